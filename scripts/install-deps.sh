@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what tplab's tests and benchmarks need when it is missing: Debian packages via apt-get.
+# Usage: scripts/install-deps.sh test|bench
+set -euo pipefail
+what="${1:-test}"
+packages=()
+have_pg() { compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null; }
+have_pg || packages+=(postgresql)
+# The HTML report is tested in Debian's Chromium (tests/browser).
+if [ -d "$(dirname "$0")/../tests/browser" ]; then
+  command -v chromium >/dev/null || packages+=(chromium)
+fi
+if [ "$what" = bench ]; then
+  command -v wrk >/dev/null || packages+=(wrk)
+  command -v hey >/dev/null || packages+=(hey)
+  command -v ab >/dev/null || packages+=(apache2-utils)
+fi
+if [ "${#packages[@]}" -gt 0 ]; then
+  echo "install-deps: installing ${packages[*]}" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+fi
+# The private PostgreSQL runs as the postgres user when tplab runs as root; the Debian package creates it.

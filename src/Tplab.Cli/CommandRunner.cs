@@ -1,0 +1,42 @@
+using System.CommandLine;
+using Tplab.Common;
+
+namespace Tplab.Cli;
+
+/// <summary>
+/// Runs the parsed command: a usage error or a <see cref="TplabException"/> becomes one line on stderr
+/// and its documented exit code (docs/exit-codes.md), never a stack trace; Ctrl+C cancels the token.
+/// </summary>
+internal static class CommandRunner
+{
+    public static async Task<int> InvokeAsync(RootCommand root, string[] args)
+    {
+        var parsed = root.Parse(args);
+        if (parsed.Errors.Count > 0)
+        {
+            await Console.Error.WriteLineAsync($"tplab: {parsed.Errors[0].Message} (see tplab --help)");
+            return ExitCodes.Usage;
+        }
+        var config = new InvocationConfiguration { EnableDefaultExceptionHandler = false };
+        try
+        {
+            return await parsed.InvokeAsync(config);
+        }
+        catch (TplabException e)
+        {
+            await Console.Error.WriteLineAsync($"tplab: {e.Message}");
+            return e.ExitCode;
+        }
+        catch (OperationCanceledException)
+        {
+            await Console.Error.WriteLineAsync("tplab: interrupted");
+            return ExitCodes.Interrupted;
+        }
+        catch (Exception e) when (Environment.GetEnvironmentVariable("TPLAB_DEBUG") != "1")
+        {
+            // A bug of ours, not the user's: still one line; TPLAB_DEBUG=1 shows the stack trace.
+            await Console.Error.WriteLineAsync($"tplab: internal error: {e.GetType().Name}: {e.Message.ReplaceLineEndings(" ")} (TPLAB_DEBUG=1 shows details)");
+            return ExitCodes.Failed;
+        }
+    }
+}

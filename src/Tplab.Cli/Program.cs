@@ -1,0 +1,11 @@
+using System.CommandLine;
+using Tplab.Cli;
+using Tplab.Cli.Commands;
+
+var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET thread-pool starvation.")
+{
+    ServeCommand.Create(),
+    DownstreamCommand.Create(),
+    RunCommand.Create(),
+};
+return await CommandRunner.InvokeAsync(root, args);

@@ -1,0 +1,35 @@
+namespace Tplab.Common;
+
+/// <summary>Process exit codes of the tplab command; documented in docs/exit-codes.md.</summary>
+public static class ExitCodes
+{
+    /// <summary>The command did what was asked.</summary>
+    public const int Ok = 0;
+
+    /// <summary>The command ran but what it measured failed (for example every request errored).</summary>
+    public const int Failed = 1;
+
+    /// <summary>Bad command line or bad input file.</summary>
+    public const int Usage = 2;
+
+    /// <summary>A process tplab needs (target, downstream, PostgreSQL) could not be started.</summary>
+    public const int Environment = 3;
+
+    /// <summary>The load target could not be reached at all.</summary>
+    public const int Unreachable = 4;
+
+    /// <summary>No such process, or not a .NET process, or its runtime lacks a needed feature.</summary>
+    public const int NoProcess = 5;
+
+    /// <summary>Permission denied (for example on a diagnostic socket).</summary>
+    public const int PermissionDenied = 6;
+
+    /// <summary>The watched process exited before the end; the data so far was kept.</summary>
+    public const int ProcessExited = 7;
+
+    /// <summary>Output could not be written.</summary>
+    public const int OutputFailed = 8;
+
+    /// <summary>Stopped by Ctrl+C; partial results were kept and marked.</summary>
+    public const int Interrupted = 130;
+}

@@ -1,0 +1,107 @@
+using System.Net;
+using Npgsql;
+using Tplab.Target.Infrastructure;
+
+namespace Tplab.Target;
+
+/// <summary>Builds and runs the target web app (seed variants) or the downstream service.</summary>
+internal static class TargetHost
+{
+    /// <summary>The line printed once Kestrel listens; launchers wait for it.</summary>
+    public const string ReadyPrefix = "tplab-target listening on ";
+
+    public static async Task<int> RunAsync(string[] args)
+    {
+        TargetOptions options;
+        try
+        {
+            options = TargetOptions.Parse(args);
+        }
+        catch (Exception e) when (e is ArgumentException or FormatException or OverflowException)
+        {
+            await Console.Error.WriteLineAsync($"tplab-target: {e.Message}");
+            return 2;
+        }
+
+        // Applied before anything touches the pool, the way seeds 000, 002 and 003 did it.
+        if (options.MinThreads is int min)
+        {
+            ThreadPool.GetMinThreads(out _, out var io);
+            if (!ThreadPool.SetMinThreads(min, io))
+            {
+                // The runtime's answer is the experiment's data: report it, keep serving, /threads shows the real minimum.
+                ThreadPool.GetMinThreads(out var kept, out _);
+                await Console.Error.WriteLineAsync($"tplab-target: ThreadPool.SetMinThreads({min}, {io}) returned false; the minimum stays {kept}");
+            }
+        }
+
+        if (options.WatchParent)
+        {
+            ParentWatch.ExitWhenStdinCloses();
+        }
+
+        WebApplication app;
+        try
+        {
+            app = options.Mode == "downstream" ? BuildDownstream(options) : BuildTarget(options);
+        }
+        catch (ArgumentException e)
+        {
+            await Console.Error.WriteLineAsync($"tplab-target: {e.Message.ReplaceLineEndings(" ")}");
+            return 2;
+        }
+        await app.StartAsync();
+        var address = app.Urls.First();
+        Console.Out.WriteLine($"{ReadyPrefix}{address} (pid {Environment.ProcessId}, mode {options.Mode})");
+        Console.Out.Flush();
+        await app.WaitForShutdownAsync();
+        return 0;
+    }
+
+    private static WebApplication BuildTarget(TargetOptions options)
+    {
+        var builder = CreateBuilder(options);
+        builder.Services.AddControllers(o => o.Filters.Add<UpstreamErrorFilter>());
+        builder.Services.AddSingleton(options);
+        builder.Services.AddHttpClient("downstream", c =>
+        {
+            if (options.Downstream is not null)
+            {
+                c.BaseAddress = new Uri(options.Downstream);
+            }
+            c.Timeout = options.RequestTimeout;
+        });
+        builder.Services.AddSingleton(Database.Create(options.ConnectionString));
+        var app = builder.Build();
+        app.UseMiddleware<WaitParameterMiddleware>();
+        app.MapControllers();
+        return app;
+    }
+
+    private static WebApplication BuildDownstream(TargetOptions options)
+    {
+        var builder = CreateBuilder(options);
+        var app = builder.Build();
+        app.UseMiddleware<WaitParameterMiddleware>();
+        app.MapGet("/{**path}", async (HttpContext context) =>
+        {
+            var ms = WaitParameterMiddleware.Read(context);
+            await Task.Delay(ms, context.RequestAborted);
+            return Results.Text($"downstream waited {ms} ms\n");
+        });
+        return app;
+    }
+
+    private static WebApplicationBuilder CreateBuilder(TargetOptions options)
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.ConfigureKestrel(k =>
+        {
+            k.Listen(IPAddress.Loopback, options.Port);
+            k.Limits.MaxConcurrentConnections = null;
+            k.Limits.MaxConcurrentUpgradedConnections = null;
+        });
+        return builder;
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need when it is missing, then runs every test in the solution.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$root"
+scripts/install-deps.sh test
+if [ -f tests/browser/package.json ]; then
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+fi
+log="$(mktemp)"
+set +e
+dotnet test Tplab.slnx -c Release --logger "console;verbosity=normal" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+# One closing line in the plain form CI reads: "N passed, N failed".
+passed=$(grep -Eo 'Passed: +[0-9]+' "$log" | awk '{s+=$2} END {print s+0}')
+failed=$(grep -Eo 'Failed: +[0-9]+' "$log" | awk '{s+=$2} END {print s+0}')
+rm -f "$log"
+echo "$passed passed, $failed failed"
+exit "$status"

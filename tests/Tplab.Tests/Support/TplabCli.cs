@@ -1,0 +1,48 @@
+using System.Diagnostics;
+using Tplab.Processes;
+using Tplab.Target;
+
+namespace Tplab.Tests.Support;
+
+/// <summary>Runs the real tplab CLI (the tplab.dll built next to the tests) as a separate process.</summary>
+internal static class TplabCli
+{
+    public static string Dll => Path.Combine(AppContext.BaseDirectory, "tplab.dll");
+
+    public static ProcessStartInfo StartInfo(params string[] args)
+    {
+        var info = new ProcessStartInfo(DotnetHost.Path) { ArgumentList = { Dll } };
+        foreach (var a in args)
+        {
+            info.ArgumentList.Add(a);
+        }
+        return info;
+    }
+
+    /// <summary>Runs tplab to completion (bounded by <paramref name="timeout"/>) and returns its exit code and output.</summary>
+    public static async Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(TimeSpan timeout, params string[] args)
+    {
+        var info = StartInfo(args);
+        info.RedirectStandardOutput = true;
+        info.RedirectStandardError = true;
+        info.RedirectStandardInput = true;
+        using var process = Process.Start(info)!;
+        process.StandardInput.Close();
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var cts = new CancellationTokenSource(timeout);
+        try
+        {
+            await process.WaitForExitAsync(cts.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException($"tplab {string.Join(' ', args)} did not finish within {timeout}");
+        }
+        return (process.ExitCode, await stdout, await stderr);
+    }
+
+    /// <summary>Starts tplab as a long-running child (for serve and friends).</summary>
+    public static ChildProcess Start(params string[] args) => ChildProcess.Start(StartInfo(args), "tplab " + args[0]);
+}

@@ -1,0 +1,144 @@
+using System.Diagnostics;
+using System.Net;
+using System.Text.Json;
+using Tplab.Target;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Target;
+
+/// <summary>Every route of the real target process, against a real downstream and a real PostgreSQL.</summary>
+public sealed class TargetRoutesTests(StackFixture fixture) : IClassFixture<StackFixture>
+{
+    private static readonly HttpClient Http = new() { Timeout = TimeSpan.FromSeconds(30) };
+
+    [Theory]
+    // in-process waits (seeds 000, 002, 004)
+    [InlineData("sleep")]
+    [InlineData("delay")]
+    [InlineData("task-run-sleep")]
+    // downstream calls (seeds 000, 001)
+    [InlineData("http-result")]
+    [InlineData("http-async")]
+    // database waits (seed 003)
+    [InlineData("db-sync")]
+    [InlineData("db-async-sync-call")]
+    [InlineData("db-task-run")]
+    [InlineData("db-wait")]
+    [InlineData("db-async")]
+    public async Task Route_AnswersOkAfterAtLeastItsWait(string route)
+    {
+        Assert.Null(fixture.Stack.DatabaseUnavailable);
+        await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
+
+        var watch = Stopwatch.StartNew();
+        using var response = await Http.GetAsync(target.Url($"/{route}?ms=300"));
+        watch.Stop();
+
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.True(response.StatusCode == HttpStatusCode.OK, $"{route}: {(int)response.StatusCode} {body}");
+        Assert.True(watch.ElapsedMilliseconds >= 300, $"{route} answered in {watch.ElapsedMilliseconds} ms");
+        Assert.Contains($"\"variant\":\"{route}\"", body, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Route_WithoutMs_WaitsTheDefaultSecond()
+    {
+        await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
+        var watch = Stopwatch.StartNew();
+        using var response = await Http.GetAsync(target.Url("/delay"));
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.True(watch.ElapsedMilliseconds >= 1000);
+    }
+
+    [Theory]
+    [InlineData("-1", "must not be negative")]
+    [InlineData("abc", "whole number")]
+    [InlineData("1.5", "whole number")]
+    [InlineData("600001", "at most 600000")]
+    public async Task Route_BadMs_Answers400WithOneLineReason(string ms, string reason)
+    {
+        await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
+        using var response = await Http.GetAsync(target.Url($"/sleep?ms={ms}"));
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Contains(reason, body, StringComparison.Ordinal);
+        Assert.Single(body.TrimEnd('\n').Split('\n'));
+    }
+
+    [Theory]
+    [InlineData("http-result")]
+    [InlineData("http-async")]
+    public async Task HttpRoute_DownstreamUnreachable_Answers502(string route)
+    {
+        // A port that was free a moment ago: nothing listens there.
+        var closed = new Uri($"http://127.0.0.1:{FreePort()}/");
+        await using var target = await TargetProcess.StartTargetAsync(new TargetOptions { Downstream = closed, RequestTimeout = TimeSpan.FromSeconds(5) });
+        var watch = Stopwatch.StartNew();
+        using var response = await Http.GetAsync(target.Url($"/{route}?ms=10"));
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.Equal(HttpStatusCode.BadGateway, response.StatusCode);
+        Assert.StartsWith("downstream unreachable", body, StringComparison.Ordinal);
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(6), $"took {watch.Elapsed}");
+    }
+
+    [Fact]
+    public async Task HttpRoute_DownstreamSlowerThanTimeout_Answers504WithinTimeout()
+    {
+        await using var target = await TargetProcess.StartTargetAsync(new TargetOptions
+        {
+            Downstream = fixture.Stack.Downstream,
+            RequestTimeout = TimeSpan.FromSeconds(1),
+        });
+        var watch = Stopwatch.StartNew();
+        using var response = await Http.GetAsync(target.Url("/http-async?ms=5000"));
+        Assert.Equal(HttpStatusCode.GatewayTimeout, response.StatusCode);
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(4), $"took {watch.Elapsed}");
+    }
+
+    [Theory]
+    [InlineData("db-sync")]
+    [InlineData("db-async")]
+    [InlineData("db-wait")]
+    public async Task DbRoute_DatabaseUnreachable_Answers503(string route)
+    {
+        var nowhere = $"Host=/tmp/tplab-no-such-db-{Guid.NewGuid():N};Username=x;Timeout=2";
+        await using var target = await TargetProcess.StartTargetAsync(new TargetOptions { ConnectionString = nowhere });
+        using var response = await Http.GetAsync(target.Url($"/{route}?ms=10"));
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
+        Assert.StartsWith("database unreachable", body, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task DbRoute_NoDatabaseConfigured_Answers503SayingHowToGetOne()
+    {
+        await using var target = await TargetProcess.StartTargetAsync(new TargetOptions());
+        using var response = await Http.GetAsync(target.Url("/db-sync?ms=10"));
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
+        Assert.Contains("--pg", body, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Threads_ReportsThePoolAndTheProcess()
+    {
+        await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
+        using var doc = JsonDocument.Parse(await Http.GetStringAsync(target.Url("/threads")));
+        var root = doc.RootElement;
+        Assert.Equal(target.ProcessId, root.GetProperty("processId").GetInt32());
+        Assert.True(root.GetProperty("osThreadCount").GetInt32() > 1);
+        Assert.True(root.GetProperty("threadPoolThreadCount").GetInt32() >= 1);
+        Assert.True(root.GetProperty("completedWorkItemCount").GetInt64() >= 0);
+        Assert.True(root.GetProperty("pendingWorkItemCount").GetInt64() >= 0);
+        Assert.Equal(Environment.ProcessorCount, root.GetProperty("minWorkerThreads").GetInt32());
+        Assert.Equal(Environment.ProcessorCount, root.GetProperty("processorCount").GetInt32());
+        Assert.StartsWith(".NET ", root.GetProperty("runtimeVersion").GetString(), StringComparison.Ordinal);
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}
