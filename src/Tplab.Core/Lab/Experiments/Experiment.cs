@@ -1,0 +1,35 @@
+namespace Tplab.Lab.Experiments;
+
+/// <summary>A ratio that carries an experiment's lesson, e.g. blocking vs async mean latency.</summary>
+/// <param name="Label">What the ratio shows, in words.</param>
+/// <param name="Numerator">Scenario id on top (usually the blocking one).</param>
+/// <param name="Denominator">Scenario id below (usually the async or tuned one).</param>
+public sealed record Lesson(string Label, string Numerator, string Denominator);
+
+/// <summary>One of the seeds' experiments: its scenarios, how it was scaled, and the ratios that carry its lesson.</summary>
+public sealed record Experiment
+{
+    /// <summary>Name used on the command line, e.g. <c>ab-100</c>.</summary>
+    public required string Name { get; init; }
+
+    /// <summary>One-line title.</summary>
+    public required string Title { get; init; }
+
+    /// <summary>Seed files it reproduces.</summary>
+    public required IReadOnlyList<string> Seeds { get; init; }
+
+    /// <summary>The scenarios, in the order they run.</summary>
+    public required IReadOnlyList<Scenario> Scenarios { get; init; }
+
+    /// <summary>How this profile differs from the seed's parameters ("as published" for --full).</summary>
+    public required string Scaling { get; init; }
+
+    /// <summary>Ratios to compute between scenarios.</summary>
+    public IReadOnlyList<Lesson> Lessons { get; init; } = [];
+
+    /// <summary>Where the seed's runtime or machine differs from this one, known before running.</summary>
+    public IReadOnlyList<string> RuntimeNotes { get; init; } = [];
+
+    /// <summary>Whether any scenario waits on the database.</summary>
+    public bool NeedsDatabase => Scenarios.Any(s => s.NeedsDatabase);
+}

@@ -1,0 +1,37 @@
+using Tplab.Target;
+
+namespace Tplab.Lab.Experiments;
+
+/// <summary>One run of the lab: a variant of the target, its pool settings, and a load profile.</summary>
+public sealed record Scenario
+{
+    /// <summary>The experiment this scenario belongs to, e.g. <c>ab-100</c>.</summary>
+    public required string Experiment { get; init; }
+
+    /// <summary>Id within the experiment, e.g. <c>sleep-min100</c>; matches the seed figures' ids.</summary>
+    public required string Id { get; init; }
+
+    /// <summary>The target's route without the slash, e.g. <c>sleep</c>.</summary>
+    public required string Variant { get; init; }
+
+    /// <summary>How long each handler waits (<c>?ms=</c>).</summary>
+    public int WaitMs { get; init; } = 1000;
+
+    /// <summary>The target's thread-pool settings.</summary>
+    public ThreadPoolSettings ThreadPool { get; init; } = ThreadPoolSettings.Default;
+
+    /// <summary>The load.</summary>
+    public required LoadProfile Load { get; init; }
+
+    /// <summary>Longest the scenario may take before the lab stops it (load, drain and capture included).</summary>
+    public TimeSpan Deadline { get; init; } = TimeSpan.FromMinutes(3);
+
+    /// <summary>The variants that wait on the database.</summary>
+    public bool NeedsDatabase => Variant.StartsWith("db-", StringComparison.Ordinal);
+
+    /// <summary>The path and query the load requests.</summary>
+    public string PathAndQuery => $"/{Variant}?ms={WaitMs}";
+
+    /// <summary>A label for tables: the variant and its pool settings.</summary>
+    public string Label => ThreadPool == ThreadPoolSettings.Default ? Variant : $"{Variant} ({ThreadPool.Label()})";
+}

@@ -1,0 +1,119 @@
+using System.Globalization;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Tplab.Common;
+using Tplab.Lab.Experiments;
+using static Tplab.Lab.Plans.PlanReader;
+
+namespace Tplab.Lab.Plans;
+
+/// <summary>Reads typed fields of a plan, accepting YAML's strings for numbers, and names the field in every error.</summary>
+internal sealed class FieldReader(string path)
+{
+    public string Path => path;
+
+    public void OnlyKnown(JsonObject o, string at, params string[] known)
+    {
+        var unknown = o.Select(kv => kv.Key).FirstOrDefault(k => !known.Contains(k, StringComparer.Ordinal));
+        if (unknown is not null)
+        {
+            throw Error(path, Join(at, unknown), $"unknown field (expected one of: {string.Join(", ", known)})");
+        }
+    }
+
+    public string? String(JsonObject o, string at, string field) => o[field] switch
+    {
+        null => null,
+        JsonValue v when v.TryGetValue<string>(out var s) => s,
+        _ => throw Error(path, Join(at, field), "must be a string"),
+    };
+
+    public string Variant(JsonObject o, string at) =>
+        Variant(o["variant"] ?? throw Error(path, Join(at, "variant"), $"is required (one of: {string.Join(", ", Variants.All)})"), Join(at, "variant"));
+
+    public string Variant(JsonNode? node, string at)
+    {
+        var text = node is JsonValue v && v.TryGetValue<string>(out var s) ? s.TrimStart('/') : null;
+        return text is not null && Variants.All.Contains(text) ? text
+            : throw Error(path, at, $"unknown variant '{node?.ToJsonString()}' (one of: {string.Join(", ", Variants.All)})");
+    }
+
+    public int? Int(JsonObject o, string at, string field, int min, int max) => IntValue(o[field], Join(at, field), min, max);
+
+    public int? IntValue(JsonNode? node, string at, int min, int max)
+    {
+        var d = Number(node, at);
+        if (d is null)
+        {
+            return null;
+        }
+        if (d != Math.Floor(d.Value) || d < min || d > max)
+        {
+            throw Error(path, at, $"must be a whole number from {min} to {max}, got {d.Value.ToString(CultureInfo.InvariantCulture)}");
+        }
+        return (int)d.Value;
+    }
+
+    public double? Double(JsonObject o, string at, string field, double min, double max)
+    {
+        var d = Number(o[field], Join(at, field));
+        return d is null ? null
+            : d < min || d > max ? throw Error(path, Join(at, field), $"must be from {min.ToString(CultureInfo.InvariantCulture)} to {max.ToString(CultureInfo.InvariantCulture)}, got {d.Value.ToString(CultureInfo.InvariantCulture)}")
+            : d;
+    }
+
+    public TimeSpan? Duration(JsonObject o, string at, string field)
+    {
+        var node = o[field];
+        if (node is null)
+        {
+            return null;
+        }
+        var text = node is JsonValue v && v.TryGetValue<string>(out var s) ? s : node.ToJsonString();
+        return Durations.TryParse(text, out var value, out var reason) ? value : throw Error(path, Join(at, field), reason);
+    }
+
+    /// <summary>Think time as <c>MIN..MAX</c> (e.g. <c>0..200ms</c>) or a single maximum.</summary>
+    public (TimeSpan Min, TimeSpan Max) Think(JsonObject o, string at)
+    {
+        var text = String(o, at, "think");
+        if (text is null)
+        {
+            return (TimeSpan.Zero, TimeSpan.Zero);
+        }
+        var parts = text.Split("..");
+        var unit = new string(parts[^1].SkipWhile(c => char.IsDigit(c) || c == '.').ToArray());
+        var minText = parts.Length == 2 ? parts[0] + (parts[0].Any(char.IsLetter) ? "" : unit) : "0";
+        if (parts.Length > 2 || !Durations.TryParse(minText, out var min, out var r1) | !Durations.TryParse(parts[^1], out var max, out var r2) || min > max)
+        {
+            throw Error(path, Join(at, "think"), $"must be MIN..MAX such as 0..200ms, got '{text}'");
+        }
+        return (min, max);
+    }
+
+    public JsonArray List(JsonObject o, string at, string field) =>
+        o[field] as JsonArray is { Count: > 0 } a ? a : throw Error(path, Join(at, field), "is required (a non-empty list)");
+
+    public IReadOnlyList<KeyValuePair<string, string>> Knobs(JsonObject o, string at)
+    {
+        if (o["knobs"] is null)
+        {
+            return [];
+        }
+        var knobs = o["knobs"] as JsonObject ?? throw Error(path, Join(at, "knobs"), "must be an object of NAME: VALUE");
+        return [.. knobs.Select(kv => KeyValuePair.Create(kv.Key, kv.Value switch
+        {
+            JsonValue v when v.TryGetValue<string>(out var s) => s,
+            JsonValue v => v.ToJsonString(),
+            _ => throw Error(path, Join(at, $"knobs.{kv.Key}"), "must be a number, true/false or a string"),
+        }))];
+    }
+
+    private double? Number(JsonNode? node, string at) => node switch
+    {
+        null => null,
+        JsonValue v when v.GetValueKind() == JsonValueKind.Number => v.GetValue<double>(),
+        JsonValue v when v.TryGetValue<string>(out var s) && double.TryParse(s, NumberStyles.Float, CultureInfo.InvariantCulture, out var d) => d,
+        _ => throw Error(path, at, $"must be a number, got {node.ToJsonString()}"),
+    };
+}

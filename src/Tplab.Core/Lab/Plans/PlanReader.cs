@@ -1,0 +1,141 @@
+using System.Globalization;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Tplab.Common;
+using Tplab.Lab.Experiments;
+using Tplab.Target;
+
+namespace Tplab.Lab.Plans;
+
+/// <summary>
+/// Turns a plan file into an experiment: a list of scenarios, a matrix of variants × loads × pool settings,
+/// or both. Every mistake is one line naming the field (docs/lab.md has the format).
+/// </summary>
+public static class PlanReader
+{
+    /// <summary>Reads <paramref name="path"/>; throws a usage error naming the field or line.</summary>
+    public static Experiment Read(string path)
+    {
+        var root = PlanDocument.Read(path) as JsonObject ?? throw Error(path, "", "the plan must be an object with 'scenarios' or 'matrix'");
+        var reader = new FieldReader(path);
+        reader.OnlyKnown(root, "", "name", "scenarios", "matrix");
+        var name = reader.String(root, "", "name") ?? Path.GetFileNameWithoutExtension(path);
+        var scenarios = new List<Scenario>();
+        if (root["scenarios"] is { } list)
+        {
+            var items = list as JsonArray ?? throw Error(path, "scenarios", "must be a list");
+            for (var i = 0; i < items.Count; i++)
+            {
+                scenarios.Add(ReadScenario(reader, name, items[i] as JsonObject ?? throw Error(path, $"scenarios[{i}]", "must be an object"), $"scenarios[{i}]"));
+            }
+        }
+        if (root["matrix"] is { } m)
+        {
+            scenarios.AddRange(ReadMatrix(reader, name, m as JsonObject ?? throw Error(path, "matrix", "must be an object")));
+        }
+        if (scenarios.Count == 0)
+        {
+            throw Error(path, "", "the plan has no scenarios: give 'scenarios' or 'matrix'");
+        }
+        var duplicate = scenarios.GroupBy(s => s.Id).FirstOrDefault(g => g.Count() > 1);
+        if (duplicate is not null)
+        {
+            throw Error(path, "", $"two scenarios have the id '{duplicate.Key}': give them distinct 'id' values");
+        }
+        return new Experiment { Name = name, Title = $"plan {name}", Seeds = [], Scenarios = scenarios, Scaling = $"plan file {Path.GetFileName(path)}" };
+    }
+
+    private static Scenario ReadScenario(FieldReader r, string experiment, JsonObject o, string at)
+    {
+        r.OnlyKnown(o, at, "id", "variant", "waitMs", "minThreads", "knobs", "load", "deadline");
+        var variant = r.Variant(o, at);
+        var pool = new ThreadPoolSettings { MinThreads = r.Int(o, at, "minThreads", 1, short.MaxValue), Knobs = r.Knobs(o, at) };
+        var load = ReadLoad(r, o["load"] as JsonObject ?? throw Error(r.Path, Join(at, "load"), "is required (an object)"), Join(at, "load"));
+        var id = r.String(o, at, "id") ?? AutoId(variant, pool, load);
+        return new Scenario
+        {
+            Experiment = experiment, Id = id, Variant = variant, WaitMs = r.Int(o, at, "waitMs", 0, 600_000) ?? 1000,
+            ThreadPool = pool, Load = load, Deadline = r.Duration(o, at, "deadline") ?? TimeSpan.FromMinutes(5),
+        };
+    }
+
+    private static IEnumerable<Scenario> ReadMatrix(FieldReader r, string experiment, JsonObject m)
+    {
+        r.OnlyKnown(m, "matrix", "variants", "waitMs", "minThreads", "loads");
+        var variants = r.List(m, "matrix", "variants").Select((v, i) => r.Variant(v, $"matrix.variants[{i}]")).ToList();
+        var mins = m["minThreads"] is JsonArray a ? a.Select((v, i) => r.IntValue(v, $"matrix.minThreads[{i}]", 1, short.MaxValue)).ToList() : [null];
+        var loads = r.List(m, "matrix", "loads").Select((l, i) =>
+            ReadLoad(r, l as JsonObject ?? throw Error(r.Path, $"matrix.loads[{i}]", "must be an object"), $"matrix.loads[{i}]")).ToList();
+        var wait = r.Int(m, "matrix", "waitMs", 0, 600_000) ?? 1000;
+        foreach (var variant in variants)
+        {
+            foreach (var min in mins)
+            {
+                for (var i = 0; i < loads.Count; i++)
+                {
+                    var pool = new ThreadPoolSettings { MinThreads = min };
+                    yield return new Scenario
+                    {
+                        Experiment = experiment, Variant = variant, WaitMs = wait, ThreadPool = pool, Load = loads[i],
+                        Id = AutoId(variant, pool, loads[i]) + (loads.Count > 1 ? $"-load{i + 1}" : ""),
+                    };
+                }
+            }
+        }
+    }
+
+    private static LoadProfile ReadLoad(FieldReader r, JsonObject o, string at)
+    {
+        r.OnlyKnown(o, at, "model", "concurrency", "requests", "loops", "rampUp", "duration", "think", "rate", "timeout");
+        var model = (r.String(o, at, "model") ?? (o["rate"] is null ? "closed" : "open")) switch
+        {
+            "closed" => LoadModel.Closed,
+            "open" => LoadModel.Open,
+            var other => throw Error(r.Path, Join(at, "model"), $"must be 'closed' or 'open', got '{other}'"),
+        };
+        var (thinkMin, thinkMax) = r.Think(o, at);
+        var profile = new LoadProfile
+        {
+            Model = model,
+            Concurrency = r.Int(o, at, "concurrency", 1, 10_000) ?? 1,
+            Requests = r.Int(o, at, "requests", 1, 10_000_000),
+            Loops = r.Int(o, at, "loops", 1, 1_000_000),
+            RampUp = r.Duration(o, at, "rampUp") ?? TimeSpan.Zero,
+            Duration = r.Duration(o, at, "duration"),
+            ThinkMin = thinkMin,
+            ThinkMax = thinkMax,
+            Rate = r.Double(o, at, "rate", 0.001, 100_000) ?? 0,
+            Timeout = r.Duration(o, at, "timeout") ?? TimeSpan.FromSeconds(30),
+        };
+        if (model == LoadModel.Open && (profile.Rate <= 0 || profile.Duration is null))
+        {
+            throw Error(r.Path, at, "an open-loop load needs 'rate' and 'duration'");
+        }
+        if (model == LoadModel.Closed && profile.Requests is null && profile.Loops is null && profile.Duration is null)
+        {
+            throw Error(r.Path, at, "a closed-loop load needs 'requests', 'loops' or 'duration' to end");
+        }
+        return profile;
+    }
+
+    private static string AutoId(string variant, ThreadPoolSettings pool, LoadProfile load)
+    {
+        var id = variant;
+        if (pool.MinThreads is int min)
+        {
+            id += string.Create(CultureInfo.InvariantCulture, $"-min{min}");
+        }
+        if (pool.Knobs.Count > 0)
+        {
+            id += "-knobs";
+        }
+        return load.Model == LoadModel.Open
+            ? id + string.Create(CultureInfo.InvariantCulture, $"-r{load.Rate:0.##}")
+            : id + string.Create(CultureInfo.InvariantCulture, $"-c{load.Concurrency}");
+    }
+
+    internal static string Join(string at, string field) => at.Length == 0 ? field : $"{at}.{field}";
+
+    internal static TplabException Error(string path, string field, string message) =>
+        TplabException.Usage(field.Length == 0 ? $"--plan {path}: {message}" : $"--plan {path}: {field}: {message}");
+}
