@@ -1,0 +1,79 @@
+using System.Threading.Channels;
+using Tplab.Load.Pacing;
+
+namespace Tplab.Load.Engine;
+
+/// <summary>
+/// Open loop (vegeta; timed like wrk2): requests leave on the pacer's schedule whatever the server does.
+/// Each record keeps its scheduled time, so latency counts from when the request should have left:
+/// a stall of the server, of this process, or a full <c>--max-in-flight</c> shows in the latency instead
+/// of silently thinning the samples (coordinated omission).
+/// </summary>
+internal sealed class OpenLoop(LoadOptions options, HttpSender sender, LoadClock clock, LoadCounters counters)
+{
+    private int _pending = 1;
+    private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    public IPacer Pacer { get; } = new ConstantPacer(options.Rate!.Value, options.Duration, options.Requests);
+
+    public async Task RunAsync(ChannelWriter<RequestRecord> results, CancellationToken stopSending, CancellationToken abort)
+    {
+        using var slots = options.MaxInFlight is { } max ? new SemaphoreSlim(max, max) : null;
+        for (long hit = 0; ; hit++)
+        {
+            var decision = Pacer.Pace(clock.Now, hit);
+            while (!decision.Stop && decision.Wait > TimeSpan.Zero)
+            {
+                if (!await clock.WaitAsync(decision.Wait, stopSending).ConfigureAwait(false))
+                {
+                    break;
+                }
+                decision = Pacer.Pace(clock.Now, hit);
+            }
+            if (decision.Stop || stopSending.IsCancellationRequested)
+            {
+                break;
+            }
+            if (slots is not null)
+            {
+                try
+                {
+                    await slots.WaitAsync(stopSending).ConfigureAwait(false);
+                }
+                catch (OperationCanceledException)
+                {
+                    break;
+                }
+            }
+            Interlocked.Increment(ref _pending);
+            counters.OnSent();
+            _ = SendOneAsync(Pacer.ScheduledAt(hit), results, slots, abort);
+        }
+        Finish();
+        await _drained.Task.ConfigureAwait(false);
+    }
+
+    private async Task SendOneAsync(TimeSpan scheduled, ChannelWriter<RequestRecord> results, SemaphoreSlim? slots, CancellationToken abort)
+    {
+        try
+        {
+            var record = await sender.SendAsync(scheduled, -1, abort).ConfigureAwait(false);
+            counters.OnDone(record);
+            results.TryWrite(record);
+        }
+        finally
+        {
+            slots?.Release();
+            Finish();
+        }
+    }
+
+    // _pending starts at 1 for the pacer itself, so "drained" fires only after sending stopped and the last request ended.
+    private void Finish()
+    {
+        if (Interlocked.Decrement(ref _pending) == 0)
+        {
+            _drained.TrySetResult();
+        }
+    }
+}
