@@ -25,6 +25,38 @@ public sealed class LoadClock
     /// <summary>Time since the start.</summary>
     public TimeSpan Now => Time.GetElapsedTime(_start);
 
+    /// <summary>
+    /// Blocks the calling (dedicated) thread until <paramref name="due"/>; false when <paramref name="ct"/> ended the wait.
+    /// On the system clock it sleeps in whole milliseconds and never spins, so a send leaves at most about
+    /// 1 ms late without burning a core that the target under test needs; other providers wait on their timers.
+    /// </summary>
+    public bool WaitUntil(TimeSpan due, CancellationToken ct)
+    {
+        while (!ct.IsCancellationRequested)
+        {
+            var remaining = due - Now;
+            if (remaining <= TimeSpan.Zero)
+            {
+                return true;
+            }
+            if (Time != TimeProvider.System)
+            {
+                try
+                {
+                    Task.Delay(remaining, Time, ct).Wait(ct);
+                }
+                catch (OperationCanceledException)
+                {
+                    return false;
+                }
+                continue;
+            }
+            // Whole milliseconds: sleeping the sub-millisecond rest would oversleep by a full tick anyway.
+            ct.WaitHandle.WaitOne(Math.Max(1, (int)remaining.TotalMilliseconds));
+        }
+        return false;
+    }
+
     /// <summary>Waits <paramref name="delay"/> on the provider; false when <paramref name="ct"/> ended the wait.</summary>
     public async Task<bool> WaitAsync(TimeSpan delay, CancellationToken ct)
     {

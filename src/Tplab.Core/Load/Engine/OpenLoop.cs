@@ -16,41 +16,55 @@ internal sealed class OpenLoop(LoadOptions options, HttpSender sender, LoadClock
 
     public IPacer Pacer { get; } = new ConstantPacer(options.Rate!.Value, options.Duration, options.Requests);
 
-    public async Task RunAsync(ChannelWriter<RequestRecord> results, CancellationToken stopSending, CancellationToken abort)
+    public Task RunAsync(ChannelWriter<RequestRecord> results, CancellationToken stopSending, CancellationToken abort)
+    {
+        // The schedule runs on its own thread: a thread-pool timer wakes 1-2 ms late and later still when the
+        // pool is busy completing responses, which would show up as send lag that is ours, not the server's.
+        var pacing = new Thread(() => Pace(results, stopSending, abort)) { IsBackground = true, Name = "tplab pacer", Priority = ThreadPriority.AboveNormal };
+        pacing.Start();
+        return _drained.Task;
+    }
+
+    private void Pace(ChannelWriter<RequestRecord> results, CancellationToken stopSending, CancellationToken abort)
     {
         using var slots = options.MaxInFlight is { } max ? new SemaphoreSlim(max, max) : null;
-        for (long hit = 0; ; hit++)
+        try
         {
-            var decision = Pacer.Pace(clock.Now, hit);
-            while (!decision.Stop && decision.Wait > TimeSpan.Zero)
+            for (long hit = 0; ; hit++)
             {
-                if (!await clock.WaitAsync(decision.Wait, stopSending).ConfigureAwait(false))
+                var decision = Pacer.Pace(clock.Now, hit);
+                if (decision.Stop || (decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit), stopSending)))
                 {
                     break;
                 }
-                decision = Pacer.Pace(clock.Now, hit);
-            }
-            if (decision.Stop || stopSending.IsCancellationRequested)
-            {
-                break;
-            }
-            if (slots is not null)
-            {
-                try
-                {
-                    await slots.WaitAsync(stopSending).ConfigureAwait(false);
-                }
-                catch (OperationCanceledException)
+                if (slots is not null && !WaitForSlot(slots, stopSending))
                 {
                     break;
                 }
+                Interlocked.Increment(ref _pending);
+                counters.OnSent();
+                _ = SendOneAsync(Pacer.ScheduledAt(hit), results, slots, abort);
             }
-            Interlocked.Increment(ref _pending);
-            counters.OnSent();
-            _ = SendOneAsync(Pacer.ScheduledAt(hit), results, slots, abort);
         }
-        Finish();
-        await _drained.Task.ConfigureAwait(false);
+        finally
+        {
+            Finish();
+            // The slots must outlive the last release: wait for the drain before the using disposes them.
+            _drained.Task.Wait(CancellationToken.None);
+        }
+    }
+
+    private static bool WaitForSlot(SemaphoreSlim slots, CancellationToken stopSending)
+    {
+        try
+        {
+            slots.Wait(stopSending);
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
     }
 
     private async Task SendOneAsync(TimeSpan scheduled, ChannelWriter<RequestRecord> results, SemaphoreSlim? slots, CancellationToken abort)

@@ -36,7 +36,7 @@ public sealed class TextFormat : ISummaryFormat
             writer.WriteLine($"Late sends    {Num.F(summary.LateSends ?? 0)} over {Num.F(summary.LateThresholdMs ?? 0, "0.###")} ms; send lag p50 {Num.Fixed(lag.P50, 3)}, p99 {Num.Fixed(lag.P99, 3)}, max {Num.Fixed(lag.Max, 3)} ms");
         }
         writer.WriteLine($"Status codes  {(summary.StatusCodes.Count == 0 ? "none" : string.Join("  ", summary.StatusCodes.Select(c => $"{Num.F(c.Key)}:{Num.F(c.Value)}")))}");
-        writer.WriteLine($"Errors        {(summary.Errors.Count == 0 ? "none" : "")}");
+        writer.WriteLine($"Errors        {(summary.Errors.Count == 0 ? "none" : Num.F(summary.TransportErrors) + " (count, message)")}");
         foreach (var error in summary.Errors)
         {
             writer.WriteLine($"  {Num.Int(error.Count, 8)}  {error.Message}");

@@ -74,7 +74,7 @@ public sealed record LoadSummary
     /// <summary>Open loop: the rate asked for, per second.</summary>
     public double? TargetRate { get; init; }
 
-    /// <summary>Open loop: sends per second actually achieved, (sent − 1) / (last send − first send).</summary>
+    /// <summary>Open loop: sends per second actually achieved, (sent − 1) / (last actual send − the schedule's start).</summary>
     public double? AchievedRate { get; init; }
 
     /// <summary>Open loop: sends that left later than the late threshold.</summary>

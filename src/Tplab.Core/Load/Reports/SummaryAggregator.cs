@@ -101,7 +101,8 @@ public sealed class SummaryAggregator
             SendLagMs = _lag.Complete(),
             TotalServiceSeconds = _serviceSeconds,
             TargetRate = _options.Rate,
-            AchievedRate = _options.IsOpenLoop ? (sending > 0 ? (_requests - 1) / sending : 0) : null,
+            // Counted from the schedule's origin (hit 0 is due at offset 0), so a late first send cannot flatter the rate.
+            AchievedRate = _options.IsOpenLoop && _requests > 1 && _lastStart > TimeSpan.Zero ? (_requests - 1) / _lastStart.TotalSeconds : null,
             LateSends = _options.IsOpenLoop ? _late : null,
             LateThresholdMs = _options.IsOpenLoop ? _options.LateThreshold.TotalMilliseconds : null,
             StatusCodes = new SortedDictionary<int, long>(_statusCodes),
