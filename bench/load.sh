@@ -53,6 +53,8 @@ for rate in 1000 5000; do
 done
 echo
 echo "### 3. Agreement with ab, /delay?ms=100, 1,000 requests, 100 concurrent (ms)"
+# Warm /delay first (route JIT, the target's pool at 100 concurrent): otherwise whichever tool runs first pays for it.
+wrk -t2 -c100 -d3s "${base}delay?ms=100" >/dev/null
 "${tplab[@]}" load "${base}delay?ms=100" -n 1000 -c 100 --no-keepalive --quiet --format json --output "$work/d.json"
 ab -c 100 -n 1000 "${base}delay?ms=100" >"$work/ab.txt" 2>/dev/null
 abmean=$(awk '/^Total:/ {print $3}' "$work/ab.txt")
