@@ -6,6 +6,7 @@ var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET t
 {
     ServeCommand.Create(),
     DownstreamCommand.Create(),
+    LoadCommand.Create(),
     RunCommand.Create(),
 };
 return await CommandRunner.InvokeAsync(root, args);

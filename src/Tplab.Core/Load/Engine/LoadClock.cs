@@ -1,0 +1,77 @@
+namespace Tplab.Load.Engine;
+
+/// <summary>
+/// The run's time line: offsets from the start, read from the injected <see cref="TimeProvider"/>
+/// (the system one reads <see cref="System.Diagnostics.Stopwatch.GetTimestamp"/>, so measurement is high-resolution).
+/// </summary>
+public sealed class LoadClock
+{
+    private readonly long _start;
+
+    /// <summary>Starts the time line now.</summary>
+    public LoadClock(TimeProvider time)
+    {
+        Time = time ?? throw new ArgumentNullException(nameof(time));
+        _start = time.GetTimestamp();
+        StartedAt = time.GetUtcNow();
+    }
+
+    /// <summary>The provider waits and timestamps come from.</summary>
+    public TimeProvider Time { get; }
+
+    /// <summary>Wall-clock time of the start (for CSV timestamps).</summary>
+    public DateTimeOffset StartedAt { get; }
+
+    /// <summary>Time since the start.</summary>
+    public TimeSpan Now => Time.GetElapsedTime(_start);
+
+    /// <summary>
+    /// Blocks the calling (dedicated) thread until <paramref name="due"/>; false when <paramref name="ct"/> ended the wait.
+    /// On the system clock it sleeps in whole milliseconds and never spins, so a send leaves at most about
+    /// 1 ms late without burning a core that the target under test needs; other providers wait on their timers.
+    /// </summary>
+    public bool WaitUntil(TimeSpan due, CancellationToken ct)
+    {
+        while (!ct.IsCancellationRequested)
+        {
+            var remaining = due - Now;
+            if (remaining <= TimeSpan.Zero)
+            {
+                return true;
+            }
+            if (Time != TimeProvider.System)
+            {
+                try
+                {
+                    Task.Delay(remaining, Time, ct).Wait(ct);
+                }
+                catch (OperationCanceledException)
+                {
+                    return false;
+                }
+                continue;
+            }
+            // Whole milliseconds: sleeping the sub-millisecond rest would oversleep by a full tick anyway.
+            ct.WaitHandle.WaitOne(Math.Max(1, (int)remaining.TotalMilliseconds));
+        }
+        return false;
+    }
+
+    /// <summary>Waits <paramref name="delay"/> on the provider; false when <paramref name="ct"/> ended the wait.</summary>
+    public async Task<bool> WaitAsync(TimeSpan delay, CancellationToken ct)
+    {
+        if (delay <= TimeSpan.Zero)
+        {
+            return !ct.IsCancellationRequested;
+        }
+        try
+        {
+            await Task.Delay(delay, Time, ct).ConfigureAwait(false);
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,93 @@
+using System.Threading.Channels;
+using Tplab.Load.Pacing;
+
+namespace Tplab.Load.Engine;
+
+/// <summary>
+/// Open loop (vegeta; timed like wrk2): requests leave on the pacer's schedule whatever the server does.
+/// Each record keeps its scheduled time, so latency counts from when the request should have left:
+/// a stall of the server, of this process, or a full <c>--max-in-flight</c> shows in the latency instead
+/// of silently thinning the samples (coordinated omission).
+/// </summary>
+internal sealed class OpenLoop(LoadOptions options, HttpSender sender, LoadClock clock, LoadCounters counters)
+{
+    private int _pending = 1;
+    private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    public IPacer Pacer { get; } = new ConstantPacer(options.Rate!.Value, options.Duration, options.Requests);
+
+    public Task RunAsync(ChannelWriter<RequestRecord> results, CancellationToken stopSending, CancellationToken abort)
+    {
+        // The schedule runs on its own thread: a thread-pool timer wakes 1-2 ms late and later still when the
+        // pool is busy completing responses, which would show up as send lag that is ours, not the server's.
+        var pacing = new Thread(() => Pace(results, stopSending, abort)) { IsBackground = true, Name = "tplab pacer", Priority = ThreadPriority.AboveNormal };
+        pacing.Start();
+        return _drained.Task;
+    }
+
+    private void Pace(ChannelWriter<RequestRecord> results, CancellationToken stopSending, CancellationToken abort)
+    {
+        using var slots = options.MaxInFlight is { } max ? new SemaphoreSlim(max, max) : null;
+        try
+        {
+            for (long hit = 0; ; hit++)
+            {
+                var decision = Pacer.Pace(clock.Now, hit);
+                if (decision.Stop || (decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit), stopSending)))
+                {
+                    break;
+                }
+                if (slots is not null && !WaitForSlot(slots, stopSending))
+                {
+                    break;
+                }
+                Interlocked.Increment(ref _pending);
+                counters.OnSent();
+                _ = SendOneAsync(Pacer.ScheduledAt(hit), results, slots, abort);
+            }
+        }
+        finally
+        {
+            Finish();
+            // The slots must outlive the last release: wait for the drain before the using disposes them.
+            _drained.Task.Wait(CancellationToken.None);
+        }
+    }
+
+    private static bool WaitForSlot(SemaphoreSlim slots, CancellationToken stopSending)
+    {
+        try
+        {
+            slots.Wait(stopSending);
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
+    }
+
+    private async Task SendOneAsync(TimeSpan scheduled, ChannelWriter<RequestRecord> results, SemaphoreSlim? slots, CancellationToken abort)
+    {
+        try
+        {
+            var record = await sender.SendAsync(scheduled, -1, abort).ConfigureAwait(false);
+            counters.OnDone(record);
+            results.TryWrite(record);
+        }
+        finally
+        {
+            slots?.Release();
+            Finish();
+        }
+    }
+
+    // _pending starts at 1 for the pacer itself, so "drained" fires only after sending stopped and the last request ended.
+    private void Finish()
+    {
+        if (Interlocked.Decrement(ref _pending) == 0)
+        {
+            _drained.TrySetResult();
+        }
+    }
+}

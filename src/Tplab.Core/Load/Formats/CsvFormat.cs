@@ -1,0 +1,57 @@
+using System.Globalization;
+using Tplab.Load.Engine;
+
+namespace Tplab.Load.Formats;
+
+/// <summary>
+/// One row per request, in completion order. Columns use JMeter's JTL names where JMeter has the field
+/// (timeStamp, elapsed, label, responseCode, success, failureMessage, bytes, sentBytes, Latency, threadName),
+/// then tplab's own: offsets from the start in ms, and the latency counted from the scheduled send.
+/// </summary>
+public sealed class CsvFormat : IRecordFormat
+{
+    /// <summary>The header row.</summary>
+    public const string Header = "timeStamp,elapsed,label,responseCode,success,failureMessage,bytes,sentBytes,Latency,threadName,scheduledMs,startMs,endMs,latencyFromScheduleMs,sendLagMs";
+
+    /// <inheritdoc />
+    public string Name => "csv";
+
+    /// <inheritdoc />
+    public string Description => "one row per request (JMeter JTL column names)";
+
+    /// <inheritdoc />
+    public void Write(IReadOnlyList<RequestRecord> records, DateTimeOffset startedAt, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(records);
+        ArgumentNullException.ThrowIfNull(writer);
+        writer.Write(Header);
+        writer.Write('\n');
+        var start = startedAt.ToUnixTimeMilliseconds();
+        foreach (var r in records)
+        {
+            writer.Write(string.Join(',',
+                Num.F(start + (long)r.Start.TotalMilliseconds),
+                Num.F((long)Math.Round(r.ServiceTime.TotalMilliseconds)),
+                "HTTP Request",
+                Num.F(r.Status),
+                r.Succeeded ? "true" : "false",
+                Quote(r.Error ?? (r.Succeeded ? "" : "HTTP " + r.Status.ToString(CultureInfo.InvariantCulture))),
+                Num.F(r.BytesIn),
+                Num.F(r.BytesOut),
+                Num.F((long)Math.Round(r.Waiting.TotalMilliseconds)),
+                r.User >= 0 ? "user " + r.User.ToString(CultureInfo.InvariantCulture) : "open",
+                Ms(r.Scheduled),
+                Ms(r.Start),
+                Ms(r.End),
+                Ms(r.Latency),
+                Ms(r.SendLag)));
+            writer.Write('\n');
+        }
+    }
+
+    private static string Ms(TimeSpan t) => t.TotalMilliseconds.ToString("0.###", CultureInfo.InvariantCulture);
+
+    // RFC 4180: quote a field holding a comma, quote or line break, doubling the quotes inside.
+    private static string Quote(string field) =>
+        field.AsSpan().IndexOfAny(",\"\n\r") < 0 ? field : "\"" + field.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"";
+}

@@ -1,0 +1,39 @@
+using Tplab.Load.Histograms;
+using Tplab.Load.Reports;
+
+namespace Tplab.Load.Formats;
+
+/// <summary>
+/// HdrHistogram's percentile distribution (outputPercentileDistribution, 5 ticks per half distance, values in ms):
+/// the .hgrm file the HdrHistogram plotter reads.
+/// </summary>
+public sealed class HgrmFormat : ISummaryFormat
+{
+    private const double MicrosPerMs = 1000.0;
+
+    /// <inheritdoc />
+    public string Name => "hgrm";
+
+    /// <inheritdoc />
+    public string Description => "HdrHistogram percentile distribution of latency (ms)";
+
+    /// <inheritdoc />
+    public void Write(LoadSummary summary, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(summary);
+        ArgumentNullException.ThrowIfNull(writer);
+        var h = summary.LatencyHistogramMicros;
+        const int d = LatencyHistogram.SignificantDigits;
+        writer.Write($"{"Value",12} {"Percentile",14} {"TotalCount",10} {"1/(1-Percentile)",14}\n\n");
+        foreach (var step in PercentileDistribution.Steps(h))
+        {
+            var fraction = step.Percentile / 100.0;
+            writer.Write(step.Percentile < 100
+                ? $"{Num.Fixed(step.Value / MicrosPerMs, d, 12)} {Num.Fixed(fraction, 12, 2)} {Num.Int(step.TotalCount, 10)} {Num.Fixed(1 / (1 - fraction), 2, 14)}\n"
+                : $"{Num.Fixed(step.Value / MicrosPerMs, d, 12)} {Num.Fixed(fraction, 12, 2)} {Num.Int(step.TotalCount, 10)}\n");
+        }
+        writer.Write($"#[Mean    = {Num.Fixed(h.Mean / MicrosPerMs, d, 12)}, StdDeviation   = {Num.Fixed(h.StdDeviation / MicrosPerMs, d, 12)}]\n");
+        writer.Write($"#[Max     = {Num.Fixed(h.MaxValue / MicrosPerMs, d, 12)}, Total count    = {Num.Int(h.TotalCount, 12)}]\n");
+        writer.Write($"#[Buckets = {Num.Int(h.BucketCount, 12)}, SubBuckets     = {Num.Int(LatencyHistogram.SubBuckets, 12)}]\n");
+    }
+}

@@ -1,0 +1,28 @@
+using Tplab.Load.Engine;
+using Tplab.Load.Reports;
+
+namespace Tplab.Load.Formats;
+
+/// <summary>An output format of <c>tplab load</c>, known by its <c>--format</c> name.</summary>
+public interface ILoadFormat
+{
+    /// <summary>The <c>--format</c> name.</summary>
+    string Name { get; }
+
+    /// <summary>One line for <c>--help</c> and docs.</summary>
+    string Description { get; }
+}
+
+/// <summary>A format that reads only the summary (text, the peers' layouts, json, hgrm).</summary>
+public interface ISummaryFormat : ILoadFormat
+{
+    /// <summary>Writes <paramref name="summary"/>; numbers in the invariant culture.</summary>
+    void Write(LoadSummary summary, TextWriter writer);
+}
+
+/// <summary>A format with one row per request (csv).</summary>
+public interface IRecordFormat : ILoadFormat
+{
+    /// <summary>Writes every record; <paramref name="startedAt"/> turns offsets into wall-clock timestamps.</summary>
+    void Write(IReadOnlyList<RequestRecord> records, DateTimeOffset startedAt, TextWriter writer);
+}

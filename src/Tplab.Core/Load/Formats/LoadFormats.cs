@@ -1,0 +1,42 @@
+using Tplab.Common;
+
+namespace Tplab.Load.Formats;
+
+/// <summary>The catalogue of <c>--format</c> names: every format is listed here once.</summary>
+public static class LoadFormats
+{
+    /// <summary>Every format, the default first.</summary>
+    public static IReadOnlyList<ILoadFormat> All { get; } =
+    [
+        new TextFormat(), new AbFormat(), new JMeterFormat(), new VegetaFormat(), new SiegeFormat(),
+        new JsonFormat(), new CsvFormat(), new HgrmFormat(),
+    ];
+
+    /// <summary>text.</summary>
+    public static ILoadFormat Default => All[0];
+
+    /// <summary>The names, comma-separated, for messages and help.</summary>
+    public static string Names => string.Join(", ", All.Select(f => f.Name));
+
+    /// <summary>The format called <paramref name="name"/> (case-insensitive); a usage error naming the known ones otherwise.</summary>
+    public static ILoadFormat Find(string name) =>
+        All.FirstOrDefault(f => string.Equals(f.Name, name?.Trim(), StringComparison.OrdinalIgnoreCase))
+        ?? throw TplabException.Usage($"unknown format '{name}'; known: {Names}");
+
+    /// <summary>Writes <paramref name="result"/> in <paramref name="format"/>.</summary>
+    public static void Write(ILoadFormat format, LoadResult result, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        switch (format)
+        {
+            case ISummaryFormat summary:
+                summary.Write(result.Summary, writer);
+                break;
+            case IRecordFormat records:
+                records.Write(result.Records, result.StartedAt, writer);
+                break;
+            default:
+                throw new ArgumentException($"format {format?.Name} writes neither a summary nor records", nameof(format));
+        }
+    }
+}

@@ -1,0 +1,93 @@
+using System.Globalization;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Tplab.Load.Reports;
+
+namespace Tplab.Load.Formats;
+
+/// <summary>
+/// The <c>load</c> JSON object (schema in docs/load.md), written field by field so the lab can embed the very
+/// same object in its summary.json. Times in milliseconds, durations in seconds, rates per second.
+/// </summary>
+public static class LoadJson
+{
+    /// <summary>Version of the schema; bumped when a field changes meaning or goes away.</summary>
+    public const int SchemaVersion = 1;
+
+    /// <summary>Writes the summary as one JSON object at the writer's current position.</summary>
+    public static void Write(Utf8JsonWriter writer, LoadSummary summary)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        ArgumentNullException.ThrowIfNull(summary);
+        var s = summary;
+        writer.WriteStartObject();
+        writer.WriteNumber("schemaVersion", SchemaVersion);
+        writer.WriteString("url", s.Url.ToString());
+        writer.WriteString("model", s.Model);
+        writer.WriteNumber("concurrency", s.Concurrency);
+        writer.WriteBoolean("keepAlive", s.KeepAlive);
+        writer.WriteBoolean("interrupted", s.Interrupted);
+        writer.WriteNumber("requests", s.Requests);
+        writer.WriteNumber("succeeded", s.Succeeded);
+        writer.WriteNumber("failed", s.Failed);
+        writer.WriteNumber("durationSeconds", Round(s.DurationSeconds));
+        writer.WriteNumber("throughputPerSecond", Round(s.ThroughputPerSecond));
+        Stats(writer, "latencyMs", s.LatencyMs);
+        writer.WriteStartObject("statusCodes");
+        foreach (var (code, count) in s.StatusCodes)
+        {
+            writer.WriteNumber(code.ToString(CultureInfo.InvariantCulture), count);
+        }
+        writer.WriteEndObject();
+        writer.WriteStartArray("errors");
+        foreach (var error in s.Errors)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("message", error.Message);
+            writer.WriteNumber("count", error.Count);
+            writer.WriteEndObject();
+        }
+        writer.WriteEndArray();
+        writer.WriteNumber("bytesIn", s.BytesIn);
+        writer.WriteNumber("bytesOut", s.BytesOut);
+        if (s.Model == "open")
+        {
+            writer.WriteNumber("targetRate", Round(s.TargetRate ?? 0));
+            writer.WriteNumber("achievedRate", Round(s.AchievedRate ?? 0));
+            writer.WriteNumber("lateSends", s.LateSends ?? 0);
+            writer.WriteNumber("lateThresholdMs", Round(s.LateThresholdMs ?? 0));
+            Stats(writer, "sendLagMs", s.SendLagMs);
+            Stats(writer, "serviceTimeMs", s.ServiceTimeMs);
+        }
+        writer.WriteEndObject();
+    }
+
+    /// <summary>The same object as a <see cref="JsonObject"/>, to place inside another document.</summary>
+    public static JsonObject ToJsonObject(LoadSummary summary)
+    {
+        using var buffer = new MemoryStream();
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            Write(writer, summary);
+        }
+        return JsonNode.Parse(buffer.ToArray())!.AsObject();
+    }
+
+    private static void Stats(Utf8JsonWriter writer, string name, LatencyStats stats)
+    {
+        writer.WriteStartObject(name);
+        writer.WriteNumber("min", Round(stats.Min));
+        writer.WriteNumber("mean", Round(stats.Mean));
+        writer.WriteNumber("stdDev", Round(stats.StdDev));
+        writer.WriteNumber("p50", Round(stats.P50));
+        writer.WriteNumber("p90", Round(stats.P90));
+        writer.WriteNumber("p95", Round(stats.P95));
+        writer.WriteNumber("p99", Round(stats.P99));
+        writer.WriteNumber("p999", Round(stats.P999));
+        writer.WriteNumber("max", Round(stats.Max));
+        writer.WriteEndObject();
+    }
+
+    // Microsecond precision is all a latency carries; fewer digits keep the files readable and stable.
+    private static double Round(double value) => Math.Round(value, 3);
+}

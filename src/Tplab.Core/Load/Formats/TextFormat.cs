@@ -1,0 +1,48 @@
+using Tplab.Load.Reports;
+
+namespace Tplab.Load.Formats;
+
+/// <summary>tplab's own report: counts, rates, the latency spectrum, status codes, errors, and in open loop the schedule's accuracy.</summary>
+public sealed class TextFormat : ISummaryFormat
+{
+    /// <inheritdoc />
+    public string Name => "text";
+
+    /// <inheritdoc />
+    public string Description => "tplab's summary (default)";
+
+    /// <inheritdoc />
+    public void Write(LoadSummary summary, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(summary);
+        ArgumentNullException.ThrowIfNull(writer);
+        var model = summary.Model == "open"
+            ? $"open loop, {Num.F(summary.TargetRate ?? 0, "0.##")}/s"
+            : $"closed loop, {Num.F(summary.Concurrency)} users";
+        writer.WriteLine($"tplab load {summary.Url} ({model}, keep-alive {(summary.KeepAlive ? "on" : "off")})");
+        if (summary.Interrupted)
+        {
+            writer.WriteLine("INTERRUPTED: partial results, sending was stopped early");
+        }
+        writer.WriteLine($"Requests      {Num.F(summary.Requests)} (succeeded {Num.F(summary.Succeeded)}, failed {Num.F(summary.Failed)})");
+        writer.WriteLine($"Duration      {Num.Fixed(summary.DurationSeconds, 3)} s");
+        writer.WriteLine($"Throughput    {Num.Fixed(summary.ThroughputPerSecond, 2)} req/s");
+        writer.WriteLine($"Latency (ms)  {Spectrum(summary.LatencyMs)}");
+        if (summary.Model == "open")
+        {
+            writer.WriteLine($"Service (ms)  {Spectrum(summary.ServiceTimeMs)}");
+            writer.WriteLine($"Rate          target {Num.Fixed(summary.TargetRate ?? 0, 2)}/s, achieved {Num.Fixed(summary.AchievedRate ?? 0, 2)}/s");
+            var lag = summary.SendLagMs;
+            writer.WriteLine($"Late sends    {Num.F(summary.LateSends ?? 0)} over {Num.F(summary.LateThresholdMs ?? 0, "0.###")} ms; send lag p50 {Num.Fixed(lag.P50, 3)}, p99 {Num.Fixed(lag.P99, 3)}, max {Num.Fixed(lag.Max, 3)} ms");
+        }
+        writer.WriteLine($"Status codes  {(summary.StatusCodes.Count == 0 ? "none" : string.Join("  ", summary.StatusCodes.Select(c => $"{Num.F(c.Key)}:{Num.F(c.Value)}")))}");
+        writer.WriteLine($"Errors        {(summary.Errors.Count == 0 ? "none" : Num.F(summary.TransportErrors) + " (count, message)")}");
+        foreach (var error in summary.Errors)
+        {
+            writer.WriteLine($"  {Num.Int(error.Count, 8)}  {error.Message}");
+        }
+    }
+
+    private static string Spectrum(LatencyStats s) =>
+        $"min {Num.Fixed(s.Min, 2)}  mean {Num.Fixed(s.Mean, 2)}  p50 {Num.Fixed(s.P50, 2)}  p90 {Num.Fixed(s.P90, 2)}  p95 {Num.Fixed(s.P95, 2)}  p99 {Num.Fixed(s.P99, 2)}  p99.9 {Num.Fixed(s.P999, 2)}  max {Num.Fixed(s.Max, 2)}";
+}

@@ -1,0 +1,142 @@
+using System.Globalization;
+using System.Net;
+using Tplab.Common;
+
+namespace Tplab.Load;
+
+/// <summary>
+/// What to load and how. Closed loop (ab, JMeter, siege) unless <see cref="Rate"/> is set, then open loop (vegeta).
+/// Every run is bounded: at least one of <see cref="Requests"/>, <see cref="Duration"/>, <see cref="Loops"/>.
+/// </summary>
+public sealed record LoadOptions
+{
+    /// <summary>Largest <see cref="Concurrency"/> accepted.</summary>
+    public const int MaxConcurrency = 10_000;
+
+    /// <summary>Largest <see cref="Rate"/> accepted, per second.</summary>
+    public const double MaxRate = 100_000;
+
+    /// <summary>Largest <see cref="Requests"/> accepted.</summary>
+    public const long MaxRequests = 100_000_000;
+
+    /// <summary>Longest <see cref="Duration"/>, <see cref="RampUp"/> or <see cref="Timeout"/> accepted.</summary>
+    public static readonly TimeSpan MaxDuration = TimeSpan.FromHours(24);
+
+    /// <summary>The URL every request GETs (required).</summary>
+    public required Uri Url { get; init; }
+
+    /// <summary>Closed loop: users, each sending its next request when its previous one ended. Default 1 (ab's default).</summary>
+    public int Concurrency { get; init; } = 1;
+
+    /// <summary>Total requests across all users (closed loop) or the hit limit (open loop). Default none.</summary>
+    public long? Requests { get; init; }
+
+    /// <summary>No request starts after this much time. Default none; required with <see cref="Rate"/> unless <see cref="Requests"/> is set.</summary>
+    public TimeSpan? Duration { get; init; }
+
+    /// <summary>Closed loop: users start evenly over this time, the first at once (JMeter). Default zero: all at once.</summary>
+    public TimeSpan RampUp { get; init; }
+
+    /// <summary>Closed loop: requests per user (JMeter's loop count). Default none.</summary>
+    public int? Loops { get; init; }
+
+    /// <summary>Closed loop: uniform random pause between a user's requests, not counted in latency (siege -d). Default none.</summary>
+    public ThinkTime? Think { get; init; }
+
+    /// <summary>Open loop: requests per second, sent on schedule whatever the server does. Default null: closed loop.</summary>
+    public double? Rate { get; init; }
+
+    /// <summary>Open loop: most requests in flight at once; a send waits for a slot (its latency still counts from its schedule). Default none.</summary>
+    public int? MaxInFlight { get; init; }
+
+    /// <summary>Per-request timeout; a timeout is an error in the results. Default 30 s.</summary>
+    public TimeSpan Timeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Reuse connections (HTTP keep-alive). Default true; false sends <c>Connection: close</c> like ab without -k.</summary>
+    public bool KeepAlive { get; init; } = true;
+
+    /// <summary>Allow a target that is not loopback. Default false.</summary>
+    public bool AllowRemote { get; init; }
+
+    /// <summary>Keep every <see cref="RequestRecord"/> in the result (for CSV and charts). Default true.</summary>
+    public bool KeepRecords { get; init; } = true;
+
+    /// <summary>After Ctrl+C, how long in-flight requests may still finish. Default 2 s.</summary>
+    public TimeSpan InterruptGrace { get; init; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>Open loop: a send whose lag behind its schedule exceeds this counts as late. Default 2 ms.</summary>
+    public TimeSpan LateThreshold { get; init; } = TimeSpan.FromMilliseconds(2);
+
+    /// <summary>True when requests follow a schedule (<see cref="Rate"/> set).</summary>
+    public bool IsOpenLoop => Rate is not null;
+
+    /// <summary>Checks every range; throws <see cref="TplabException"/> (usage) with one clear line.</summary>
+    public LoadOptions Validate()
+    {
+        if (Url is null || !Url.IsAbsoluteUri || Url.Scheme is not ("http" or "https") || string.IsNullOrEmpty(Url.Host))
+        {
+            throw TplabException.Usage($"the URL must be an absolute http:// or https:// URL, got '{Url}'");
+        }
+        if (!AllowRemote && !IsLoopback(Url))
+        {
+            throw TplabException.Usage($"{Url.Host} is not loopback (127.0.0.0/8, ::1, localhost); pass --allow-remote to load another host");
+        }
+        Check(Concurrency is >= 1 and <= MaxConcurrency, $"--concurrency must be between 1 and {MaxConcurrency}, got {Concurrency}");
+        Check(Requests is null or (>= 1 and <= MaxRequests), $"--requests must be between 1 and {MaxRequests}, got {Requests}");
+        Check(Loops is null or (>= 1 and <= 100_000_000), $"--loops must be between 1 and 100000000, got {Loops}");
+        CheckTime(Duration, "--duration", allowZero: false);
+        CheckTime(RampUp, "--ramp-up", allowZero: true);
+        CheckTime(Timeout, "--timeout", allowZero: false);
+        if (Rate is { } rate)
+        {
+            Check(rate > 0 && rate <= MaxRate && double.IsFinite(rate), $"--rate must be above 0 and at most {MaxRate.ToString(CultureInfo.InvariantCulture)} per second, got {rate.ToString(CultureInfo.InvariantCulture)}");
+            Check(Duration is not null || Requests is not null, "--rate needs --duration (or -n) to end the schedule");
+            Check(Loops is null && Think is null && RampUp == TimeSpan.Zero, "--loops, --think and --ramp-up are closed-loop options; they do not go with --rate");
+            Check(MaxInFlight is null or (>= 1 and <= 1_000_000), $"--max-in-flight must be between 1 and 1000000, got {MaxInFlight}");
+        }
+        else
+        {
+            Check(Requests is not null || Duration is not null || Loops is not null, "say when to stop: give -n/--requests, --duration or --loops");
+            Check(MaxInFlight is null, "--max-in-flight goes with --rate (open loop); closed loop is bounded by -c");
+            Check(Requests is null || Requests >= Concurrency || Duration is not null, $"-n {Requests} is below -c {Concurrency}: some users would never send (ab refuses this too)");
+        }
+        if (Think is { } think)
+        {
+            Check(think.Min >= TimeSpan.Zero && think.Max >= think.Min && think.Max <= TimeSpan.FromHours(1), $"--think must be MIN..MAX with 0 <= MIN <= MAX <= 1h, got {think}");
+        }
+        return this;
+    }
+
+    /// <summary>True for 127.0.0.0/8, ::1 (and IPv4-mapped loopback) and the name localhost.</summary>
+    public static bool IsLoopback(Uri url)
+    {
+        ArgumentNullException.ThrowIfNull(url);
+        var host = url.IdnHost.Trim('[', ']');
+        return string.Equals(host, "localhost", StringComparison.OrdinalIgnoreCase)
+            || (IPAddress.TryParse(host, out var ip) && IPAddress.IsLoopback(ip.IsIPv4MappedToIPv6 ? ip.MapToIPv4() : ip));
+    }
+
+    private static void CheckTime(TimeSpan? value, string name, bool allowZero)
+    {
+        if (value is { } v)
+        {
+            Check(allowZero ? v >= TimeSpan.Zero : v > TimeSpan.Zero, $"{name} must be above 0, got {DurationText.Format(v)}");
+            Check(v <= MaxDuration, $"{name} must be at most 24h, got {DurationText.Format(v)}");
+        }
+    }
+
+    private static void Check(bool ok, string message)
+    {
+        if (!ok)
+        {
+            throw TplabException.Usage(message);
+        }
+    }
+}
+
+/// <summary>A uniform random pause between <see cref="Min"/> and <see cref="Max"/>.</summary>
+public readonly record struct ThinkTime(TimeSpan Min, TimeSpan Max)
+{
+    /// <summary>MIN..MAX as the CLI reads it.</summary>
+    public override string ToString() => $"{DurationText.Format(Min)}..{DurationText.Format(Max)}";
+}

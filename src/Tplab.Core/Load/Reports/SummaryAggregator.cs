@@ -1,0 +1,119 @@
+using Tplab.Load.Engine;
+
+namespace Tplab.Load.Reports;
+
+/// <summary>
+/// Folds request records into a <see cref="LoadSummary"/>: <see cref="Add"/> one record at a time,
+/// <see cref="Complete"/> once. Single-threaded: the runner owns it and feeds it from the results stream.
+/// </summary>
+public sealed class SummaryAggregator
+{
+    /// <summary>Most latencies kept exactly for ab's percentile table (as hey keeps at most a million).</summary>
+    public const int MaxExactSamples = 1_000_000;
+
+    private readonly LoadOptions _options;
+    private readonly LatencyAccumulator _latency = new();
+    private readonly LatencyAccumulator _service = new();
+    private readonly LatencyAccumulator _waiting = new();
+    private readonly LatencyAccumulator _lag = new();
+    private readonly SortedDictionary<int, long> _statusCodes = [];
+    private readonly Dictionary<string, long> _errors = new(StringComparer.Ordinal);
+    private List<double>? _exact = [];
+    private long _requests, _succeeded, _responded, _lengthMismatches, _late, _bytesIn, _bodyBytes, _bytesOut;
+    private long? _documentLength;
+    private TimeSpan _firstStart = TimeSpan.MaxValue, _lastStart = TimeSpan.MinValue, _lastEnd = TimeSpan.MinValue;
+    private double _serviceSeconds;
+    private bool _completed;
+
+    /// <summary>An aggregator for a run of <paramref name="options"/>.</summary>
+    public SummaryAggregator(LoadOptions options) => _options = options ?? throw new ArgumentNullException(nameof(options));
+
+    /// <summary>Live 99th percentile of latency so far, in milliseconds (for progress).</summary>
+    public double CurrentP99Ms => _latency.Histogram.ValueAtPercentile(99) / 1000.0;
+
+    /// <summary>Adds one request.</summary>
+    public void Add(in RequestRecord record)
+    {
+        ObjectDisposedException.ThrowIf(_completed, this);
+        _requests++;
+        _latency.Add(record.Latency);
+        _service.Add(record.ServiceTime);
+        _serviceSeconds += record.ServiceTime.TotalSeconds;
+        if (_exact is not null)
+        {
+            _exact.Add(record.Latency.TotalMilliseconds);
+            if (_exact.Count > MaxExactSamples)
+            {
+                _exact = null;
+            }
+        }
+        if (_options.IsOpenLoop)
+        {
+            _lag.Add(record.SendLag);
+            if (record.SendLag > _options.LateThreshold)
+            {
+                _late++;
+            }
+        }
+        _firstStart = record.Start < _firstStart ? record.Start : _firstStart;
+        _lastStart = record.Start > _lastStart ? record.Start : _lastStart;
+        _lastEnd = record.End > _lastEnd ? record.End : _lastEnd;
+        _bytesOut += record.BytesOut;
+        _statusCodes[record.Status] = _statusCodes.GetValueOrDefault(record.Status) + 1;
+        if (record.Error is { } error)
+        {
+            _errors[error] = _errors.GetValueOrDefault(error) + 1;
+            return;
+        }
+        _responded++;
+        _succeeded += record.Succeeded ? 1 : 0;
+        _waiting.Add(record.Waiting);
+        _bytesIn += record.BytesIn;
+        _bodyBytes += record.BodyBytesIn;
+        _documentLength ??= record.BodyBytesIn;
+        _lengthMismatches += record.BodyBytesIn != _documentLength ? 1 : 0;
+    }
+
+    /// <summary>Finishes the summary; the aggregator takes no more records after this.</summary>
+    public LoadSummary Complete(bool interrupted, string? serverSoftware)
+    {
+        ObjectDisposedException.ThrowIf(_completed, this);
+        _completed = true;
+        var any = _requests > 0;
+        var sending = any ? (_lastStart - _firstStart).TotalSeconds : 0;
+        _exact?.Sort();
+        return new LoadSummary
+        {
+            Url = _options.Url,
+            Model = _options.IsOpenLoop ? "open" : "closed",
+            Concurrency = _options.IsOpenLoop ? 1 : _options.Concurrency,
+            KeepAlive = _options.KeepAlive,
+            Interrupted = interrupted,
+            Requests = _requests,
+            Succeeded = _succeeded,
+            Responded = _responded,
+            LengthMismatches = _lengthMismatches,
+            DurationSeconds = any ? (_lastEnd - _firstStart).TotalSeconds : 0,
+            SendingSeconds = sending,
+            LatencyMs = _latency.Complete(),
+            ServiceTimeMs = _service.Complete(),
+            WaitingMs = _waiting.Complete(),
+            SendLagMs = _lag.Complete(),
+            TotalServiceSeconds = _serviceSeconds,
+            TargetRate = _options.Rate,
+            // Counted from the schedule's origin (hit 0 is due at offset 0), so a late first send cannot flatter the rate.
+            AchievedRate = _options.IsOpenLoop && _requests > 1 && _lastStart > TimeSpan.Zero ? (_requests - 1) / _lastStart.TotalSeconds : null,
+            LateSends = _options.IsOpenLoop ? _late : null,
+            LateThresholdMs = _options.IsOpenLoop ? _options.LateThreshold.TotalMilliseconds : null,
+            StatusCodes = new SortedDictionary<int, long>(_statusCodes),
+            Errors = [.. _errors.OrderByDescending(e => e.Value).ThenBy(e => e.Key, StringComparer.Ordinal).Select(e => new ErrorCount(e.Key, e.Value))],
+            BytesIn = _bytesIn,
+            BodyBytesIn = _bodyBytes,
+            BytesOut = _bytesOut,
+            DocumentLength = _documentLength,
+            ServerSoftware = serverSoftware,
+            LatencyHistogramMicros = _latency.Histogram.Copy(),
+            SortedLatenciesMs = _exact?.AsReadOnly(),
+        };
+    }
+}

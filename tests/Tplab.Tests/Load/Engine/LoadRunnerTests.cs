@@ -1,0 +1,128 @@
+using Tplab.Load;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Load.Engine;
+
+/// <summary>
+/// The engine against the real target over real sockets: counts exact, latencies near the handler's wait.
+/// Bounds on time are generous: the machine is shared, and speed goals live in the benchmark, not here.
+/// </summary>
+public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<TargetFixture>
+{
+    [Fact]
+    public async Task ClosedLoop_RequestsAndConcurrency_CountsExactAndLatencyNearTheWait()
+    {
+        var options = new LoadOptions { Url = fixture.Url("/delay?ms=100"), Concurrency = 20, Requests = 100 };
+        var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
+        var s = result.Summary;
+        Assert.Equal(100, s.Requests);
+        Assert.Equal(100, s.Succeeded);
+        Assert.Equal(100, result.Records.Count);
+        Assert.Equal(100, s.StatusCodes[200]);
+        Assert.InRange(s.LatencyMs.P50, 95, 400);
+        Assert.InRange(s.LatencyMs.Min, 95, 400);
+        Assert.False(s.Interrupted);
+        Assert.Equal("closed", s.Model);
+    }
+
+    [Fact]
+    public async Task ClosedLoop_LoopsAndRampUp_EachUserSendsItsLoopsAndUsersStartSpreadOut()
+    {
+        var options = new LoadOptions
+        {
+            Url = fixture.Url("/delay?ms=20"), Concurrency = 5, Loops = 3, RampUp = TimeSpan.FromMilliseconds(800),
+        };
+        var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
+        Assert.Equal(15, result.Summary.Requests);
+        var firstByUser = result.Records.GroupBy(r => r.User).ToDictionary(g => g.Key, g => g.Min(r => r.Start));
+        Assert.Equal(5, firstByUser.Count);
+        Assert.All(result.Records.GroupBy(r => r.User), g => Assert.Equal(3, g.Count()));
+        // JMeter: the first user at once, user i at i * 800 ms / 5.
+        Assert.InRange(firstByUser[0].TotalMilliseconds, 0, 150);
+        Assert.InRange(firstByUser[4].TotalMilliseconds, 640, 2000);
+    }
+
+    [Fact]
+    public async Task ClosedLoop_ThinkTime_IsBetweenRequestsNotInLatency()
+    {
+        var options = new LoadOptions
+        {
+            Url = fixture.Url("/delay?ms=0"), Concurrency = 1, Requests = 4,
+            Think = new ThinkTime(TimeSpan.FromMilliseconds(150), TimeSpan.FromMilliseconds(150)),
+        };
+        var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
+        var ordered = result.Records.OrderBy(r => r.Start).ToArray();
+        Assert.Equal(4, ordered.Length);
+        // The pause sits between one request's end and the next one's start, so no latency contains it.
+        Assert.All(ordered.Zip(ordered.Skip(1)), p => Assert.True((p.Second.Start - p.First.End).TotalMilliseconds >= 149));
+        Assert.Equal(result.Summary.LatencyMs.Mean, ordered.Average(r => r.Latency.TotalMilliseconds), precision: 6);
+    }
+
+    [Fact]
+    public async Task OpenLoop_RateForDuration_SendsTheScheduleAndTimesFromIt()
+    {
+        var options = new LoadOptions { Url = fixture.Url("/delay?ms=100"), Rate = 40, Duration = TimeSpan.FromSeconds(2) };
+        var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
+        var s = result.Summary;
+        Assert.Equal(80, s.Requests);
+        Assert.Equal(80, s.Succeeded);
+        Assert.InRange(s.AchievedRate!.Value, 36, 44);
+        Assert.InRange(s.LatencyMs.P50, 95, 400);
+        Assert.InRange(s.ServiceTimeMs.P50, 95, 400);
+        // Latency counts from the schedule, service time from the send: never shorter.
+        Assert.All(result.Records, r => Assert.True(r.Latency >= r.ServiceTime));
+        Assert.Equal(40, s.TargetRate);
+    }
+
+    [Fact]
+    public async Task OpenLoop_MaxInFlight_HoldsSendsBackAndTheWaitShowsInLatency()
+    {
+        var options = new LoadOptions { Url = fixture.Url("/delay?ms=200"), Rate = 50, Requests = 20, MaxInFlight = 2 };
+        var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
+        var s = result.Summary;
+        Assert.Equal(20, s.Requests);
+        // Two at a time for 200 ms each: the last leaves about 1.8 s after its 0.38 s slot.
+        Assert.True(s.LatencyMs.Max > s.ServiceTimeMs.Max + 800, $"latency max {s.LatencyMs.Max} vs service max {s.ServiceTimeMs.Max}");
+        Assert.True(s.LateSends > 10);
+    }
+
+    [Fact]
+    public async Task Timeout_IsAnErrorInTheResults()
+    {
+        var options = new LoadOptions { Url = fixture.Url("/delay?ms=3000"), Concurrency = 2, Requests = 2, Timeout = TimeSpan.FromMilliseconds(300) };
+        var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
+        Assert.Equal(2, result.Summary.Failed);
+        Assert.Equal("timeout after 300ms", Assert.Single(result.Summary.Errors).Message);
+        Assert.InRange(result.Summary.LatencyMs.Max, 250, 2500);
+    }
+
+    [Fact]
+    public async Task Cancellation_ReturnsThePartialResultMarkedInterrupted()
+    {
+        var options = new LoadOptions
+        {
+            Url = fixture.Url("/delay?ms=100"), Concurrency = 4, Duration = TimeSpan.FromSeconds(30), InterruptGrace = TimeSpan.FromMilliseconds(500),
+        };
+        using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(1));
+        var progress = new List<LoadProgress>();
+        var result = await LoadRunner.RunAsync(options, new SyncProgress(progress.Add), cts.Token);
+        Assert.True(result.Summary.Interrupted);
+        Assert.InRange(result.Summary.Requests, 4, 200);
+        Assert.InRange(result.Summary.DurationSeconds, 0.5, 5);
+    }
+
+    [Fact]
+    public async Task RefusedTarget_EveryRequestIsAConnectError()
+    {
+        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Concurrency = 2, Requests = 4 };
+        var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
+        Assert.Equal(4, result.Summary.Failed);
+        Assert.Equal(0, result.Summary.Responded);
+        Assert.StartsWith("connect:", Assert.Single(result.Summary.Errors).Message, StringComparison.Ordinal);
+    }
+
+    private sealed class SyncProgress(Action<LoadProgress> report) : IProgress<LoadProgress>
+    {
+        public void Report(LoadProgress value) => report(value);
+    }
+}

@@ -1,0 +1,70 @@
+using Tplab.Load.Histograms;
+
+namespace Tplab.Tests.Load.Histograms;
+
+/// <summary>The hand-written HDR histogram against exact percentiles of sorted samples.</summary>
+public sealed class LatencyHistogramTests
+{
+    [Theory]
+    // seed, samples: log-normal latencies in µs from 50 µs to tens of seconds
+    [InlineData(1, 1_000)]
+    [InlineData(2, 100_000)]
+    [InlineData(3, 7)]
+    public void ValueAtPercentile_IsWithinThreeSignificantDigitsOfTheExactValue(int seed, int count)
+    {
+        var random = new Random(seed);
+        var samples = Enumerable.Range(0, count).Select(_ => (long)Math.Exp(random.NextDouble() * 13 + 4)).ToArray();
+        var histogram = new LatencyHistogram();
+        foreach (var s in samples)
+        {
+            histogram.Record(s);
+        }
+        Array.Sort(samples);
+        foreach (var p in new[] { 0.0, 1, 25, 50, 90, 95, 99, 99.9, 100 })
+        {
+            // HdrHistogram's rank: the ceil-rounded count at the percentile, at least one.
+            var rank = Math.Max(1, (long)((p / 100 * count) + 0.5));
+            var exact = samples[rank - 1];
+            var value = histogram.ValueAtPercentile(p);
+            Assert.InRange(value, (long)(exact * 0.999), (long)(exact * 1.001) + 1);
+        }
+        Assert.Equal(count, histogram.TotalCount);
+    }
+
+    [Fact]
+    public void SmallValues_AreExact()
+    {
+        var histogram = new LatencyHistogram();
+        for (var v = 0; v < 2048; v++)
+        {
+            histogram.Record(v);
+        }
+        Assert.Equal(1023, histogram.ValueAtPercentile(50));
+        Assert.Equal(2047, histogram.MaxValue);
+        Assert.Equal(1023.5, histogram.Mean, precision: 6);
+    }
+
+    [Fact]
+    public void PercentileDistribution_EndsAtOneHundredWithTheTotalCount()
+    {
+        var histogram = new LatencyHistogram();
+        for (var v = 1; v <= 10_000; v++)
+        {
+            histogram.Record(v * 100);
+        }
+        var steps = PercentileDistribution.Steps(histogram);
+        Assert.Equal(0, steps[0].Percentile);
+        Assert.Equal(100, steps[^1].Percentile);
+        Assert.Equal(10_000, steps[^1].TotalCount);
+        Assert.True(steps.Zip(steps.Skip(1)).All(p => p.First.Percentile < p.Second.Percentile || p.Second.Percentile == 100));
+        Assert.InRange(steps.First(s => s.Percentile >= 50).Value, 499_500, 500_500);
+    }
+
+    [Fact]
+    public void Empty_AnswersZero()
+    {
+        var histogram = new LatencyHistogram();
+        Assert.Equal(0, histogram.ValueAtPercentile(99));
+        Assert.Empty(PercentileDistribution.Steps(histogram));
+    }
+}
