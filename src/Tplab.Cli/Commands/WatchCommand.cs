@@ -1,10 +1,8 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
-using Spectre.Console;
 using Tplab.Common;
 using Tplab.Watch;
-using Tplab.Watch.Output;
 
 namespace Tplab.Cli.Commands;
 

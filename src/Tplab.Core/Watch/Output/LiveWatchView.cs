@@ -36,7 +36,7 @@ public sealed class LiveWatchView(IAnsiConsole console, string title) : IWatchSi
         {
             // Clear the old line first: the new one may be shorter.
             console.Write(new ControlCode("\u001b[2K"));
-            console.Write(new Text(lines[i] + "\n", i == 1 ? VerdictStyle(sample.Verdict) : Style.Plain));
+            console.Write(new Text(Fit(lines[i], console.Profile.Width) + "\n", i == 1 ? VerdictStyle(sample.Verdict) : Style.Plain));
         }
         for (var i = lines.Count; i < _drawn; i++)
         {
@@ -49,6 +49,9 @@ public sealed class LiveWatchView(IAnsiConsole console, string title) : IWatchSi
     {
         console.WriteLine($"watch {timeline.Verdict.ToWord()}: {timeline.Evidence}", VerdictStyle(timeline.Verdict));
     }
+
+    // A wrapped line would break the redraw (the cursor moves back by lines drawn), so lines are cut to the width.
+    private static string Fit(string line, int width) => width > 1 && line.Length >= width ? line[..(width - 2)] + "…" : line;
 
     private static Style VerdictStyle(PoolVerdict verdict) => verdict switch
     {

@@ -77,7 +77,7 @@ public static class WatchJson
         w.WriteString("evidence", t.Evidence);
     });
 
-    private static double Round(double value, int digits) => double.IsFinite(value) ? Math.Round(value, digits) : 0;
+    private static double Round(double value, int digits) => double.IsFinite(value) ? Math.Round(value, digits, MidpointRounding.AwayFromZero) : 0;
 
     private static string Write(Action<Utf8JsonWriter> body)
     {
