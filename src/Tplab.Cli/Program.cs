@@ -8,5 +8,6 @@ var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET t
     DownstreamCommand.Create(),
     LoadCommand.Create(),
     RunCommand.Create(),
+    WatchCommand.Create(),
 };
 return await CommandRunner.InvokeAsync(root, args);
