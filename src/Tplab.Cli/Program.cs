@@ -7,5 +7,6 @@ var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET t
     ServeCommand.Create(),
     DownstreamCommand.Create(),
     RunCommand.Create(),
+    DiagnoseCommand.Create(),
 };
 return await CommandRunner.InvokeAsync(root, args);

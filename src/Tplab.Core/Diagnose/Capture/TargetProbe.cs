@@ -28,9 +28,9 @@ public static class TargetProbe
         }
         if (!HasDiagnosticSocket(processId))
         {
-            var why = LoadsCoreClr(processId) is false ? "it does not load the .NET runtime" : "it publishes no diagnostic socket";
-            throw new TplabException(ExitCodes.NoProcess,
-                $"process {processId} ({name}) is not a .NET process tplab can attach to: {why} in {Path.GetTempPath().TrimEnd('/')} (.NET 8+ needed; DOTNET_EnableDiagnostics=0 or a container with its own /tmp also hide it)");
+            throw new TplabException(ExitCodes.NoProcess, LoadsCoreClr(processId) is false
+                ? $"process {processId} ({name}) is not a .NET process (it does not load libcoreclr)"
+                : $"process {processId} ({name}) publishes no .NET diagnostic socket in {Path.GetTempPath().TrimEnd('/')}: not a .NET 8+ process, or DOTNET_EnableDiagnostics=0, or a container with its own /tmp");
         }
         return new TargetFacts(processId, name, RuntimeVersionOf(processId));
     }
