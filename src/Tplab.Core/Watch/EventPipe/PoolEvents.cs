@@ -1,0 +1,14 @@
+namespace Tplab.Watch.EventPipe;
+
+/// <summary>One EventCounters payload: a counter's value over the runtime's last interval.</summary>
+/// <param name="Name">Counter name, e.g. threadpool-queue-length.</param>
+/// <param name="Value">Mean for a polling counter; increment per second for an incrementing one.</param>
+/// <param name="Timestamp">Arrival time (Stopwatch timestamp) in tplab's process.</param>
+public sealed record CounterValue(string Name, double Value, long Timestamp);
+
+/// <summary>A decoded ThreadPoolWorkerThreadAdjustmentAdjustment (event 55).</summary>
+/// <param name="Timestamp">When the target emitted it, as a Stopwatch timestamp of this machine.</param>
+public sealed record AdjustmentEvent(long Timestamp, double AverageThroughput, int NewWorkerThreadCount, long ReasonCode);
+
+/// <summary>A decoded ThreadPoolMinMaxThreads (event 59): emitted at pool creation and on SetMinThreads/SetMaxThreads.</summary>
+public sealed record MinMaxEvent(long Timestamp, int MinWorkerThreads, int MaxWorkerThreads, int MinIoThreads, int MaxIoThreads);

@@ -1,0 +1,169 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net.Sockets;
+using Microsoft.Diagnostics.NETCore.Client;
+using Tplab.Common;
+using Tplab.Processes;
+using Tplab.Watch.Sampling;
+
+namespace Tplab.Watch.EventPipe;
+
+/// <summary>
+/// A diagnostics connection to one .NET process: attached to a running PID over its diagnostic socket (same user,
+/// no ptrace), or to a command tplab starts suspended so nothing of its start-up is missed. Every failure becomes a
+/// <see cref="TplabException"/> with the documented exit code (docs/exit-codes.md).
+/// </summary>
+public sealed class RuntimeConnection : IAsyncDisposable
+{
+    private readonly DiagnosticsClientConnector? _connector;
+
+    private RuntimeConnection(int processId, DiagnosticsClient client, ChildProcess? child, DiagnosticsClientConnector? connector)
+    {
+        ProcessId = processId;
+        Client = client;
+        Child = child;
+        _connector = connector;
+    }
+
+    /// <summary>The process connected to.</summary>
+    public int ProcessId { get; }
+
+    /// <summary>The diagnostics client for this process.</summary>
+    public DiagnosticsClient Client { get; }
+
+    /// <summary>The process tplab started, when it started one (<see cref="LaunchAsync"/>); it is still suspended.</summary>
+    public ChildProcess? Child { get; }
+
+    /// <summary>Connects to a running process; checks it exists and is a .NET process first.</summary>
+    public static RuntimeConnection Attach(int processId)
+    {
+        if (processId <= 0)
+        {
+            throw TplabException.Usage($"a process id is a positive number, got {processId}");
+        }
+        if (!ProcessFiles.IsAlive(processId))
+        {
+            throw new TplabException(ExitCodes.NoProcess, $"no process with id {processId}");
+        }
+        if (RuntimeVersion.Of(processId) is { } version && version < RuntimeVersion.EventPipe)
+        {
+            throw new TplabException(ExitCodes.NoProcess,
+                $"process {processId} runs .NET {version}: watching needs EventPipe, which needs .NET Core {RuntimeVersion.EventPipe} or later");
+        }
+        return new RuntimeConnection(processId, new DiagnosticsClient(processId), null, null);
+    }
+
+    /// <summary>
+    /// Starts <paramref name="command"/> with DOTNET_DiagnosticPorts pointing at a socket tplab listens on, with
+    /// <c>suspend</c>, as dotnet-counters does for <c>-- COMMAND</c>; the runtime waits until <see cref="Resume"/>.
+    /// </summary>
+    public static async Task<RuntimeConnection> LaunchAsync(IReadOnlyList<string> command, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        if (command.Count == 0)
+        {
+            throw TplabException.Usage("nothing to start after --");
+        }
+        var socket = Path.Combine(Path.GetTempPath(), $"tplab-{Environment.ProcessId}-{Stopwatch.GetTimestamp().ToString(CultureInfo.InvariantCulture)}.socket");
+        using var wait = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        wait.CancelAfter(timeout);
+        // The listener starts synchronously inside FromDiagnosticPort, before the child exists to connect to it.
+        var connecting = DiagnosticsClientConnector.FromDiagnosticPort(socket + ",listen", wait.Token);
+        var info = new ProcessStartInfo(command[0]);
+        foreach (var arg in command.Skip(1))
+        {
+            info.ArgumentList.Add(arg);
+        }
+        info.Environment["DOTNET_DiagnosticPorts"] = socket + ",suspend,connect";
+        var child = ChildProcess.Start(info, command[0]);
+        _ = child.Exited.ContinueWith(_ => wait.Cancel(), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        DiagnosticsClientConnector? connector = null;
+        try
+        {
+            connector = await connecting.ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+        }
+        if (connector is null)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            await child.DisposeAsync().ConfigureAwait(false);
+            var why = child.HasExited ? $"exited before its runtime connected ({child.LastLines()})" : $"did not connect within {timeout.TotalSeconds:0} s";
+            throw new TplabException(ExitCodes.NoProcess,
+                $"{command[0]} {why}: it is not a .NET program, or its runtime is older than .NET {RuntimeVersion.StartupSuspend} (watching from start-up needs .NET {RuntimeVersion.StartupSuspend}+)");
+        }
+        return new RuntimeConnection(child.Id, connector.Instance, child, connector);
+    }
+
+    /// <summary>Lets a process started by <see cref="LaunchAsync"/> run; a no-op for an attached one.</summary>
+    public void Resume()
+    {
+        if (Child is not null)
+        {
+            Client.ResumeRuntime();
+        }
+    }
+
+    /// <summary>Starts an EventPipe session; maps a missing or forbidden diagnostic socket to its exit code.</summary>
+    public async Task<EventPipeSession> StartSessionAsync(IReadOnlyList<EventPipeProvider> providers, CancellationToken cancellationToken)
+    {
+        try
+        {
+            var config = new EventPipeSessionConfiguration(providers, circularBufferSizeMB: 16, requestRundown: false, requestStackwalk: false);
+            return await Client.StartEventPipeSessionAsync(config, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (IsPermissionDenied(e))
+        {
+            throw new TplabException(ExitCodes.PermissionDenied,
+                $"permission denied on the diagnostic socket of process {ProcessId}: run tplab as the user that runs the process ({ProcessFiles.Owner(ProcessId)})", e);
+        }
+        catch (ServerNotAvailableException e)
+        {
+            throw NotDotNet(e);
+        }
+        catch (Exception e) when (e is UnsupportedCommandException or ServerErrorException)
+        {
+            throw new TplabException(ExitCodes.NoProcess, $"process {ProcessId} refused an EventPipe session: {e.Message}", e);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_connector is not null)
+        {
+            await _connector.DisposeAsync().ConfigureAwait(false);
+        }
+        if (Child is not null)
+        {
+            await Child.DisposeAsync().ConfigureAwait(false);
+        }
+    }
+
+    private TplabException NotDotNet(Exception e)
+    {
+        if (!ProcessFiles.IsAlive(ProcessId))
+        {
+            return new TplabException(ExitCodes.ProcessExited, $"process {ProcessId} exited before the watch began", e);
+        }
+        var name = ProcessFiles.Name(ProcessId);
+        return RuntimeVersion.HasCoreClr(ProcessId) == true
+            ? new TplabException(ExitCodes.NoProcess,
+                $"process {ProcessId} ({name}) runs .NET but has no diagnostic socket: DOTNET_EnableDiagnostics=0, or a different TMPDIR than tplab's", e)
+            : new TplabException(ExitCodes.NoProcess,
+                $"process {ProcessId} ({name}) is not a .NET process: no diagnostic socket dotnet-diagnostic-{ProcessId}-*-socket in {Path.GetTempPath().TrimEnd('/')}", e);
+    }
+
+    private static bool IsPermissionDenied(Exception e)
+    {
+        for (var x = e; x is not null; x = x.InnerException)
+        {
+            if (x is UnauthorizedAccessException
+                || (x is SocketException s && s.SocketErrorCode == SocketError.AccessDenied)
+                || x.Message.Contains("Permission denied", StringComparison.OrdinalIgnoreCase))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+}

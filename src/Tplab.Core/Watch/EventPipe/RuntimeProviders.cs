@@ -1,0 +1,43 @@
+using System.Diagnostics.Tracing;
+using System.Globalization;
+using Microsoft.Diagnostics.NETCore.Client;
+
+namespace Tplab.Watch.EventPipe;
+
+/// <summary>
+/// The EventPipe providers tplab enables. EventCounters of the System.Runtime EventSource, not the System.Runtime
+/// Meter: the counters exist from .NET Core 3.0 (the Meter instruments only from .NET 9), so any .NET 8+ process can
+/// be watched, and since .NET Core 3.0 the runtime polls them on a dedicated thread that keeps reporting while the
+/// pool starves (coreclr PR #25864).
+/// </summary>
+public static class RuntimeProviders
+{
+    /// <summary>The runtime's native events provider.</summary>
+    public const string DotNetRuntime = "Microsoft-Windows-DotNETRuntime";
+
+    /// <summary>The EventSource behind the runtime's EventCounters.</summary>
+    public const string SystemRuntime = "System.Runtime";
+
+    /// <summary>ThreadingKeyword: worker start/stop/wait, hill-climbing adjustments (event 55), min/max (event 59).</summary>
+    public const long ThreadingKeyword = 0x10000;
+
+    /// <summary>The System.Runtime counters at <paramref name="interval"/>.</summary>
+    public static EventPipeProvider Counters(TimeSpan interval) => new(
+        SystemRuntime,
+        EventLevel.Informational,
+        0,
+        new Dictionary<string, string>
+        {
+            // The runtime parses this with float.TryParse in its own culture; "0.25" is read right in every culture
+            // that uses '.' for decimals. Whole seconds are written without a decimal point to be safe everywhere.
+            ["EventCounterIntervalSec"] = interval.TotalSeconds == Math.Floor(interval.TotalSeconds)
+                ? ((long)interval.TotalSeconds).ToString(CultureInfo.InvariantCulture)
+                : interval.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture),
+        });
+
+    /// <summary>The runtime's threading events at Informational level (event 55 and 59 are Informational).</summary>
+    public static EventPipeProvider Threading() => new(DotNetRuntime, EventLevel.Informational, ThreadingKeyword);
+
+    /// <summary>Everything <c>tplab watch</c> needs, in one session.</summary>
+    public static IReadOnlyList<EventPipeProvider> ForWatch(TimeSpan interval) => [Counters(interval), Threading()];
+}

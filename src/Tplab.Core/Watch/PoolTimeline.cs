@@ -1,0 +1,88 @@
+using Tplab.Watch.EventPipe;
+using Tplab.Watch.Verdicts;
+
+namespace Tplab.Watch;
+
+/// <summary>
+/// Everything one watch recorded, immutable, with its figures computed once: the samples, the injections, the peaks,
+/// the injections per reason, the overall verdict, and whether the process exited (or the watch was interrupted).
+/// </summary>
+public sealed class PoolTimeline
+{
+    /// <summary>Computes the summary of a finished watch.</summary>
+    public PoolTimeline(
+        int processId,
+        TimeSpan interval,
+        TimeSpan duration,
+        IReadOnlyList<ThreadPoolSample> samples,
+        IReadOnlyList<ThreadPoolInjection> injections,
+        MinMaxEvent? limits,
+        bool processExited)
+    {
+        ProcessId = processId;
+        Interval = interval;
+        Duration = duration;
+        Samples = [.. samples];
+        Injections = [.. injections];
+        Limits = limits;
+        ProcessExited = processExited;
+        ThreadsStart = Samples.Count > 0 ? Samples[0].ThreadCount : 0;
+        ThreadsPeak = Samples.Count > 0 ? Samples.Max(s => s.ThreadCount) : 0;
+        OsThreadsPeak = Samples.Count > 0 ? Samples.Max(s => s.OsThreads) : 0;
+        QueuePeak = Samples.Count > 0 ? Samples.Max(s => s.QueueLength) : 0;
+        InjectionsByReason = Injections.GroupBy(i => i.ReasonName).OrderBy(g => g.Key, StringComparer.Ordinal)
+            .ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
+        FirstStarving = Samples.FirstOrDefault(s => s.Verdict == PoolVerdict.Starving)?.Offset;
+        var verdict = TimelineVerdict.Judge(Samples, Injections, interval);
+        Verdict = verdict.Verdict;
+        Evidence = processExited ? verdict.Evidence + ", the process exited during the watch" : verdict.Evidence;
+    }
+
+    /// <summary>The watched process.</summary>
+    public int ProcessId { get; }
+
+    /// <summary>The sampling interval.</summary>
+    public TimeSpan Interval { get; }
+
+    /// <summary>How long the watch ran.</summary>
+    public TimeSpan Duration { get; }
+
+    /// <summary>Every sample, in time order.</summary>
+    public IReadOnlyList<ThreadPoolSample> Samples { get; }
+
+    /// <summary>Every thread-goal change the runtime reported, in time order.</summary>
+    public IReadOnlyList<ThreadPoolInjection> Injections { get; }
+
+    /// <summary>The pool's min/max worker and I/O threads, when the runtime reported them during the watch (event 59).</summary>
+    public MinMaxEvent? Limits { get; }
+
+    /// <summary>Whether the process exited before the watch was stopped; the data up to then is kept.</summary>
+    public bool ProcessExited { get; }
+
+    /// <summary>Pool threads in the first sample.</summary>
+    public int ThreadsStart { get; }
+
+    /// <summary>Most pool threads in any sample.</summary>
+    public int ThreadsPeak { get; }
+
+    /// <summary>Most OS threads of the process in any sample.</summary>
+    public int OsThreadsPeak { get; }
+
+    /// <summary>Longest queue in any sample.</summary>
+    public long QueuePeak { get; }
+
+    /// <summary>Injection count per reason name (e.g. Starvation, CooperativeBlocking, Unknown(9)).</summary>
+    public IReadOnlyDictionary<string, int> InjectionsByReason { get; }
+
+    /// <summary>Offset of the first starving sample, if any.</summary>
+    public TimeSpan? FirstStarving { get; }
+
+    /// <summary>The verdict of the whole watch.</summary>
+    public PoolVerdict Verdict { get; }
+
+    /// <summary>The evidence for <see cref="Verdict"/>, in words.</summary>
+    public string Evidence { get; }
+
+    /// <summary>Injections with the given reason.</summary>
+    public int InjectionCount(InjectionReason reason) => Injections.Count(i => i.Reason == reason);
+}

@@ -1,0 +1,54 @@
+using System.Diagnostics;
+
+namespace Tplab.Watch.Sampling;
+
+/// <summary>
+/// A process's CPU use between two readings, in percent of all cores: the same measure the runtime's gate thread
+/// uses on Linux (process CPU time / elapsed / processor count), so "CPU 3%" is what the pool itself saw.
+/// </summary>
+public sealed class CpuClock : IDisposable
+{
+    private readonly Process? _process;
+    private TimeSpan _lastCpu;
+    private long _lastTimestamp;
+
+    /// <summary>Starts measuring <paramref name="processId"/> at <paramref name="timestamp"/>.</summary>
+    public CpuClock(int processId, long timestamp)
+    {
+        try
+        {
+            _process = Process.GetProcessById(processId);
+            _lastCpu = _process.TotalProcessorTime;
+        }
+        catch (Exception e) when (e is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception)
+        {
+            _process = null;
+        }
+        _lastTimestamp = timestamp;
+    }
+
+    /// <summary>CPU percent since the previous reading, or null once the process is gone.</summary>
+    public double? Read(long timestamp, long frequency)
+    {
+        if (_process is null)
+        {
+            return null;
+        }
+        try
+        {
+            _process.Refresh();
+            var cpu = _process.TotalProcessorTime;
+            var wall = (timestamp - _lastTimestamp) / (double)frequency;
+            var percent = wall <= 0 ? 0 : (cpu - _lastCpu).TotalSeconds / wall / Environment.ProcessorCount * 100;
+            _lastCpu = cpu;
+            _lastTimestamp = timestamp;
+            return Math.Clamp(percent, 0, 100);
+        }
+        catch (Exception e) when (e is InvalidOperationException or System.ComponentModel.Win32Exception or IOException)
+        {
+            return null;
+        }
+    }
+
+    public void Dispose() => _process?.Dispose();
+}

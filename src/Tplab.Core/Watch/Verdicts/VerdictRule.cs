@@ -1,0 +1,105 @@
+using System.Globalization;
+
+namespace Tplab.Watch.Verdicts;
+
+/// <summary>
+/// The starvation verdict, a pure function of one <see cref="VerdictWindow"/>. The runtime's own evidence comes first:
+/// a Starvation injection means the gate thread saw work waiting with no dequeue for 500 ms; a CooperativeBlocking
+/// injection with work queued means pool threads are blocked in task waits faster than the runtime compensates.
+/// Counters alone (queue rising, completions flat, CPU low) catch the case no event reports, such as a pool at its
+/// maximum. The rule and its thresholds are documented in docs/watch.md.
+/// </summary>
+public static class VerdictRule
+{
+    /// <summary>Judges one sample.</summary>
+    public static VerdictResult Judge(VerdictWindow window, VerdictThresholds thresholds)
+    {
+        var now = window.Current;
+        var first = window.Earlier.Count > 0 ? window.Earlier[0] : null;
+        var span = first is null ? thresholds.Lookback : Max(now.Offset - first.Offset, TimeSpan.FromMilliseconds(1));
+        var starvation = window.Injections.Count(i => i.Reason == InjectionReason.Starvation);
+        var cooperative = window.Injections.Count(i => i.Reason == InjectionReason.CooperativeBlocking);
+        var queueTrend = Trend(first?.QueueLength, now.QueueLength);
+        var lowCpu = now.CpuPercent < thresholds.LowCpuPercent;
+
+        // Seconds of work waiting, at the mean completion rate of the lookback: a closed-loop load completes in
+        // bursts, and one quiet interval must not read as "nothing completes".
+        var completed = window.Earlier.Select(e => e.CompletedPerSecond).Append(now.CompletedPerSecond).Average();
+        var backlog = now.QueueLength == 0 ? 0 : completed <= 0 ? double.PositiveInfinity : now.QueueLength / completed;
+
+        // One Starvation injection with a short queue is the runtime keeping up (one thread added, queue drained);
+        // two within the lookback, or one with a real queue, is a pool that lacks threads.
+        if (starvation >= 2 || (starvation == 1 && now.QueueLength >= thresholds.QueueMin))
+        {
+            return Starving(now, queueTrend, Rate(starvation, span), "starvation", thresholds);
+        }
+        if (cooperative > 0 && now.QueueLength >= thresholds.QueueMin)
+        {
+            return Starving(now, queueTrend, Rate(cooperative, span), "cooperative-blocking", thresholds);
+        }
+        if (now.QueueLength >= thresholds.QueueMin && lowCpu && backlog >= thresholds.BacklogSeconds)
+        {
+            return new(PoolVerdict.Starving, string.Join(", ",
+                $"queue {N(now.QueueLength)} and {queueTrend}",
+                BacklogText(backlog, completed),
+                $"threads {N(now.ThreadCount)}{(first is null ? "" : $" ({Signed(now.ThreadCount - first.ThreadCount)} in {Seconds(span)})")}",
+                "no injection event",
+                Cpu(now)));
+        }
+
+        // Recovering: starving a moment ago, or still draining a backlog left by starvation.
+        if (window.SinceLastStarving is { } quiet
+            && (quiet <= thresholds.QuietPeriod || (queueTrend == "falling" && now.QueueLength >= thresholds.QueueMin)))
+        {
+            return new(PoolVerdict.Recovering, string.Join(", ",
+                $"queue {N(now.QueueLength)} and {queueTrend}",
+                $"no starvation evidence for {Seconds(quiet)}",
+                $"completed {N(now.CompletedPerSecond)}/s",
+                Cpu(now)));
+        }
+
+        var parts = new List<string> { $"queue {N(now.QueueLength)}", $"completed {N(now.CompletedPerSecond)}/s", $"threads {N(now.ThreadCount)}" };
+        if (starvation > 0)
+        {
+            parts.Add($"{N(starvation)} starvation injection in {Seconds(span)}, short queue: the runtime kept up");
+        }
+        if (cooperative > 0)
+        {
+            // Blocked waits the runtime compensated in time: not starving, but worth saying.
+            parts.Add($"{N(Rate(cooperative, span))} threads/s added for blocked task waits (cooperative blocking)");
+        }
+        else if (!lowCpu && now.QueueLength >= thresholds.QueueMin)
+        {
+            parts.Add("queue waits for CPU, not for threads");
+        }
+        parts.Add(Cpu(now));
+        return new(PoolVerdict.Healthy, string.Join(", ", parts));
+    }
+
+    private static VerdictResult Starving(PoolReading now, string queueTrend, double perSecond, string kind, VerdictThresholds thresholds) =>
+        new(PoolVerdict.Starving, string.Join(", ",
+            $"queue {N(now.QueueLength)} and {queueTrend}",
+            $"{N(perSecond)} threads/s added by {kind} injection",
+            $"threads {N(now.ThreadCount)}",
+            now.CpuPercent < thresholds.LowCpuPercent ? Cpu(now) : $"{Cpu(now)} (high)"));
+
+    private static string Trend(long? before, long now) =>
+        before is not { } b ? (now > 0 ? "rising" : "steady") : now > b ? "rising" : now < b ? "falling" : "steady";
+
+    private static string BacklogText(double seconds, double completedPerSecond) =>
+        double.IsPositiveInfinity(seconds)
+            ? "no work item completed"
+            : $"{Seconds(TimeSpan.FromSeconds(Math.Min(seconds, 86400)))} of backlog at {N(completedPerSecond)} completed/s";
+
+    private static double Rate(int count, TimeSpan span) => count / Math.Max(span.TotalSeconds, 0.5);
+
+    private static TimeSpan Max(TimeSpan a, TimeSpan b) => a > b ? a : b;
+
+    private static string Cpu(PoolReading r) => $"CPU {r.CpuPercent.ToString("0", CultureInfo.InvariantCulture)}%";
+
+    private static string Seconds(TimeSpan t) => $"{t.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture)} s";
+
+    private static string Signed(int n) => n.ToString("+0;-0;0", CultureInfo.InvariantCulture);
+
+    private static string N(double value) => value.ToString(value >= 10 || value == Math.Floor(value) ? "0" : "0.#", CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,48 @@
+using Tplab.Common;
+
+namespace Tplab.Watch.Verdicts;
+
+/// <summary>The thresholds of <see cref="VerdictRule"/>; defaults and why they are what they are: docs/watch.md.</summary>
+public sealed record VerdictThresholds
+{
+    /// <summary>The defaults documented in docs/watch.md.</summary>
+    public static readonly VerdictThresholds Default = new();
+
+    /// <summary>How far back injections and trends are read (default 2 s: four gate-thread periods of 500 ms).</summary>
+    public TimeSpan Lookback { get; init; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>The gate thread's own limit: it injects for starvation only below this CPU (CpuUtilizationLow = 80%).</summary>
+    public double LowCpuPercent { get; init; } = 80;
+
+    /// <summary>Queue length from which a backlog alone (no injection event) can count as starving (default 10).</summary>
+    public long QueueMin { get; init; } = 10;
+
+    /// <summary>
+    /// Backlog, in seconds of work at the current completion rate (queue ÷ completed/s), from which a queue at low CPU
+    /// counts as starving without an injection event (default 1 s: work waits longer than a second for a thread).
+    /// </summary>
+    public double BacklogSeconds { get; init; } = 1;
+
+    /// <summary>How long after the last starving sample the pool is still called recovering (default 2 s).</summary>
+    public TimeSpan QuietPeriod { get; init; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>Validates the ranges; a bad value is a usage error naming it.</summary>
+    public VerdictThresholds Validated()
+    {
+        if (Lookback <= TimeSpan.Zero || QuietPeriod < TimeSpan.Zero || QueueMin < 1 || LowCpuPercent is <= 0 or > 100 || BacklogSeconds <= 0)
+        {
+            throw TplabException.Usage("verdict thresholds out of range (lookback > 0, quiet period >= 0, queue min >= 1, low CPU in (0, 100], backlog > 0)");
+        }
+        return this;
+    }
+}
+
+/// <summary>
+/// What the verdict rule sees for one sample: the current reading, the earlier readings inside the lookback
+/// (oldest first), the injections inside the lookback, and how long ago the pool was last judged starving.
+/// </summary>
+public sealed record VerdictWindow(
+    PoolReading Current,
+    IReadOnlyList<PoolReading> Earlier,
+    IReadOnlyList<ThreadPoolInjection> Injections,
+    TimeSpan? SinceLastStarving);

@@ -1,0 +1,54 @@
+using Tplab.Watch.Verdicts;
+
+namespace Tplab.Watch;
+
+/// <summary>One thing a watch saw, at <see cref="Offset"/> from the start of the watch: a sample or an injection.</summary>
+public abstract record WatchRecord(TimeSpan Offset);
+
+/// <summary>
+/// The target's thread pool at one moment: pool counters from the runtime (System.Runtime EventCounters),
+/// OS thread count and CPU from /proc, and the verdict of <see cref="VerdictRule"/> for this moment.
+/// </summary>
+/// <param name="ThreadCount">Thread-pool threads (ThreadPool.ThreadCount).</param>
+/// <param name="QueueLength">Work items waiting (ThreadPool.PendingWorkItemCount).</param>
+/// <param name="CompletedPerSecond">Work items completed per second over the runtime's last counter interval.</param>
+/// <param name="OsThreads">Threads of the process (Threads: in /proc/PID/status).</param>
+/// <param name="CpuPercent">The process's CPU over the last interval, in percent of all cores (the gate thread's measure).</param>
+/// <param name="ContentionsPerSecond">Monitor lock contentions per second.</param>
+/// <param name="CountersAgeMs">How old the newest counter payload was when sampled; null before the first one arrived.</param>
+public sealed record ThreadPoolSample(
+    TimeSpan Offset,
+    int ThreadCount,
+    long QueueLength,
+    double CompletedPerSecond,
+    int OsThreads,
+    double CpuPercent,
+    double ContentionsPerSecond,
+    double? CountersAgeMs,
+    PoolVerdict Verdict,
+    string Evidence) : WatchRecord(Offset)
+{
+    /// <summary>The pool-counter part of the sample, as the verdict rule reads it.</summary>
+    public PoolReading Reading => new(Offset, ThreadCount, QueueLength, CompletedPerSecond, CpuPercent);
+}
+
+/// <summary>
+/// A thread-goal change the runtime reported (ThreadPoolWorkerThreadAdjustmentAdjustment, event 55).
+/// </summary>
+/// <param name="NewThreadCount">The new worker-thread goal.</param>
+/// <param name="Reason">The decoded reason.</param>
+/// <param name="ReasonCode">The raw Reason integer, kept so unknown codes stay visible.</param>
+/// <param name="AverageThroughput">Hill climbing's average throughput (completions per second) at the change.</param>
+public sealed record ThreadPoolInjection(
+    TimeSpan Offset,
+    int NewThreadCount,
+    InjectionReason Reason,
+    long ReasonCode,
+    double AverageThroughput) : WatchRecord(Offset)
+{
+    /// <summary>The reason by name, "Unknown(N)" for a code tplab does not know.</summary>
+    public string ReasonName => InjectionReasons.Name(Reason, ReasonCode);
+}
+
+/// <summary>The pool counters of one sample, the input of the verdict rule.</summary>
+public sealed record PoolReading(TimeSpan Offset, int ThreadCount, long QueueLength, double CompletedPerSecond, double CpuPercent);
