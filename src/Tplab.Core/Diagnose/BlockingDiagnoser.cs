@@ -1,5 +1,7 @@
+using Tplab.Common;
 using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Stacks;
+using Tplab.Watch;
 
 namespace Tplab.Diagnose;
 
@@ -19,8 +21,59 @@ public static class BlockingDiagnoser
         options.Validated();
         var started = options.Time.GetTimestamp();
         var target = TargetProbe.Inspect(processId);
-        var capture = await StackCapture.RunAsync(processId, options, cancellationToken).ConfigureAwait(false);
-        return Analyse(target, capture, options, options.Time.GetElapsedTime(started));
+        // The pool's own view (threads, queue, injections by reason, verdict) comes from the watch, in a second
+        // session over the same window, so the culprits can be read against what the pool was going through.
+        var (watch, unwatched) = await StartWatchAsync(processId, options, cancellationToken).ConfigureAwait(false);
+        StackCaptureResult capture;
+        PoolTimeline? pool = null;
+        try
+        {
+            capture = await StackCapture.RunAsync(processId, options, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            if (watch is not null)
+            {
+                pool = await StopWatchAsync(watch).ConfigureAwait(false);
+                unwatched ??= pool is null ? "the pool watch failed to stop" : null;
+            }
+        }
+        var diagnosis = Analyse(target, capture, options, options.Time.GetElapsedTime(started));
+        return diagnosis with { Pool = pool, PoolUnavailable = unwatched };
+    }
+
+    private static async Task<(ThreadPoolWatch? Watch, string? Why)> StartWatchAsync(int processId, DiagnoseOptions options, CancellationToken cancellationToken)
+    {
+        if (!options.WatchPool)
+        {
+            return (null, "not watched (WatchPool off)");
+        }
+        try
+        {
+            var watch = await ThreadPoolWatch.StartAsync(processId, new WatchOptions { Interval = options.PoolInterval, Time = options.Time }, cancellationToken).ConfigureAwait(false);
+            return (watch, null);
+        }
+        catch (TplabException e) when (e.ExitCode is not ExitCodes.Usage)
+        {
+            // The stacks are the point of diagnose; a pool view that cannot start is reported, not fatal.
+            return (null, e.Message);
+        }
+    }
+
+    private static async Task<PoolTimeline?> StopWatchAsync(ThreadPoolWatch watch)
+    {
+        try
+        {
+            return await watch.StopAsync().ConfigureAwait(false);
+        }
+        catch (TplabException)
+        {
+            return null;
+        }
+        finally
+        {
+            await watch.DisposeAsync().ConfigureAwait(false);
+        }
     }
 
     /// <summary>The diagnosis of captured stacks; separate from the capture so it can be tested on recorded or hand-built stacks.</summary>

@@ -29,6 +29,12 @@ public sealed record DiagnoseOptions
     /// <summary>How long to wait for the runtime's rundown (method names) after the capture (default 30 s).</summary>
     public TimeSpan RundownTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>Watch the pool (threads, queue, injections, verdict) during the capture (default true).</summary>
+    public bool WatchPool { get; init; } = true;
+
+    /// <summary>Sampling interval of that watch (default 500 ms; the watch needs at least 250 ms).</summary>
+    public TimeSpan PoolInterval { get; init; } = TimeSpan.FromMilliseconds(500);
+
     /// <summary>Time source for measuring the capture and the answer (default the system clock).</summary>
     public TimeProvider Time { get; init; } = TimeProvider.System;
 

@@ -1,3 +1,5 @@
+using Tplab.Watch;
+
 namespace Tplab.Diagnose;
 
 /// <summary>The diagnosis in one word.</summary>
@@ -28,6 +30,7 @@ public sealed record StackEvidence(int Samples, int WaitEvents, double SamplingI
 /// <param name="CaptureDuration">How long the EventPipe session recorded.</param>
 /// <param name="AnswerTime">From the call to the answer: attach, record, rundown, read, group.</param>
 /// <param name="Evidence">What the stacks were read from, and the fallback if any.</param>
+/// <remarks><see cref="Pool"/> is the watch of the same window (threads, queue, injections by reason, pool verdict).</remarks>
 public sealed record Diagnosis(
     int ProcessId,
     string ProcessName,
@@ -36,4 +39,11 @@ public sealed record Diagnosis(
     IReadOnlyList<BlockedStackGroup> Culprits,
     TimeSpan CaptureDuration,
     TimeSpan AnswerTime,
-    StackEvidence Evidence);
+    StackEvidence Evidence)
+{
+    /// <summary>The thread pool during the capture, from <see cref="ThreadPoolWatch"/>; null when not watched (see <see cref="PoolUnavailable"/>).</summary>
+    public PoolTimeline? Pool { get; init; }
+
+    /// <summary>Why <see cref="Pool"/> is null, in one line; null when it is there.</summary>
+    public string? PoolUnavailable { get; init; }
+}

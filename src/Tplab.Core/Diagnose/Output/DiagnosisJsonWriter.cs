@@ -1,6 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Tplab.Diagnose.Stacks;
+using Tplab.Watch.Verdicts;
 
 namespace Tplab.Diagnose.Output;
 
@@ -51,7 +52,10 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
             Math.Round(d.Evidence.SamplingIntervalMs, 3),
             d.Evidence.PoolThreadsSeen,
             Math.Round(d.Evidence.BlockedThreads, 2),
-            d.Evidence.Fallback));
+            d.Evidence.Fallback),
+        d.Pool is { } pool
+            ? new PoolDocument(pool.Verdict.ToWord(), pool.Evidence, pool.ThreadsStart, pool.ThreadsPeak, pool.QueuePeak, pool.InjectionsByReason, null)
+            : new PoolDocument(null, null, null, null, null, null, d.PoolUnavailable ?? "not watched"));
 
     private static string KindName(BlockingKind kind) => kind switch
     {
@@ -75,11 +79,16 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
 
     internal sealed record DiagnosisDocument(
         int Schema, int ProcessId, string ProcessName, string? RuntimeVersion, string Verdict,
-        double CaptureSeconds, double AnswerSeconds, IReadOnlyList<CulpritDocument> Culprits, EvidenceDocument Evidence);
+        double CaptureSeconds, double AnswerSeconds, IReadOnlyList<CulpritDocument> Culprits, EvidenceDocument Evidence,
+        PoolDocument Pool);
 
     internal sealed record CulpritDocument(
         string BlockingCall, string BlockingKind, string? UserFrame, IReadOnlyList<string> Context,
         double Threads, int DistinctThreads, double Share, IReadOnlyList<string> Stack, string Advice);
+
+    internal sealed record PoolDocument(
+        string? Verdict, string? Evidence, int? ThreadsStart, int? ThreadsPeak, long? QueuePeak,
+        IReadOnlyDictionary<string, int>? InjectionsByReason, string? Unavailable);
 
     internal sealed record EvidenceDocument(
         int Samples, int WaitEvents, double SamplingIntervalMs, int PoolThreadsSeen, double BlockedThreads, string? Fallback);

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Tplab.Diagnose.Stacks;
+using Tplab.Watch.Verdicts;
 
 namespace Tplab.Diagnose.Output;
 
@@ -22,6 +23,7 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         output.WriteLine(d.Verdict == DiagnosisVerdict.Blocked
             ? string.Create(Inv, $"verdict: BLOCKED, {e.BlockedThreads:0.0} of {e.PoolThreadsSeen} pool threads held by blocking calls on average")
             : string.Create(Inv, $"verdict: CLEAR, no pool thread held by a known blocking call ({e.BlockedThreads:0.00} on average, {e.PoolThreadsSeen} pool threads seen)"));
+        output.WriteLine(PoolLine(d));
         var rank = 0;
         foreach (var c in d.Culprits)
         {
@@ -46,6 +48,19 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         {
             output.WriteLine($"fallback: {fallback}");
         }
+    }
+
+    private static string PoolLine(Diagnosis d)
+    {
+        if (d.Pool is not { } pool)
+        {
+            return $"pool: {d.PoolUnavailable ?? "not watched"}";
+        }
+        var injections = pool.InjectionsByReason.Count == 0
+            ? "no injections"
+            : "injections " + string.Join(", ", pool.InjectionsByReason.OrderByDescending(r => r.Value).Select(r => string.Create(Inv, $"{r.Key} {r.Value}")));
+        return string.Create(Inv,
+            $"pool: {pool.Verdict.ToWord()} ({pool.Evidence}); threads {pool.ThreadsStart} -> peak {pool.ThreadsPeak}, queue peak {pool.QueuePeak}, {injections}");
     }
 
     private static string ContextText(CallContext context)
