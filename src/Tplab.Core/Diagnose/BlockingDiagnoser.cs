@@ -62,17 +62,26 @@ public static class BlockingDiagnoser
 
     private static async Task<PoolTimeline?> StopWatchAsync(ThreadPoolWatch watch)
     {
+        // The watch must never hide the capture's own outcome (for example "exited during the capture", exit 7):
+        // whatever stopping it throws, the diagnosis goes on without the pool view.
         try
         {
             return await watch.StopAsync().ConfigureAwait(false);
         }
-        catch (TplabException)
+        catch (Exception e) when (e is not OperationCanceledException)
         {
             return null;
         }
         finally
         {
-            await watch.DisposeAsync().ConfigureAwait(false);
+            try
+            {
+                await watch.DisposeAsync().ConfigureAwait(false);
+            }
+            catch (Exception e) when (e is not OperationCanceledException)
+            {
+                // Already reported as a missing pool view above.
+            }
         }
     }
 
