@@ -56,11 +56,8 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         {
             return $"pool: {d.PoolUnavailable ?? "not watched"}";
         }
-        var injections = pool.InjectionsByReason.Count == 0
-            ? "no injections"
-            : "injections " + string.Join(", ", pool.InjectionsByReason.OrderByDescending(r => r.Value).Select(r => string.Create(Inv, $"{r.Key} {r.Value}")));
-        return string.Create(Inv,
-            $"pool: {pool.Verdict.ToWord()} ({pool.Evidence}); threads {pool.ThreadsStart} -> peak {pool.ThreadsPeak}, queue peak {pool.QueuePeak}, {injections}");
+        // The watch's evidence already names threads, queue and injections by reason.
+        return $"pool: {pool.Verdict.ToWord()} ({pool.Evidence})";
     }
 
     private static string ContextText(CallContext context)
