@@ -9,5 +9,6 @@ var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET t
     LoadCommand.Create(),
     RunCommand.Create(),
     WatchCommand.Create(),
+    DiagnoseCommand.Create(),
 };
 return await CommandRunner.InvokeAsync(root, args);

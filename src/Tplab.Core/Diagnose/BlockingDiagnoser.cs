@@ -1,0 +1,133 @@
+using Tplab.Common;
+using Tplab.Diagnose.Capture;
+using Tplab.Diagnose.Stacks;
+using Tplab.Watch;
+
+namespace Tplab.Diagnose;
+
+/// <summary>
+/// Names the code that blocks the thread-pool threads of a running .NET 8+ process of the same user: attaches
+/// over EventPipe, records blocked pool-thread stacks, attributes them to application methods and ranks them.
+/// </summary>
+public static class BlockingDiagnoser
+{
+    /// <summary>The first runtime whose WaitHandleWait events carry stacks (dotnet/runtime PR 94737).</summary>
+    public static readonly Version WaitEventsSince = new(9, 0);
+
+    /// <summary>Diagnoses <paramref name="processId"/>; throws a <see cref="Common.TplabException"/> with exit 2, 5, 6 or 7 when it cannot.</summary>
+    public static async Task<Diagnosis> DiagnoseAsync(int processId, DiagnoseOptions options, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validated();
+        var started = options.Time.GetTimestamp();
+        var target = TargetProbe.Inspect(processId);
+        // The pool's own view (threads, queue, injections by reason, verdict) comes from the watch, in a second
+        // session over the same window, so the culprits can be read against what the pool was going through.
+        var (watch, unwatched) = await StartWatchAsync(processId, options, cancellationToken).ConfigureAwait(false);
+        StackCaptureResult capture;
+        PoolTimeline? pool = null;
+        try
+        {
+            capture = await StackCapture.RunAsync(processId, options, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            if (watch is not null)
+            {
+                pool = await StopWatchAsync(watch).ConfigureAwait(false);
+                unwatched ??= pool is null ? "the pool watch failed to stop" : null;
+            }
+        }
+        var diagnosis = Analyse(target, capture, options, options.Time.GetElapsedTime(started));
+        return diagnosis with { Pool = pool, PoolUnavailable = unwatched };
+    }
+
+    private static async Task<(ThreadPoolWatch? Watch, string? Why)> StartWatchAsync(int processId, DiagnoseOptions options, CancellationToken cancellationToken)
+    {
+        if (!options.WatchPool)
+        {
+            return (null, "not watched (WatchPool off)");
+        }
+        try
+        {
+            var watch = await ThreadPoolWatch.StartAsync(processId, new WatchOptions { Interval = options.PoolInterval, Time = options.Time }, cancellationToken).ConfigureAwait(false);
+            return (watch, null);
+        }
+        catch (TplabException e) when (e.ExitCode is not ExitCodes.Usage)
+        {
+            // The stacks are the point of diagnose; a pool view that cannot start is reported, not fatal.
+            return (null, e.Message);
+        }
+    }
+
+    private static async Task<PoolTimeline?> StopWatchAsync(ThreadPoolWatch watch)
+    {
+        // The watch must never hide the capture's own outcome (for example "exited during the capture", exit 7):
+        // whatever stopping it throws, the diagnosis goes on without the pool view.
+        try
+        {
+            return await watch.StopAsync().ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            return null;
+        }
+        finally
+        {
+            try
+            {
+                await watch.DisposeAsync().ConfigureAwait(false);
+            }
+            catch (Exception e) when (e is not OperationCanceledException)
+            {
+                // Already reported as a missing pool view above.
+            }
+        }
+    }
+
+    /// <summary>The diagnosis of captured stacks; separate from the capture so it can be tested on recorded or hand-built stacks.</summary>
+    public static Diagnosis Analyse(TargetFacts target, StackCaptureResult capture, DiagnoseOptions options, TimeSpan answerTime)
+    {
+        var stacks = capture.Stacks;
+        var grouper = new BlockedStackGrouper(new StackClassifier(new LibraryCode(options.LibraryPrefixes)), options.StackFrames);
+        var seen = new HashSet<int>();
+        foreach (var sample in stacks.Samples)
+        {
+            if (seen.Add(sample.ThreadId))
+            {
+                grouper.SeeThread(sample.ThreadId, sample.Frames);
+            }
+        }
+        foreach (var observation in HeldTime.Observe(stacks.Samples, stacks.Waits, stacks.StartMs, stacks.EndMs))
+        {
+            grouper.Add(observation);
+        }
+        var (groups, summary) = grouper.Complete(capture.Recorded, options.MinimumThreads);
+        var evidence = new StackEvidence(
+            stacks.Samples.Count,
+            stacks.WaitStartEvents,
+            HeldTime.SamplingIntervalMs(stacks.Samples),
+            summary.PoolThreadsSeen,
+            summary.BlockedThreads,
+            FallbackOf(target.RuntimeVersion, stacks.WaitStartEvents));
+        return new Diagnosis(
+            target.ProcessId,
+            target.Name,
+            target.RuntimeVersion,
+            groups.Count > 0 ? DiagnosisVerdict.Blocked : DiagnosisVerdict.Clear,
+            groups,
+            capture.Recorded,
+            answerTime,
+            evidence);
+    }
+
+    /// <summary>What the diagnosis relies on when the runtime raises no wait events; null when it has them.</summary>
+    public static string? FallbackOf(Version? runtime, int waitEvents) => runtime switch
+    {
+        { } v when v < WaitEventsSince =>
+            $".NET {v.ToString(2)} raises no WaitHandleWait events (they came in .NET 9): blocked threads were found from sample-profiler stacks alone, so waits shorter than a sampling interval are missed",
+        null when waitEvents == 0 =>
+            "runtime version unknown and no WaitHandleWait events seen: blocked threads were found from sample-profiler stacks alone",
+        _ => null,
+    };
+}

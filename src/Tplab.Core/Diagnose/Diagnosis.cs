@@ -1,0 +1,49 @@
+using Tplab.Watch;
+
+namespace Tplab.Diagnose;
+
+/// <summary>The diagnosis in one word.</summary>
+public enum DiagnosisVerdict
+{
+    /// <summary>No pool thread was held by a blocking call long enough to report.</summary>
+    Clear,
+
+    /// <summary>At least one culprit holds pool threads.</summary>
+    Blocked,
+}
+
+/// <summary>How the blocked stacks were found, and what the capture contained.</summary>
+/// <param name="Samples">Sample-profiler stacks read (all threads).</param>
+/// <param name="WaitEvents">WaitHandleWait/Start events read (all threads); always 0 before .NET 9.</param>
+/// <param name="SamplingIntervalMs">Measured median time between two samples of one thread.</param>
+/// <param name="PoolThreadsSeen">Different pool worker threads in the stacks.</param>
+/// <param name="BlockedThreads">Pool threads held by a catalogue call, on average over the capture.</param>
+/// <param name="Fallback">What the diagnosis fell back to on a runtime without wait events; null when it had them.</param>
+public sealed record StackEvidence(int Samples, int WaitEvents, double SamplingIntervalMs, int PoolThreadsSeen, double BlockedThreads, string? Fallback);
+
+/// <summary>The answer of <see cref="BlockingDiagnoser"/>: which code holds the pool threads of one process, ranked, with advice.</summary>
+/// <param name="ProcessId">The diagnosed process.</param>
+/// <param name="ProcessName">Its name, as the OS reports it.</param>
+/// <param name="RuntimeVersion">Its .NET runtime version when readable (from the libcoreclr it mapped), else null.</param>
+/// <param name="Verdict">Blocked when there is at least one culprit.</param>
+/// <param name="Culprits">The groups holding pool threads, most threads first.</param>
+/// <param name="CaptureDuration">How long the EventPipe session recorded.</param>
+/// <param name="AnswerTime">From the call to the answer: attach, record, rundown, read, group.</param>
+/// <param name="Evidence">What the stacks were read from, and the fallback if any.</param>
+/// <remarks><see cref="Pool"/> is the watch of the same window (threads, queue, injections by reason, pool verdict).</remarks>
+public sealed record Diagnosis(
+    int ProcessId,
+    string ProcessName,
+    Version? RuntimeVersion,
+    DiagnosisVerdict Verdict,
+    IReadOnlyList<BlockedStackGroup> Culprits,
+    TimeSpan CaptureDuration,
+    TimeSpan AnswerTime,
+    StackEvidence Evidence)
+{
+    /// <summary>The thread pool during the capture, from <see cref="ThreadPoolWatch"/>; null when not watched (see <see cref="PoolUnavailable"/>).</summary>
+    public PoolTimeline? Pool { get; init; }
+
+    /// <summary>Why <see cref="Pool"/> is null, in one line; null when it is there.</summary>
+    public string? PoolUnavailable { get; init; }
+}

@@ -1,0 +1,80 @@
+using System.Globalization;
+using Tplab.Diagnose.Stacks;
+using Tplab.Watch.Verdicts;
+
+namespace Tplab.Diagnose.Output;
+
+/// <summary>The report for a person: verdict first, then each culprit with the fix and the stack that proves it.</summary>
+public sealed class DiagnosisTextWriter : IDiagnosisWriter
+{
+    private static readonly CultureInfo Inv = CultureInfo.InvariantCulture;
+
+    public string Format => "text";
+
+    public void Write(Diagnosis diagnosis, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(diagnosis);
+        ArgumentNullException.ThrowIfNull(output);
+        var d = diagnosis;
+        var runtime = d.RuntimeVersion is { } v ? $".NET {v}" : "runtime version unknown";
+        output.WriteLine(string.Create(Inv,
+            $"tplab diagnose: process {d.ProcessId} ({d.ProcessName}), {runtime}: {d.CaptureDuration.TotalSeconds:0.0} s of stacks, answered in {d.AnswerTime.TotalSeconds:0.0} s"));
+        var e = d.Evidence;
+        output.WriteLine(d.Verdict == DiagnosisVerdict.Blocked
+            ? string.Create(Inv, $"verdict: BLOCKED, {e.BlockedThreads:0.0} of {e.PoolThreadsSeen} pool threads held by blocking calls on average")
+            : string.Create(Inv, $"verdict: CLEAR, no pool thread held by a known blocking call ({e.BlockedThreads:0.00} on average, {e.PoolThreadsSeen} pool threads seen)"));
+        output.WriteLine(PoolLine(d));
+        var rank = 0;
+        foreach (var c in d.Culprits)
+        {
+            rank++;
+            output.WriteLine();
+            var who = c.UserFrame?.DisplayName ?? "(library code only)";
+            output.WriteLine(string.Create(Inv,
+                $"#{rank}  {who} holds {c.Threads:0.0} pool threads ({c.DistinctThreads} different), {c.Share:0%} of blocked time"));
+            output.WriteLine($"    blocking call: {c.BlockingCall}{ContextText(c.Context)}");
+            output.WriteLine($"    fix: {c.Advice}");
+            output.WriteLine("    stack (top first):");
+            foreach (var frame in c.Stack)
+            {
+                var mine = c.UserFrame is { } u && frame == u.Frame.OpenTypeName + "." + u.Frame.MethodName ? "   <- your code" : "";
+                output.WriteLine($"      {frame}{mine}");
+            }
+        }
+        output.WriteLine();
+        output.WriteLine(string.Create(Inv,
+            $"evidence: {e.Samples} stack samples (one per thread every {e.SamplingIntervalMs:0.0} ms), {e.WaitEvents} wait events with stacks"));
+        if (e.Fallback is { } fallback)
+        {
+            output.WriteLine($"fallback: {fallback}");
+        }
+    }
+
+    private static string PoolLine(Diagnosis d)
+    {
+        if (d.Pool is not { } pool)
+        {
+            return $"pool: {d.PoolUnavailable ?? "not watched"}";
+        }
+        // The watch's evidence already names threads, queue and injections by reason.
+        return $"pool: {pool.Verdict.ToWord()} ({pool.Evidence})";
+    }
+
+    private static string ContextText(CallContext context)
+    {
+        var parts = new List<string>();
+        if (context.HasFlag(CallContext.RequestPath))
+        {
+            parts.Add("in a request path");
+        }
+        if (context.HasFlag(CallContext.TaskRun))
+        {
+            parts.Add("inside Task.Run");
+        }
+        if (context.HasFlag(CallContext.AsyncMethod))
+        {
+            parts.Add("inside an async method");
+        }
+        return parts.Count == 0 ? "" : ", " + string.Join(", ", parts);
+    }
+}

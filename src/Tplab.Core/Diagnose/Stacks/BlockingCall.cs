@@ -1,0 +1,53 @@
+namespace Tplab.Diagnose.Stacks;
+
+/// <summary>The families of calls that hold a pool thread while they wait.</summary>
+public enum BlockingKind
+{
+    /// <summary><c>Thread.Sleep</c>.</summary>
+    Sleep,
+
+    /// <summary>Sync over async: <c>.Result</c>, <c>.Wait()</c>, <c>GetAwaiter().GetResult()</c>, <c>Task.WaitAll</c>.</summary>
+    SyncOverAsync,
+
+    /// <summary>A contended <c>lock</c> (<c>Monitor.Enter</c>, <c>System.Threading.Lock</c>, reader/writer locks).</summary>
+    Lock,
+
+    /// <summary>A synchronous wait on a primitive: <c>ManualResetEventSlim</c>, <c>SemaphoreSlim</c>, <c>WaitHandle</c>, <c>Monitor.Wait</c>, <c>Thread.Join</c>.</summary>
+    SyncWait,
+
+    /// <summary>A synchronous database driver call (<c>ExecuteNonQuery</c>, <c>Open</c>, <c>Read</c>, Dapper's <c>Query</c>).</summary>
+    SyncDatabaseIO,
+
+    /// <summary>A synchronous HTTP call (<c>HttpClient.Send</c>, <c>WebRequest.GetResponse</c>).</summary>
+    SyncHttp,
+
+    /// <summary>Synchronous socket or network-stream I/O, or DNS.</summary>
+    SyncSocketIO,
+
+    /// <summary>Synchronous file or stream I/O.</summary>
+    SyncStreamIO,
+}
+
+/// <summary>
+/// The call that holds a pool thread: its family and the name a developer recognises
+/// (<c>Thread.Sleep</c>, <c>Task.Result</c>, <c>NpgsqlCommand.ExecuteNonQuery</c>), with the frame it was read from.
+/// </summary>
+public sealed record BlockingCall(BlockingKind Kind, string Name, StackFrame Frame)
+{
+    /// <summary>The family in words, for the text report.</summary>
+    public string KindLabel => Kind switch
+    {
+        BlockingKind.Sleep => "sleep",
+        BlockingKind.SyncOverAsync => "sync over async",
+        BlockingKind.Lock => "contended lock",
+        BlockingKind.SyncWait => "synchronous wait",
+        BlockingKind.SyncDatabaseIO => "synchronous database I/O",
+        BlockingKind.SyncHttp => "synchronous HTTP",
+        BlockingKind.SyncSocketIO => "synchronous socket I/O",
+        BlockingKind.SyncStreamIO => "synchronous file/stream I/O",
+        _ => Kind.ToString(),
+    };
+
+    /// <summary><c>Name (family)</c>, for example <c>NpgsqlCommand.ExecuteNonQuery (synchronous database I/O)</c>.</summary>
+    public override string ToString() => $"{Name} ({KindLabel})";
+}

@@ -1,0 +1,103 @@
+namespace Tplab.Diagnose.Stacks;
+
+/// <summary>
+/// The known blocking calls, matched against frames. When several frames of one stack match (a sync Npgsql call
+/// waits in <c>Socket.Receive</c>, which waits in <c>ManualResetEventSlim.Wait</c>, which waits in <c>Monitor.Wait</c>),
+/// the outermost match, the one the application called, names the blocking call.
+/// </summary>
+public static class BlockingCallCatalogue
+{
+    /// <summary>One catalogue row: a type (exact open type name, or a namespace prefix ending in '.'), its blocking methods, and a fixed name or null to name it after the frame.</summary>
+    public sealed record Entry(string Type, IReadOnlySet<string> Methods, BlockingKind Kind, string? Name = null)
+    {
+        public bool Matches(StackFrame frame) =>
+            Methods.Contains(frame.MethodName)
+            && (Type.EndsWith('.') ? frame.OpenTypeName.StartsWith(Type, StringComparison.Ordinal) : frame.OpenTypeName == Type);
+    }
+
+    private const string Awaiters = "GetResult|HandleNonSuccessAndDebuggerNotification";
+    private const string DbCalls = "ExecuteNonQuery|ExecuteReader|ExecuteScalar|Open|OpenConnection|Read|NextResult|Commit|Rollback|BeginTransaction|Prepare|Query|QueryFirst|QueryFirstOrDefault|QuerySingle|QuerySingleOrDefault|QueryMultiple|Execute";
+
+    /// <summary>Every entry, in no particular order (matching picks the outermost frame, not the first entry).</summary>
+    public static readonly IReadOnlyList<Entry> Entries =
+    [
+        E("System.Threading.Thread", "Sleep|SleepInternal", BlockingKind.Sleep, "Thread.Sleep"),
+        E("System.Threading.Thread", "Join", BlockingKind.SyncWait, "Thread.Join"),
+
+        // Sync over async: the name says which form the developer wrote.
+        E("System.Threading.Tasks.Task`1", "get_Result|GetResultCore", BlockingKind.SyncOverAsync, "Task.Result"),
+        E("System.Threading.Tasks.Task", "Wait", BlockingKind.SyncOverAsync, "Task.Wait"),
+        E("System.Threading.Tasks.Task", "WaitAll|WaitAllCore", BlockingKind.SyncOverAsync, "Task.WaitAll"),
+        E("System.Threading.Tasks.Task", "WaitAny|WaitAnyCore", BlockingKind.SyncOverAsync, "Task.WaitAny"),
+        E("System.Threading.Tasks.Task", "InternalWait|InternalWaitCore|SpinThenBlockingWait", BlockingKind.SyncOverAsync, "Task wait"),
+        E("System.Runtime.CompilerServices.TaskAwaiter", Awaiters, BlockingKind.SyncOverAsync, "GetAwaiter().GetResult()"),
+        E("System.Runtime.CompilerServices.TaskAwaiter`1", Awaiters, BlockingKind.SyncOverAsync, "GetAwaiter().GetResult()"),
+        E("System.Runtime.CompilerServices.ConfiguredTaskAwaitable+ConfiguredTaskAwaiter", Awaiters, BlockingKind.SyncOverAsync, "GetAwaiter().GetResult()"),
+        E("System.Runtime.CompilerServices.ConfiguredTaskAwaitable`1+ConfiguredTaskAwaiter", Awaiters, BlockingKind.SyncOverAsync, "GetAwaiter().GetResult()"),
+        E("System.Runtime.CompilerServices.ValueTaskAwaiter`1", Awaiters, BlockingKind.SyncOverAsync, "GetAwaiter().GetResult()"),
+
+        E("System.Threading.Monitor", "Enter|ReliableEnter|TryEnter|ReliableEnterTimeout|EnterSlow", BlockingKind.Lock, "lock (Monitor.Enter)"),
+        E("System.Threading.Lock", "Enter|EnterAndGetCurrentThreadId|TryEnterSlow|TryEnter|EnterScope", BlockingKind.Lock, "lock (Lock.Enter)"),
+        E("System.Threading.ReaderWriterLockSlim", "EnterReadLock|EnterWriteLock|EnterUpgradeableReadLock|TryEnterReadLock|TryEnterWriteLock|TryEnterUpgradeableReadLock", BlockingKind.Lock),
+        E("System.Threading.Monitor", "Wait|ObjWait", BlockingKind.SyncWait, "Monitor.Wait"),
+        E("System.Threading.ManualResetEventSlim", "Wait", BlockingKind.SyncWait, "ManualResetEventSlim.Wait"),
+        E("System.Threading.SemaphoreSlim", "Wait", BlockingKind.SyncWait, "SemaphoreSlim.Wait"),
+        E("System.Threading.WaitHandle", "WaitOne|WaitOneNoCheck|WaitAny|WaitAll|WaitMultiple|WaitMultipleIgnoringSyncContext|WaitOneCore", BlockingKind.SyncWait, "WaitHandle.WaitOne"),
+        E("System.Threading.CountdownEvent", "Wait", BlockingKind.SyncWait, "CountdownEvent.Wait"),
+        E("System.Threading.Barrier", "SignalAndWait", BlockingKind.SyncWait, "Barrier.SignalAndWait"),
+
+        E("System.Net.Sockets.SocketAsyncContext", "PerformSyncOperation", BlockingKind.SyncSocketIO, "synchronous socket call"),
+        E("System.Net.Sockets.Socket", "Receive|Send|Connect|Accept|ReceiveFrom|SendTo|Poll|Select|ReceiveMessageFrom", BlockingKind.SyncSocketIO),
+        E("System.Net.Sockets.NetworkStream", "Read|Write|ReadByte|WriteByte|ReadExactly|ReadAtLeast", BlockingKind.SyncSocketIO),
+        E("System.Net.Sockets.TcpClient", "Connect", BlockingKind.SyncSocketIO),
+        E("System.Net.Security.SslStream", "Read|Write|AuthenticateAsClient|AuthenticateAsServer", BlockingKind.SyncSocketIO),
+        E("System.Net.Dns", "GetHostEntry|GetHostAddresses|GetHostByName", BlockingKind.SyncSocketIO),
+
+        E("System.Net.Http.HttpClient", "Send", BlockingKind.SyncHttp),
+        E("System.Net.HttpWebRequest", "GetResponse|GetRequestStream", BlockingKind.SyncHttp),
+        E("System.Net.WebClient", "DownloadString|DownloadData|DownloadFile|UploadString|UploadData|UploadFile|OpenRead", BlockingKind.SyncHttp),
+
+        E("System.IO.File", "ReadAllText|ReadAllBytes|ReadAllLines|WriteAllText|WriteAllBytes|WriteAllLines|AppendAllText|Copy|Move", BlockingKind.SyncStreamIO),
+        E("System.IO.FileStream", "Read|Write|Flush|ReadByte|WriteByte|CopyTo", BlockingKind.SyncStreamIO),
+        E("System.IO.RandomAccess", "Read|Write", BlockingKind.SyncStreamIO),
+        E("System.IO.StreamReader", "ReadToEnd|ReadLine|Read", BlockingKind.SyncStreamIO),
+        E("System.IO.Stream", "CopyTo|ReadExactly|ReadAtLeast", BlockingKind.SyncStreamIO),
+
+        // Database drivers: namespaces, so the public sync API (NpgsqlCommand.ExecuteNonQuery) is the outermost match.
+        E("Npgsql.", DbCalls, BlockingKind.SyncDatabaseIO),
+        E("Microsoft.Data.SqlClient.", DbCalls, BlockingKind.SyncDatabaseIO),
+        E("System.Data.SqlClient.", DbCalls, BlockingKind.SyncDatabaseIO),
+        E("MySqlConnector.", DbCalls, BlockingKind.SyncDatabaseIO),
+        E("MySql.Data.", DbCalls, BlockingKind.SyncDatabaseIO),
+        E("Microsoft.Data.Sqlite.", DbCalls, BlockingKind.SyncDatabaseIO),
+        E("Oracle.ManagedDataAccess.", DbCalls, BlockingKind.SyncDatabaseIO),
+        E("System.Data.Common.", DbCalls, BlockingKind.SyncDatabaseIO),
+        E("Dapper.", DbCalls, BlockingKind.SyncDatabaseIO),
+    ];
+
+    /// <summary>The blocking call a frame is, or null when the frame is not in the catalogue.</summary>
+    public static BlockingCall? Match(StackFrame frame)
+    {
+        foreach (var entry in Entries)
+        {
+            if (entry.Matches(frame))
+            {
+                return new BlockingCall(entry.Kind, entry.Name ?? ShortName(frame), frame);
+            }
+        }
+        return null;
+    }
+
+    /// <summary><c>Npgsql.NpgsqlCommand.ExecuteNonQuery</c> → <c>NpgsqlCommand.ExecuteNonQuery</c>.</summary>
+    public static string ShortName(StackFrame frame)
+    {
+        var type = frame.OpenTypeName;
+        var lastDot = type.LastIndexOf('.');
+        var shortType = type[(lastDot + 1)..].Replace('+', '.');
+        var tick = shortType.IndexOf('`', StringComparison.Ordinal);
+        return (tick > 0 ? shortType[..tick] : shortType) + "." + frame.MethodName;
+    }
+
+    private static Entry E(string type, string methods, BlockingKind kind, string? name = null) =>
+        new(type, methods.Split('|').ToHashSet(StringComparer.Ordinal), kind, name);
+}

@@ -1,0 +1,73 @@
+using System.Text.RegularExpressions;
+
+namespace Tplab.Diagnose.Stacks;
+
+/// <summary>How the compiler shaped the user frame: the method itself, a lambda or local function in it, or its async state machine.</summary>
+public enum UserFrameShape
+{
+    /// <summary>The method as written.</summary>
+    Method,
+
+    /// <summary>A lambda or local function; attributed to the method that contains it.</summary>
+    Lambda,
+
+    /// <summary>The <c>MoveNext</c> of an async method's state machine; attributed to the async method.</summary>
+    AsyncStateMachine,
+}
+
+/// <summary>
+/// The application method a blocked stack is attributed to, with compiler-generated names folded back into the
+/// method the developer wrote: <c>DbController+&lt;&gt;c__DisplayClass4_0.&lt;DbTaskRun&gt;b__0</c> → <c>DbController.DbTaskRun</c>.
+/// </summary>
+public sealed partial record UserMethod(string TypeName, string MethodName, UserFrameShape Shape, StackFrame Frame)
+{
+    /// <summary><c>Namespace.Type.Method</c>.</summary>
+    public string FullName => TypeName + "." + MethodName;
+
+    /// <summary><c>Type.Method</c>, the form a developer searches for.</summary>
+    public string DisplayName
+    {
+        get
+        {
+            var lastDot = TypeName.LastIndexOf('.');
+            return TypeName[(lastDot + 1)..].Replace('+', '.') + "." + MethodName;
+        }
+    }
+
+    public override string ToString() => FullName;
+
+    /// <summary>Folds compiler-generated types and methods of <paramref name="frame"/> into the method the developer wrote.</summary>
+    public static UserMethod From(StackFrame frame)
+    {
+        var segments = frame.OpenTypeName.Split('+');
+        var written = segments.TakeWhile(s => !s.StartsWith('<')).ToList();
+        var generated = segments.Skip(written.Count).ToList();
+        var type = written.Count > 0 ? string.Join('+', written) : frame.OpenTypeName;
+
+        // An async method or iterator: "<DbAsyncSyncCall>d__2.MoveNext".
+        var machine = generated.LastOrDefault(s => StateMachine().IsMatch(s));
+        if (machine is not null && frame.MethodName == "MoveNext")
+        {
+            return new UserMethod(type, OriginalName(machine), UserFrameShape.AsyncStateMachine, frame);
+        }
+        // A lambda ("<DbTaskRun>b__0") or local function ("<Run>g__Local|3_0"), in a closure class or not.
+        if (frame.MethodName.StartsWith('<'))
+        {
+            return new UserMethod(type, OriginalName(frame.MethodName), UserFrameShape.Lambda, frame);
+        }
+        return new UserMethod(type, frame.MethodName, generated.Count > 0 ? UserFrameShape.Lambda : UserFrameShape.Method, frame);
+    }
+
+    private static string OriginalName(string generated)
+    {
+        var match = EnclosingName().Match(generated);
+        return match.Success && match.Groups[1].Length > 0 ? match.Groups[1].Value : generated;
+    }
+
+    // "<<Invoke>g__AwaitMatcher|10_0>d" → "Invoke": the innermost first name is the method the developer wrote.
+    [GeneratedRegex(@"^<+([^<>]*)>")]
+    private static partial Regex EnclosingName();
+
+    [GeneratedRegex(@">d(__\d+)?$")]
+    private static partial Regex StateMachine();
+}

@@ -1,0 +1,87 @@
+using Tplab.Common;
+using Tplab.Diagnose;
+using Tplab.Target;
+using Tplab.Tests.Support;
+using Tplab.Watch.Verdicts;
+
+namespace Tplab.Tests.Diagnose;
+
+/// <summary>
+/// The diagnoser against the real target under a real flood, with a real downstream and PostgreSQL: each blocking
+/// variant is named with its own action and blocking call; the non-blocking ones have no culprit and a healthy pool.
+/// </summary>
+public sealed class BlockingDiagnoserTests(StackFixture fixture) : IClassFixture<StackFixture>
+{
+    // 30 loops against requests of 500 ms starve a 2-core pool (min 2 threads) within a second.
+    private const int Concurrency = 30;
+    private static readonly TimeSpan WarmUp = TimeSpan.FromSeconds(1.5);
+    private static readonly DiagnoseOptions Options = new() { Duration = TimeSpan.FromSeconds(2.5) };
+
+    [Theory]
+    // in-process waits
+    [InlineData("sleep", "WaitController.Sleep", "Thread.Sleep")]
+    [InlineData("task-run-sleep", "WaitController.TaskRunSleep", "Thread.Sleep")]
+    // sync over async on the downstream and the database
+    [InlineData("http-result", "HttpController.HttpResult", "Task.Result")]
+    [InlineData("db-wait", "DbController.DbWait", "Task.Wait")]
+    // synchronous driver calls: plain, in an async method, moved into Task.Run
+    [InlineData("db-sync", "DbController.DbSync", "NpgsqlCommand.ExecuteNonQuery")]
+    [InlineData("db-async-sync-call", "DbController.DbAsyncSyncCall", "NpgsqlCommand.ExecuteNonQuery")]
+    [InlineData("db-task-run", "DbController.DbTaskRun", "NpgsqlCommand.ExecuteNonQuery")]
+    public async Task DiagnoseAsync_BlockingVariant_TopCulpritIsItsOwnActionAndBlockingCall(string route, string action, string blockingCall)
+    {
+        var diagnosis = await DiagnoseUnderFloodAsync(route);
+
+        Assert.Equal(DiagnosisVerdict.Blocked, diagnosis.Verdict);
+        var top = diagnosis.Culprits[0];
+        Assert.Equal("Tplab.Target.Controllers." + action, top.UserFrame?.FullName);
+        Assert.Equal(blockingCall, top.BlockingCall.Name);
+        Assert.True(top.Threads >= 1, $"{route}: top culprit holds {top.Threads} threads");
+        Assert.True(top.Share > 0.5, $"{route}: top culprit has {top.Share} of blocked time");
+        Assert.Contains(top.Stack, f => f.Contains(action.Split('.')[0], StringComparison.Ordinal));
+        Assert.False(string.IsNullOrWhiteSpace(top.Advice));
+        Assert.NotNull(diagnosis.Pool);
+        Assert.Null(diagnosis.Evidence.Fallback);
+        Assert.True(diagnosis.Evidence.WaitEvents > 0, "a .NET 10 target raises wait events");
+    }
+
+    [Theory]
+    [InlineData("delay")]
+    [InlineData("http-async")]
+    [InlineData("db-async")]
+    public async Task DiagnoseAsync_AsyncVariant_NoCulpritAndHealthyPool(string route)
+    {
+        var diagnosis = await DiagnoseUnderFloodAsync(route);
+
+        Assert.Equal(DiagnosisVerdict.Clear, diagnosis.Verdict);
+        Assert.Empty(diagnosis.Culprits);
+        Assert.NotNull(diagnosis.Pool);
+        Assert.Equal(PoolVerdict.Healthy, diagnosis.Pool.Verdict);
+        Assert.True(diagnosis.Evidence.Samples > 1000, $"{diagnosis.Evidence.Samples} samples");
+    }
+
+    [Fact]
+    public async Task DiagnoseAsync_TargetExitsDuringCapture_ThrowsProcessExited()
+    {
+        await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
+        var diagnose = BlockingDiagnoser.DiagnoseAsync(target.ProcessId, new DiagnoseOptions { Duration = TimeSpan.FromSeconds(10) });
+        await Task.Delay(TimeSpan.FromSeconds(1.5));
+        using (var process = System.Diagnostics.Process.GetProcessById(target.ProcessId))
+        {
+            process.Kill();
+        }
+
+        var error = await Assert.ThrowsAsync<TplabException>(() => diagnose);
+        Assert.Equal(ExitCodes.ProcessExited, error.ExitCode);
+        Assert.Contains("exited during the capture", error.Message, StringComparison.Ordinal);
+    }
+
+    private async Task<Diagnosis> DiagnoseUnderFloodAsync(string route)
+    {
+        Assert.Null(fixture.Stack.DatabaseUnavailable);
+        await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
+        await using var flood = Flood.Start(target.Url($"/{route}?ms=500"), Concurrency, TimeSpan.FromSeconds(20), TimeSpan.FromSeconds(15));
+        await Task.Delay(WarmUp);
+        return await BlockingDiagnoser.DiagnoseAsync(target.ProcessId, Options);
+    }
+}
