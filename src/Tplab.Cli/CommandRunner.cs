@@ -17,9 +17,9 @@ internal static class CommandRunner
             await Console.Error.WriteLineAsync($"tplab: {parsed.Errors[0].Message} (see tplab --help)");
             return ExitCodes.Usage;
         }
-        // After Ctrl+C a command may still need a few seconds to finish cleanly (load waits briefly for in-flight
-        // requests, then prints the partial summary); System.CommandLine's default of 2 s would cut that short.
-        var config = new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = TimeSpan.FromSeconds(10) };
+        // After Ctrl+C a command may still need several seconds to finish cleanly (load waits briefly for in-flight
+        // requests; run writes its results and stops its targets); System.CommandLine's default of 2 s would cut that short.
+        var config = new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = TimeSpan.FromSeconds(30) };
         try
         {
             return await parsed.InvokeAsync(config);

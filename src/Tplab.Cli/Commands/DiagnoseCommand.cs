@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Tplab.Load;
 using Tplab.Common;
 using Tplab.Diagnose;
 using Tplab.Diagnose.Output;

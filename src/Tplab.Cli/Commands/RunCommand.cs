@@ -1,19 +1,73 @@
 using System.CommandLine;
+using Tplab.Target;
+using Spectre.Console;
+using Tplab.Common;
+using Tplab.Load;
+using Tplab.Lab.Experiments;
+using Tplab.Lab.Running;
+using Tplab.Reports.Terminal;
 
 namespace Tplab.Cli.Commands;
 
-/// <summary><c>tplab run</c>: the seed experiments. Until the lab lands, says what exists and what is coming.</summary>
+/// <summary><c>tplab run</c>: the seed experiments redone on this machine, beside the published figures.</summary>
 internal static class RunCommand
 {
     public static Command Create()
     {
-        var command = new Command("run", "Reproduce the seed experiments (coming: the lab is being built)");
-        command.SetAction(_ =>
+        var full = new Option<bool>("--full") { Description = "The seeds' exact parameters (default: the quick profile, about 3 minutes on 2 cores)" };
+        var experiment = new Option<string[]>("--experiment") { Description = $"Run only these experiments ({string.Join(", ", SeedExperiments.Names)}); repeatable" };
+        var variant = new Option<string[]>("--variant") { Description = "Run only scenarios of these variants (e.g. sleep, db-async); repeatable" };
+        var plan = new Option<string?>("--plan") { Description = "A plan file (JSON or YAML) of variants × loads × pool settings, instead of the seed experiments (docs/lab.md)" };
+        var results = new Option<string>("--results") { Description = "Folder for results/<timestamp>/", DefaultValueFactory = _ => "results" };
+        var pg = new Option<string?>("--pg") { Description = "Npgsql connection string for the db variants; default $TPLAB_PG, else a private PostgreSQL" };
+        var noDiagnose = new Option<bool>("--no-diagnose") { Description = "Do not look for the blocking code during starving scenarios" };
+        var interval = new Option<string>("--interval") { Description = "Pool sampling interval", DefaultValueFactory = _ => "1s" };
+        var (minThreads, knobs) = ThreadPoolOptions.Create();
+        minThreads.Description = "Run every selected variant with SetMinThreads(N) instead of the experiments' own settings";
+        var command = new Command("run", "Reproduce the seed experiments: tables in the terminal, results/<timestamp>/summary.json and report.html")
         {
-            Console.WriteLine("tplab run: the lab (the seed experiments with tables and a report) is not built yet.");
-            Console.WriteLine("What exists now: ./tplab serve --port 0   (the target with every seed variant; see docs/target.md)");
-            return 0;
+            full, experiment, variant, plan, minThreads, knobs, results, pg, noDiagnose, interval,
+        };
+        command.SetAction(async (r, ct) =>
+        {
+            var pool = ThreadPoolOptions.Bind(r, minThreads, knobs);
+            var options = new LabOptions
+            {
+                Profile = r.GetValue(full) ? LabProfile.Full : LabProfile.Quick,
+                Experiments = r.GetValue(experiment) ?? [],
+                Variants = r.GetValue(variant) ?? [],
+                PlanPath = r.GetValue(plan),
+                ThreadPoolOverride = pool == ThreadPoolSettings.Default ? null : pool,
+                ResultsRoot = r.GetValue(results)!,
+                ConnectionString = r.GetValue(pg) ?? NullIfEmpty(Environment.GetEnvironmentVariable("TPLAB_PG")),
+                Diagnose = !r.GetValue(noDiagnose),
+                WatchInterval = DurationText.Parse(r.GetValue(interval)!, "--interval"),
+            };
+            if (options.WatchInterval < TimeSpan.FromMilliseconds(250))
+            {
+                throw TplabException.Usage("--interval must be at least 250ms");
+            }
+            var interactive = !Console.IsOutputRedirected && AnsiConsole.Profile.Capabilities.Interactive;
+            var console = interactive ? AnsiConsole.Console : PlainConsole();
+            var lab = await LabRunner.RunAsync(options, new LabConsoleView(console, interactive), ct);
+            return lab.Interrupted ? ExitCodes.Interrupted : ExitCodes.Ok;
         });
         return command;
     }
+
+    // Redirected to a file or a CI log: no colour codes, and wide enough that the tables keep one line per row.
+    private static IAnsiConsole PlainConsole()
+    {
+        var console = AnsiConsole.Create(new AnsiConsoleSettings
+        {
+            Ansi = AnsiSupport.No,
+            ColorSystem = ColorSystemSupport.NoColors,
+            Interactive = InteractionSupport.No,
+            Out = new AnsiConsoleOutput(Console.Out),
+        });
+        console.Profile.Width = 200;
+        return console;
+    }
+
+    private static string? NullIfEmpty(string? s) => string.IsNullOrWhiteSpace(s) ? null : s;
 }

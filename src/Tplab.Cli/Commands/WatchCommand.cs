@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using Tplab.Common;
+using Tplab.Load;
 using Tplab.Watch;
 
 namespace Tplab.Cli.Commands;
@@ -63,9 +64,12 @@ internal static class WatchCommand
         return new WatchCommandOptions(
             pid,
             commandLine,
-            Durations.Parse(result.GetValue(interval) ?? "1s", "--interval"),
-            result.GetValue(duration) is { } d ? Durations.Parse(d, "--duration") : null,
+            DurationText.Parse(result.GetValue(interval) ?? "1s", "--interval"),
+            result.GetValue(duration) is { } d ? Positive(DurationText.Parse(d, "--duration"), d) : null,
             chosen,
             file);
     }
+
+    private static TimeSpan Positive(TimeSpan value, string text) =>
+        value > TimeSpan.Zero ? value : throw TplabException.Usage($"--duration must be more than zero, got '{text}'");
 }

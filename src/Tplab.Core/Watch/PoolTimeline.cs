@@ -26,7 +26,8 @@ public sealed class PoolTimeline
         Injections = [.. injections];
         Limits = limits;
         ProcessExited = processExited;
-        ThreadsStart = Samples.Count > 0 ? Samples[0].ThreadCount : 0;
+        // The first samples of a watch can precede the runtime's first counter payload; they read 0 threads.
+        ThreadsStart = Samples.FirstOrDefault(s => s.CountersAgeMs is not null)?.ThreadCount ?? (Samples.Count > 0 ? Samples[0].ThreadCount : 0);
         ThreadsPeak = Samples.Count > 0 ? Samples.Max(s => s.ThreadCount) : 0;
         OsThreadsPeak = Samples.Count > 0 ? Samples.Max(s => s.OsThreads) : 0;
         QueuePeak = Samples.Count > 0 ? Samples.Max(s => s.QueueLength) : 0;
@@ -59,7 +60,7 @@ public sealed class PoolTimeline
     /// <summary>Whether the process exited before the watch was stopped; the data up to then is kept.</summary>
     public bool ProcessExited { get; }
 
-    /// <summary>Pool threads in the first sample.</summary>
+    /// <summary>Pool threads in the first sample that had the runtime's counters.</summary>
     public int ThreadsStart { get; }
 
     /// <summary>Most pool threads in any sample.</summary>

@@ -29,6 +29,11 @@ public sealed class VerdictRuleTests
         // Counters alone: a backlog at low CPU is starvation even with no injection event (e.g. at max threads).
         { "backlog, nothing completes", R(3, 32, 200, 0), [R(2, 32, 150, 0)], [], null, PoolVerdict.Starving, "no work item completed" },
         { "backlog at a low completion rate", R(3, 5, 54, 10), [R(2, 5, 54, 0)], [], null, PoolVerdict.Starving, "10.8 s of backlog at 5 completed/s" },
+        // Blocked threads that still dequeue more often than every 500 ms never trip the gate thread: seen with
+        // 16 concurrent Thread.Sleep(500) on 2 cores (queue 10-13, pool stuck at 3 threads, 2.8 s mean latency).
+        { "queue never drains, gate thread silent", R(4, 3, 10, 8), [R(2, 3, 13, 33), R(3, 3, 10, 8)], [I(2.5, InjectionReason.Warmup)], null, PoolVerdict.Starving, "queue 10 and never below 10 for 2.0 s" },
+        { "queue never drains, one sample back (1 s interval, jitter)", R(3.9994, 3, 11, 13), [R(2.9996, 3, 12, 26)], [], null, PoolVerdict.Starving, "never below 10" },
+        { "queue only just formed", R(3, 3, 12, 26), [R(1.001, 0, 0, 0), R(2, 3, 12, 26)], [], null, PoolVerdict.Healthy, "queue 12" },
         { "busy but keeping up", R(3, 8, 20, 5000), [R(2, 8, 25, 5000)], [], null, PoolVerdict.Healthy, "queue 20, completed 5000/s" },
         { "backlog at high CPU is CPU-bound, not starvation", R(3, 8, 200, 50, 97), [R(2, 8, 100, 50, 97)], [], null, PoolVerdict.Healthy, "queue waits for CPU, not for threads" },
         { "short queue below the minimum", R(3, 2, 5, 0), [R(2, 2, 3, 0)], [], null, PoolVerdict.Healthy, "queue 5" },

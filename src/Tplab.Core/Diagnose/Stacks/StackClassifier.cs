@@ -51,6 +51,12 @@ public sealed class StackClassifier(LibraryCode library)
         var userIndex = -1;
         for (var i = 0; i < frames.Count; i++)
         {
+            if (IsActionInvoker(frames[i]))
+            {
+                // Reaching MVC's invoker first means the action's own frame is gone (inlined by the JIT into the
+                // compiled invoker lambda); application frames below it, such as middleware, did not make the call.
+                break;
+            }
             if (!library.IsLibrary(frames[i]))
             {
                 userIndex = i;
@@ -71,6 +77,10 @@ public sealed class StackClassifier(LibraryCode library)
         var user = userIndex >= 0 ? UserMethod.From(frames[userIndex]) : null;
         return new BlockedStack(call, user, ContextOf(frames, userIndex, user), frames);
     }
+
+    private static bool IsActionInvoker(StackFrame frame) =>
+        frame.TypeName.StartsWith("Microsoft.AspNetCore.Mvc.Infrastructure.ActionMethodExecutor", StringComparison.Ordinal)
+        || frame.TypeName.StartsWith("Microsoft.AspNetCore.Mvc.Infrastructure.ControllerActionInvoker", StringComparison.Ordinal);
 
     private static CallContext ContextOf(IReadOnlyList<StackFrame> frames, int userIndex, UserMethod? user)
     {

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using Tplab.Common;
+using Tplab.Load;
 using Tplab.Lab.Experiments;
 using static Tplab.Lab.Plans.PlanReader;
 
@@ -70,10 +71,10 @@ internal sealed class FieldReader(string path)
             return null;
         }
         var text = node is JsonValue v && v.TryGetValue<string>(out var s) ? s : node.ToJsonString();
-        return Durations.TryParse(text, out var value, out var reason) ? value : throw Error(path, Join(at, field), reason);
+        return DurationText.Parse(text, $"--plan {path}: {Join(at, field)}");
     }
 
-    /// <summary>Think time as <c>MIN..MAX</c> (e.g. <c>0..200ms</c>) or a single maximum.</summary>
+    /// <summary>Think time as <c>MIN..MAX</c> (e.g. <c>0..200ms</c>), as siege's -d and tplab load's --think take it.</summary>
     public (TimeSpan Min, TimeSpan Max) Think(JsonObject o, string at)
     {
         var text = String(o, at, "think");
@@ -81,14 +82,8 @@ internal sealed class FieldReader(string path)
         {
             return (TimeSpan.Zero, TimeSpan.Zero);
         }
-        var parts = text.Split("..");
-        var unit = new string(parts[^1].SkipWhile(c => char.IsDigit(c) || c == '.').ToArray());
-        var minText = parts.Length == 2 ? parts[0] + (parts[0].Any(char.IsLetter) ? "" : unit) : "0";
-        if (parts.Length > 2 || !Durations.TryParse(minText, out var min, out var r1) | !Durations.TryParse(parts[^1], out var max, out var r2) || min > max)
-        {
-            throw Error(path, Join(at, "think"), $"must be MIN..MAX such as 0..200ms, got '{text}'");
-        }
-        return (min, max);
+        var think = DurationText.ParseRange(text, $"--plan {path}: {Join(at, "think")}");
+        return (think.Min, think.Max);
     }
 
     public JsonArray List(JsonObject o, string at, string field) =>

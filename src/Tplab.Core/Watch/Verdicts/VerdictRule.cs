@@ -47,6 +47,24 @@ public static class VerdictRule
                 Cpu(now)));
         }
 
+        // A queue that never drained over the whole lookback, at low CPU, is work waiting for threads even when the
+        // gate thread stays silent: blocked threads that still dequeue more often than every 500 ms (16 concurrent
+        // Thread.Sleep(500) on 2 cores, say) never trip its starvation check, and the pool stays small.
+        // A quarter of the backlog threshold, at the current rate, keeps a busy pool that drains fast out of it.
+        var currentBacklog = now.CompletedPerSecond <= 0 ? double.PositiveInfinity : now.QueueLength / now.CompletedPerSecond;
+        if (now.QueueLength >= thresholds.QueueMin && lowCpu && window.Earlier.Count > 0
+            && span >= thresholds.Lookback / 4 && window.Earlier.All(e => e.QueueLength >= thresholds.QueueMin)
+            && currentBacklog >= thresholds.BacklogSeconds / 4
+            && now.QueueLength * 2 >= first!.QueueLength) // halving within the lookback is a backlog draining, not stuck
+        {
+            return new(PoolVerdict.Starving, string.Join(", ",
+                $"queue {N(now.QueueLength)} and never below {N(thresholds.QueueMin)} for {Seconds(span)}",
+                $"completed {N(now.CompletedPerSecond)}/s",
+                $"threads {N(now.ThreadCount)} ({Signed(now.ThreadCount - first.ThreadCount)} in {Seconds(span)})",
+                "no injection event: work waits for threads the runtime does not add",
+                Cpu(now)));
+        }
+
         // Recovering: starving a moment ago, or still draining a backlog left by starvation.
         if (window.SinceLastStarving is { } quiet
             && (quiet <= thresholds.QuietPeriod || (queueTrend == "falling" && now.QueueLength >= thresholds.QueueMin)))

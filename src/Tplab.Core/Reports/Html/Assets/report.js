@@ -77,7 +77,7 @@
   function culpritList(rows) {
     const list = el("ul", { class: "notes" });
     for (const r of rows) for (const c of r.culprits) {
-      list.append(el("li", {}, el("b", {}, r.label + ": "), el("span", { class: "culprit" }, `${c.blockingCall} in ${c.userFrame}`), ` — ${c.threads} threads (${num(c.share * 100)}%). ${c.advice}`));
+      list.append(el("li", {}, el("b", {}, r.label + ": "), el("span", { class: "culprit" }, `${c.blockingCall} in ${c.userFrame}`), ` — ${num(c.threads, 1)} pool threads held (${num(c.share * 100)}% of blocked time). ${c.advice}`));
     }
     return list;
   }

@@ -1,0 +1,38 @@
+using Tplab.Lab.Experiments;
+using Tplab.Target;
+
+namespace Tplab.Lab.Running;
+
+/// <summary>What <c>tplab run</c> runs and where it writes. Defaults: the quick profile, every experiment.</summary>
+public sealed record LabOptions
+{
+    /// <summary>Quick (about three minutes on two cores, the default) or the seeds' exact parameters.</summary>
+    public LabProfile Profile { get; init; } = LabProfile.Quick;
+
+    /// <summary>Experiments to run by name; empty runs all four.</summary>
+    public IReadOnlyList<string> Experiments { get; init; } = [];
+
+    /// <summary>Only scenarios of these variants (routes); empty keeps all.</summary>
+    public IReadOnlyList<string> Variants { get; init; } = [];
+
+    /// <summary>Pool settings applied to every scenario instead of the experiments' own; null keeps theirs.</summary>
+    public ThreadPoolSettings? ThreadPoolOverride { get; init; }
+
+    /// <summary>A plan file (JSON or YAML) to run instead of the seed experiments.</summary>
+    public string? PlanPath { get; init; }
+
+    /// <summary>Folder under which <c>&lt;timestamp&gt;/</c> is created. Default <c>results</c>.</summary>
+    public string ResultsRoot { get; init; } = "results";
+
+    /// <summary>An existing database for the db variants; null starts a private PostgreSQL when installed.</summary>
+    public string? ConnectionString { get; init; }
+
+    /// <summary>Run <c>diagnose</c> during starving scenarios. Default true.</summary>
+    public bool Diagnose { get; init; } = true;
+
+    /// <summary>How often the target's pool is sampled. Default 1 s (seed 004 recorded every second).</summary>
+    public TimeSpan WatchInterval { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>The clock for timestamps of the results folder.</summary>
+    public TimeProvider Time { get; init; } = TimeProvider.System;
+}

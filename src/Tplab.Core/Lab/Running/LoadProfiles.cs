@@ -1,0 +1,28 @@
+using Tplab.Lab.Experiments;
+using Tplab.Load;
+using Tplab.Target;
+
+namespace Tplab.Lab.Running;
+
+/// <summary>Maps a scenario's load profile (the seeds' terms) to the load generator's options.</summary>
+internal static class LoadProfiles
+{
+    public static LoadOptions ToOptions(Scenario scenario, TargetProcess target)
+    {
+        var p = scenario.Load;
+        return new LoadOptions
+        {
+            Url = target.Url(scenario.PathAndQuery),
+            Concurrency = p.Model == LoadModel.Closed ? p.Concurrency : 1,
+            Requests = p.Requests,
+            Loops = p.Loops,
+            RampUp = p.RampUp,
+            Duration = p.Duration,
+            Think = p.ThinkMax > TimeSpan.Zero ? new ThinkTime(p.ThinkMin, p.ThinkMax) : null,
+            Rate = p.Model == LoadModel.Open ? p.Rate : null,
+            Timeout = p.Timeout,
+            KeepRecords = true,
+            InterruptGrace = TimeSpan.FromSeconds(2),
+        };
+    }
+}

@@ -1,0 +1,53 @@
+using Tplab.Lab.Experiments;
+using Tplab.Load;
+using Tplab.Watch;
+
+namespace Tplab.Lab.Running;
+
+/// <summary>How a scenario ended.</summary>
+public enum ScenarioStatus
+{
+    /// <summary>The load ran to its end.</summary>
+    Completed,
+
+    /// <summary>Stopped by Ctrl+C; the figures cover what ran.</summary>
+    Interrupted,
+
+    /// <summary>Stopped at the scenario's deadline; the figures cover what ran.</summary>
+    DeadlineReached,
+
+    /// <summary>Could not run (the target did not start, for example); see the error.</summary>
+    Failed,
+}
+
+/// <summary>Everything one scenario produced: the load summary and records, the pool timeline, the culprits.</summary>
+public sealed record ScenarioResult
+{
+    /// <summary>The scenario that ran.</summary>
+    public required Scenario Scenario { get; init; }
+
+    /// <summary>How it ended.</summary>
+    public required ScenarioStatus Status { get; init; }
+
+    /// <summary>One line saying why it failed or was cut short; null when completed.</summary>
+    public string? Error { get; init; }
+
+    /// <summary>The load's summary and per-request records; null when the load never started.</summary>
+    public LoadResult? Load { get; init; }
+
+    /// <summary>The target's pool, second by second; null when the watch could not attach.</summary>
+    public PoolTimeline? Timeline { get; init; }
+
+    /// <summary>When the watch started, to line the pool timeline up with the load's requests.</summary>
+    public DateTimeOffset WatchStartedAt { get; init; }
+
+    /// <summary>Blocking code found by diagnose during the scenario (empty when none, or not starving).</summary>
+    public IReadOnlyList<Culprit> Culprits { get; init; } = [];
+
+    /// <summary>Mean latency in ms, when the load ran and some request ended.</summary>
+    public double? MeanMs => Load is { Summary.Requests: > 0 } l ? l.Summary.LatencyMs.Mean : null;
+}
+
+/// <summary>A blocking call and the user method that made it, as diagnose names it.</summary>
+/// <param name="Threads">Pool threads held on average over the capture.</param>
+public sealed record Culprit(string BlockingCall, string UserFrame, double Threads, double Share, IReadOnlyList<string> Stack, string Advice);

@@ -1,0 +1,88 @@
+using Tplab.Common;
+using Tplab.Lab.Experiments;
+using Tplab.Load;
+using Tplab.Target;
+using Tplab.Watch;
+
+namespace Tplab.Lab.Running;
+
+/// <summary>
+/// Runs one scenario against a fresh target process (no pool history leaks between scenarios): watch the
+/// target's pool, load it, look for the blocking code while it starves, then stop everything.
+/// </summary>
+internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILabObserver observer)
+{
+    public async Task<ScenarioResult> RunAsync(Scenario scenario, CancellationToken userCancel)
+    {
+        TargetProcess target;
+        try
+        {
+            target = await stack.StartTargetAsync(scenario.ThreadPool, cancellationToken: userCancel).ConfigureAwait(false);
+        }
+        catch (TplabException e) when (!userCancel.IsCancellationRequested)
+        {
+            return new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message };
+        }
+        await using (target.ConfigureAwait(false))
+        {
+            var watchStarted = options.Time.GetUtcNow();
+            ThreadPoolWatch? watch = null;
+            string? watchError = null;
+            try
+            {
+                watch = await ThreadPoolWatch.StartAsync(target.ProcessId, new WatchOptions { Interval = options.WatchInterval }, userCancel).ConfigureAwait(false);
+            }
+            catch (TplabException e)
+            {
+                watchError = $"the pool could not be watched: {e.Message}";
+            }
+
+            if (watch is not null)
+            {
+                await FirstCountersAsync(watch, options.Time, userCancel).ConfigureAwait(false);
+            }
+            using var deadline = CancellationTokenSource.CreateLinkedTokenSource(userCancel);
+            deadline.CancelAfter(scenario.Deadline);
+            // The hunt looks only while the load runs: once it ends, the blocked stacks are gone.
+            using var loading = CancellationTokenSource.CreateLinkedTokenSource(deadline.Token);
+            var culprits = options.Diagnose && watch is not null
+                ? CulpritHunt.StartAsync(target.ProcessId, watch, loading.Token, deadline.Token)
+                : Task.FromResult<IReadOnlyList<Culprit>>([]);
+            var progress = new Progress<LoadProgress>(p => observer.ScenarioProgress(scenario, p, watch?.Latest));
+            var load = await LoadRunner.RunAsync(LoadProfiles.ToOptions(scenario, target), progress, deadline.Token).ConfigureAwait(false);
+            await loading.CancelAsync().ConfigureAwait(false);
+            var found = await culprits.ConfigureAwait(false);
+            PoolTimeline? timeline = null;
+            if (watch is not null)
+            {
+                timeline = await watch.StopAsync().ConfigureAwait(false);
+                await watch.DisposeAsync().ConfigureAwait(false);
+            }
+            var status = userCancel.IsCancellationRequested ? ScenarioStatus.Interrupted
+                : deadline.IsCancellationRequested ? ScenarioStatus.DeadlineReached
+                : ScenarioStatus.Completed;
+            var error = status switch
+            {
+                ScenarioStatus.Interrupted => "interrupted by Ctrl+C; figures cover what ran",
+                ScenarioStatus.DeadlineReached => $"stopped at the scenario deadline ({DurationText.Format(scenario.Deadline)}); figures cover what ran",
+                _ => watchError,
+            };
+            return new ScenarioResult
+            {
+                Scenario = scenario, Status = status, Error = error, Load = load, Timeline = timeline,
+                WatchStartedAt = watchStarted, Culprits = found,
+            };
+        }
+    }
+
+    // The runtime sends its first counters one interval after the session starts; loading before then would leave
+    // the pool's state at the start of the load unknown.
+    private static async Task FirstCountersAsync(ThreadPoolWatch watch, TimeProvider time, CancellationToken ct)
+    {
+        var start = time.GetTimestamp();
+        while (watch.Latest?.CountersAgeMs is null && time.GetElapsedTime(start) < TimeSpan.FromSeconds(3) && !ct.IsCancellationRequested)
+        {
+            await Task.Delay(50, CancellationToken.None).ConfigureAwait(false);
+        }
+    }
+}

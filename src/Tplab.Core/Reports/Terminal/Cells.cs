@@ -1,0 +1,54 @@
+using System.Globalization;
+using Spectre.Console;
+using Tplab.Lab.Running;
+using Tplab.Watch.Verdicts;
+
+namespace Tplab.Reports.Terminal;
+
+/// <summary>How the lab's figures read in a terminal cell: milliseconds below 10 s, seconds above.</summary>
+internal static class Cells
+{
+    private static readonly CultureInfo C = CultureInfo.InvariantCulture;
+
+    public static string Ms(double? ms) => ms switch
+    {
+        null => "–",
+        >= 10_000 => (ms.Value / 1000).ToString("0.0", C) + " s",
+        _ => ms.Value.ToString("#,0", C) + " ms",
+    };
+
+    public static string Rate(double? perSecond) => perSecond is double r ? r.ToString("0.0", C) : "–";
+
+    public static string Count(long? n) => n is long v ? v.ToString("#,0", C) : "–";
+
+    public static string Ratio(double? r) => r is double v ? v.ToString("0.0", C) + "×" : "–";
+
+    public static string Verdict(ScenarioResult r)
+    {
+        var verdict = r.Timeline?.Verdict;
+        var text = verdict switch
+        {
+            PoolVerdict.Starving => "[red]starving[/]",
+            PoolVerdict.Recovering => "[yellow]recovering[/]",
+            PoolVerdict.Healthy => "[green]healthy[/]",
+            _ => "–",
+        };
+        return r.Status switch
+        {
+            ScenarioStatus.Completed => text,
+            ScenarioStatus.Interrupted => text + " [red](interrupted)[/]",
+            ScenarioStatus.DeadlineReached => text + " [yellow](deadline)[/]",
+            _ => "[red]failed[/]",
+        };
+    }
+
+    public static string Injections(ScenarioResult r) =>
+        r.Timeline is { InjectionsByReason.Count: > 0 } t
+            ? string.Join(", ", t.InjectionsByReason.Select(kv => $"{kv.Key} {kv.Value.ToString(C)}"))
+            : r.Timeline is null ? "–" : "none";
+
+    public static string Threads(ScenarioResult r) =>
+        r.Timeline is { } t ? $"{t.ThreadsStart.ToString(C)} → {t.ThreadsPeak.ToString(C)}" : "–";
+
+    public static string Escape(string text) => Markup.Escape(text);
+}

@@ -1,0 +1,167 @@
+using System.Globalization;
+using Spectre.Console;
+using Tplab.Lab.Experiments;
+using Tplab.Lab.Running;
+using Tplab.Lab.Seeds;
+using Tplab.Load;
+using Tplab.Watch;
+
+namespace Tplab.Reports.Terminal;
+
+/// <summary>
+/// The lab in a terminal: per experiment a table filled in as scenarios finish, with a progress row for the
+/// running one (refreshed in place on an interactive console, printed once per scenario otherwise), then the
+/// lessons beside the seed's, the notes on runtime differences, and the culprits diagnose found.
+/// </summary>
+public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILabObserver
+{
+    private static readonly CultureInfo C = CultureInfo.InvariantCulture;
+    private readonly SeedFigures _seeds = SeedFigures.Load();
+    private readonly Lock _gate = new();
+    private LabTable? _table;
+    private LiveDisplayContext? _live;
+    private TaskCompletionSource? _experimentDone;
+    private Task? _liveTask;
+
+    public void LabStarted(IReadOnlyList<Experiment> experiments, string folder)
+    {
+        console.MarkupLine($"[bold]tplab run[/]: {experiments.Count.ToString(C)} experiment(s), {experiments.Sum(e => e.Scenarios.Count).ToString(C)} scenarios, each against a fresh target process.");
+        console.MarkupLine($"Results: [blue]{Cells.Escape(folder)}[/]");
+    }
+
+    public void ExperimentSkipped(Experiment experiment, string reason) =>
+        console.MarkupLine($"[yellow]{Cells.Escape(experiment.Name)} skipped:[/] {Cells.Escape(reason)}");
+
+    public void ExperimentStarted(Experiment experiment)
+    {
+        console.WriteLine();
+        console.Write(new Rule($"[bold]{Cells.Escape(experiment.Name)}[/]").LeftJustified());
+        console.MarkupLine(Cells.Escape(experiment.Title));
+        console.MarkupLine($"[grey]{Cells.Escape(experiment.Scaling)}[/]");
+        _table = new LabTable(experiment, _seeds);
+        if (interactive)
+        {
+            var ready = new TaskCompletionSource();
+            _experimentDone = new TaskCompletionSource();
+            var done = _experimentDone.Task;
+            _liveTask = console.Live(_table.Render()).AutoClear(false).StartAsync(async ctx =>
+            {
+                _live = ctx;
+                ready.SetResult();
+                await done.ConfigureAwait(false);
+                ctx.UpdateTarget(_table.Render());
+            });
+            ready.Task.Wait();
+        }
+    }
+
+    public void ScenarioStarted(Scenario scenario) => Update(scenario, $"[blue]▸ {Cells.Escape(scenario.Label)}[/] starting the target…");
+
+    public void ScenarioProgress(Scenario scenario, LoadProgress progress, ThreadPoolSample? pool)
+    {
+        var expected = scenario.Load.ExpectedRequests;
+        var bar = expected is int n && n > 0 ? Bar(progress.Done / (double)n) + " " : "";
+        var poolText = pool is null ? "" : $" · pool {pool.ThreadCount.ToString(C)} threads, queue {pool.QueueLength.ToString(C)}, {pool.Verdict.ToString().ToLowerInvariant()}";
+        Update(scenario, $"[blue]▸ {Cells.Escape(scenario.Label)}[/] {bar}{progress.Done.ToString(C)}{(expected is int e ? "/" + e.ToString(C) : "")} done · {progress.Elapsed.TotalSeconds.ToString("0", C)} s · in flight {progress.InFlight.ToString(C)} · p99 {Cells.Ms(progress.P99Ms)}{Cells.Escape(poolText)}");
+    }
+
+    public void ScenarioFinished(ScenarioResult result)
+    {
+        lock (_gate)
+        {
+            _table?.Add(result);
+            if (_table is not null)
+            {
+                _table.Running = null;
+            }
+        }
+        if (interactive)
+        {
+            Refresh();
+        }
+        else
+        {
+            var s = result.Load?.Summary;
+            console.MarkupLine($"  {Cells.Escape(result.Scenario.Label)}: {Cells.Count(s?.Requests)} requests, mean {Cells.Ms(s?.LatencyMs.Mean)}, max {Cells.Ms(s?.LatencyMs.Max)}, pool {Cells.Threads(result)}, {Cells.Verdict(result)}");
+        }
+        if (result.Error is { } error)
+        {
+            console.MarkupLine($"  [yellow]{Cells.Escape(result.Scenario.Label)}: {Cells.Escape(error)}[/]");
+        }
+    }
+
+    public void ExperimentFinished(ExperimentResult result)
+    {
+        if (interactive && _experimentDone is not null)
+        {
+            _experimentDone.SetResult();
+            _liveTask?.Wait();
+        }
+        else if (_table is not null)
+        {
+            console.Write(_table.Render());
+        }
+        if (result.Lessons.Count > 0)
+        {
+            var lessons = new Table().Border(TableBorder.Simple).AddColumn("what it shows").AddColumn(new TableColumn("this run").RightAligned()).AddColumn(new TableColumn("seed").RightAligned());
+            foreach (var l in result.Lessons)
+            {
+                lessons.AddRow(Cells.Escape(l.Lesson.Label), Cells.Ratio(l.Ours), Cells.Ratio(l.Seed));
+            }
+            console.Write(lessons);
+        }
+        foreach (var note in result.Experiment.RuntimeNotes.Concat(result.Observations))
+        {
+            console.MarkupLine($"  • {Cells.Escape(note)}");
+        }
+        foreach (var r in result.Scenarios.Where(r => r.Culprits.Count > 0))
+        {
+            var top = r.Culprits[0];
+            console.MarkupLine($"  [red]✗[/] {Cells.Escape(r.Scenario.Label)}: [bold]{Cells.Escape(top.BlockingCall)}[/] in [bold]{Cells.Escape(top.UserFrame)}[/] ({top.Threads.ToString("0.#", C)} pool threads held) — {Cells.Escape(top.Advice)}");
+        }
+    }
+
+    public void LabFinished(LabResult result)
+    {
+        console.WriteLine();
+        foreach (var (experiment, reason) in result.Skipped)
+        {
+            console.MarkupLine($"[yellow]{Cells.Escape(experiment)} was skipped:[/] {Cells.Escape(reason)}");
+        }
+        var state = result.Interrupted ? "[red]interrupted[/]: finished scenarios kept, the running one marked" : "done";
+        console.MarkupLine($"tplab run {state}. Report: [blue]{Cells.Escape(Path.Combine(result.Folder, "report.html"))}[/]  Summary: [blue]{Cells.Escape(Path.Combine(result.Folder, "summary.json"))}[/]");
+    }
+
+    private void Update(Scenario scenario, string line)
+    {
+        lock (_gate)
+        {
+            if (_table is not null)
+            {
+                _table.Running = line;
+            }
+        }
+        if (interactive)
+        {
+            Refresh();
+        }
+    }
+
+    private void Refresh()
+    {
+        lock (_gate)
+        {
+            if (_live is not null && _table is not null)
+            {
+                _live.UpdateTarget(_table.Render());
+            }
+        }
+    }
+
+    private static string Bar(double fraction)
+    {
+        const int width = 16;
+        var filled = (int)Math.Round(Math.Clamp(fraction, 0, 1) * width);
+        return "[green]" + new string('█', filled) + "[/][grey]" + new string('░', width - filled) + "[/]";
+    }
+}

@@ -1,0 +1,49 @@
+using Spectre.Console;
+using Tplab.Lab.Experiments;
+using Tplab.Lab.Running;
+using Tplab.Lab.Seeds;
+
+namespace Tplab.Reports.Terminal;
+
+/// <summary>An experiment's table: this run's figures beside the seed's published ones, one row per scenario.</summary>
+internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
+{
+    private static readonly string[] Columns =
+        ["scenario", "requests", "failed", "mean", "p50", "p99", "max", "req/s", "pool threads", "injections", "verdict", "seed mean", "seed max", "seed req/s"];
+
+    private readonly List<ScenarioResult> _done = [];
+
+    public string? Running { get; set; }
+
+    public void Add(ScenarioResult result) => _done.Add(result);
+
+    public Table Render()
+    {
+        var table = new Table().Border(TableBorder.Simple).Title($"[bold]{Cells.Escape(experiment.Name)}[/]");
+        foreach (var c in Columns)
+        {
+            table.AddColumn(new TableColumn(c).RightAligned());
+        }
+        table.Columns[0].LeftAligned();
+        foreach (var r in _done)
+        {
+            var s = r.Load?.Summary;
+            var seed = (string field) => seeds.FigureOrMidRange(experiment.Name, r.Scenario.Id, field);
+            table.AddRow(
+                Cells.Escape(r.Scenario.Label), Cells.Count(s?.Requests), Cells.Count(s?.Failed),
+                Cells.Ms(s?.LatencyMs.Mean), Cells.Ms(s?.LatencyMs.P50), Cells.Ms(s?.LatencyMs.P99), Cells.Ms(s?.LatencyMs.Max),
+                Cells.Rate(s?.ThroughputPerSecond), Cells.Threads(r), Cells.Escape(Cells.Injections(r)), Cells.Verdict(r),
+                Cells.Ms(seed("meanMs")), Cells.Ms(seed("maxMs")), Cells.Rate(seed("requestsPerSecond")));
+        }
+        if (Running is { } line)
+        {
+            table.AddRow(new Markup(line), Text.Empty, Text.Empty, Text.Empty, Text.Empty, Text.Empty, Text.Empty,
+                Text.Empty, Text.Empty, Text.Empty, Text.Empty, Text.Empty, Text.Empty, Text.Empty);
+        }
+        if (experiment.Seeds.Count > 0)
+        {
+            table.Caption("[grey]seed figures: published in " + Cells.Escape(string.Join(", ", experiment.Seeds)) + "; where a seed gave only a range (002), its middle[/]");
+        }
+        return table;
+    }
+}

@@ -1,0 +1,140 @@
+using System.Text.Json;
+using Tplab.Common;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Lab;
+
+/// <summary>
+/// `tplab run` as a user runs it: a real CLI process, real targets, real load, real EventPipe; the results
+/// folder checked against the documented schema and the report opened in a real Chromium.
+/// </summary>
+public sealed class LabEndToEndTests : IDisposable
+{
+    private readonly string _folder = Directory.CreateTempSubdirectory("tplab-lab-test-").FullName;
+
+    public void Dispose() => Directory.Delete(_folder, recursive: true);
+
+    private string Plan(string yaml)
+    {
+        var path = Path.Combine(_folder, "plan.yaml");
+        File.WriteAllText(path, yaml);
+        return path;
+    }
+
+    // Blocking vs async under a closed loop well above the 2-core default minimum: small, but the lesson shows.
+    private const string SmallPlan = """
+        name: small
+        matrix:
+          variants: [sleep, delay]
+          waitMs: 500
+          loads:
+            - { concurrency: 16, requests: 32, timeout: 30s }
+        """;
+
+    [Fact]
+    public async Task Run_SmallPlan_WritesSchemaFilesAndAReportThatRendersInChromium()
+    {
+        var results = Path.Combine(_folder, "results");
+        var (code, stdout, stderr) = await TplabCli.RunAsync(TimeSpan.FromMinutes(3), "run", "--plan", Plan(SmallPlan), "--results", results);
+        Assert.True(code == 0, $"exit {code}: {stderr}\n{stdout}");
+
+        var run = Assert.Single(Directory.GetDirectories(results));
+        using var summary = JsonDocument.Parse(File.ReadAllText(Path.Combine(run, "summary.json")));
+        var root = summary.RootElement;
+        Assert.Equal(1, root.GetProperty("schemaVersion").GetInt32());
+        Assert.Equal(Environment.ProcessorCount, root.GetProperty("cores").GetInt32());
+        Assert.StartsWith(".NET 10", root.GetProperty("runtimeVersion").GetString(), StringComparison.Ordinal);
+        Assert.False(root.GetProperty("interrupted").GetBoolean());
+        var scenarios = root.GetProperty("scenarios").EnumerateArray().ToDictionary(s => s.GetProperty("variant").GetString()!);
+        Assert.Equal(["delay", "sleep"], scenarios.Keys.Order());
+        foreach (var (variant, s) in scenarios)
+        {
+            Assert.Equal("small", s.GetProperty("experiment").GetString());
+            Assert.Equal(JsonValueKind.Null, s.GetProperty("minThreads").ValueKind);
+            Assert.Equal("completed", s.GetProperty("status").GetString());
+            var load = s.GetProperty("load");
+            Assert.Equal(32, load.GetProperty("requests").GetInt64());
+            Assert.Equal(32, load.GetProperty("succeeded").GetInt64());
+            Assert.True(load.GetProperty("latencyMs").GetProperty("min").GetDouble() >= 500);
+            var timeline = s.GetProperty("timeline");
+            Assert.True(timeline.GetProperty("samples").GetInt32() > 0, variant);
+            Assert.True(timeline.GetProperty("threadsPeak").GetInt32() >= timeline.GetProperty("threadsStart").GetInt32());
+            Assert.Contains(s.GetProperty("verdict").GetString(), new[] { "healthy", "starving", "recovering" });
+            Assert.True(File.Exists(Path.Combine(run, s.GetProperty("files").GetProperty("requests").GetString()!)));
+            Assert.True(File.Exists(Path.Combine(run, s.GetProperty("files").GetProperty("timeline").GetString()!)));
+            Assert.Equal(33, File.ReadAllLines(Path.Combine(run, s.GetProperty("files").GetProperty("requests").GetString()!)).Length);
+        }
+        // the lesson: 16 concurrent Thread.Sleep on a 2-thread minimum queue up; Task.Delay does not
+        Assert.True(Mean(scenarios["sleep"]) > Mean(scenarios["delay"]) * 1.3, $"sleep {Mean(scenarios["sleep"])} vs delay {Mean(scenarios["delay"])}");
+        Assert.Equal("healthy", scenarios["delay"].GetProperty("verdict").GetString());
+
+        var view = await Browser.OpenAsync(Path.Combine(run, "report.html"), Path.Combine(RepoPaths.Artifacts("screenshots"), "report-lab-e2e.png"));
+        Assert.True(view.Rendered);
+        Assert.Empty(view.ConsoleErrors);
+        Assert.Empty(view.ExternalRequests);
+        Assert.Equal(4, view.Charts.Count); // latency, percentiles, and one pool chart per scenario
+        Assert.All(view.Charts, c => Assert.True(c.Points > 0, c.Id));
+    }
+
+    private static double Mean(JsonElement scenario) => scenario.GetProperty("load").GetProperty("latencyMs").GetProperty("mean").GetDouble();
+
+    private const string LongPlan = """
+        scenarios:
+          - { id: long-db, variant: db-sync, waitMs: 1000, load: { concurrency: 10, duration: 60s } }
+          - { id: never, variant: delay, load: { concurrency: 1, requests: 1 } }
+        """;
+
+    [Theory]
+    [InlineData("INT")]
+    [InlineData("KILL")]
+    public async Task Run_StoppedMidScenario_LeavesNoProcessBehind(string signal)
+    {
+        var results = Path.Combine(_folder, "results");
+        await using var run = TplabCli.Start("run", "--plan", Plan(LongPlan), "--results", results, "--no-diagnose");
+        await run.WaitForLineAsync(l => l.Contains("long-db", StringComparison.Ordinal) || l.StartsWith("Results:", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+        // Let the target, the downstream and PostgreSQL all be up and the load running.
+        Assert.True(await ProcessTable.EventuallyAsync(() => ProcessTree.Descendants(run.Id).Count >= 3, TimeSpan.FromSeconds(30)));
+        await Task.Delay(3000);
+        var children = ProcessTree.Descendants(run.Id);
+        var pgFolders = ProcessTable.WithCommandLine("tplab-pg-").Count;
+
+        ProcessTree.Signal(run.Id, signal);
+
+        Assert.True(await ProcessTable.EventuallyAsync(() => run.HasExited, TimeSpan.FromSeconds(40)), "tplab did not end");
+        Assert.True(await ProcessTable.EventuallyAsync(() => children.All(p => !ProcessTable.IsAlive(p)), TimeSpan.FromSeconds(30)),
+            $"left behind: {string.Join(", ", children.Where(ProcessTable.IsAlive))}");
+        Assert.True(pgFolders > 0);
+        Assert.True(await ProcessTable.EventuallyAsync(() => !Directory.EnumerateDirectories(Path.GetTempPath(), "tplab-pg-*").Any(d => ProcessTable.WithCommandLine(d).Count > 0), TimeSpan.FromSeconds(30)));
+        if (signal == "INT")
+        {
+            var folder = Assert.Single(Directory.GetDirectories(results));
+            using var summary = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder, "summary.json")));
+            Assert.True(summary.RootElement.GetProperty("interrupted").GetBoolean());
+            var scenario = Assert.Single(summary.RootElement.GetProperty("scenarios").EnumerateArray());
+            Assert.Equal("interrupted", scenario.GetProperty("status").GetString());
+            Assert.True(scenario.GetProperty("load").GetProperty("requests").GetInt64() > 0);
+        }
+    }
+
+    [Theory]
+    [InlineData("--experiment", "nope", "unknown experiment 'nope'")]
+    [InlineData("--variant", "nap", "unknown variant 'nap'")]
+    [InlineData("--interval", "10ms", "--interval must be at least 250ms")]
+    [InlineData("--plan", "/no/such/plan.yaml", "--plan /no/such/plan.yaml")]
+    public async Task Run_BadInput_OneLineAndUsageExitCode(string option, string value, string expected)
+    {
+        var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(60), "run", option, value, "--results", Path.Combine(_folder, "r"));
+        Assert.Equal(ExitCodes.Usage, code);
+        var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains(expected, line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_BadPlanFile_NamesTheField()
+    {
+        var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(60), "run", "--plan",
+            Plan("scenarios:\n  - variant: sleep\n    load: { concurrency: -4, requests: 1 }"), "--results", Path.Combine(_folder, "r"));
+        Assert.Equal(ExitCodes.Usage, code);
+        Assert.Contains("scenarios[0].load.concurrency", stderr, StringComparison.Ordinal);
+    }
+}
