@@ -7,6 +7,7 @@ var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET t
     ServeCommand.Create(),
     DownstreamCommand.Create(),
     RunCommand.Create(),
+    WatchCommand.Create(),
     DiagnoseCommand.Create(),
 };
 return await CommandRunner.InvokeAsync(root, args);

@@ -97,9 +97,10 @@ public sealed class RuntimeEventStream : IDisposable
             Source.Process();
             _ended.TrySetResult();
         }
-        catch (Exception e) when (Volatile.Read(ref _stopped) == 1 || e is EndOfStreamException or IOException or ObjectDisposedException)
+        catch (Exception e) when (Volatile.Read(ref _stopped) == 1 || e is EndOfStreamException or IOException or ObjectDisposedException or FormatException)
         {
-            // A stream cut short by stop or by the process exiting is a normal end.
+            // A stream cut short by stop or by the process exiting is a normal end: TraceEvent reports a stream that
+            // ends inside a block as FormatException ("Read past end of stream").
             _ended.TrySetResult();
         }
         catch (Exception e)

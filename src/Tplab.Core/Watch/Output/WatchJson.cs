@@ -1,0 +1,93 @@
+using System.Globalization;
+using System.Text.Json;
+using Tplab.Watch.Verdicts;
+
+namespace Tplab.Watch.Output;
+
+/// <summary>
+/// The JSON form of each record, shared by the JSONL writer and anyone storing a timeline: one object per sample
+/// (<c>"type":"sample"</c>), per injection (<c>"type":"injection"</c>) and one summary (<c>"type":"summary"</c>).
+/// Written with Utf8JsonWriter, so numbers are invariant and strings escaped.
+/// </summary>
+public static class WatchJson
+{
+    /// <summary>One sample as a JSON object on one line.</summary>
+    public static string Sample(ThreadPoolSample s) => Write(w =>
+    {
+        w.WriteString("type", "sample");
+        w.WriteNumber("offsetSeconds", Round(s.Offset.TotalSeconds, 3));
+        w.WriteNumber("threadCount", s.ThreadCount);
+        w.WriteNumber("queueLength", s.QueueLength);
+        w.WriteNumber("completedPerSecond", Round(s.CompletedPerSecond, 1));
+        w.WriteNumber("osThreads", s.OsThreads);
+        w.WriteNumber("cpuPercent", Round(s.CpuPercent, 1));
+        w.WriteNumber("contentionsPerSecond", Round(s.ContentionsPerSecond, 1));
+        if (s.CountersAgeMs is { } age)
+        {
+            w.WriteNumber("countersAgeMs", Round(age, 0));
+        }
+        else
+        {
+            w.WriteNull("countersAgeMs");
+        }
+        w.WriteString("verdict", s.Verdict.ToWord());
+        w.WriteString("evidence", s.Evidence);
+    });
+
+    /// <summary>One injection as a JSON object on one line.</summary>
+    public static string Injection(ThreadPoolInjection i) => Write(w =>
+    {
+        w.WriteString("type", "injection");
+        w.WriteNumber("offsetSeconds", Round(i.Offset.TotalSeconds, 3));
+        w.WriteNumber("newThreadCount", i.NewThreadCount);
+        w.WriteString("reason", i.ReasonName);
+        w.WriteNumber("reasonCode", i.ReasonCode);
+        w.WriteNumber("averageThroughput", Round(i.AverageThroughput, 1));
+    });
+
+    /// <summary>The summary of a timeline as a JSON object on one line.</summary>
+    public static string Summary(PoolTimeline t) => Write(w =>
+    {
+        w.WriteString("type", "summary");
+        w.WriteNumber("processId", t.ProcessId);
+        w.WriteNumber("intervalSeconds", Round(t.Interval.TotalSeconds, 3));
+        w.WriteNumber("durationSeconds", Round(t.Duration.TotalSeconds, 3));
+        w.WriteNumber("samples", t.Samples.Count);
+        w.WriteNumber("threadsStart", t.ThreadsStart);
+        w.WriteNumber("threadsPeak", t.ThreadsPeak);
+        w.WriteNumber("osThreadsPeak", t.OsThreadsPeak);
+        w.WriteNumber("queuePeak", t.QueuePeak);
+        w.WriteStartObject("injectionsByReason");
+        foreach (var (reason, count) in t.InjectionsByReason)
+        {
+            w.WriteNumber(reason, count);
+        }
+        w.WriteEndObject();
+        if (t.FirstStarving is { } first)
+        {
+            w.WriteNumber("firstStarvingSeconds", Round(first.TotalSeconds, 3));
+        }
+        if (t.Limits is { } l)
+        {
+            w.WriteNumber("minWorkerThreads", l.MinWorkerThreads);
+            w.WriteNumber("maxWorkerThreads", l.MaxWorkerThreads);
+        }
+        w.WriteBoolean("processExited", t.ProcessExited);
+        w.WriteString("verdict", t.Verdict.ToWord());
+        w.WriteString("evidence", t.Evidence);
+    });
+
+    private static double Round(double value, int digits) => double.IsFinite(value) ? Math.Round(value, digits, MidpointRounding.AwayFromZero) : 0;
+
+    private static string Write(Action<Utf8JsonWriter> body)
+    {
+        using var stream = new MemoryStream();
+        using (var w = new Utf8JsonWriter(stream, new JsonWriterOptions { Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        {
+            w.WriteStartObject();
+            body(w);
+            w.WriteEndObject();
+        }
+        return System.Text.Encoding.UTF8.GetString(stream.ToArray());
+    }
+}

@@ -1,0 +1,126 @@
+using System.Globalization;
+using Tplab.Target;
+using Tplab.Tests.Support;
+using Tplab.Watch;
+using Tplab.Watch.Verdicts;
+using Xunit.Abstractions;
+
+namespace Tplab.Tests.Watch;
+
+/// <summary>
+/// The watch against real targets under a real flood: the runtime's own events and counters, read over EventPipe.
+/// Concurrency 60 is far above the default minimum (the core count), so blocking handlers starve the pool.
+/// </summary>
+public sealed class ThreadPoolWatchTests(DownstreamFixture fixture, ITestOutputHelper output) : IClassFixture<DownstreamFixture>
+{
+    private const int Concurrency = 60;
+
+    [Fact]
+    public async Task Sleep_Flooded_IsStarvingWithin3sOfTheQueueGrowing_WithStarvationInjections()
+    {
+        // Sleeps of 2 s: the gate thread injects only when nothing was dequeued for 500 ms, which shorter sleeps
+        // (threads finishing and dequeuing often) rarely allow; the backlog rule covers those.
+        var timeline = await WatchFloodAsync("/sleep?ms=2000", new ThreadPoolSettings(), TimeSpan.FromSeconds(7));
+
+        var onset = timeline.Samples.First(s => s.QueueLength > 0);
+        var starving = timeline.Samples.First(s => s.Verdict == PoolVerdict.Starving);
+        Assert.InRange((starving.Offset - onset.Offset).TotalSeconds, 0, 3);
+        Assert.True(timeline.InjectionCount(InjectionReason.Starvation) >= 1, "no Starvation injection");
+        Assert.Equal(PoolVerdict.Starving, timeline.Verdict);
+        Assert.Contains("starvation injection", starving.Evidence + string.Join(' ', timeline.Samples.Select(s => s.Evidence)), StringComparison.Ordinal);
+        Assert.False(timeline.ProcessExited);
+    }
+
+    [Fact]
+    public async Task Delay_Flooded_IsHealthy_WithoutStarvationInjections()
+    {
+        var timeline = await WatchFloodAsync("/delay?ms=500", new ThreadPoolSettings(), TimeSpan.FromSeconds(6));
+
+        Assert.Equal(PoolVerdict.Healthy, timeline.Verdict);
+        Assert.Equal(0, timeline.InjectionCount(InjectionReason.Starvation));
+        Assert.True(timeline.Samples.Max(s => s.CompletedPerSecond) > 10, "the flood did not reach the target");
+    }
+
+    [Fact]
+    public async Task HttpResult_Flooded_InjectsForCooperativeBlocking()
+    {
+        // .NET 10 compensates .Result on pool threads with CooperativeBlocking injections (reason 8), paced by
+        // Blocking.DelayStepMs/MaxDelayMs; observed here: tens of them, and no need for Starvation ones.
+        var timeline = await WatchFloodAsync("/http-result?ms=500", new ThreadPoolSettings(), TimeSpan.FromSeconds(6));
+
+        Assert.True(timeline.InjectionCount(InjectionReason.CooperativeBlocking) >= 5,
+            $"expected CooperativeBlocking injections, saw {string.Join(", ", timeline.InjectionsByReason.Select(kv => $"{kv.Key} {kv.Value}"))}");
+        Assert.True(timeline.ThreadsPeak > timeline.ThreadsStart + 5, "the pool did not grow for the blocked waits");
+        Assert.NotEqual(PoolVerdict.Healthy, timeline.Verdict);
+    }
+
+    [Fact]
+    public async Task Sleep_WithMinThreadsAtTheConcurrency_IsHealthy()
+    {
+        var timeline = await WatchFloodAsync("/sleep?ms=500", new ThreadPoolSettings { MinThreads = Concurrency }, TimeSpan.FromSeconds(6));
+
+        Assert.Equal(PoolVerdict.Healthy, timeline.Verdict);
+        Assert.All(timeline.Samples, s => Assert.NotEqual(PoolVerdict.Starving, s.Verdict));
+        Assert.True(timeline.ThreadsPeak >= Concurrency / 2, "the pool never used the minimum it was given");
+    }
+
+    [Fact]
+    public async Task Samples_KeepArrivingAtTheInterval_WhileTheTargetStarves()
+    {
+        var interval = TimeSpan.FromMilliseconds(250);
+        var timeline = await WatchFloodAsync("/sleep?ms=2000", new ThreadPoolSettings(), TimeSpan.FromSeconds(6), interval);
+
+        var starving = timeline.Samples.Where(s => s.Verdict == PoolVerdict.Starving).ToList();
+        Assert.True(starving.Count >= 8, $"only {starving.Count} starving samples");
+        var gaps = timeline.Samples.Zip(timeline.Samples.Skip(1), (a, b) => (b.Offset - a.Offset).TotalSeconds).ToList();
+        // Generous: the machine is shared, but a stalled watcher would leave gaps of seconds.
+        Assert.InRange(gaps.Max(), 0.1, 0.8);
+        Assert.InRange(timeline.Samples.Count, (int)(5.5 / interval.TotalSeconds), (int)(9 / interval.TotalSeconds));
+        // The runtime's counters keep coming while its pool starves (they are polled on a dedicated thread there too).
+        Assert.All(starving, s => Assert.InRange(s.CountersAgeMs ?? double.MaxValue, 0, 2000));
+    }
+
+    [Fact]
+    public async Task TargetExitingMidWatch_KeepsTheDataAndSaysSo()
+    {
+        var target = await TargetProcess.StartTargetAsync(new TargetOptions());
+        await using var watch = await ThreadPoolWatch.StartAsync(target.ProcessId, new WatchOptions { Interval = TimeSpan.FromMilliseconds(250) });
+        await Task.Delay(1500);
+        target.Process.Kill();
+        await target.DisposeAsync();
+        await watch.ProcessGone.WaitAsync(TimeSpan.FromSeconds(10));
+        var timeline = await watch.StopAsync();
+
+        Assert.True(timeline.ProcessExited);
+        Assert.True(timeline.Samples.Count >= 3, $"only {timeline.Samples.Count} samples kept");
+        Assert.Contains("exited", timeline.Evidence, StringComparison.Ordinal);
+    }
+
+    private async Task<PoolTimeline> WatchFloodAsync(string path, ThreadPoolSettings settings, TimeSpan flood, TimeSpan? interval = null)
+    {
+        await using var target = await fixture.Stack.StartTargetAsync(settings);
+        await using var watch = await ThreadPoolWatch.StartAsync(target.ProcessId, new WatchOptions { Interval = interval ?? TimeSpan.FromMilliseconds(500) });
+        await Task.Delay(1000);
+        await using (Flood.Start(target.Url(path), Concurrency, flood, TimeSpan.FromSeconds(20)))
+        {
+            await Task.Delay(flood);
+        }
+        var timeline = await watch.StopAsync();
+        Log(timeline);
+        return timeline;
+    }
+
+    private void Log(PoolTimeline t)
+    {
+        foreach (var s in t.Samples)
+        {
+            output.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"{s.Offset.TotalSeconds:0.00} threads={s.ThreadCount} queue={s.QueueLength} done={s.CompletedPerSecond:0}/s os={s.OsThreads} cpu={s.CpuPercent:0}% age={s.CountersAgeMs:0}ms {s.Verdict}: {s.Evidence}"));
+        }
+        foreach (var (reason, count) in t.InjectionsByReason)
+        {
+            output.WriteLine($"injections {reason}: {count}");
+        }
+        output.WriteLine($"{t.Verdict}: {t.Evidence}");
+    }
+}

@@ -1,0 +1,134 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
+using Tplab.Common;
+using Tplab.Target;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Watch;
+
+/// <summary>The real tplab CLI: each bad input is one line and its documented exit code; -- COMMAND watches from start-up.</summary>
+public sealed class WatchCliTests
+{
+    private static readonly TimeSpan Limit = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task NoSuchProcess_Exits5()
+    {
+        var pid = Enumerable.Range(400000, 1000).First(p => !Directory.Exists($"/proc/{p}"));
+        var (code, _, stderr) = await TplabCli.RunAsync(Limit, "watch", pid.ToString(CultureInfo.InvariantCulture));
+        Assert.Equal(ExitCodes.NoProcess, code);
+        Assert.Equal($"tplab: no process with id {pid}", stderr.Trim());
+    }
+
+    [Fact]
+    public async Task NotADotNetProcess_Exits5_AndSaysSo()
+    {
+        using var sleep = Process.Start(new ProcessStartInfo("sleep", "30") { RedirectStandardInput = true })!;
+        try
+        {
+            var (code, _, stderr) = await TplabCli.RunAsync(Limit, "watch", sleep.Id.ToString(CultureInfo.InvariantCulture));
+            Assert.Equal(ExitCodes.NoProcess, code);
+            Assert.Contains("is not a .NET process", stderr, StringComparison.Ordinal);
+            Assert.Single(stderr.Trim().Split('\n'));
+        }
+        finally
+        {
+            sleep.Kill();
+        }
+    }
+
+    [Fact]
+    public async Task OtherUsersProcess_Exits6_PermissionDenied()
+    {
+        if (Environment.UserName != "root" || !File.Exists("/usr/bin/setpriv"))
+        {
+            return; // Needs root to run tplab as another user; the CI machine is root.
+        }
+        await using var target = await TargetProcess.StartTargetAsync(new TargetOptions());
+        var info = new ProcessStartInfo("/usr/bin/setpriv")
+        {
+            ArgumentList = { "--reuid=65534", "--regid=65534", "--clear-groups", DotnetHost.Path, TplabCli.Dll, "watch", target.ProcessId.ToString(CultureInfo.InvariantCulture), "--duration", "1s" },
+            RedirectStandardError = true,
+            RedirectStandardOutput = true,
+        };
+        info.Environment["HOME"] = "/tmp";
+        using var nobody = Process.Start(info)!;
+        var stderr = await nobody.StandardError.ReadToEndAsync();
+        await nobody.WaitForExitAsync().WaitAsync(Limit);
+        Assert.Equal(ExitCodes.PermissionDenied, nobody.ExitCode);
+        Assert.Contains("permission denied on the diagnostic socket", stderr, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("0.1s", "--interval must be at least 0.25 s")]
+    [InlineData("fast", "--interval must be a positive duration")]
+    public async Task BadInterval_IsAUsageError(string interval, string message)
+    {
+        var (code, _, stderr) = await TplabCli.RunAsync(Limit, "watch", "1", "--interval", interval);
+        Assert.Equal(ExitCodes.Usage, code);
+        Assert.Contains(message, stderr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task NotAPid_WithoutDoubleDash_IsAUsageError()
+    {
+        var (code, _, stderr) = await TplabCli.RunAsync(Limit, "watch", "myapp");
+        Assert.Equal(ExitCodes.Usage, code);
+        Assert.Contains("put -- before it", stderr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ProcessExitingDuringTheWatch_Exits7_KeepsTheData_LastLineSaysSo()
+    {
+        var target = await TargetProcess.StartTargetAsync(new TargetOptions());
+        var watch = TplabCli.RunAsync(Limit, "watch", target.ProcessId.ToString(CultureInfo.InvariantCulture), "--interval", "0.25s", "--format", "jsonl");
+        await Task.Delay(2500);
+        target.Process.Kill();
+        await target.DisposeAsync();
+        var (code, stdout, stderr) = await watch;
+
+        Assert.Equal(ExitCodes.ProcessExited, code);
+        Assert.Contains("exited during the watch; the data so far was kept", stderr.Trim().Split('\n')[^1], StringComparison.Ordinal);
+        var lines = stdout.Trim().Split('\n');
+        Assert.True(lines.Length >= 4, stdout);
+        using var summary = JsonDocument.Parse(lines[^1]);
+        Assert.Equal("summary", summary.RootElement.GetProperty("type").GetString());
+        Assert.True(summary.RootElement.GetProperty("processExited").GetBoolean());
+    }
+
+    [Fact]
+    public async Task DoubleDashCommand_IsWatchedFromItsFirstMoment()
+    {
+        var output = Path.Combine(Path.GetTempPath(), $"tplab-watch-{Guid.NewGuid():N}.jsonl");
+        try
+        {
+            var targetDll = Path.Combine(AppContext.BaseDirectory, "Tplab.Target.dll");
+            var (code, _, stderr) = await TplabCli.RunAsync(Limit,
+                "watch", "--interval", "0.5s", "--duration", "3s", "--output", output, "--", DotnetHost.Path, targetDll, "serve", "--port", "0");
+            Assert.True(code == ExitCodes.Ok, stderr);
+            var records = File.ReadAllLines(output).Select(l => JsonDocument.Parse(l).RootElement).ToList();
+            Assert.InRange(records.Count(r => r.GetProperty("type").GetString() == "sample"), 4, 8);
+            var summary = records[^1];
+            // Event 59 is emitted when the pool is created: seeing it proves the session began before the app ran.
+            Assert.True(summary.TryGetProperty("minWorkerThreads", out var min) && min.GetInt32() >= 1, records[^1].ToString());
+            Assert.Equal("healthy", summary.GetProperty("verdict").GetString());
+        }
+        finally
+        {
+            File.Delete(output);
+        }
+    }
+
+    [Fact]
+    public async Task CsvFormat_WritesAHeaderAndOneRowPerSample()
+    {
+        await using var target = await TargetProcess.StartTargetAsync(new TargetOptions());
+        var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "watch", target.ProcessId.ToString(CultureInfo.InvariantCulture), "--duration", "2s", "--format", "csv");
+        Assert.True(code == ExitCodes.Ok, stderr);
+        var lines = stdout.Trim().Split('\n');
+        Assert.StartsWith("offset_s,threads,queue,", lines[0], StringComparison.Ordinal);
+        Assert.InRange(lines.Length - 1, 1, 3);
+        Assert.EndsWith("\"", lines[1], StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,84 @@
+using System.Globalization;
+using System.Text.Json;
+using Spectre.Console;
+using Tplab.Watch;
+using Tplab.Watch.Output;
+using Tplab.Watch.Verdicts;
+
+namespace Tplab.Tests.Watch;
+
+/// <summary>Renderers read records only; their output is checked line by line, in a culture with a decimal comma too.</summary>
+public sealed class WatchOutputTests
+{
+    private static readonly ThreadPoolSample Starving = new(TimeSpan.FromSeconds(3.5), 4, 94, 2.5, 21, 3.25, 0, 120, PoolVerdict.Starving,
+        "queue 94 and rising, 2 threads/s added by starvation injection, threads 4, CPU 3%");
+
+    private static readonly ThreadPoolInjection Injection = new(TimeSpan.FromSeconds(3.1), 4, InjectionReason.Starvation, 6, 1.5);
+
+    private static PoolTimeline Timeline() => new(42, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(4), [Starving], [Injection], null, processExited: false);
+
+    [Fact]
+    public void LiveFrame_PutsTheVerdictLineSecond_UnderTheTitle()
+    {
+        var lines = LiveFrame.Lines("tplab watch: pid 42", Starving, [Injection], Starving, 4, 94);
+        Assert.Equal("tplab watch: pid 42, at 3.5 s", lines[0]);
+        Assert.Equal("STARVING: queue 94 and rising, 2 threads/s added by starvation injection, threads 4, CPU 3%", lines[1]);
+        Assert.Contains(lines, l => l.StartsWith("  queue length", StringComparison.Ordinal) && l.Contains("94", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.Contains("Starvation 1, CooperativeBlocking 0", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.StartsWith("  last injection", StringComparison.Ordinal) && l.Contains("Starvation at 3.1 s", StringComparison.Ordinal));
+    }
+
+    [Theory]
+    [InlineData("en-US")]
+    [InlineData("de-DE")]
+    public void Jsonl_IsInvariant_OneObjectPerRecord_SummaryLast(string culture)
+    {
+        var saved = CultureInfo.CurrentCulture;
+        CultureInfo.CurrentCulture = new CultureInfo(culture);
+        try
+        {
+            using var text = new StringWriter(CultureInfo.InvariantCulture);
+            JsonlWatchWriter.WriteTimeline(Timeline(), text);
+            var lines = text.ToString().Trim().Split('\n');
+            Assert.Equal(3, lines.Length);
+            Assert.Equal("{\"type\":\"injection\",\"offsetSeconds\":3.1,\"newThreadCount\":4,\"reason\":\"Starvation\",\"reasonCode\":6,\"averageThroughput\":1.5}", lines[0].Trim());
+            using var sample = JsonDocument.Parse(lines[1]);
+            Assert.Equal(3.3, sample.RootElement.GetProperty("cpuPercent").GetDouble());
+            Assert.Equal("starving", sample.RootElement.GetProperty("verdict").GetString());
+            using var summary = JsonDocument.Parse(lines[2]);
+            Assert.Equal(1, summary.RootElement.GetProperty("injectionsByReason").GetProperty("Starvation").GetInt32());
+            Assert.Equal("starving", summary.RootElement.GetProperty("verdict").GetString());
+        }
+        finally
+        {
+            CultureInfo.CurrentCulture = saved;
+        }
+    }
+
+    [Fact]
+    public void Csv_CountsInjectionsIntoTheNextRow_AndQuotesEvidence()
+    {
+        using var text = new StringWriter(CultureInfo.InvariantCulture);
+        var csv = new CsvWatchWriter(text);
+        csv.OnInjection(Injection);
+        csv.OnSample(Starving);
+        csv.OnCompleted(Timeline());
+        var lines = text.ToString().Trim().Split('\n');
+        Assert.Equal(CsvWatchWriter.Header, lines[0].Trim());
+        Assert.StartsWith("3.500,4,94,2.5,21,3.3,0.0,1,0,starving,\"queue 94", lines[1], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void LiveView_OnAConsoleWithoutAnsi_WritesTheVerdictLinePerSample()
+    {
+        using var text = new StringWriter(CultureInfo.InvariantCulture);
+        var console = AnsiConsole.Create(new AnsiConsoleSettings { Ansi = AnsiSupport.No, ColorSystem = ColorSystemSupport.NoColors, Out = new AnsiConsoleOutput(text) });
+        console.Profile.Width = 400;
+        var view = new LiveWatchView(console, "tplab watch: pid 42");
+        view.OnSample(Starving);
+        view.OnCompleted(Timeline());
+        var lines = text.ToString().Trim().Split('\n');
+        Assert.StartsWith("STARVING: queue 94", lines[0], StringComparison.Ordinal);
+        Assert.StartsWith("watch starving:", lines[^1], StringComparison.Ordinal);
+    }
+}
