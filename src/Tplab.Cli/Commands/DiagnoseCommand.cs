@@ -26,7 +26,7 @@ internal static class DiagnoseCommand
             var formatText = result.GetValue(format) ?? "text";
             var options = new DiagnoseCommandOptions(
                 result.GetValue(pid),
-                new DiagnoseOptions { Duration = Durations.Parse(result.GetValue(duration) ?? "5s", "--duration") }.Validated(),
+                new DiagnoseOptions { Duration = DurationText.Parse(result.GetValue(duration) ?? "5s", "--duration") }.Validated(),
                 DiagnosisFormats.Find(formatText)
                     ?? throw TplabException.Usage($"--format must be one of {string.Join(", ", DiagnosisFormats.All.Select(w => w.Format))}, got '{formatText}'"));
             return await RunAsync(options, ct);
