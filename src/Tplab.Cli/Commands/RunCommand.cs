@@ -21,7 +21,7 @@ internal static class RunCommand
         var results = new Option<string>("--results") { Description = "Folder for results/<timestamp>/", DefaultValueFactory = _ => "results" };
         var pg = new Option<string?>("--pg") { Description = "Npgsql connection string for the db variants; default $TPLAB_PG, else a private PostgreSQL" };
         var noDiagnose = new Option<bool>("--no-diagnose") { Description = "Do not look for the blocking code during starving scenarios" };
-        var interval = new Option<string>("--interval") { Description = "Pool sampling interval", DefaultValueFactory = _ => "1s" };
+        var interval = new Option<string>("--interval") { Description = "Pool sampling interval (at least 250ms)", DefaultValueFactory = _ => "500ms" };
         var (minThreads, knobs) = ThreadPoolOptions.Create();
         minThreads.Description = "Run every selected variant with SetMinThreads(N) instead of the experiments' own settings";
         var command = new Command("run", "Reproduce the seed experiments: tables in the terminal, results/<timestamp>/summary.json and report.html")

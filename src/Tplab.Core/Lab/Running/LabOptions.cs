@@ -30,8 +30,8 @@ public sealed record LabOptions
     /// <summary>Run <c>diagnose</c> during starving scenarios. Default true.</summary>
     public bool Diagnose { get; init; } = true;
 
-    /// <summary>How often the target's pool is sampled. Default 1 s (seed 004 recorded every second).</summary>
-    public TimeSpan WatchInterval { get; init; } = TimeSpan.FromSeconds(1);
+    /// <summary>How often the target's pool is sampled. Default 0.5 s: twice seed 004's rate, so that scenarios of a second or two still get samples.</summary>
+    public TimeSpan WatchInterval { get; init; } = TimeSpan.FromMilliseconds(500);
 
     /// <summary>The clock for timestamps of the results folder.</summary>
     public TimeProvider Time { get; init; } = TimeProvider.System;

@@ -55,6 +55,7 @@ internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILab
             PoolTimeline? timeline = null;
             if (watch is not null)
             {
+                await FreshCountersAsync(watch, options.Time.GetUtcNow() - watchStarted, options.Time).ConfigureAwait(false);
                 timeline = await watch.StopAsync().ConfigureAwait(false);
                 await watch.DisposeAsync().ConfigureAwait(false);
             }
@@ -82,6 +83,21 @@ internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILab
         var start = time.GetTimestamp();
         while (watch.Latest?.CountersAgeMs is null && time.GetElapsedTime(start) < TimeSpan.FromSeconds(3) && !ct.IsCancellationRequested)
         {
+            await Task.Delay(50, CancellationToken.None).ConfigureAwait(false);
+        }
+    }
+
+    // The pool right after a short burst is part of the story (threads created, queue drained), but the runtime's
+    // counters arrive once an interval: keep watching until one payload taken after the load has arrived.
+    private static async Task FreshCountersAsync(ThreadPoolWatch watch, TimeSpan loadEnded, TimeProvider time)
+    {
+        var start = time.GetTimestamp();
+        while (time.GetElapsedTime(start) < TimeSpan.FromSeconds(1.5))
+        {
+            if (watch.Latest is { CountersAgeMs: double age } latest && latest.Offset - TimeSpan.FromMilliseconds(age) > loadEnded)
+            {
+                return;
+            }
             await Task.Delay(50, CancellationToken.None).ConfigureAwait(false);
         }
     }
