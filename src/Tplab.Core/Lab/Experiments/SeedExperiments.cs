@@ -128,14 +128,14 @@ public static class SeedExperiments
     public static Experiment VegetaFifty(LabProfile profile)
     {
         var quick = profile == LabProfile.Quick;
-        var load = new LoadProfile { Model = LoadModel.Open, Rate = 50, Duration = TimeSpan.FromSeconds(quick ? 8 : 60) };
+        var load = new LoadProfile { Model = LoadModel.Open, Rate = 50, Duration = TimeSpan.FromSeconds(quick ? 6 : 60) };
         Scenario S(string id) => new() { Experiment = "vegeta-50", Id = id, Variant = id, WaitMs = 1000, Load = load, Deadline = Deadline(profile) };
         return new Experiment
         {
             Name = "vegeta-50",
             Title = "vegeta 50 req/s for 60 s: Thread.Sleep vs await Task.Delay, the target's threads every second",
             Seeds = ["004_1956193fa8f92e95.txt"],
-            Scaling = quick ? "quick: 50 req/s for 8 s (seed: 60 s); 1 s waits as published" : "as published: 50 req/s for 60 s, 1 s waits",
+            Scaling = quick ? "quick: 50 req/s for 6 s (seed: 60 s); 1 s waits as published" : "as published: 50 req/s for 60 s, 1 s waits",
             Scenarios = [S("sleep"), S("delay")],
             Lessons = [new("Thread.Sleep vs await Task.Delay under a fixed arrival rate (mean)", "sleep", "delay")],
             RuntimeNotes =
