@@ -27,9 +27,13 @@ internal sealed class ClosedLoop(LoadOptions options, HttpSender sender, LoadClo
     {
         // Yield first so that starting 10,000 users never runs one user's first request inline here.
         await Task.Yield();
-        if (!await clock.WaitAsync(startAt - clock.Now, stopSending).ConfigureAwait(false))
+        // A timer may wake a little before its due time; a user never starts before its place in the ramp-up.
+        while (clock.Now < startAt)
         {
-            return;
+            if (!await clock.WaitAsync(startAt - clock.Now, stopSending).ConfigureAwait(false))
+            {
+                return;
+            }
         }
         var random = options.Think is null ? null : new Random(user);
         for (var loop = 0; options.Loops is not { } loops || loop < loops; loop++)
