@@ -10,11 +10,13 @@ internal static class Cells
 {
     private static readonly CultureInfo C = CultureInfo.InvariantCulture;
 
+    /// <summary>Compact: <c>547 ms</c> below a second, <c>2.75 s</c> below ten, <c>10.7 s</c> above.</summary>
     public static string Ms(double? ms) => ms switch
     {
         null => "–",
         >= 10_000 => (ms.Value / 1000).ToString("0.0", C) + " s",
-        _ => ms.Value.ToString("#,0", C) + " ms",
+        >= 1_000 => (ms.Value / 1000).ToString("0.00", C) + " s",
+        _ => ms.Value.ToString("0", C) + " ms",
     };
 
     public static string Rate(double? perSecond) => perSecond is double r ? r.ToString("0.0", C) : "–";

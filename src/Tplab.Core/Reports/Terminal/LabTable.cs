@@ -1,4 +1,5 @@
 using Spectre.Console;
+using Spectre.Console.Rendering;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
@@ -9,7 +10,7 @@ namespace Tplab.Reports.Terminal;
 internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
 {
     private static readonly string[] Columns =
-        ["scenario", "requests", "failed", "mean", "p50", "p99", "max", "req/s", "pool threads", "injections", "verdict", "seed mean", "seed max", "seed req/s"];
+        ["scenario", "reqs", "failed", "mean", "p50", "p99", "max", "req/s", "threads", "injections", "verdict", "seed mean", "seed max", "seed req/s"];
 
     private readonly List<ScenarioResult> _done = [];
 
@@ -17,7 +18,10 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
 
     public void Add(ScenarioResult result) => _done.Add(result);
 
-    public Table Render()
+    /// <summary>The table so far, with the running scenario's progress line under it.</summary>
+    public IRenderable Render() => Running is { } line ? new Rows(Table(), new Markup("  " + line)) : Table();
+
+    private Table Table()
     {
         var table = new Table().Border(TableBorder.Simple).Title($"[bold]{Cells.Escape(experiment.Name)}[/]");
         foreach (var c in Columns)
@@ -25,6 +29,8 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
             table.AddColumn(new TableColumn(c).RightAligned());
         }
         table.Columns[0].LeftAligned();
+        table.Columns[8].NoWrap();
+        table.Columns[10].NoWrap();
         foreach (var r in _done)
         {
             var s = r.Load?.Summary;
@@ -34,11 +40,6 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
                 Cells.Ms(s?.LatencyMs.Mean), Cells.Ms(s?.LatencyMs.P50), Cells.Ms(s?.LatencyMs.P99), Cells.Ms(s?.LatencyMs.Max),
                 Cells.Rate(s?.ThroughputPerSecond), Cells.Threads(r), Cells.Escape(Cells.Injections(r)), Cells.Verdict(r),
                 Cells.Ms(seed("meanMs")), Cells.Ms(seed("maxMs")), Cells.Rate(seed("requestsPerSecond")));
-        }
-        if (Running is { } line)
-        {
-            table.AddRow(new Markup(line), Text.Empty, Text.Empty, Text.Empty, Text.Empty, Text.Empty, Text.Empty,
-                Text.Empty, Text.Empty, Text.Empty, Text.Empty, Text.Empty, Text.Empty, Text.Empty);
         }
         if (experiment.Seeds.Count > 0)
         {
