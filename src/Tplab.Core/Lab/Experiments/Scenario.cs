@@ -32,6 +32,9 @@ public sealed record Scenario
     /// <summary>The path and query the load requests.</summary>
     public string PathAndQuery => $"/{Variant}?ms={WaitMs}";
 
-    /// <summary>A label for tables: the variant and its pool settings.</summary>
-    public string Label => ThreadPool == ThreadPoolSettings.Default ? Variant : $"{Variant} ({ThreadPool.Label()})";
+    /// <summary>A name given in a plan file; null for the seed experiments, whose labels come from variant and settings.</summary>
+    public string? Name { get; init; }
+
+    /// <summary>A label for tables: the plan's name, else the variant and its pool settings.</summary>
+    public string Label => Name ?? (ThreadPool == ThreadPoolSettings.Default ? Variant : $"{Variant} ({ThreadPool.Label()})");
 }

@@ -51,10 +51,11 @@ public static class PlanReader
         var variant = r.Variant(o, at);
         var pool = new ThreadPoolSettings { MinThreads = r.Int(o, at, "minThreads", 1, short.MaxValue), Knobs = r.Knobs(o, at) };
         var load = ReadLoad(r, o["load"] as JsonObject ?? throw Error(r.Path, Join(at, "load"), "is required (an object)"), Join(at, "load"));
-        var id = r.String(o, at, "id") ?? AutoId(variant, pool, load);
+        var given = r.String(o, at, "id");
+        var id = given ?? AutoId(variant, pool, load);
         return new Scenario
         {
-            Experiment = experiment, Id = id, Variant = variant, WaitMs = r.Int(o, at, "waitMs", 0, 600_000) ?? 1000,
+            Experiment = experiment, Id = id, Name = given, Variant = variant, WaitMs = r.Int(o, at, "waitMs", 0, 600_000) ?? 1000,
             ThreadPool = pool, Load = load, Deadline = r.Duration(o, at, "deadline") ?? TimeSpan.FromMinutes(5),
         };
     }

@@ -25,6 +25,7 @@ internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILab
         }
         await using (target.ConfigureAwait(false))
         {
+            await WarmUpAsync(scenario, target, userCancel).ConfigureAwait(false);
             var watchStarted = options.Time.GetUtcNow();
             ThreadPoolWatch? watch = null;
             string? watchError = null;
@@ -100,5 +101,20 @@ internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILab
             }
             await Task.Delay(50, CancellationToken.None).ConfigureAwait(false);
         }
+    }
+
+    /// <summary>Warm-up requests per fresh target: enough to compile the route, too few to grow the pool.</summary>
+    public const int WarmUpRequests = 8;
+
+    // Compiles the route's code path (Kestrel, MVC, the action, the driver) with ms=0 and two requests at a time, so
+    // the first measured requests do not pay for the JIT; two concurrent requests never make the pool add threads.
+    private static async Task WarmUpAsync(Scenario scenario, TargetProcess target, CancellationToken ct)
+    {
+        var warm = new LoadOptions
+        {
+            Url = target.Url($"/{scenario.Variant}?ms=0"), Concurrency = 2, Requests = WarmUpRequests,
+            Timeout = TimeSpan.FromSeconds(10), KeepRecords = false,
+        };
+        await LoadRunner.RunAsync(warm, null, ct).ConfigureAwait(false);
     }
 }
