@@ -3,13 +3,16 @@ using Tplab.Target;
 namespace Tplab.Tests.Support;
 
 /// <summary>One downstream and one private PostgreSQL shared by a test class; targets are started per test.</summary>
-public sealed class StackFixture : IAsyncLifetime
+public class StackFixture : IAsyncLifetime
 {
     private TargetStack? _stack;
 
     public TargetStack Stack => _stack ?? throw new InvalidOperationException("not started");
 
-    public async Task InitializeAsync() => _stack = await TargetStack.StartAsync(new TargetStackOptions());
+    /// <summary>What to start; the default is everything.</summary>
+    protected virtual TargetStackOptions Options => new();
+
+    public async Task InitializeAsync() => _stack = await TargetStack.StartAsync(Options);
 
     public async Task DisposeAsync()
     {
@@ -18,4 +21,10 @@ public sealed class StackFixture : IAsyncLifetime
             await _stack.DisposeAsync();
         }
     }
+}
+
+/// <summary>One downstream service (no database) shared by a test class, for the /http-* variants.</summary>
+public sealed class DownstreamFixture : StackFixture
+{
+    protected override TargetStackOptions Options => new() { Database = false };
 }

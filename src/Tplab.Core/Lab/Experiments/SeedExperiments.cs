@@ -56,7 +56,7 @@ public static class SeedExperiments
     public static Experiment JMeterThousand(LabProfile profile)
     {
         var quick = profile == LabProfile.Quick;
-        var load = new LoadProfile { Concurrency = quick ? 40 : 100, Loops = quick ? 2 : 10, RampUp = TimeSpan.FromSeconds(1) };
+        var load = new LoadProfile { Concurrency = quick ? 30 : 100, Loops = quick ? 2 : 10, RampUp = TimeSpan.FromSeconds(1) };
         var wait = quick ? 1000 : 3000;
         Scenario S(string id, string variant, int? min = null) => new()
         {
@@ -68,7 +68,7 @@ public static class SeedExperiments
             Name = "jmeter-1000",
             Title = "JMeter 100 threads × 10 loops: await Task.Delay vs Thread.Sleep vs await Task.Run(Thread.Sleep), and 5,000 minimum threads",
             Seeds = ["002_6ce04c589cd485f3.txt"],
-            Scaling = quick ? "quick: 40 users × 2 loops with 1 s waits (seed: 100 × 10 with 3 s waits); ramp-up 1 s and min threads 5,000 as published" : "as published: 100 users × 10 loops, 1 s ramp-up, 3 s waits",
+            Scaling = quick ? "quick: 30 users × 2 loops with 1 s waits (seed: 100 × 10 with 3 s waits); ramp-up 1 s and min threads 5,000 as published" : "as published: 100 users × 10 loops, 1 s ramp-up, 3 s waits",
             Scenarios = [S("delay", "delay"), S("sleep", "sleep"), S("task-run-sleep", "task-run-sleep"), S("sleep-min5000", "sleep", 5000)],
             Lessons =
             [
@@ -90,7 +90,7 @@ public static class SeedExperiments
         var users = quick ? 30 : 120;
         var load = new LoadProfile
         {
-            Concurrency = users, Duration = TimeSpan.FromSeconds(quick ? 6 : 60), ThinkMin = TimeSpan.Zero, ThinkMax = TimeSpan.FromMilliseconds(200),
+            Concurrency = users, Duration = TimeSpan.FromSeconds(quick ? 5 : 60), ThinkMin = TimeSpan.Zero, ThinkMax = TimeSpan.FromMilliseconds(200),
         };
         Scenario S(string id, string variant, ThreadPoolSettings? pool = null) => new()
         {
@@ -103,7 +103,7 @@ public static class SeedExperiments
             Name = "siege-db",
             Title = "siege 120 users for 1 minute against a 1 s database wait: five ways to call the database, and min threads by runtimeconfig",
             Seeds = ["003_3c1f5fd3d50a21a8.txt"],
-            Scaling = quick ? "quick: 30 users for 6 s (seed: 120 users for 60 s); think 0–200 ms and 1 s pg_sleep as published; runtimeconfig MinThreads = users" : "as published: 120 users for 60 s, think 0–200 ms, 1 s database wait; runtimeconfig MinThreads = 120",
+            Scaling = quick ? "quick: 30 users for 5 s (seed: 120 users for 60 s); think 0–200 ms and 1 s pg_sleep as published; runtimeconfig MinThreads = users" : "as published: 120 users for 60 s, think 0–200 ms, 1 s database wait; runtimeconfig MinThreads = 120",
             Scenarios =
             [
                 S("db-sync", "db-sync"), S("db-async-sync-call", "db-async-sync-call"), S("db-task-run", "db-task-run"),
@@ -128,14 +128,14 @@ public static class SeedExperiments
     public static Experiment VegetaFifty(LabProfile profile)
     {
         var quick = profile == LabProfile.Quick;
-        var load = new LoadProfile { Model = LoadModel.Open, Rate = 50, Duration = TimeSpan.FromSeconds(quick ? 6 : 60) };
+        var load = new LoadProfile { Model = LoadModel.Open, Rate = 50, Duration = TimeSpan.FromSeconds(quick ? 5 : 60) };
         Scenario S(string id) => new() { Experiment = "vegeta-50", Id = id, Variant = id, WaitMs = 1000, Load = load, Deadline = Deadline(profile) };
         return new Experiment
         {
             Name = "vegeta-50",
             Title = "vegeta 50 req/s for 60 s: Thread.Sleep vs await Task.Delay, the target's threads every second",
             Seeds = ["004_1956193fa8f92e95.txt"],
-            Scaling = quick ? "quick: 50 req/s for 6 s (seed: 60 s); 1 s waits as published" : "as published: 50 req/s for 60 s, 1 s waits",
+            Scaling = quick ? "quick: 50 req/s for 5 s (seed: 60 s); 1 s waits as published" : "as published: 50 req/s for 60 s, 1 s waits",
             Scenarios = [S("sleep"), S("delay")],
             Lessons = [new("Thread.Sleep vs await Task.Delay under a fixed arrival rate (mean)", "sleep", "delay")],
             RuntimeNotes =

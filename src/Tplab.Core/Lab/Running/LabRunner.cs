@@ -43,7 +43,16 @@ public static class LabRunner
             foreach (var scenario in experiment.Scenarios)
             {
                 observer.ScenarioStarted(scenario);
-                var result = await runner.RunAsync(scenario, ct).ConfigureAwait(false);
+                ScenarioResult result;
+                try
+                {
+                    result = await runner.RunAsync(scenario, ct).ConfigureAwait(false);
+                }
+                catch (Exception e) when (e is not OperationCanceledException and not TplabException { ExitCode: ExitCodes.OutputFailed })
+                {
+                    // One scenario's surprise (a target that crashed mid-capture, say) costs that scenario, not the run.
+                    result = new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message.ReplaceLineEndings(" ") };
+                }
                 results.Add(result);
                 writer.WriteScenario(result);
                 observer.ScenarioFinished(result);
