@@ -91,14 +91,13 @@ public sealed class LabEndToEndTests : IDisposable
     {
         var results = Path.Combine(_folder, "results");
         await using var run = TplabCli.Start("run", "--plan", Plan(LongPlan), "--results", results, "--no-diagnose");
-        await run.WaitForLineAsync(l => l.Contains("long-db", StringComparison.Ordinal) || l.StartsWith("Results:", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
-        // Let the target, the downstream and PostgreSQL all be up and the load running.
+        // The first progress line of the scenario: target, downstream and PostgreSQL are up and the load is running.
+        await run.WaitForLineAsync(l => l.Contains("▸ long-db:", StringComparison.Ordinal) && l.Contains(" done", StringComparison.Ordinal), TimeSpan.FromSeconds(90));
         Assert.True(await ProcessTable.EventuallyAsync(() => ProcessTree.Descendants(run.Id).Count >= 3, TimeSpan.FromSeconds(30)));
-        await Task.Delay(3000);
         var children = ProcessTree.Descendants(run.Id);
         var pgFolders = ProcessTable.WithCommandLine("tplab-pg-").Count;
 
-        ProcessTree.Signal(run.Id, signal);
+        ProcessTree.Signal(run.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
 
         Assert.True(await ProcessTable.EventuallyAsync(() => run.HasExited, TimeSpan.FromSeconds(40)), "tplab did not end");
         Assert.True(await ProcessTable.EventuallyAsync(() => children.All(p => !ProcessTable.IsAlive(p)), TimeSpan.FromSeconds(30)),

@@ -95,7 +95,7 @@ public sealed class LoadCliTests(TargetFixture fixture) : IClassFixture<TargetFi
         var stdout = process.StandardOutput.ReadToEndAsync();
         var stderr = process.StandardError.ReadToEndAsync();
         await Task.Delay(TimeSpan.FromSeconds(3));
-        using (var kill = Process.Start("kill", ["-INT", process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
+        using (var kill = Process.Start("kill", ["-" + ProcessTree.Interrupt, process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
         {
             await kill.WaitForExitAsync();
         }

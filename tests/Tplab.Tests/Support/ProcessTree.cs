@@ -37,6 +37,20 @@ internal static class ProcessTree
         return found;
     }
 
+    /// <summary>
+    /// The signal that plays Ctrl+C here: INT, unless this process (and so every child) was started with SIGINT
+    /// ignored — as a background job of a non-interactive shell is — then TERM, which tplab handles the same way.
+    /// </summary>
+    public static string Interrupt
+    {
+        get
+        {
+            var line = File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("SigIgn:", StringComparison.Ordinal));
+            var mask = line is null ? 0 : Convert.ToUInt64(line["SigIgn:".Length..].Trim(), 16);
+            return (mask & (1UL << (2 - 1))) != 0 ? "TERM" : "INT";
+        }
+    }
+
     /// <summary>Sends <paramref name="signal"/> (e.g. INT, KILL) to <paramref name="pid"/> alone, as a user's kill would.</summary>
     public static void Signal(int pid, string signal)
     {

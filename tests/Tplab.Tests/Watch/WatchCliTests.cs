@@ -46,9 +46,11 @@ public sealed class WatchCliTests
             return; // Needs root to run tplab as another user; the CI machine is root.
         }
         await using var target = await TargetProcess.StartTargetAsync(new TargetOptions());
+        // The build may sit under a folder only root can enter (a clone in a mktemp folder): give nobody a copy.
+        var cli = WorldReadableCopyOfCli();
         var info = new ProcessStartInfo("/usr/bin/setpriv")
         {
-            ArgumentList = { "--reuid=65534", "--regid=65534", "--clear-groups", DotnetHost.Path, TplabCli.Dll, "watch", target.ProcessId.ToString(CultureInfo.InvariantCulture), "--duration", "1s" },
+            ArgumentList = { "--reuid=65534", "--regid=65534", "--clear-groups", DotnetHost.Path, Path.Combine(cli, "tplab.dll"), "watch", target.ProcessId.ToString(CultureInfo.InvariantCulture), "--duration", "1s" },
             RedirectStandardError = true,
             RedirectStandardOutput = true,
         };
@@ -56,8 +58,30 @@ public sealed class WatchCliTests
         using var nobody = Process.Start(info)!;
         var stderr = await nobody.StandardError.ReadToEndAsync();
         await nobody.WaitForExitAsync().WaitAsync(Limit);
-        Assert.Equal(ExitCodes.PermissionDenied, nobody.ExitCode);
+        Directory.Delete(cli, recursive: true);
+        Assert.True(nobody.ExitCode == ExitCodes.PermissionDenied, $"exit {nobody.ExitCode}: {stderr}");
         Assert.Contains("permission denied on the diagnostic socket", stderr, StringComparison.Ordinal);
+    }
+
+    private static string WorldReadableCopyOfCli()
+    {
+        var copy = Path.Combine("/tmp", "tplab-cli-" + Guid.NewGuid().ToString("N")[..8]);
+        foreach (var file in Directory.EnumerateFiles(AppContext.BaseDirectory, "*", SearchOption.AllDirectories))
+        {
+            var to = Path.Combine(copy, Path.GetRelativePath(AppContext.BaseDirectory, file));
+            Directory.CreateDirectory(Path.GetDirectoryName(to)!);
+            File.Copy(file, to);
+        }
+        const UnixFileMode open = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute
+            | UnixFileMode.GroupRead | UnixFileMode.GroupExecute | UnixFileMode.OtherRead | UnixFileMode.OtherExecute;
+        foreach (var dir in Directory.EnumerateDirectories(copy, "*", SearchOption.AllDirectories).Append(copy))
+        {
+            if (!OperatingSystem.IsWindows())
+            {
+                File.SetUnixFileMode(dir, open);
+            }
+        }
+        return copy;
     }
 
     [Theory]

@@ -22,6 +22,9 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
     private LiveDisplayContext? _live;
     private TaskCompletionSource? _experimentDone;
     private Task? _liveTask;
+    private (Scenario Scenario, TimeSpan At)? _lastLogged;
+
+    private static readonly TimeSpan LogEvery = TimeSpan.FromSeconds(10);
 
     public void LabStarted(IReadOnlyList<Experiment> experiments, string folder)
     {
@@ -60,9 +63,24 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
     public void ScenarioProgress(Scenario scenario, LoadProgress progress, ThreadPoolSample? pool)
     {
         var expected = scenario.Load.ExpectedRequests;
-        var bar = expected is int n && n > 0 ? Bar(progress.Done / (double)n) + " " : "";
         var poolText = pool is null ? "" : $" · pool {pool.ThreadCount.ToString(C)} threads, queue {pool.QueueLength.ToString(C)}, {pool.Verdict.ToString().ToLowerInvariant()}";
-        Update(scenario, $"[blue]▸ {Cells.Escape(scenario.Label)}[/] {bar}{progress.Done.ToString(C)}{(expected is int e ? "/" + e.ToString(C) : "")} done · {progress.Elapsed.TotalSeconds.ToString("0", C)} s · in flight {progress.InFlight.ToString(C)} · p99 {Cells.Ms(progress.P99Ms)}{Cells.Escape(poolText)}");
+        var figures = $"{progress.Done.ToString(C)}{(expected is int e ? "/" + e.ToString(C) : "")} done · {progress.Elapsed.TotalSeconds.ToString("0", C)} s · in flight {progress.InFlight.ToString(C)} · p99 {Cells.Ms(progress.P99Ms)}{Cells.Escape(poolText)}";
+        if (interactive)
+        {
+            var bar = expected is int n && n > 0 ? Bar(progress.Done / (double)n) + " " : "";
+            Update(scenario, $"[blue]▸ {Cells.Escape(scenario.Label)}[/] {bar}{figures}");
+            return;
+        }
+        // In a log: the first report of each scenario, then one every 10 s, so long runs show they are alive.
+        lock (_gate)
+        {
+            if (_lastLogged is { } last && last.Scenario == scenario && progress.Elapsed - last.At < LogEvery)
+            {
+                return;
+            }
+            _lastLogged = (scenario, progress.Elapsed);
+        }
+        console.MarkupLine($"  ▸ {Cells.Escape(scenario.Label)}: {figures}");
     }
 
     public void ScenarioFinished(ScenarioResult result)
