@@ -27,13 +27,9 @@ internal sealed class ClosedLoop(LoadOptions options, HttpSender sender, LoadClo
     {
         // Yield first so that starting 10,000 users never runs one user's first request inline here.
         await Task.Yield();
-        // A timer may wake a little before its due time; a user never starts before its place in the ramp-up.
-        while (clock.Now < startAt)
+        if (!await clock.WaitUntilAsync(startAt, stopSending).ConfigureAwait(false))
         {
-            if (!await clock.WaitAsync(startAt - clock.Now, stopSending).ConfigureAwait(false))
-            {
-                return;
-            }
+            return;
         }
         var random = options.Think is null ? null : new Random(user);
         for (var loop = 0; options.Loops is not { } loops || loop < loops; loop++)
@@ -47,7 +43,7 @@ internal sealed class ClosedLoop(LoadOptions options, HttpSender sender, LoadClo
             var record = await sender.SendAsync(now, user, abort).ConfigureAwait(false);
             counters.OnDone(record);
             results.TryWrite(record);
-            if (options.Think is { } think && !await clock.WaitAsync(Between(random!, think.Min, think.Max), stopSending).ConfigureAwait(false))
+            if (options.Think is { } think && !await clock.WaitUntilAsync(clock.Now + Between(random!, think.Min, think.Max), stopSending).ConfigureAwait(false))
             {
                 return;
             }

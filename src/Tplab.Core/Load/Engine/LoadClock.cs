@@ -57,6 +57,22 @@ public sealed class LoadClock
         return false;
     }
 
+    /// <summary>
+    /// Waits until the clock reads at least <paramref name="due"/>; false when <paramref name="ct"/> ended the wait.
+    /// A timer may wake a little early: this waits again for the rest, so a planned start or pause is never short.
+    /// </summary>
+    public async Task<bool> WaitUntilAsync(TimeSpan due, CancellationToken ct)
+    {
+        while (Now < due)
+        {
+            if (!await WaitAsync(due - Now, ct).ConfigureAwait(false))
+            {
+                return false;
+            }
+        }
+        return !ct.IsCancellationRequested;
+    }
+
     /// <summary>Waits <paramref name="delay"/> on the provider; false when <paramref name="ct"/> ended the wait.</summary>
     public async Task<bool> WaitAsync(TimeSpan delay, CancellationToken ct)
     {
