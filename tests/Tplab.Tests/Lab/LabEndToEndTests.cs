@@ -130,6 +130,21 @@ public sealed class LabEndToEndTests : IDisposable
     }
 
     [Fact]
+    public async Task Run_WithoutPostgresBinaries_SkipsTheDbExperimentSayingHowToEnableIt()
+    {
+        var results = Path.Combine(_folder, "results");
+        var (code, stdout, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(60),
+            new Dictionary<string, string> { ["TPLAB_PG_BIN"] = "/no/such/postgresql/bin", ["TPLAB_PG"] = "" },
+            "run", "--experiment", "siege-db", "--results", results);
+        Assert.True(code == 0, $"exit {code}: {stderr}");
+        var line = Assert.Single(stdout.Split('\n'), l => l.StartsWith("siege-db skipped:", StringComparison.Ordinal));
+        Assert.Contains("apt-get install postgresql", line, StringComparison.Ordinal);
+        Assert.Contains("--pg", line, StringComparison.Ordinal);
+        using var summary = JsonDocument.Parse(File.ReadAllText(Path.Combine(Assert.Single(Directory.GetDirectories(results)), "summary.json")));
+        Assert.Equal("siege-db", Assert.Single(summary.RootElement.GetProperty("skipped").EnumerateArray()).GetProperty("experiment").GetString());
+    }
+
+    [Fact]
     public async Task Run_BadPlanFile_NamesTheField()
     {
         var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(60), "run", "--plan",

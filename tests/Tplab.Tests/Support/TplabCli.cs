@@ -20,9 +20,17 @@ internal static class TplabCli
     }
 
     /// <summary>Runs tplab to completion (bounded by <paramref name="timeout"/>) and returns its exit code and output.</summary>
-    public static async Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(TimeSpan timeout, params string[] args)
+    public static Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(TimeSpan timeout, params string[] args) =>
+        RunAsync(timeout, new Dictionary<string, string>(), args);
+
+    /// <summary>Runs tplab with extra environment variables.</summary>
+    public static async Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(TimeSpan timeout, IReadOnlyDictionary<string, string> environment, params string[] args)
     {
         var info = StartInfo(args);
+        foreach (var (name, value) in environment)
+        {
+            info.Environment[name] = value;
+        }
         info.RedirectStandardOutput = true;
         info.RedirectStandardError = true;
         info.RedirectStandardInput = true;
