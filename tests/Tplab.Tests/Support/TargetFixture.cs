@@ -11,7 +11,17 @@ public sealed class TargetFixture : IAsyncLifetime
 
     public Uri Url(string pathAndQuery) => new(Target.BaseAddress, pathAndQuery);
 
-    public async Task InitializeAsync() => _target = await TargetProcess.StartTargetAsync(new TargetOptions());
+    public async Task InitializeAsync()
+    {
+        _target = await TargetProcess.StartTargetAsync(new TargetOptions());
+        // Compile the routes the tests load (as the lab warms each target): a cold target's first requests stall on
+        // the JIT for hundreds of milliseconds, which the first test to run would otherwise measure as latency.
+        using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
+        foreach (var path in new[] { "/", "/delay?ms=0", "/delay?ms=0", "/sleep?ms=0" })
+        {
+            using var response = await http.GetAsync(Url(path));
+        }
+    }
 
     public async Task DisposeAsync()
     {
