@@ -19,8 +19,10 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
         Assert.Equal(100, s.Succeeded);
         Assert.Equal(100, result.Records.Count);
         Assert.Equal(100, s.StatusCodes[200]);
-        Assert.InRange(s.LatencyMs.P50, 95, 400);
-        Assert.InRange(s.LatencyMs.Min, 95, 400);
+        // Lower bounds are guarantees (the wait); upper ones only catch gross failures: the test host itself can
+        // stall for most of a second on a loaded machine, and speed belongs in BENCHMARKS.md.
+        Assert.InRange(s.LatencyMs.P50, 95, 3000);
+        Assert.InRange(s.LatencyMs.Min, 95, 3000);
         Assert.False(s.Interrupted);
         Assert.Equal("closed", s.Model);
     }
@@ -38,10 +40,11 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
         Assert.Equal(5, firstByUser.Count);
         Assert.All(result.Records.GroupBy(r => r.User), g => Assert.Equal(3, g.Count()));
         // JMeter: the first user at once, user i at i * 800 ms / 5.
-        // Upper bounds are generous (a busy machine delays starts); the lower one is exact, because the clock never
-        // lets a user start before its slot even when a timer fires early.
-        Assert.InRange(firstByUser[0].TotalMilliseconds, 0, 500);
-        Assert.InRange(firstByUser[4].TotalMilliseconds, 640, 3000);
+        // Lower bounds are exact: the clock never lets a user start before its slot, even when a timer fires early.
+        // Upper bounds are generous: the test host itself was seen stalling 0.9 s on a loaded machine.
+        Assert.All(firstByUser, u => Assert.True(u.Value.TotalMilliseconds >= u.Key * 160, $"user {u.Key} started at {u.Value.TotalMilliseconds} ms, before its slot"));
+        Assert.InRange(firstByUser[0].TotalMilliseconds, 0, 3000);
+        Assert.InRange(firstByUser[4].TotalMilliseconds, 640, 4000);
         Assert.True(firstByUser[4] - firstByUser[0] > TimeSpan.FromMilliseconds(300), "users did not start spread out");
     }
 
@@ -69,9 +72,9 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
         var s = result.Summary;
         Assert.Equal(80, s.Requests);
         Assert.Equal(80, s.Succeeded);
-        Assert.InRange(s.AchievedRate!.Value, 36, 44);
-        Assert.InRange(s.LatencyMs.P50, 95, 400);
-        Assert.InRange(s.ServiceTimeMs.P50, 95, 400);
+        Assert.InRange(s.AchievedRate!.Value, 30, 44);
+        Assert.InRange(s.LatencyMs.P50, 95, 3000);
+        Assert.InRange(s.ServiceTimeMs.P50, 95, 3000);
         // Latency counts from the schedule, service time from the send: never shorter.
         Assert.All(result.Records, r => Assert.True(r.Latency >= r.ServiceTime));
         Assert.Equal(40, s.TargetRate);
