@@ -121,6 +121,7 @@ public sealed class LabEndToEndTests : IDisposable
     [InlineData("--variant", "nap", "unknown variant 'nap'")]
     [InlineData("--interval", "10ms", "--interval must be at least 250ms")]
     [InlineData("--plan", "/no/such/plan.yaml", "--plan /no/such/plan.yaml")]
+    [InlineData("--plan", "/tmp", "is a folder")]
     public async Task Run_BadInput_OneLineAndUsageExitCode(string option, string value, string expected)
     {
         var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(60), "run", option, value, "--results", Path.Combine(_folder, "r"));

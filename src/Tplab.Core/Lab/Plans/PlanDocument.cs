@@ -11,6 +11,10 @@ internal static class PlanDocument
 {
     public static JsonNode Read(string path)
     {
+        if (Directory.Exists(path))
+        {
+            throw TplabException.Usage($"--plan {path}: is a folder; give a plan file (JSON or YAML, see docs/lab.md)");
+        }
         string text;
         try
         {
