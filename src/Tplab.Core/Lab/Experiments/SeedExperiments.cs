@@ -27,11 +27,7 @@ public static class SeedExperiments
     {
         var quick = profile == LabProfile.Quick;
         var load = new LoadProfile { Concurrency = quick ? 40 : 100, Requests = quick ? 40 : 100 };
-        Scenario S(string id, string variant, int? min = null) => new()
-        {
-            Experiment = "ab-100", Id = id, Variant = variant, WaitMs = 1000, Load = load,
-            ThreadPool = new ThreadPoolSettings { MinThreads = min }, Deadline = Deadline(profile),
-        };
+        Scenario S(string id, string variant, int? min = null) => Make("ab-100", id, variant, 1000, load, profile, new ThreadPoolSettings { MinThreads = min });
         return new Experiment
         {
             Name = "ab-100",
@@ -58,11 +54,7 @@ public static class SeedExperiments
         var quick = profile == LabProfile.Quick;
         var load = new LoadProfile { Concurrency = quick ? 30 : 100, Loops = quick ? 2 : 10, RampUp = TimeSpan.FromSeconds(1) };
         var wait = quick ? 1000 : 3000;
-        Scenario S(string id, string variant, int? min = null) => new()
-        {
-            Experiment = "jmeter-1000", Id = id, Variant = variant, WaitMs = wait, Load = load,
-            ThreadPool = new ThreadPoolSettings { MinThreads = min }, Deadline = Deadline(profile),
-        };
+        Scenario S(string id, string variant, int? min = null) => Make("jmeter-1000", id, variant, wait, load, profile, new ThreadPoolSettings { MinThreads = min });
         return new Experiment
         {
             Name = "jmeter-1000",
@@ -92,11 +84,7 @@ public static class SeedExperiments
         {
             Concurrency = users, Duration = TimeSpan.FromSeconds(quick ? 5 : 60), ThinkMin = TimeSpan.Zero, ThinkMax = TimeSpan.FromMilliseconds(200),
         };
-        Scenario S(string id, string variant, ThreadPoolSettings? pool = null) => new()
-        {
-            Experiment = "siege-db", Id = id, Variant = variant, WaitMs = 1000, Load = load,
-            ThreadPool = pool ?? ThreadPoolSettings.Default, Deadline = Deadline(profile),
-        };
+        Scenario S(string id, string variant, ThreadPoolSettings? pool = null) => Make("siege-db", id, variant, 1000, load, profile, pool);
         var configured = new ThreadPoolSettings { Knobs = [new("System.Threading.ThreadPool.MinThreads", users.ToString(System.Globalization.CultureInfo.InvariantCulture))] };
         return new Experiment
         {
@@ -129,7 +117,7 @@ public static class SeedExperiments
     {
         var quick = profile == LabProfile.Quick;
         var load = new LoadProfile { Model = LoadModel.Open, Rate = 50, Duration = TimeSpan.FromSeconds(quick ? 5 : 60) };
-        Scenario S(string id) => new() { Experiment = "vegeta-50", Id = id, Variant = id, WaitMs = 1000, Load = load, Deadline = Deadline(profile) };
+        Scenario S(string id) => Make("vegeta-50", id, id, 1000, load, profile);
         return new Experiment
         {
             Name = "vegeta-50",
@@ -144,6 +132,12 @@ public static class SeedExperiments
             ],
         };
     }
+
+    private static Scenario Make(string experiment, string id, string variant, int waitMs, LoadProfile load, LabProfile profile, ThreadPoolSettings? pool = null) => new()
+    {
+        Experiment = experiment, Id = id, Variant = variant, WaitMs = waitMs, Load = load,
+        ThreadPool = pool ?? ThreadPoolSettings.Default, Deadline = Deadline(profile),
+    };
 
     private static TimeSpan Deadline(LabProfile profile) => profile == LabProfile.Quick ? TimeSpan.FromSeconds(75) : TimeSpan.FromMinutes(6);
 }
