@@ -2,7 +2,6 @@ using System.CommandLine;
 using Tplab.Target;
 using Spectre.Console;
 using Tplab.Common;
-using Tplab.Load;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Reports.Terminal;

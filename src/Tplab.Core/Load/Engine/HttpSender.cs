@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Http.Headers;
 using System.Net.Sockets;
 using System.Text;
+using Tplab.Common;
 
 namespace Tplab.Load.Engine;
 
