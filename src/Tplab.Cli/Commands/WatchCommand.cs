@@ -2,7 +2,6 @@ using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using Tplab.Common;
-using Tplab.Load;
 using Spectre.Console;
 using Tplab.Watch.Running;
 
