@@ -11,8 +11,10 @@ namespace Tplab.Watch.Running;
 /// A watch sink that starts a diagnosis when the verdict turns starving, in the background so sampling goes on: once
 /// per episode (an episode ends when a sample is healthy again), at most once per cool-down. The diagnosis's pool
 /// view is the watch's own samples over the capture. Notices (started, written, failed) go to <c>notices</c>.
+/// <c>diagnose</c> replaces the live capture in tests; by default it is <see cref="BlockingDiagnoser.DiagnoseAsync"/>.
 /// </summary>
-public sealed class StarvingDiagnosisTrigger(int processId, TimeSpan interval, StarvingDiagnosisOptions options, TextWriter notices, TimeProvider time) : IWatchSink
+public sealed class StarvingDiagnosisTrigger(
+    int processId, TimeSpan interval, StarvingDiagnosisOptions options, TextWriter notices, TimeProvider time, Func<Task<Diagnosis>>? diagnose = null) : IWatchSink
 {
     private readonly Lock _gate = new();
     private readonly List<ThreadPoolSample> _samples = [];
@@ -89,7 +91,10 @@ public sealed class StarvingDiagnosisTrigger(int processId, TimeSpan interval, S
     {
         try
         {
-            var diagnosis = await BlockingDiagnoser.DiagnoseAsync(processId, new DiagnoseOptions { Duration = options.Capture, WatchPool = false, Time = time }).ConfigureAwait(false);
+            var diagnosis = diagnose is not null
+                ? await diagnose().ConfigureAwait(false)
+                // The watch already watches the pool; a second watch session would only change the counters' interval.
+                : await BlockingDiagnoser.DiagnoseAsync(processId, new DiagnoseOptions { Duration = options.Capture, WatchPool = false }).ConfigureAwait(false);
             PoolTimeline pool;
             lock (_gate)
             {
