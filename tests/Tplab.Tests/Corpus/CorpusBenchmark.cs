@@ -3,6 +3,7 @@ using ShopApp.Corpus;
 using Tplab.Diagnose;
 using Tplab.Load;
 using Tplab.Postgres;
+using Tplab.Processes;
 using Tplab.Target;
 using Tplab.Tests.Support;
 using Tplab.Watch.Sampling;

@@ -1,9 +1,10 @@
 using System.Globalization;
 
-namespace Tplab.Watch.Sampling;
+namespace Tplab.Processes;
 
 /// <summary>
-/// What CPU a process may use and whether its threads are using it, read from /proc: the cores available to it
+/// What CPU a process may use and whether its threads are using it, from /proc (through <see cref="ProcessFiles"/>)
+/// and the cgroup files: the cores available to it
 /// (its affinity, its cgroup's CPU quota, DOTNET_PROCESSOR_COUNT — what the runtime itself takes for
 /// Environment.ProcessorCount), and how many of its threads are running or waiting for a core right now.
 /// </summary>
@@ -46,20 +47,14 @@ public static class ProcessCpu
             {
                 Thread.Sleep(apart);
             }
-            try
-            {
-                foreach (var task in Directory.EnumerateDirectories($"/proc/{processId}/task"))
-                {
-                    if (ReadStat(Path.Combine(task, "stat")) is { } stat && NameOf(stat) == PoolWorkerName)
-                    {
-                        workers++;
-                        runnable += StateOf(stat) == 'R' ? 1 : 0;
-                    }
-                }
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            if (ProcessFiles.ThreadStats(processId) is not { } stats)
             {
                 return null;
+            }
+            foreach (var stat in stats.Where(s => NameOf(s) == PoolWorkerName))
+            {
+                workers++;
+                runnable += StateOf(stat) == 'R' ? 1 : 0;
             }
         }
         return (workers / looks, runnable / looks);
@@ -112,27 +107,15 @@ public static class ProcessCpu
             : null;
     }
 
-    private static string? ReadStat(string statFile)
-    {
-        try
-        {
-            return File.ReadAllText(statFile);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            return null; // the thread ended between the listing and the read
-        }
-    }
-
     private static int? Affinity(int processId)
     {
-        var line = ReadLines($"/proc/{processId}/status").FirstOrDefault(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal));
-        return line is null ? null : CountCpuList(line["Cpus_allowed_list:".Length..].Trim());
+        var list = ProcessFiles.Status(processId, "Cpus_allowed_list");
+        return list is null ? null : CountCpuList(list);
     }
 
     private static double? Quota(int processId)
     {
-        foreach (var line in ReadLines($"/proc/{processId}/cgroup"))
+        foreach (var line in ProcessFiles.Cgroups(processId))
         {
             var fields = line.Split(':', 3);
             if (fields.Length != 3)
@@ -158,33 +141,10 @@ public static class ProcessCpu
         return null;
     }
 
-    private static double? ProcessorCountOverride(int processId)
-    {
-        try
-        {
-            var environ = File.ReadAllText($"/proc/{processId}/environ");
-            var entry = environ.Split('\0').LastOrDefault(e => e.StartsWith("DOTNET_PROCESSOR_COUNT=", StringComparison.Ordinal));
-            return entry is not null && int.TryParse(entry["DOTNET_PROCESSOR_COUNT=".Length..], NumberStyles.None, CultureInfo.InvariantCulture, out var n) && n > 0
-                ? n
-                : null;
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            return null;
-        }
-    }
-
-    private static string[] ReadLines(string path)
-    {
-        try
-        {
-            return File.ReadAllLines(path);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            return [];
-        }
-    }
+    private static double? ProcessorCountOverride(int processId) =>
+        int.TryParse(ProcessFiles.EnvironmentVariable(processId, "DOTNET_PROCESSOR_COUNT"), NumberStyles.None, CultureInfo.InvariantCulture, out var n) && n > 0
+            ? n
+            : null;
 
     private static string? ReadFirst(string path)
     {
