@@ -39,7 +39,7 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
                 JsonlWatchWriter.WriteTimeline(timeline, jsonl);
             }
         });
-        _series[$"{s.Experiment}/{s.Id}"] = ChartSeries.Build(result);
+        _series[$"{s.Experiment}/{s.Id}"] = ReportSeries.Build(result.Load, result.Timeline, result.WatchStartedAt);
     }
 
     public void WriteSummary(LabResult lab)
@@ -49,7 +49,7 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
         {
             File.WriteAllText(Path.Combine(folder, "summary.json"), summary.ToJsonString(Indented));
             using var html = new StreamWriter(Path.Combine(folder, "report.html"));
-            HtmlReport.Write(html, summary, _series);
+            HtmlReport.Write(html, ReportKind.Lab, summary, _series);
         });
     }
 
