@@ -47,7 +47,9 @@ internal static class FakeLabResults
             var handlerEnd = handlerStart + TimeSpan.FromSeconds(1);
             var failed = i >= requests - timedOut;
             var end = failed ? send + TimeSpan.FromSeconds(30) : handlerEnd + TimeSpan.FromMilliseconds(0.4);
-            records.Add(new RequestRecord(send, send, end, end, failed ? 0 : 200, 150, 20, 80, failed ? "timeout after 30 s" : null, i));
+            records.Add(failed
+                ? new RequestRecord(send, send, end, end, 0, 0, 0, 80, "timeout after 30 s", i)
+                : new RequestRecord(send, send, end, end, 200, 150, 20, 80, null, i, HandlerStart: handlerStart, HandlerEnd: handlerEnd));
         }
         var aggregator = new SummaryAggregator(new LoadOptions { Url = new Uri("http://127.0.0.1:5000/" + scenario.Variant), Concurrency = requests, Requests = requests });
         foreach (var r in records.OrderBy(r => r.End))

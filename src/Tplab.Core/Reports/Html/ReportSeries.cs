@@ -57,10 +57,9 @@ public static class ReportSeries
         };
     }
 
-    // Filled from the app's Server-Timing handler header once the senders read it.
-    private static double? HandlerStart(RequestRecord r) => null;
+    private static double? HandlerStart(RequestRecord r) => r.HandlerStart?.TotalSeconds;
 
-    private static double? HandlerEnd(RequestRecord r) => null;
+    private static double? HandlerEnd(RequestRecord r) => r.HandlerEnd?.TotalSeconds;
 
     private static List<RequestRecord> Thin(IReadOnlyList<RequestRecord> records)
     {

@@ -111,6 +111,7 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
 
     private static string? Optional(double? ms) => ms is null ? null : Cells.Ms(ms);
 
-    // Filled in once the handler-timing split is measured (RequestRecord.HandlerStart); null until then.
-    private static (double WaitedMean, double WaitedP99)? Split(ScenarioResult r) => null;
+    // Present when the target stamped Server-Timing: handler (tplab's target always does).
+    private static (double WaitedMean, double WaitedP99)? Split(ScenarioResult r) =>
+        r.Load?.Summary.HandlerTiming is { } t ? (t.WaitedForThreadMs.Mean, t.WaitedForThreadMs.P99) : null;
 }
