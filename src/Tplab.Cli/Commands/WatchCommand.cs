@@ -12,14 +12,14 @@ internal sealed record WatchCommandOptions(int? ProcessId, IReadOnlyList<string>
 /// <summary><c>tplab watch</c>: a .NET process's thread pool, sample by sample, with the starvation verdict.</summary>
 internal static class WatchCommand
 {
-    private static readonly string[] Formats = ["live", "jsonl", "csv"];
+    private static readonly string[] Formats = ["live", "jsonl", "csv", "html"];
 
     public static Command Create()
     {
         var target = new Argument<string[]>("pid | -- command") { Description = "Process id to attach to, or -- and a command to start and watch from its first moment", Arity = ArgumentArity.ZeroOrMore };
         var interval = new Option<string>("--interval") { Description = "Time between samples (at least 0.25s)", DefaultValueFactory = _ => "1s" };
         var duration = new Option<string?>("--duration") { Description = "Stop after this long (e.g. 30s, 2m); default: until Ctrl+C or the process exits" };
-        var format = new Option<string?>("--format") { Description = "live (terminal, refreshed in place), jsonl or csv; default live, or jsonl with --output" };
+        var format = new Option<string?>("--format") { Description = "live (terminal, refreshed in place), jsonl, csv, or html (a chart page written at the end); default live, or jsonl with --output" };
         format.AcceptOnlyFromAmong(Formats);
         var output = new Option<string?>("--output", "-o") { Description = "Write the records to this file instead of the terminal" };
         var command = new Command("watch", "Watch a .NET process's thread pool: counters, the runtime's thread injections with their reasons, and a starvation verdict")
@@ -58,7 +58,7 @@ internal static class WatchCommand
         var chosen = result.GetValue(format) ?? (file is null ? "live" : "jsonl");
         if (chosen == "live" && file is not null)
         {
-            throw TplabException.Usage("--format live draws on the terminal; use --format jsonl or csv with --output");
+            throw TplabException.Usage("--format live draws on the terminal; use --format jsonl, csv or html with --output");
         }
         return new WatchCommandOptions(
             pid,

@@ -18,6 +18,7 @@ internal static class WatchRunner
         {
             "jsonl" => new JsonlWatchWriter(writer),
             "csv" => new CsvWatchWriter(writer),
+            "html" => new HtmlWatchWriter(writer),
             _ => new LiveWatchView(AnsiConsole.Console, $"{title}, every {options.Interval.TotalSeconds.ToString("0.00", CultureInfo.InvariantCulture)} s"),
         };
         var watchOptions = new WatchOptions { Interval = options.Interval, Sink = sink }.Validated();

@@ -1,6 +1,9 @@
+using System.Globalization;
 using Tplab.Lab.Results;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
+using Tplab.Load.Formats;
+using Tplab.Watch.Output;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Reports;
@@ -64,5 +67,68 @@ public sealed class HtmlReportTests : IDisposable
         Assert.Contains("</script> in a reason", view.Text, StringComparison.Ordinal);
         // Percentile ticks read as percentages from 0%.
         Assert.Contains("0%", view.Charts.Single(c => c.Id == "percentiles-ab-100").Ticks);
+    }
+
+    [Fact]
+    public async Task LoadReport_OpensOfflineInChromium_WithTheSplitAndEveryChart()
+    {
+        var result = FakeLabResults.Result(FakeLabResults.Scenario("sleep", "sleep"), 40, waitedStepMs: 330, timedOut: 3).Load!;
+        var html = Path.Combine(_folder, "load.html");
+        using (var writer = new StreamWriter(html))
+        {
+            new HtmlFormat().Write(result, writer);
+        }
+
+        var view = await Browser.OpenAsync(html, Path.Combine(RepoPaths.Artifacts("screenshots"), "report-load.png"));
+
+        AssertReadable(view);
+        Assert.Equal(["completion-run", "percentiles-run", "timeline-run"], view.Charts.Select(c => c.Id));
+        var split = Assert.Single(view.Splits);
+        Assert.True(split.Waited > split.Handler, $"waited {split.Waited} ms, handler {split.Handler} ms");
+    }
+
+    [Fact]
+    public async Task WatchReport_OpensOfflineInChromium_WithThePoolChart()
+    {
+        var timeline = FakeLabResults.Result(FakeLabResults.Scenario("sleep", "sleep"), 10, 100).Timeline!;
+        var html = Path.Combine(_folder, "watch.html");
+        using (var writer = new StreamWriter(html))
+        {
+            var sink = new HtmlWatchWriter(writer);
+            sink.OnCompleted(timeline);
+        }
+
+        var view = await Browser.OpenAsync(html, Path.Combine(RepoPaths.Artifacts("screenshots"), "report-watch.png"));
+
+        AssertReadable(view);
+        var chart = Assert.Single(view.Charts);
+        Assert.Equal(("pool-watch", timeline.Samples.Count), (chart.Id, chart.Points));
+        Assert.Contains("starving", view.Text, StringComparison.Ordinal);
+        Assert.Contains("injection: Starvation", view.Legends, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void LoadReport_IsTheSameInEveryCulture()
+    {
+        var result = FakeLabResults.Result(FakeLabResults.Scenario("sleep", "sleep"), 20, waitedStepMs: 12.345).Load!;
+        string Render(string culture)
+        {
+            var saved = CultureInfo.CurrentCulture;
+            try
+            {
+                CultureInfo.CurrentCulture = CultureInfo.GetCultureInfo(culture);
+                using var writer = new StringWriter(CultureInfo.InvariantCulture);
+                new HtmlFormat().Write(result, writer);
+                return writer.ToString();
+            }
+            finally
+            {
+                CultureInfo.CurrentCulture = saved;
+            }
+        }
+
+        var invariant = Render("");
+        Assert.Equal(invariant, Render("de-DE"));
+        Assert.Contains("\"waitedForThreadMs\"", invariant, StringComparison.Ordinal);
     }
 }

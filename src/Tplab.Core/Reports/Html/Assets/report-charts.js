@@ -5,7 +5,7 @@
 // latencies: they are marked on their own band at the top of a chart.
 (function (T) {
   "use strict";
-  const secondsAxis = ticks => T.axis(ticks, { label: "seconds since the first send", size: 40 }, v => T.tick(v, "s"));
+  const secondsAxis = (ticks, label) => T.axis(ticks, { label: label || "seconds since the first send", size: 40 }, v => T.tick(v, "s"));
 
   // Latency unit for a set of runs: seconds once anything took 2 s or more, else milliseconds.
   function latencyUnit(runs) {
@@ -29,7 +29,7 @@
       const order = xs.map((_, i) => i).sort((a, b) => xs[a] - xs[b]);
       tables.push([order.map(i => xs[i]), order.map(i => ys[i])]);
     }
-    const series = [{}, ...runs.map(r => ({ label: r.label, stroke: T.color(r.index), fill: T.color(r.index), paths: () => null, points: { show: true, size: 4, width: 0 }, value: (u, v) => T.tick(v, unit.name) }))];
+    const series = [{ label: "time", value: (u, v) => T.tick(v, "s") }, ...runs.map(r => ({ label: r.label, stroke: T.color(r.index), fill: T.color(r.index), paths: () => null, points: { show: true, size: 4, width: 0 }, value: (u, v) => T.tick(v, unit.name) }))];
     if (failX.length) { failX.sort((a, b) => a - b); tables.push([failX, failX.map(() => 0.96)]); series.push(failedSeries); }
     const box = T.box(parent, title, note), ticks = [];
     new uPlot({
@@ -57,7 +57,7 @@
         T.axis(ticks, { label: "percentile", size: 40, filter: (u, splits) => splits, splits: u => [1, 2, 10, 100, 1000, 10000, 100000].filter(v => v >= u.scales.x.min && v <= u.scales.x.max * 1.0001) }, label),
         T.axis(ticks, { label: `latency (${unit.name})`, size: 60 }, v => T.tick(v, unit.name)),
       ],
-      series: [{ value: (u, v) => label(v) }, ...runs.map(r => ({ label: r.label, stroke: T.color(r.index), dash: T.dash(r.index), width: 2, value: (u, v) => T.tick(v, unit.name) }))],
+      series: [{ label: "percentile", value: (u, v) => label(v) }, ...runs.map(r => ({ label: r.label, stroke: T.color(r.index), dash: T.dash(r.index), width: 2, value: (u, v) => T.tick(v, unit.name) }))],
     }, uPlot.join(tables), box);
     T.register(id, tables.reduce((a, t) => a + t[0].length, 0), ticks);
   };
@@ -138,7 +138,7 @@
     }
     const markers = ["#D55E00", "#CC79A7", "#009E73", "#E69F00", "#000000"];
     const box = T.box(parent, title || `Pool and latency over time — ${run.label}`, "click a legend entry to hide or show it; hover for values", true), ticks = [];
-    const series = [{ value: (u, v) => T.tick(v, "s") },
+    const series = [{ label: "time", value: (u, v) => T.tick(v, "s") },
       { label: "pool threads", stroke: "#0072B2", width: 2, value: (u, v) => T.tick(v) },
       { label: "OS threads of the process", stroke: "#56B4E9", width: 2, dash: [6, 3], value: (u, v) => T.tick(v) },
       { label: "queue length", stroke: "#E69F00", width: 2, scale: "queue", value: (u, v) => T.tick(v, "items") },
@@ -149,7 +149,7 @@
     new uPlot({
       width: T.width(box), height: 320, legend: { live: true },
       scales: { x: { time: false }, y: { range: (u, min, max) => [0, Math.max(4, max * 1.1)] }, queue: { range: (u, min, max) => [0, Math.max(4, max * 1.1)] }, rate: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] }, cpu: { range: [0, 100] }, lat: { range: (u, min, max) => [0, Math.max(0.1, max * 1.1)] } },
-      axes: [secondsAxis(ticks),
+      axes: [secondsAxis(ticks, run.xLabel),
         T.axis(ticks, { label: "threads", size: 50 }, v => T.tick(v)),
         T.axis(ticks, { side: 1, scale: "queue", label: "queue (items)", size: 60, grid: { show: false } }, v => T.tick(v)),
         ...(hasLatency ? [T.axis(ticks, { side: 1, scale: "lat", label: "latency (s)", size: 55, grid: { show: false }, stroke: "#a0457f" }, v => T.tick(v, "s"))] : [])],

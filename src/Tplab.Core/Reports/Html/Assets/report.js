@@ -36,6 +36,8 @@
         ["seed max", r => seedMs(r, "maxMs"), "seed"],
         ["seed req/s", r => seedRange(r, "requestsPerSecond", v => T.num(v, 1)), "seed"]] : []),
     ];
+    // A column with no value in any row (the pool of a plain load run, say) is left out.
+    cols.splice(0, cols.length, ...cols.filter((c, i) => i === 0 || rows.some(r => c[1](r) !== "–")));
     const head = el("tr", {}, cols.map(c => el("th", { class: c[2] === "seed" ? "seed" : null }, c[0])));
     const body = el("tbody", {}, rows.map(r => el("tr", {}, cols.map(c => el("td", {
       class: c[2] === "verdict" ? "verdict-" + (r.verdict || "none") : c[2] === "text" ? "text" : c[2] === "seed" ? "seed" : null,
@@ -169,9 +171,13 @@
     root.append(sec);
     const pool = section("pool", "The pool over time");
     root.append(pool);
-    T.poolChart(pool, "pool-watch", { label: `process ${w.pid}`, index: 0, s: series.watch }, "Pool over time");
+    T.poolChart(pool, "pool-watch", { label: `process ${w.pid}`, index: 0, s: series.watch, xLabel: "seconds since the watch started" }, "Pool over time");
   }
 
+  const footers = {
+    watch: "Made by tplab. Charts: uPlot (MIT). Pool threads, queue and completed/s are the runtime's own counters (EventPipe); OS threads and CPU come from /proc; injections are the runtime's thread-adjustment events, by reason.",
+  };
+  if (footers[data.kind]) document.querySelector("footer").textContent = footers[data.kind];
   ({ lab, load, watch })[data.kind || "lab"]();
   document.body.dataset.rendered = "true";
 })(window.tplab);
