@@ -110,7 +110,7 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
     {
         var expected = scenario.Load.ExpectedRequests;
         var poolText = pool is null ? "" : $" · pool {pool.ThreadCount.ToString(C)} threads, queue {pool.QueueLength.ToString(C)}, {pool.Verdict.ToString().ToLowerInvariant()}";
-        var figures = $"{progress.Done.ToString(C)}{(expected is int e ? "/" + e.ToString(C) : "")} done · {progress.Elapsed.TotalSeconds.ToString("0", C)} s · in flight {progress.InFlight.ToString(C)} · p99 {Cells.Ms(progress.P99Ms)}{Cells.Escape(poolText)}";
+        var figures = $"{progress.Done.ToString(C)}{(expected is int e ? "/" + e.ToString(C) : "")} done · {progress.Elapsed.TotalSeconds.ToString("0", C)} s · in flight {progress.InFlight.ToString(C)} · p99 {Cells.Ms(progress.Done > 0 ? progress.P99Ms : null)}{Cells.Escape(poolText)}";
         if (_interactive)
         {
             var bar = expected is int n && n > 0 ? Bar(progress.Done / (double)n) + " " : "";

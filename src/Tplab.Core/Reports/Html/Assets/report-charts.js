@@ -73,7 +73,7 @@
     const n = q.ms.length, order = [...Array(n).keys()].sort((a, b) => q.sched[a] - q.sched[b] || q.start[a] - q.start[b]);
     const split = q.hs.some(v => v != null), lag = q.sched.some((v, i) => q.start[i] - v > 0.005);
     const parts = split
-      ? [...(lag ? [["lag", "late send (behind the schedule)"]] : []), ["waited", "waited for a thread"], ["handler", "running the handler"], ["rest", "the rest (connection, transfer)"]]
+      ? [...(lag ? [["lag", "late send (behind the schedule)"]] : []), ["waited", "waited for a thread"], ["handler", "running the handler"], ["rest", "the rest (after the handler: sending the response, connection)"]]
       : [["whole", "latency (the app sent no handler timing)"]];
     const maxEnd = Math.max(...q.end);
     const rows = order.map((i, k) => k);
@@ -136,7 +136,9 @@
       const idx = [...q.ms.keys()].filter(i => q.ok[i]).sort((a, b) => q.end[a] - q.end[b]);
       tables.push([idx.map(i => q.end[i]), idx.map(i => q.ms[i] / 1000)]);
     }
-    const markers = ["#D55E00", "#CC79A7", "#009E73", "#E69F00", "#000000"];
+    // One colour per reason wherever it appears, none shared with the lines; unknown reasons share the last.
+    const reasonColors = { Starvation: "#D55E00", CooperativeBlocking: "#CC79A7", Warmup: "#000000", ClimbingMove: "#009E73", ChangePoint: "#0072B2", Stabilizing: "#56B4E9" };
+    const marker = r => reasonColors[r] || "#F0E442";
     const box = T.box(parent, title || `Pool and latency over time — ${run.label}`, "click a legend entry to hide or show it; hover for values", true), ticks = [];
     const series = [{ label: "time", value: (u, v) => T.tick(v, "s") },
       { label: "pool threads", stroke: "#0072B2", width: 2, value: (u, v) => T.tick(v) },
@@ -144,15 +146,15 @@
       { label: "queue length", stroke: "#E69F00", width: 2, scale: "queue", value: (u, v) => T.tick(v, "items") },
       { label: "completed work items /s", stroke: "#009E73", width: 1, scale: "rate", value: (u, v) => T.tick(v, "/s") },
       { label: "CPU of the process", stroke: "#999999", width: 1, scale: "cpu", dash: [2, 2], value: (u, v) => T.tick(v, "%") },
-      ...reasons.map((r, i) => ({ label: `injection: ${r}`, stroke: markers[i % markers.length], fill: markers[i % markers.length], paths: () => null, points: { show: true, size: 9, width: 0 }, value: (u, v) => v == null ? "–" : `→ ${v} threads` })),
-      ...(hasLatency ? [{ label: "request latency (at completion)", scale: "lat", stroke: "#CC79A7", fill: "#CC79A7", paths: () => null, points: { show: true, size: 3, width: 0 }, value: (u, v) => T.tick(v, "s") }] : [])];
+      ...reasons.map((r, i) => ({ label: `injection: ${r}`, stroke: marker(r), fill: marker(r), paths: () => null, points: { show: true, size: 10, width: 0 }, value: (u, v) => v == null ? "–" : `→ ${v} threads` })),
+      ...(hasLatency ? [{ label: "request latency (at completion)", scale: "lat", stroke: "#6b6b6b", fill: "#6b6b6b", paths: () => null, points: { show: true, size: 3, width: 0 }, value: (u, v) => T.tick(v, "s") }] : [])];
     new uPlot({
       width: T.width(box), height: 320, legend: { live: true },
       scales: { x: { time: false }, y: { range: (u, min, max) => [0, Math.max(4, max * 1.1)] }, queue: { range: (u, min, max) => [0, Math.max(4, max * 1.1)] }, rate: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] }, cpu: { range: [0, 100] }, lat: { range: (u, min, max) => [0, Math.max(0.1, max * 1.1)] } },
       axes: [secondsAxis(ticks, run.xLabel),
         T.axis(ticks, { label: "threads", size: 50 }, v => T.tick(v)),
         T.axis(ticks, { side: 1, scale: "queue", label: "queue (items)", size: 60, grid: { show: false } }, v => T.tick(v)),
-        ...(hasLatency ? [T.axis(ticks, { side: 1, scale: "lat", label: "latency (s)", size: 55, grid: { show: false }, stroke: "#a0457f" }, v => T.tick(v, "s"))] : [])],
+        ...(hasLatency ? [T.axis(ticks, { side: 1, scale: "lat", label: "latency (s)", size: 55, grid: { show: false }, stroke: "#555555" }, v => T.tick(v, "s"))] : [])],
       series,
     }, uPlot.join(tables), box);
     T.register(id, s.pool.t.length, ticks);

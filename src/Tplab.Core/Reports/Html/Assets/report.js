@@ -79,8 +79,12 @@
           el("span", { class: "part rest", style: `width:${pct(rest)}`, title: `the rest: ${T.ms(rest)}` })),
         el("span", { class: "split-text" }, `${T.ms(total)} = waited ${T.ms(w)} + handler ${T.ms(h)} + rest ${T.ms(rest)}` + (t.requests < (r.load.requests || 0) ? ` (${T.num(t.requests)} of ${T.num(r.load.requests)} requests had the header)` : ""))));
     }
-    return el("div", {}, el("p", { class: "legend-inline" },
-      el("span", { class: "key waited" }), " waited for a pool thread ", el("span", { class: "key handler" }), " running the handler ", el("span", { class: "key rest" }), " the rest (connection, transfer) — mean per request, from the app's Server-Timing handler header"), wrap);
+    // Measured: where the rest is a large part, say so, with the background that explains it.
+    const slowRest = timed.filter(r => timing(r).restMs.mean > 100 && timing(r).restMs.mean > 0.2 * timing(r).latencyMs.mean);
+    const restNote = slowRest.length ? el("p", { class: "muted" }, `${slowRest.map(r => r.label).join(", ")}: ${T.ms(timing(slowRest[0]).restMs.mean)} on average passed after the handler returned` +
+      (slowRest.length > 1 ? " (first listed)" : "") + ". Background: Kestrel's socket transport sends responses from work items on the same thread pool, so a starved pool delays them too.") : null;
+    return el("div", {}, restNote, el("p", { class: "legend-inline" },
+      el("span", { class: "key waited" }), " waited for a pool thread ", el("span", { class: "key handler" }), " running the handler ", el("span", { class: "key rest" }), " the rest (after the handler: sending the response, connection) — mean per request, from the app's Server-Timing handler header"), wrap);
   }
 
   function lessonsAndNotes(parent, exp) {
