@@ -8,7 +8,7 @@ namespace Tplab.Reports.Html;
 /// <summary>
 /// The data behind one run's charts (report-charts.js documents the shape): each request's send, end, latency,
 /// success and handler start/end; the pool every sample; the injections by reason; the latency percentiles of the
-/// successful requests. Times are seconds from the load's first send (the watch's start when there was no load).
+/// successful requests. Times are seconds from the load's start (the watch's start when there was no load).
 /// </summary>
 public static class ReportSeries
 {
@@ -41,10 +41,11 @@ public static class ReportSeries
             ["pool"] = new JsonObject
             {
                 ["t"] = Numbers(samples.Select(s => s.Offset.TotalSeconds - shift)),
-                ["threads"] = Numbers(samples.Select(s => (double)s.ThreadCount)),
+                // Before the runtime's first counter payload the pool's figures are unknown, not zero: left as gaps.
+                ["threads"] = Optional(samples.Select(s => Counter(s, s.ThreadCount))),
                 ["os"] = Numbers(samples.Select(s => (double)s.OsThreads)),
-                ["queue"] = Numbers(samples.Select(s => (double)s.QueueLength)),
-                ["completed"] = Numbers(samples.Select(s => s.CompletedPerSecond)),
+                ["queue"] = Optional(samples.Select(s => Counter(s, s.QueueLength))),
+                ["completed"] = Optional(samples.Select(s => Counter(s, s.CompletedPerSecond))),
                 ["cpu"] = Numbers(samples.Select(s => s.CpuPercent)),
             },
             ["injections"] = new JsonObject
@@ -56,6 +57,8 @@ public static class ReportSeries
             ["percentiles"] = Percentiles(records),
         };
     }
+
+    private static double? Counter(ThreadPoolSample s, double value) => s.CountersAgeMs is null ? null : value;
 
     private static double? HandlerStart(RequestRecord r) => r.HandlerStart?.TotalSeconds;
 

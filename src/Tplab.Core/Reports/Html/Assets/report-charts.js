@@ -1,11 +1,11 @@
 // tplab's uPlot charts. Every chart takes "runs": [{ label, index (colour), s (the run's series) }] where s holds
-// requests { sched, start, end, ms, ok, hs, he } (seconds from the first send; hs/he the handler's start and end when
+// requests { sched, start, end, ms, ok, hs, he } (seconds from the load's start; hs/he the handler's start and end when
 // the app sent the Server-Timing handler header, else null), pool { t, threads, os, queue, completed, cpu },
 // injections { t, threads, reason } and percentiles { p, ms }. Failed and timed-out requests are never drawn as
 // latencies: they are marked on their own band at the top of a chart.
 (function (T) {
   "use strict";
-  const secondsAxis = (ticks, label) => T.axis(ticks, { label: label || "seconds since the first send", size: 40 }, v => T.tick(v, "s"));
+  const secondsAxis = (ticks, label) => T.axis(ticks, { label: label || "seconds since the load started", size: 40 }, v => T.tick(v, "s"));
 
   // Latency unit for a set of runs: seconds once anything took 2 s or more, else milliseconds.
   function latencyUnit(runs) {
@@ -73,7 +73,7 @@
     const n = q.ms.length, order = [...Array(n).keys()].sort((a, b) => q.sched[a] - q.sched[b] || q.start[a] - q.start[b]);
     const split = q.hs.some(v => v != null), lag = q.sched.some((v, i) => q.start[i] - v > 0.005);
     const parts = split
-      ? [...(lag ? [["lag", "late send (behind the schedule)"]] : []), ["waited", "waited for a thread"], ["handler", "running the handler"], ["rest", "the rest (after the handler: sending the response, connection)"]]
+      ? [...(lag ? [["lag", run.open ? "late send (behind the schedule)" : "before the send (the load generator's own delay)"]] : []), ["waited", "waited for a thread"], ["handler", "running the handler"], ["rest", "the rest (after the handler: sending the response, connection)"]]
       : [["whole", "latency (the app sent no handler timing)"]];
     const maxEnd = Math.max(...q.end);
     const rows = order.map((i, k) => k);

@@ -5,10 +5,11 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Reports;
 
 /// <summary>
-/// `tplab load` against the real target, which stamps Server-Timing: the text output splits each request's time and
-/// the html page opens in Chromium with the same split, summing to the latency.
+/// The reports of `tplab load` and `tplab watch` from the CLI against the real target (which stamps Server-Timing):
+/// load's text output splits each request's time and its html page shows the same split, summing to the latency;
+/// watch's html page draws the pool.
 /// </summary>
-public sealed partial class LoadReportEndToEndTests(TargetFixture fixture) : IClassFixture<TargetFixture>, IDisposable
+public sealed partial class ReportsEndToEndTests(TargetFixture fixture) : IClassFixture<TargetFixture>, IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("tplab-load-report-").FullName;
 
@@ -37,5 +38,19 @@ public sealed partial class LoadReportEndToEndTests(TargetFixture fixture) : ICl
         HtmlReportTests.AssertReadable(view);
         var split = Assert.Single(view.Splits);
         Assert.InRange(split.Latency, N(4) - 0.01, N(4) + 0.01);
+    }
+
+    [Fact]
+    public async Task Watch_FormatHtml_WritesThePoolChartPage()
+    {
+        var html = Path.Combine(_folder, "watch.html");
+        var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromMinutes(1),
+            "watch", fixture.Target.ProcessId.ToString(CultureInfo.InvariantCulture), "--interval", "250ms", "--duration", "2s", "--format", "html", "--output", html);
+        Assert.True(code == 0, $"exit {code}: {stderr}");
+
+        var view = await Browser.OpenAsync(html, Path.Combine(RepoPaths.Artifacts("screenshots"), "report-watch-e2e.png"));
+        HtmlReportTests.AssertReadable(view);
+        Assert.Equal("pool-watch", Assert.Single(view.Charts).Id);
+        Assert.Contains("pool threads", view.Legends, StringComparison.Ordinal);
     }
 }
