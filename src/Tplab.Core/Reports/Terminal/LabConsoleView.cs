@@ -182,9 +182,18 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         {
             console.Write(_table.Details());
         }
-        if (result.Lessons.Count > 0)
+        // The lessons as a table when it fits without wrapping a cell, else one line each.
+        var labelWidth = result.Lessons.Select(l => l.Lesson.Label.Length).DefaultIfEmpty(0).Max();
+        if (result.Lessons.Count > 0 && labelWidth + 24 > Width)
         {
-            var lessons = new Table().Border(TableBorder.Simple).AddColumn("what it shows").AddColumn(new TableColumn("this run").RightAligned()).AddColumn(new TableColumn("seed").RightAligned());
+            foreach (var l in result.Lessons)
+            {
+                console.Write(Cells.Hanging("  ◆", $"{Cells.Escape(l.Lesson.Label)}: {Cells.Ratio(l.Ours)} this run, {Cells.Ratio(l.Seed)} in the seed"));
+            }
+        }
+        else if (result.Lessons.Count > 0)
+        {
+            var lessons = new Table().Border(TableBorder.Simple).AddColumn(new TableColumn("what it shows").NoWrap()).AddColumn(new TableColumn("this run").RightAligned()).AddColumn(new TableColumn("seed").RightAligned());
             foreach (var l in result.Lessons)
             {
                 lessons.AddRow(Cells.Escape(l.Lesson.Label), Cells.Ratio(l.Ours), Cells.Ratio(l.Seed));

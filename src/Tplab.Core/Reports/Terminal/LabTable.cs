@@ -44,7 +44,7 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
     public void Add(ScenarioResult result) => _done.Add(result);
 
     /// <summary>The table so far for a terminal <paramref name="width"/> columns wide, the running scenario's progress under it.</summary>
-    public IRenderable Render(int width) => Running is { } line ? new Rows(Table(width), new Markup("  " + line)) : Table(width);
+    public IRenderable Render(int width) => Running is { } line ? new Rows(Table(width), Cells.Hanging(" ", line)) : Table(width);
 
     /// <summary>One line per finished scenario with what a cell cannot hold: the verdict's evidence and the injections by reason.</summary>
     public IRenderable Details()

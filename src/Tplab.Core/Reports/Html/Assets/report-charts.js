@@ -14,7 +14,8 @@
     return max >= 2000 ? { name: "s", div: 1000 } : { name: "ms", div: 1 };
   }
 
-  const failedSeries = { label: "failed or timed out (no latency; marked at the top)", scale: "fail", stroke: T.parts.failed, paths: () => null, points: { show: true, size: 9, width: 2, stroke: T.parts.failed, fill: "#ffffff" } };
+  const failedSeries = { label: "failed or timed out (no latency; marked at the top)", scale: "fail", stroke: T.parts.failed, paths: () => null, points: { show: true, size: 7, width: 1, stroke: T.parts.failed, fill: "#ffffff" } };
+  const failedFill = "rgba(90, 90, 90, 0.22)";
 
   /** Each request's latency against when it was sent (by: "sched") or when it completed (by: "end"). */
   T.latencyChart = function (parent, id, runs, by, title, note) {
@@ -91,7 +92,7 @@
         const i = order[k], top = y(k) - h / 2;
         const seg = (name, from, to) => { if (from != null && to != null && to > from && shown(name)) { ctx.fillStyle = T.parts[name]; ctx.fillRect(x(from), top, Math.max(1, x(to) - x(from)), h); } };
         if (!q.ok[i]) {
-          if (u.series[u.series.length - 1].show) { ctx.strokeStyle = T.parts.failed; ctx.lineWidth = 1; ctx.strokeRect(x(q.sched[i]), top, Math.max(1, x(q.end[i]) - x(q.sched[i])), h); }
+          if (u.series[u.series.length - 1].show) { ctx.fillStyle = failedFill; ctx.fillRect(x(q.sched[i]), top, Math.max(1, x(q.end[i]) - x(q.sched[i])), h); }
           continue;
         }
         if (split && q.hs[i] != null) {
@@ -110,7 +111,7 @@
       scales: { x: { time: false, range: [0, maxEnd * 1.02] }, y: { range: [-0.5, n - 0.5], dir: -1 } },
       axes: [secondsAxis(ticks), T.axis(ticks, { label: "request (in send order)", size: 60, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000] }, v => T.finite(v) && v >= 0 && Number.isInteger(v) ? String(v + 1) : "")],
       series: [{}, ...parts.map(p => ({ label: p[1], stroke: T.parts[p[0]], fill: T.parts[p[0]], width: 6, paths: () => null, points: { show: false } })),
-        { label: "failed or timed out (outline)", stroke: T.parts.failed, width: 1, paths: () => null, points: { show: false } }],
+        { label: "failed or timed out (pale bar: from the send to the error)", stroke: failedFill, fill: failedFill, width: 6, paths: () => null, points: { show: false } }],
       hooks: { draw: [draw] },
     }, data, box);
     T.register(id, rows.length, ticks);
