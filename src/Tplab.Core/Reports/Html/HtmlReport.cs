@@ -46,17 +46,6 @@ public static class HtmlReport
         writer.Write(page);
     }
 
-    /// <summary>Writes the page to <paramref name="path"/> whole: a temporary file beside it, then renamed over it.</summary>
-    public static void WriteFile(string path, ReportKind kind, JsonObject summary, JsonObject series)
-    {
-        var temp = path + ".tmp";
-        using (var writer = new StreamWriter(temp))
-        {
-            Write(writer, kind, summary, series);
-        }
-        File.Move(temp, path, overwrite: true);
-    }
-
     private static string Asset(string name)
     {
         using var stream = Assembly.GetExecutingAssembly().GetManifestResourceStream("Tplab.Report." + name)
