@@ -58,12 +58,16 @@
     T.register(id, bars, []);
   };
 
-  /** Lessons as ratio bars: this run's ratio beside the seed's on a log scale, 1× marked. */
+  // ShapeMatch as docs/lab.md defines it ("Same shape as the seed").
+  const shapes = { same: "the same shape as the seed", different: "a different shape from the seed's", unsettled: "unsettled: the repeats fall in more than one band", noSeed: "no seed figure", notCompared: "not compared: a scenario did not complete" };
+  const whisker = (g, x, r, y) => { if (r && T.finite(r[0]) && T.finite(r[1]) && r[1] > r[0]) g.append(svg("path", { d: `M${x(r[0])},${y}H${x(r[1])}M${x(r[0])},${y - 4}v8M${x(r[1])},${y - 4}v8`, stroke: "#000", "stroke-width": 1.2, fill: "none" })); };
+
+  /** Lessons as ratio bars: this run's ratio beside the seed's on a log scale, 1× marked; spreads as whiskers; the shape verdict as computed. */
   T.lessonChart = function (parent, id, lessons) {
     const items = lessons.filter(l => T.finite(l.ours) || T.finite(l.seed));
     if (!items.length) return;
-    const labelW = 260, barW = 260, rowH = 34, w = labelW + barW + 120, h = items.length * rowH + 24;
-    const max = Math.max(2, ...items.map(l => Math.max(l.ours || 1, l.seed || 1)));
+    const labelW = 300, barW = 300, rowH = 34, w = labelW + barW + 500, h = items.length * rowH + 24;
+    const max = Math.max(2, ...items.map(l => Math.max(l.ours || 1, l.seed || 1, (l.oursRange || [])[1] || 1, (l.seedRange || [])[1] || 1)));
     const lg = v => Math.log10(Math.max(1, v)) / Math.log10(max);
     const x = v => labelW + lg(v) * barW;
     const g = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": "lessons: this run vs seed" });
@@ -74,11 +78,14 @@
       g.append(svg("text", { x: labelW - 6, y: top + 16, "text-anchor": "end", class: "svg-label" }, l.label.length > 40 ? l.label.slice(0, 39) + "…" : l.label));
       if (T.finite(l.ours)) {
         g.append(svg("rect", { x: labelW, y: top + 2, width: Math.max(1, x(l.ours) - labelW), height: 11, fill: "#0072B2" }));
-        g.append(svg("text", { x: x(l.ours) + 4, y: top + 12, class: "svg-value" }, `${T.ratio(l.ours)} this run`));
+        whisker(g, x, l.oursRange, top + 7);
+        g.append(svg("text", { x: Math.max(x(l.ours), l.oursRange ? x(l.oursRange[1]) : 0) + 4, y: top + 12, class: "svg-value" },
+          `${T.ratio(l.ours)} this run` + (l.shape && shapes[l.shape] ? ` — ${shapes[l.shape]}` : "") + (l.incomplete ? ` (${l.incomplete})` : "")));
       }
       if (T.finite(l.seed)) {
         g.append(svg("rect", { x: labelW, y: top + 16, width: Math.max(1, x(l.seed) - labelW), height: 11, fill: "#ffffff", stroke: "#0072B2", "stroke-width": 1.5 }));
-        g.append(svg("text", { x: x(l.seed) + 4, y: top + 26, class: "svg-value" }, `${T.ratio(l.seed)} seed`));
+        whisker(g, x, l.seedRange, top + 21);
+        g.append(svg("text", { x: Math.max(x(l.seed), l.seedRange ? x(l.seedRange[1]) : 0) + 4, y: top + 26, class: "svg-value" }, `${T.ratio(l.seed)} seed` + (l.seedRange ? ` (its runs: ${T.ratio(l.seedRange[0])}–${T.ratio(l.seedRange[1])})` : "")));
       }
     });
     const box = T.box(parent, "What it shows, this run vs the seed", null, true);
