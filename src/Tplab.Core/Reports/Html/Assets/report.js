@@ -79,11 +79,18 @@
           el("span", { class: "part rest", style: `width:${pct(rest)}`, title: `the rest: ${T.ms(rest)}` })),
         el("span", { class: "split-text" }, `${T.ms(total)} = waited ${T.ms(w)} + handler ${T.ms(h)} + rest ${T.ms(rest)}` + (t.requests < (r.load.requests || 0) ? ` (${T.num(t.requests)} of ${T.num(r.load.requests)} requests had the header)` : ""))));
     }
+    // The headline, from the figures: where most of a request's time was waiting for a thread, and what the pool did meanwhile.
+    const headline = timed.filter(r => timing(r).waitedForThreadMs.mean >= 0.3 * timing(r).latencyMs.mean).map(r => {
+      const t = timing(r), share = Math.round((100 * t.waitedForThreadMs.mean) / t.latencyMs.mean);
+      const inj = Object.entries((r.timeline && r.timeline.injectionsByReason) || {}).map(([k, v]) => `${v} ${k}`).join(", ");
+      return el("li", {}, el("b", {}, r.label + ": "), `${share}% of the mean request (${T.ms(t.waitedForThreadMs.mean)} of ${T.ms(t.latencyMs.mean)}) was spent waiting for a pool thread` +
+        (r.timeline ? `, while the pool went from ${r.timeline.threadsStart} to ${r.timeline.threadsPeak} threads${inj ? ` (injections: ${inj})` : ""}.` : "."));
+    });
     // Measured: where the rest is a large part, say so, with the background that explains it.
     const slowRest = timed.filter(r => timing(r).restMs.mean > 100 && timing(r).restMs.mean > 0.2 * timing(r).latencyMs.mean);
     const restNote = slowRest.length ? el("p", { class: "muted" }, `${slowRest.map(r => r.label).join(", ")}: ${T.ms(timing(slowRest[0]).restMs.mean)} on average passed after the handler returned` +
       (slowRest.length > 1 ? " (first listed)" : "") + ". Background: Kestrel's socket transport sends responses from work items on the same thread pool, so a starved pool delays them too.") : null;
-    return el("div", {}, restNote, el("p", { class: "legend-inline" },
+    return el("div", {}, headline.length ? el("ul", { class: "headline" }, headline) : null, restNote, el("p", { class: "legend-inline" },
       el("span", { class: "key waited" }), " waited for a pool thread ", el("span", { class: "key handler" }), " running the handler ", el("span", { class: "key rest" }), " the rest (after the handler: sending the response, connection) — mean per request, from the app's Server-Timing handler header"), wrap);
   }
 
