@@ -13,6 +13,9 @@ namespace Tplab.Watch.Sampling;
 /// </summary>
 internal sealed class Sampler : IDisposable
 {
+    /// <summary>Records kept for <see cref="Records"/> before the oldest unread ones are dropped.</summary>
+    public const int RecordBuffer = 4096;
+
     private readonly int _processId;
     private readonly WatchOptions _options;
     private readonly PoolCounters _counters;
@@ -23,7 +26,10 @@ internal sealed class Sampler : IDisposable
     private readonly List<ThreadPoolInjection> _injections = [];
     private readonly ManualResetEventSlim _stop = new();
     private readonly TaskCompletionSource _ended = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private readonly Channel<WatchRecord> _records = Channel.CreateUnbounded<WatchRecord>(new UnboundedChannelOptions { SingleWriter = true });
+    // Bounded: a watch that nobody reads through ReadAllAsync (the CLI writes through its sink) must not hold every
+    // record of an hours-long watch twice; a reader that keeps up never loses one, a stalled one loses the oldest.
+    private readonly Channel<WatchRecord> _records = Channel.CreateBounded<WatchRecord>(
+        new BoundedChannelOptions(RecordBuffer) { SingleWriter = true, FullMode = BoundedChannelFullMode.DropOldest });
     private readonly CpuClock _cpu;
     private readonly long _start;
     private readonly Thread _thread;
