@@ -11,16 +11,17 @@ namespace Tplab.Processes;
 public static class ProcessCpu
 {
     /// <summary>
-    /// Cores the process may use: the smaller of its CPU affinity and its cgroup quota (v2 <c>cpu.max</c>, v1
-    /// <c>cpu.cfs_quota_us</c>), or DOTNET_PROCESSOR_COUNT when set in its environment; this machine's count when
-    /// none is readable.
+    /// Cores the process may use, as its runtime counts them for Environment.ProcessorCount: the smaller of its CPU
+    /// affinity and its cgroup quota rounded up (v2 <c>cpu.max</c>, v1 <c>cpu.cfs_quota_us</c>), or DOTNET_PROCESSOR_COUNT
+    /// when set in its environment; this machine's count when none is readable.
     /// </summary>
     public static double AvailableCores(int processId)
     {
         var cores = (double)(Affinity(processId) ?? Environment.ProcessorCount);
         if (Quota(processId) is { } quota)
         {
-            cores = Math.Min(cores, quota);
+            // Rounded up, as the runtime does for Environment.ProcessorCount: CPU percent is then the gate thread's own.
+            cores = Math.Min(cores, Math.Ceiling(quota));
         }
         if (ProcessorCountOverride(processId) is { } forced)
         {
