@@ -29,6 +29,18 @@ public sealed class ProcessCpuTests
         Assert.Equal(ProcessCpu.PoolWorkerName, ProcessCpu.NameOf(stat));
     }
 
+    [Theory]
+    [InlineData("cpu  117845 66 24855 49965 262 0 3354 233 0 0", 146353L, 196580L)]
+    [InlineData("cpu0 1 2 3 4 5 6 7 8", null, null)]
+    [InlineData("cpu 1 2", null, null)]
+    public void MachineCpuTicksOf_ProcStatLine_IsBusyAndTotal(string line, long? busy, long? total)
+    {
+        var ticks = ProcessCpu.MachineCpuTicksOf(line);
+
+        Assert.Equal(busy, ticks?.Busy);
+        Assert.Equal(total, ticks?.Total);
+    }
+
     [Fact]
     public void AvailableCores_ThisProcess_IsWhatTheRuntimeSays()
     {

@@ -184,6 +184,7 @@ internal sealed class Sampler : IDisposable
             LockWaiters = lockWaits?.Average ?? 0,
             RunnableWorkers = runnable,
             Cores = _cores,
+            MachineCpuPercent = _cpu.MachineBusyPercent,
         };
         var from = offset - _options.Thresholds.Lookback;
         var window = new VerdictWindow(
@@ -203,6 +204,7 @@ internal sealed class Sampler : IDisposable
             LockWaiters = lockWaits?.Average,
             RunnableWorkers = runnable,
             Cores = _cores,
+            MachineCpuPercent = _cpu.MachineBusyPercent,
         };
         _samples.Add(sample);
         Volatile.Write(ref _latest, sample);
