@@ -10,9 +10,10 @@ internal static class LoadCli
 {
     public static async Task<int> RunAsync(LoadCommandOptions options, CancellationToken ct)
     {
-        using var writer = CompositeReportWriter.Open(options.Outputs, Console.Out);
+        var targets = options.Load.EffectiveTargets;
+        using var writer = CompositeReportWriter.Open(options.Outputs, Console.Out, [.. targets.Select(t => t.Label)]);
         var progress = options.Quiet || Console.IsErrorRedirected ? null : new ProgressLine(Console.Error);
-        var result = await LoadRunner.RunAsync(options.Load, progress, ct);
+        var result = await LoadRunner.RunAsync(options.Load, progress, writer, ct);
         progress?.Finish();
         var failures = writer.WriteAll(result);
         foreach (var failure in failures)

@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Globalization;
 using Tplab.Common;
 using Tplab.Load;
+using Tplab.Load.Engine;
 using Tplab.Load.Formats;
 
 namespace Tplab.Cli.Commands;
@@ -29,9 +30,10 @@ internal static class LoadCommand
         var output = new Option<string[]>("--output", "-o") { Description = "File for the format at the same position (- for stdout); repeatable" };
         var quiet = new Option<bool>("--quiet", "-q") { Description = "No progress line on stderr" };
         var allowRemote = new Option<bool>("--allow-remote") { Description = "Allow a target that is not loopback" };
+        var engine = new Option<string>("--engine") { Description = "auto (sockets for plain http on Linux, else httpclient), sockets, httpclient", DefaultValueFactory = _ => "auto" };
         var command = new Command("load", "Load a URL: closed loop (ab, JMeter, siege) or open loop with --rate (vegeta), latency measured right")
         {
-            url, concurrency, requests, duration, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive, format, output, quiet, allowRemote,
+            url, concurrency, requests, duration, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive, format, output, quiet, allowRemote, engine,
         };
         command.SetAction(async (result, ct) =>
         {
@@ -49,6 +51,7 @@ internal static class LoadCommand
                 Timeout = DurationText.Parse(result.GetValue(timeout)!, "--timeout"),
                 KeepAlive = !result.GetValue(noKeepAlive),
                 AllowRemote = result.GetValue(allowRemote),
+                Engine = ParseEngine(result.GetValue(engine)!),
             };
             var options = new LoadCommandOptions(load.Validate(), Outputs(result.GetValue(format) ?? [], result.GetValue(output) ?? []), result.GetValue(quiet));
             return await LoadCli.RunAsync(options, ct);
@@ -60,6 +63,14 @@ internal static class LoadCommand
         Uri.TryCreate(text, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https" && uri.Host.Length > 0
             ? uri
             : throw TplabException.Usage($"the URL must be an absolute http:// or https:// URL, got '{text}'");
+
+    private static EngineChoice ParseEngine(string text) => text.ToLowerInvariant() switch
+    {
+        "auto" => EngineChoice.Auto,
+        "sockets" => EngineChoice.Sockets,
+        "httpclient" => EngineChoice.HttpClient,
+        _ => throw TplabException.Usage($"--engine must be auto, sockets or httpclient, got '{text}'"),
+    };
 
     private static TimeSpan? Duration(string? text, string option) => text is null ? null : DurationText.Parse(text, option);
 

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Net;
 using Tplab.Common;
+using Tplab.Load.Engine;
 using Tplab.Load.Requests;
 
 namespace Tplab.Load;
@@ -62,11 +63,17 @@ public sealed record LoadOptions
     /// <summary>Reuse connections (HTTP keep-alive). Default true; false sends <c>Connection: close</c> like ab without -k.</summary>
     public bool KeepAlive { get; init; } = true;
 
+    /// <summary>Which engine sends the requests. Default <see cref="EngineChoice.Auto"/>: sockets for plain http on Linux, else HttpClient.</summary>
+    public EngineChoice Engine { get; init; } = EngineChoice.Auto;
+
     /// <summary>Allow a target that is not loopback. Default false.</summary>
     public bool AllowRemote { get; init; }
 
-    /// <summary>Keep every <see cref="RequestRecord"/> in the result (for CSV and charts). Default true.</summary>
-    public bool KeepRecords { get; init; } = true;
+    /// <summary>
+    /// Keep every <see cref="RequestRecord"/> in the result (the lab's charts). Default false: a run keeps histograms
+    /// only, and per-request output streams through an <see cref="IRecordSink"/> instead.
+    /// </summary>
+    public bool KeepRecords { get; init; }
 
     /// <summary>After Ctrl+C, how long in-flight requests may still finish. Default 2 s.</summary>
     public TimeSpan InterruptGrace { get; init; } = TimeSpan.FromSeconds(2);

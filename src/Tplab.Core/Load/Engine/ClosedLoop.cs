@@ -8,7 +8,7 @@ namespace Tplab.Load.Engine;
 /// shared request budget is spent, or when sending stops (duration or Ctrl+C). Think time sits between a
 /// user's requests and is never inside a latency.
 /// </summary>
-internal sealed class ClosedLoop(LoadOptions options, HttpSender sender, LoadClock clock, LoadCounters counters)
+internal sealed class ClosedLoop(LoadOptions options, ISender sender, LoadClock clock, LoadCounters counters)
 {
     private long _claimed;
 

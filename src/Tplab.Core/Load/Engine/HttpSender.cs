@@ -13,7 +13,7 @@ namespace Tplab.Load.Engine;
 /// with the app's handler timing when it sends one. Never throws for a request that fails: a refused
 /// connection, a timeout or an interruption is an error in the record.
 /// </summary>
-public sealed class HttpSender : IDisposable
+public sealed class HttpSender : ISender
 {
     private const int BodyBufferSize = 16 * 1024;
 
@@ -52,8 +52,14 @@ public sealed class HttpSender : IDisposable
         _requestBytes = [.. _targets.Select(t => WireBytes(t, _keepAlive))];
     }
 
-    /// <summary>The Server header of the first response (ab's "Server Software"), if any came.</summary>
+    /// <inheritdoc />
+    public string Engine => "httpclient";
+
+    /// <inheritdoc />
     public string? ServerSoftware => Volatile.Read(ref _server);
+
+    /// <inheritdoc />
+    ValueTask<RequestRecord> ISender.SendAsync(TimeSpan scheduled, int user, CancellationToken abort) => new(SendAsync(scheduled, user, abort));
 
     /// <summary>Sends one request scheduled at <paramref name="scheduled"/>; <paramref name="abort"/> ends it as "interrupted".</summary>
     public async Task<RequestRecord> SendAsync(TimeSpan scheduled, int user, CancellationToken abort)

@@ -1,22 +1,31 @@
 using System.Text;
 using Tplab.Common;
+using Tplab.Load.Engine;
 
 namespace Tplab.Load.Formats;
 
 /// <summary>
-/// Writes one result in several formats. Files are opened before the load starts, so an unwritable path
-/// fails in a second, not after a ten-minute run; once the run is over, one failing format never stops the others.
+/// Writes one run in several formats. Files are opened before the load starts, so an unwritable path fails in a
+/// second, not after a ten-minute run. Per-request formats (csv) stream: as an <see cref="IRecordSink"/> this writes
+/// each record as it arrives, so nothing accumulates in memory. Each file is written as <c>PATH.partial</c> and renamed
+/// to PATH once whole: a killed run leaves a file whose name says it is partial, never a truncated report under the
+/// real name. Once the run is over, one failing format never stops the others.
 /// </summary>
-public sealed class CompositeReportWriter : IDisposable
+public sealed class CompositeReportWriter : IRecordSink, IDisposable
 {
-    private readonly List<(ReportOutput Output, TextWriter Writer, bool Owned)> _targets = [];
+    private readonly List<Target> _targets = [];
+    private DateTimeOffset _startedAt;
+    private bool _streamed;
 
     private CompositeReportWriter()
     {
     }
 
     /// <summary>Opens every file output now; throws an output error (exit 8) naming the first that cannot be written.</summary>
-    public static CompositeReportWriter Open(IEnumerable<ReportOutput> outputs, TextWriter stdout)
+    /// <param name="outputs">The formats and their paths (null: <paramref name="stdout"/>).</param>
+    /// <param name="stdout">Where outputs without a path go.</param>
+    /// <param name="labels">The request templates' labels, for per-request rows (null: one template).</param>
+    public static CompositeReportWriter Open(IEnumerable<ReportOutput> outputs, TextWriter stdout, IReadOnlyList<string>? labels = null)
     {
         ArgumentNullException.ThrowIfNull(outputs);
         var composite = new CompositeReportWriter();
@@ -24,14 +33,16 @@ public sealed class CompositeReportWriter : IDisposable
         {
             foreach (var output in outputs)
             {
+                var format = output.Format is CsvFormat csv && labels is not null ? csv.WithLabels(labels) : output.Format;
                 if (output.Path is null)
                 {
-                    composite._targets.Add((output, stdout, false));
+                    composite._targets.Add(new Target(output, format, stdout, null));
                     continue;
                 }
                 try
                 {
-                    composite._targets.Add((output, new StreamWriter(output.Path, append: false, new UTF8Encoding(false)), true));
+                    var partial = output.Path + ".partial";
+                    composite._targets.Add(new Target(output, format, new StreamWriter(partial, append: false, new UTF8Encoding(false)), partial));
                 }
                 catch (Exception e) when (e is IOException or UnauthorizedAccessException or NotSupportedException or ArgumentException)
                 {
@@ -47,20 +58,56 @@ public sealed class CompositeReportWriter : IDisposable
         }
     }
 
-    /// <summary>Writes every output; returns one line per output that failed (empty when all were written).</summary>
+    /// <inheritdoc />
+    public void Begin(DateTimeOffset startedAt)
+    {
+        _startedAt = startedAt;
+        _streamed = true;
+        foreach (var target in _targets)
+        {
+            if (target.Format is CsvFormat)
+            {
+                Guard(target, () => CsvFormat.WriteHeader(target.Writer));
+            }
+        }
+    }
+
+    /// <inheritdoc />
+    public void Write(in RequestRecord record)
+    {
+        foreach (var target in _targets)
+        {
+            if (target.Format is CsvFormat csv && target.Failure is null)
+            {
+                var r = record;
+                Guard(target, () => csv.WriteRow(r, _startedAt, target.Writer));
+            }
+        }
+    }
+
+    /// <summary>Writes every output not streamed already, then puts each file in place; returns one line per output that failed.</summary>
     public IReadOnlyList<string> WriteAll(LoadResult result)
     {
+        ArgumentNullException.ThrowIfNull(result);
         var failures = new List<string>();
-        foreach (var (output, writer, _) in _targets)
+        foreach (var target in _targets)
         {
-            try
+            if (!(_streamed && target.Format is CsvFormat))
             {
-                LoadFormats.Write(output.Format, result, writer);
-                writer.Flush();
+                Guard(target, () => LoadFormats.Write(target.Format, result, target.Writer));
             }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException or ArgumentException)
+            Guard(target, () =>
             {
-                failures.Add($"could not write {output}: {e.Message}");
+                target.Writer.Flush();
+                if (target.Partial is not null)
+                {
+                    target.Writer.Dispose();
+                    File.Move(target.Partial, target.Output.Path!, overwrite: true);
+                }
+            });
+            if (target.Failure is not null)
+            {
+                failures.Add($"could not write {target.Output}: {target.Failure}");
             }
         }
         return failures;
@@ -69,20 +116,49 @@ public sealed class CompositeReportWriter : IDisposable
     /// <inheritdoc />
     public void Dispose()
     {
-        foreach (var (_, writer, owned) in _targets)
+        foreach (var target in _targets)
         {
-            if (owned)
+            if (target.Partial is not null)
             {
                 try
                 {
-                    writer.Dispose();
+                    target.Writer.Dispose();
                 }
                 catch (IOException)
                 {
-                    // Already reported by WriteAll's flush; closing cannot add anything useful.
+                    // Already reported by WriteAll; closing cannot add anything useful.
                 }
             }
         }
         _targets.Clear();
+    }
+
+    private static void Guard(Target target, Action write)
+    {
+        if (target.Failure is not null)
+        {
+            return;
+        }
+        try
+        {
+            write();
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException or ArgumentException or ObjectDisposedException)
+        {
+            target.Failure = e.Message;
+        }
+    }
+
+    private sealed class Target(ReportOutput output, ILoadFormat format, TextWriter writer, string? partial)
+    {
+        public ReportOutput Output { get; } = output;
+
+        public ILoadFormat Format { get; } = format;
+
+        public TextWriter Writer { get; } = writer;
+
+        public string? Partial { get; } = partial;
+
+        public string? Failure { get; set; }
     }
 }

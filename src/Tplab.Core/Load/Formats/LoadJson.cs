@@ -24,6 +24,7 @@ public static class LoadJson
         writer.WriteNumber("schemaVersion", SchemaVersion);
         writer.WriteString("url", s.Url.ToString());
         writer.WriteString("model", s.Model);
+        writer.WriteString("engine", s.Engine);
         writer.WriteNumber("concurrency", s.Concurrency);
         writer.WriteBoolean("keepAlive", s.KeepAlive);
         writer.WriteBoolean("interrupted", s.Interrupted);
@@ -33,12 +34,7 @@ public static class LoadJson
         writer.WriteNumber("durationSeconds", Round(s.DurationSeconds));
         writer.WriteNumber("throughputPerSecond", Round(s.ThroughputPerSecond));
         Stats(writer, "latencyMs", s.LatencyMs);
-        writer.WriteStartObject("statusCodes");
-        foreach (var (code, count) in s.StatusCodes)
-        {
-            writer.WriteNumber(code.ToString(CultureInfo.InvariantCulture), count);
-        }
-        writer.WriteEndObject();
+        StatusCodes(writer, s.StatusCodes);
         writer.WriteStartArray("errors");
         foreach (var error in s.Errors)
         {
@@ -59,6 +55,51 @@ public static class LoadJson
             Stats(writer, "sendLagMs", s.SendLagMs);
             Stats(writer, "serviceTimeMs", s.ServiceTimeMs);
         }
+        if (s.WaitedForThreadMs.Count > 0)
+        {
+            Stats(writer, "waitedForThreadMs", s.WaitedForThreadMs);
+            Stats(writer, "handlerMs", s.HandlerMs);
+        }
+        writer.WriteStartArray("targets");
+        foreach (var t in s.Targets)
+        {
+            Target(writer, t);
+        }
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+    }
+
+    private static void Target(Utf8JsonWriter writer, TargetSummary t)
+    {
+        writer.WriteStartObject();
+        writer.WriteNumber("index", t.Index);
+        writer.WriteString("label", t.Label);
+        writer.WriteString("method", t.Method);
+        writer.WriteString("url", t.Url.ToString());
+        writer.WriteNumber("requests", t.Requests);
+        writer.WriteNumber("succeeded", t.Succeeded);
+        writer.WriteNumber("failed", t.Failed);
+        writer.WriteNumber("durationSeconds", Round(t.DurationSeconds));
+        writer.WriteNumber("throughputPerSecond", Round(t.DurationSeconds > 0 ? t.Requests / t.DurationSeconds : 0));
+        Stats(writer, "latencyMs", t.LatencyMs);
+        if (t.WaitedForThreadMs.Count > 0)
+        {
+            Stats(writer, "waitedForThreadMs", t.WaitedForThreadMs);
+            Stats(writer, "handlerMs", t.HandlerMs);
+        }
+        StatusCodes(writer, t.StatusCodes);
+        writer.WriteNumber("bytesIn", t.BytesIn);
+        writer.WriteNumber("bytesOut", t.BytesOut);
+        writer.WriteEndObject();
+    }
+
+    private static void StatusCodes(Utf8JsonWriter writer, IReadOnlyDictionary<int, long> codes)
+    {
+        writer.WriteStartObject("statusCodes");
+        foreach (var (code, count) in codes)
+        {
+            writer.WriteNumber(code.ToString(CultureInfo.InvariantCulture), count);
+        }
         writer.WriteEndObject();
     }
 
@@ -76,6 +117,7 @@ public static class LoadJson
     private static void Stats(Utf8JsonWriter writer, string name, LatencyStats stats)
     {
         writer.WriteStartObject(name);
+        writer.WriteNumber("count", stats.Count);
         writer.WriteNumber("min", Round(stats.Min));
         writer.WriteNumber("mean", Round(stats.Mean));
         writer.WriteNumber("stdDev", Round(stats.StdDev));

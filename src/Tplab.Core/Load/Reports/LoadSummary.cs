@@ -17,6 +17,9 @@ public sealed record LoadSummary
     /// <summary>"closed" or "open".</summary>
     public required string Model { get; init; }
 
+    /// <summary>The engine that sent the requests: <c>sockets</c> or <c>httpclient</c>.</summary>
+    public string Engine { get; init; } = "httpclient";
+
     /// <summary>Closed-loop users (1 in open loop).</summary>
     public required int Concurrency { get; init; }
 
@@ -67,6 +70,15 @@ public sealed record LoadSummary
 
     /// <summary>Open loop: how late sends left behind their schedule.</summary>
     public required LatencyStats SendLagMs { get; init; }
+
+    /// <summary>From the send until the app's first middleware began the request, over the responses that carried <c>Server-Timing: handler</c>.</summary>
+    public LatencyStats WaitedForThreadMs { get; init; } = LatencyStats.Empty;
+
+    /// <summary>How long the app's handler ran by its own clock, over the responses that carried <c>Server-Timing: handler</c>.</summary>
+    public LatencyStats HandlerMs { get; init; } = LatencyStats.Empty;
+
+    /// <summary>Figures per request template, in the targets' order (one entry for a single URL).</summary>
+    public IReadOnlyList<TargetSummary> Targets { get; init; } = [];
 
     /// <summary>Sum of all service times, in seconds (siege's concurrency numerator).</summary>
     public required double TotalServiceSeconds { get; init; }
