@@ -32,13 +32,18 @@ public static class LoadRunner
         RunAsync(options, progress, null, time, ct);
 
     /// <summary>Runs a load, timing everything on <paramref name="time"/> and streaming each record to <paramref name="sink"/>.</summary>
-    public static async Task<LoadResult> RunAsync(LoadOptions options, IProgress<LoadProgress>? progress, IRecordSink? sink, TimeProvider time, CancellationToken ct)
+    public static Task<LoadResult> RunAsync(LoadOptions options, IProgress<LoadProgress>? progress, IRecordSink? sink, TimeProvider time, CancellationToken ct) =>
+        RunAsync(options, progress, sink, time, SenderFactory.Create, ct);
+
+    /// <summary>The same with the sender made by <paramref name="newSender"/> (tests drive the loops without a network).</summary>
+    internal static async Task<LoadResult> RunAsync(
+        LoadOptions options, IProgress<LoadProgress>? progress, IRecordSink? sink, TimeProvider time, Func<LoadOptions, LoadClock, ISender> newSender, CancellationToken ct)
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
         var clock = new LoadClock(time);
         var counters = new LoadCounters();
-        using var sender = SenderFactory.Create(options, clock);
+        using var sender = newSender(options, clock);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
         using var deadline = options.Duration is { } d ? new CancellationTokenSource(d, time) : new CancellationTokenSource();
         using var stopSending = CancellationTokenSource.CreateLinkedTokenSource(stop.Token, deadline.Token);

@@ -73,7 +73,7 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
     {
         try
         {
-            var record = await sender.SendAsync(scheduled, -1, abort).ConfigureAwait(false);
+            var record = await SafeSend.SendAsync(sender, clock, scheduled, -1, abort).ConfigureAwait(false);
             counters.OnDone(record);
             results.TryWrite(record);
         }
