@@ -66,6 +66,9 @@ public sealed record LoadOptions
     /// <summary>Which engine sends the requests. Default <see cref="EngineChoice.Auto"/>: sockets for plain http on Linux, else HttpClient.</summary>
     public EngineChoice Engine { get; init; } = EngineChoice.Auto;
 
+    /// <summary>HTTPS: accept any server certificate (a self-signed one on loopback). Default false.</summary>
+    public bool Insecure { get; init; }
+
     /// <summary>Allow a target that is not loopback. Default false.</summary>
     public bool AllowRemote { get; init; }
 

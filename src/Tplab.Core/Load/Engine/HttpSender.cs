@@ -41,12 +41,18 @@ public sealed class HttpSender : ISender
             // One connection per user or in-flight request: the pool must never be what limits the load.
             MaxConnectionsPerServer = int.MaxValue,
             UseCookies = false,
-            UseProxy = false,
+            // A proxy only ever stands between tplab and a remote host; loopback goes direct.
+            UseProxy = options.AllowRemote,
             AllowAutoRedirect = false,
             AutomaticDecompression = DecompressionMethods.None,
             ConnectTimeout = options.Timeout,
             PooledConnectionIdleTimeout = TimeSpan.FromMinutes(2),
         };
+        if (options.Insecure)
+        {
+            // --insecure: a self-signed certificate on loopback (dotnet dev-certs, a test app) is accepted as it is.
+            handler.SslOptions = new System.Net.Security.SslClientAuthenticationOptions { RemoteCertificateValidationCallback = static (_, _, _, _) => true };
+        }
         _invoker = new HttpMessageInvoker(handler, disposeHandler: true);
         // What goes on the wire, for ab's and JMeter's byte counts (HttpClient does not expose raw bytes).
         _requestBytes = [.. _targets.Select(t => WireBytes(t, _keepAlive))];

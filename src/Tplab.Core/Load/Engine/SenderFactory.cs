@@ -34,7 +34,7 @@ public static class SenderFactory
             case EngineChoice.Sockets:
                 return new SocketSender(options, clock);
             default:
-                if (!SocketSender.CanSend(targets))
+                if (!SocketSender.CanSend(targets) || (options.AllowRemote && HasProxy()))
                 {
                     return new HttpSender(options, clock);
                 }
@@ -49,4 +49,8 @@ public static class SenderFactory
                 }
         }
     }
+
+    // HttpClient honours the environment's proxy for remote targets; the sockets engine connects directly.
+    private static bool HasProxy() =>
+        new[] { "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy" }.Any(v => !string.IsNullOrEmpty(Environment.GetEnvironmentVariable(v)));
 }
