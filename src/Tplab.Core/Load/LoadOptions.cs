@@ -182,6 +182,13 @@ public sealed record LoadOptions
 /// <summary>A uniform random pause between <see cref="Min"/> and <see cref="Max"/>.</summary>
 public readonly record struct ThinkTime(TimeSpan Min, TimeSpan Max)
 {
+    /// <summary>Parses MIN..MAX (see <see cref="DurationText.ParseRange"/>); MIN alone means a fixed pause.</summary>
+    public static ThinkTime Parse(string text, string option)
+    {
+        var (min, max) = DurationText.ParseRange(text, option);
+        return new ThinkTime(min, max);
+    }
+
     /// <summary>MIN..MAX as the CLI reads it.</summary>
     public override string ToString() => $"{DurationText.Format(Min)}..{DurationText.Format(Max)}";
 }

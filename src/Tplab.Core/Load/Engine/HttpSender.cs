@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Http.Headers;
 using System.Net.Sockets;
 using System.Text;
+using Tplab.Common;
 using Tplab.Load.Requests;
 
 namespace Tplab.Load.Engine;
