@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using Tplab.Common;
 using Tplab.Load.Engine.Http1;
 using Tplab.Load.Requests;
 
