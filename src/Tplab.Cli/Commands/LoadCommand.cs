@@ -4,6 +4,7 @@ using Tplab.Common;
 using Tplab.Load;
 using Tplab.Load.Engine;
 using Tplab.Load.Formats;
+using Tplab.Load.Requests;
 
 namespace Tplab.Cli.Commands;
 
@@ -15,7 +16,14 @@ internal static class LoadCommand
 {
     public static Command Create()
     {
-        var url = new Argument<string>("url") { Description = "The URL to GET (loopback unless --allow-remote)" };
+        var url = new Argument<string?>("url") { Description = "The URL to load (loopback unless --allow-remote); or give --targets", Arity = ArgumentArity.ZeroOrOne };
+        var method = new Option<string>("--method", "-X") { Description = "HTTP method", DefaultValueFactory = _ => "GET" };
+        var header = new Option<string[]>("--header", "-H") { Description = "Request header 'Name: value'; repeatable (with --targets: added to every target)" };
+        var body = new Option<string?>("--body", "-d") { Description = "Request body: the text itself, or @FILE for a file's bytes" };
+        var targetsFile = new Option<string?>("--targets") { Description = "vegeta targets file: 'METHOD URL', header lines, '@body' file, blank line between targets" };
+        var insecure = new Option<bool>("--insecure") { Description = "HTTPS: accept any certificate (a self-signed one on loopback)" };
+        var threshold = new Option<string[]>("--threshold") { Description = $"Objective checked at the end, exit 99 when one fails; repeatable: 'p99<500ms', 'errors<1%' ({Tplab.Load.Thresholds.Threshold.Metrics})" };
+        var abortOnThreshold = new Option<bool>("--abort-on-threshold") { Description = "Stop sending as soon as a threshold fails (checked every second from 2 s in)" };
         var concurrency = new Option<int>("--concurrency", "-c") { Description = "Closed loop: users (default 1)", DefaultValueFactory = _ => 1 };
         var requests = new Option<long?>("--requests", "-n") { Description = "Total requests (closed loop), or the hit limit with --rate" };
         var duration = new Option<string?>("--duration") { Description = "No request starts after this (10s, 1m, 500ms, 1.5s)" };
@@ -33,13 +41,19 @@ internal static class LoadCommand
         var engine = new Option<string>("--engine") { Description = "auto (sockets for plain http on Linux, else httpclient), sockets, httpclient", DefaultValueFactory = _ => "auto" };
         var command = new Command("load", "Load a URL: closed loop (ab, JMeter, siege) or open loop with --rate (vegeta), latency measured right")
         {
-            url, concurrency, requests, duration, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive, format, output, quiet, allowRemote, engine,
+            url, method, header, body, targetsFile, concurrency, requests, duration, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive,
+            insecure, threshold, abortOnThreshold, format, output, quiet, allowRemote, engine,
         };
         command.SetAction(async (result, ct) =>
         {
+            var targets = Targets(result.GetValue(url), result.GetValue(method)!, result.GetValue(header) ?? [], result.GetValue(body), result.GetValue(targetsFile));
             var load = new LoadOptions
             {
-                Url = ParseUrl(result.GetValue(url)!),
+                Url = targets[0].Url,
+                Targets = targets,
+                Insecure = result.GetValue(insecure),
+                Thresholds = [.. (result.GetValue(threshold) ?? []).Select(Tplab.Load.Thresholds.Threshold.Parse)],
+                AbortOnThreshold = result.GetValue(abortOnThreshold),
                 Concurrency = result.GetValue(concurrency),
                 Requests = result.GetValue(requests),
                 Duration = Duration(result.GetValue(duration), "--duration"),
@@ -57,6 +71,27 @@ internal static class LoadCommand
             return await LoadCli.RunAsync(options, ct);
         });
         return command;
+    }
+
+    // What to send: the URL with -X, -H and -d, or a vegeta targets file (with -H on every target). Files are read now:
+    // a missing body or targets file stops the run before anything is sent.
+    private static IReadOnlyList<RequestTemplate> Targets(string? url, string method, string[] headerTexts, string? body, string? targetsFile)
+    {
+        var headers = headerTexts.Select(h => RequestText.ParseHeader(h, "--header")).ToList();
+        if (targetsFile is not null)
+        {
+            if (url is not null || body is not null)
+            {
+                throw TplabException.Usage("give either a URL (with -X, -d) or --targets FILE, not both");
+            }
+            return TargetsFile.Load(targetsFile, headers);
+        }
+        if (url is null)
+        {
+            throw TplabException.Usage("give the URL to load, or --targets FILE");
+        }
+        var content = body is null ? ReadOnlyMemory<byte>.Empty : RequestText.ReadBody(body, "--body");
+        return [new RequestTemplate(method.ToUpperInvariant(), ParseUrl(url), headers, content)];
     }
 
     private static Uri ParseUrl(string text) =>

@@ -30,6 +30,9 @@ public static class ExitCodes
     /// <summary>Output could not be written.</summary>
     public const int OutputFailed = 8;
 
+    /// <summary>A load's --threshold failed (k6 uses the same code); the report was still written.</summary>
+    public const int ThresholdsFailed = 99;
+
     /// <summary>Stopped by Ctrl+C; partial results were kept and marked.</summary>
     public const int Interrupted = 130;
 }

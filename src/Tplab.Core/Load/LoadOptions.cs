@@ -66,6 +66,12 @@ public sealed record LoadOptions
     /// <summary>Which engine sends the requests. Default <see cref="EngineChoice.Auto"/>: sockets for plain http on Linux, else HttpClient.</summary>
     public EngineChoice Engine { get; init; } = EngineChoice.Auto;
 
+    /// <summary>Objectives checked at the end (k6's thresholds); any failing makes the run exit 99. Default none.</summary>
+    public IReadOnlyList<Thresholds.Threshold> Thresholds { get; init; } = [];
+
+    /// <summary>Stop sending as soon as a threshold fails (checked once a second from 2 s into the run). Default false.</summary>
+    public bool AbortOnThreshold { get; init; }
+
     /// <summary>HTTPS: accept any server certificate (a self-signed one on loopback). Default false.</summary>
     public bool Insecure { get; init; }
 
@@ -121,6 +127,7 @@ public sealed record LoadOptions
             Check(MaxInFlight is null, "--max-in-flight goes with --rate (open loop); closed loop is bounded by -c");
             Check(Requests is null || Requests >= Concurrency || Duration is not null, $"-n {Requests} is below -c {Concurrency}: some users would never send (ab refuses this too)");
         }
+        Check(!AbortOnThreshold || Thresholds.Count > 0, "--abort-on-threshold needs at least one --threshold");
         if (Think is { } think)
         {
             Check(think.Min >= TimeSpan.Zero && think.Max >= think.Min && think.Max <= TimeSpan.FromHours(1), $"--think must be MIN..MAX with 0 <= MIN <= MAX <= 1h, got {think}");

@@ -1,6 +1,7 @@
 using System.Threading.Channels;
 using Tplab.Load.Engine;
 using Tplab.Load.Reports;
+using Tplab.Load.Thresholds;
 
 namespace Tplab.Load;
 
@@ -56,6 +57,9 @@ public static class LoadRunner
         var attack = AttackAsync(options, sender, clock, counters, channel.Writer, stopSending.Token, abort.Token);
 
         var aggregator = new SummaryAggregator(options);
+        var thresholdsFrom = TimeSpan.FromSeconds(2);
+        var nextThresholdCheck = thresholdsFrom;
+        string? abortedBy = null;
         var records = new List<RequestRecord>();
         var nextProgress = ProgressEvery;
         var reader = channel.Reader;
@@ -75,6 +79,15 @@ public static class LoadRunner
                 progress.Report(new LoadProgress(clock.Now, counters.Sent, counters.Done, counters.InFlight, counters.Errors, aggregator.CurrentP99Ms));
                 nextProgress = clock.Now + ProgressEvery;
             }
+            if (options.AbortOnThreshold && abortedBy is null && clock.Now >= nextThresholdCheck)
+            {
+                nextThresholdCheck = clock.Now + ProgressEvery;
+                abortedBy = FirstFailing(options, aggregator);
+                if (abortedBy is not null)
+                {
+                    await stop.CancelAsync().ConfigureAwait(false);
+                }
+            }
             if (reader.Completion.IsCompleted)
             {
                 break;
@@ -83,7 +96,24 @@ public static class LoadRunner
         }
         await attack.ConfigureAwait(false);
         var summary = aggregator.Complete(ct.IsCancellationRequested, sender.ServerSoftware, sender.Engine);
+        summary = summary with
+        {
+            AbortedBy = abortedBy,
+            Thresholds = [.. options.Thresholds.Select(t => Evaluate(t, summary))],
+        };
         return new LoadResult(summary, records, clock.StartedAt);
+    }
+
+    private static ThresholdResult Evaluate(Threshold threshold, LoadSummary summary)
+    {
+        var actual = threshold.Read(summary);
+        return new ThresholdResult(threshold.Text, threshold.Metric, actual, threshold.Passes(actual));
+    }
+
+    private static string? FirstFailing(LoadOptions options, SummaryAggregator aggregator)
+    {
+        var latency = aggregator.CurrentLatency;
+        return options.Thresholds.FirstOrDefault(t => !t.Passes(t.Read(latency, aggregator.CurrentRequests, aggregator.CurrentFailed)))?.Text;
     }
 
     private static async Task AttackAsync(

@@ -60,6 +60,24 @@ public static class LoadJson
             Stats(writer, "waitedForThreadMs", s.WaitedForThreadMs);
             Stats(writer, "handlerMs", s.HandlerMs);
         }
+        if (s.Thresholds.Count > 0)
+        {
+            writer.WriteStartArray("thresholds");
+            foreach (var t in s.Thresholds)
+            {
+                writer.WriteStartObject();
+                writer.WriteString("threshold", t.Threshold);
+                writer.WriteString("metric", t.Metric);
+                writer.WriteNumber("actual", Round(t.Actual));
+                writer.WriteBoolean("passed", t.Passed);
+                writer.WriteEndObject();
+            }
+            writer.WriteEndArray();
+            if (s.AbortedBy is { } by)
+            {
+                writer.WriteString("abortedBy", by);
+            }
+        }
         writer.WriteStartArray("targets");
         foreach (var t in s.Targets)
         {

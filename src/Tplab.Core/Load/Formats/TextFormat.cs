@@ -50,6 +50,15 @@ public sealed class TextFormat : ISummaryFormat
         {
             Targets(summary, writer);
         }
+        foreach (var t in summary.Thresholds)
+        {
+            var actual = t.Metric == "errors" ? Num.Fixed(t.Actual, 2) + "%" : Num.Fixed(t.Actual, 2) + " ms";
+            writer.WriteLine($"Threshold     {t.Threshold}: {actual}  {(t.Passed ? "pass" : "FAIL")}");
+        }
+        if (summary.AbortedBy is { } by)
+        {
+            writer.WriteLine($"ABORTED       sending stopped early: {by} failed");
+        }
     }
 
     private static void Targets(LoadSummary summary, TextWriter writer)

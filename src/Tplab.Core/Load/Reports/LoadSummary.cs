@@ -80,6 +80,15 @@ public sealed record LoadSummary
     /// <summary>Figures per request template, in the targets' order (one entry for a single URL).</summary>
     public IReadOnlyList<TargetSummary> Targets { get; init; } = [];
 
+    /// <summary>Each threshold's outcome, in the order given.</summary>
+    public IReadOnlyList<Thresholds.ThresholdResult> Thresholds { get; init; } = [];
+
+    /// <summary>The threshold that stopped the run early (with abort on), else null.</summary>
+    public string? AbortedBy { get; init; }
+
+    /// <summary>True when every threshold passed (or there were none).</summary>
+    public bool ThresholdsPassed => Thresholds.All(t => t.Passed);
+
     /// <summary>Sum of all service times, in seconds (siege's concurrency numerator).</summary>
     public required double TotalServiceSeconds { get; init; }
 

@@ -38,6 +38,15 @@ public sealed class SummaryAggregator
     /// <summary>Live 99th percentile of latency so far, in milliseconds (for progress).</summary>
     public double CurrentP99Ms => _latency.Histogram.ValueAtPercentile(99) / 1000.0;
 
+    /// <summary>Live latency statistics so far (for thresholds checked during the run).</summary>
+    public LatencyStats CurrentLatency => _latency.Complete();
+
+    /// <summary>Requests so far.</summary>
+    public long CurrentRequests => _requests;
+
+    /// <summary>Failed requests so far.</summary>
+    public long CurrentFailed => _requests - _succeeded;
+
     /// <summary>Adds one request.</summary>
     public void Add(in RequestRecord record)
     {
