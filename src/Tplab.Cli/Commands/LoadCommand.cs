@@ -4,6 +4,8 @@ using Tplab.Common;
 using Tplab.Load;
 using Tplab.Load.Engine;
 using Tplab.Load.Formats;
+using Tplab.Load.Histograms;
+using Tplab.Load.Reports;
 using Tplab.Load.Requests;
 
 namespace Tplab.Cli.Commands;
@@ -44,6 +46,7 @@ internal static class LoadCommand
             url, method, header, body, targetsFile, concurrency, requests, duration, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive,
             insecure, threshold, abortOnThreshold, format, output, quiet, allowRemote, engine,
         };
+        command.Subcommands.Add(MergeCommand());
         command.SetAction(async (result, ct) =>
         {
             var targets = Targets(result.GetValue(url), result.GetValue(method)!, result.GetValue(header) ?? [], result.GetValue(body), result.GetValue(targetsFile));
@@ -69,6 +72,25 @@ internal static class LoadCommand
             };
             var options = new LoadCommandOptions(load.Validate(), Outputs(result.GetValue(format) ?? [], result.GetValue(output) ?? []), result.GetValue(quiet));
             return await LoadCli.RunAsync(options, ct);
+        });
+        return command;
+    }
+
+    // tplab load merge A.hlog B.hlog: the interval logs of several runs (other processes, other machines) as one.
+    private static Command MergeCommand()
+    {
+        var files = new Argument<string[]>("files") { Description = "HdrHistogram interval logs (.hlog) written with --format hlog", Arity = ArgumentArity.OneOrMore };
+        var format = new Option<string>("--format") { Description = $"text, json or hgrm", DefaultValueFactory = _ => "text" };
+        var command = new Command("merge", "Merge interval logs (.hlog) from several runs into one latency report, exactly") { files, format };
+        command.SetAction(result =>
+        {
+            var name = result.GetValue(format)!.ToLowerInvariant();
+            if (name is not ("text" or "json" or "hgrm"))
+            {
+                throw TplabException.Usage($"merge --format must be one of {MergeReport.Formats}, got '{name}'");
+            }
+            MergeReport.Write(HistogramLog.Merge(result.GetValue(files)!), name, Console.Out);
+            return ExitCodes.Ok;
         });
         return command;
     }
@@ -127,9 +149,9 @@ internal static class LoadCommand
         {
             list.Add(new ReportOutput(LoadFormats.Default, null));
         }
-        if (list.Count(o => o.Path is null) > 1 && list.Any(o => o.Path is null && o.Format.Name is "json" or "csv"))
+        if (list.Count(o => o.Path is null) > 1 && list.Any(o => o.Path is null && o.Format.Name is "json" or "csv" or "hlog"))
         {
-            throw TplabException.Usage("only one machine-readable format (json, csv) can go to stdout alongside others; give it --output FILE");
+            throw TplabException.Usage("only one machine-readable format (json, csv, hlog) can go to stdout alongside others; give it --output FILE");
         }
         return list;
     }
@@ -139,6 +161,7 @@ internal static class LoadCommand
         ".json" => "json",
         ".csv" => "csv",
         ".hgrm" => "hgrm",
+        ".hlog" => "hlog",
         ".txt" => "text",
         _ => throw TplabException.Usage($"cannot tell the format of --output {path} from its extension; give --format for it"),
     };

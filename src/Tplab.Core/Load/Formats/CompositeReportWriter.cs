@@ -6,7 +6,7 @@ namespace Tplab.Load.Formats;
 
 /// <summary>
 /// Writes one run in several formats. Files are opened before the load starts, so an unwritable path fails in a
-/// second, not after a ten-minute run. Per-request formats (csv) stream: as an <see cref="IRecordSink"/> this writes
+/// second, not after a ten-minute run. Per-request formats (csv, hlog) stream: as an <see cref="IRecordSink"/> this writes
 /// each record as it arrives, so nothing accumulates in memory. Each file is written as <c>PATH.partial</c> and renamed
 /// to PATH once whole: a killed run leaves a file whose name says it is partial, never a truncated report under the
 /// real name. Once the run is over, one failing format never stops the others.
@@ -14,7 +14,6 @@ namespace Tplab.Load.Formats;
 public sealed class CompositeReportWriter : IRecordSink, IDisposable
 {
     private readonly List<Target> _targets = [];
-    private DateTimeOffset _startedAt;
     private bool _streamed;
 
     private CompositeReportWriter()
@@ -61,13 +60,12 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
     /// <inheritdoc />
     public void Begin(DateTimeOffset startedAt)
     {
-        _startedAt = startedAt;
         _streamed = true;
         foreach (var target in _targets)
         {
-            if (target.Format is CsvFormat)
+            if (target.Format is IRecordFormat records)
             {
-                Guard(target, () => CsvFormat.WriteHeader(target.Writer));
+                Guard(target, () => target.Records = records.Open(target.Writer, startedAt));
             }
         }
     }
@@ -77,10 +75,10 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
     {
         foreach (var target in _targets)
         {
-            if (target.Format is CsvFormat csv && target.Failure is null)
+            if (target.Records is { } records && target.Failure is null)
             {
                 var r = record;
-                Guard(target, () => csv.WriteRow(r, _startedAt, target.Writer));
+                Guard(target, () => records.Write(r));
             }
         }
     }
@@ -92,7 +90,11 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
         var failures = new List<string>();
         foreach (var target in _targets)
         {
-            if (!(_streamed && target.Format is CsvFormat))
+            if (target.Records is { } records)
+            {
+                Guard(target, records.Complete);
+            }
+            else if (!(_streamed && target.Format is IRecordFormat))
             {
                 Guard(target, () => LoadFormats.Write(target.Format, result, target.Writer));
             }
@@ -160,5 +162,7 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
         public string? Partial { get; } = partial;
 
         public string? Failure { get; set; }
+
+        public IRecordWriter? Records { get; set; }
     }
 }

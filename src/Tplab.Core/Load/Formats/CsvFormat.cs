@@ -27,6 +27,13 @@ public sealed class CsvFormat(IReadOnlyList<string>? labels = null) : IRecordFor
     public CsvFormat WithLabels(IReadOnlyList<string> labels) => new(labels);
 
     /// <inheritdoc />
+    public IRecordWriter Open(TextWriter writer, DateTimeOffset startedAt)
+    {
+        WriteHeader(writer);
+        return new RowWriter(this, writer, startedAt);
+    }
+
+    /// <summary>Writes every record at once (the lab's requests.csv).</summary>
     public void Write(IReadOnlyList<RequestRecord> records, DateTimeOffset startedAt, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(records);
@@ -68,6 +75,13 @@ public sealed class CsvFormat(IReadOnlyList<string>? labels = null) : IRecordFor
             Ms(r.Latency),
             Ms(r.SendLag)));
         writer.Write('\n');
+    }
+
+    private sealed class RowWriter(CsvFormat format, TextWriter writer, DateTimeOffset startedAt) : IRecordWriter
+    {
+        public void Write(in RequestRecord record) => format.WriteRow(record, startedAt, writer);
+
+        public void Complete() => writer.Flush();
     }
 
     private static string Ms(TimeSpan t) => t.TotalMilliseconds.ToString("0.###", CultureInfo.InvariantCulture);
