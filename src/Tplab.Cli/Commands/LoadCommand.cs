@@ -5,6 +5,7 @@ using Tplab.Load;
 using Tplab.Load.Engine;
 using Tplab.Load.Formats;
 using Tplab.Load.Histograms;
+using Tplab.Load.Pacing;
 using Tplab.Load.Reports;
 using Tplab.Load.Requests;
 
@@ -25,6 +26,9 @@ internal static class LoadCommand
         var targetsFile = new Option<string?>("--targets") { Description = "vegeta targets file: 'METHOD URL', header lines, '@body' file, blank line between targets" };
         var insecure = new Option<bool>("--insecure") { Description = "HTTPS: accept any certificate (a self-signed one on loopback)" };
         var threshold = new Option<string[]>("--threshold") { Description = $"Objective checked at the end, exit 99 when one fails; repeatable: 'p99<500ms', 'errors<1%' ({Tplab.Load.Thresholds.Threshold.Metrics})" };
+        var stage = new Option<string[]>("--stage") { Description = "Open loop: DURATION:RATE, move linearly to RATE over DURATION (k6 stages); repeatable; starts from --rate (default 0)" };
+        var search = new Option<string?>("--search") { Description = "Find the highest rate START..MAX (per second) that meets every --threshold, each rate held for --duration" };
+        var searchStep = new Option<double?>("--search-step") { Description = "Rate added at each --search step (default START)" };
         var abortOnThreshold = new Option<bool>("--abort-on-threshold") { Description = "Stop sending as soon as a threshold fails (checked every second from 2 s in)" };
         var concurrency = new Option<int>("--concurrency", "-c") { Description = "Closed loop: users (default 1)", DefaultValueFactory = _ => 1 };
         var requests = new Option<long?>("--requests", "-n") { Description = "Total requests (closed loop), or the hit limit with --rate" };
@@ -44,7 +48,7 @@ internal static class LoadCommand
         var command = new Command("load", "Load a URL: closed loop (ab, JMeter, siege) or open loop with --rate (vegeta), latency measured right")
         {
             url, method, header, body, targetsFile, concurrency, requests, duration, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive,
-            insecure, threshold, abortOnThreshold, format, output, quiet, allowRemote, engine,
+            insecure, stage, search, searchStep, threshold, abortOnThreshold, format, output, quiet, allowRemote, engine,
         };
         command.Subcommands.Add(MergeCommand());
         command.SetAction(async (result, ct) =>
@@ -64,12 +68,21 @@ internal static class LoadCommand
                 Loops = result.GetValue(loops),
                 Think = result.GetValue(think) is { } t ? ThinkTime.Parse(t, "--think") : null,
                 Rate = result.GetValue(rate),
+                Stages = [.. (result.GetValue(stage) ?? []).Select(s => RateStage.Parse(s, "--stage"))],
                 MaxInFlight = result.GetValue(maxInFlight),
                 Timeout = DurationText.Parse(result.GetValue(timeout)!, "--timeout"),
                 KeepAlive = !result.GetValue(noKeepAlive),
                 AllowRemote = result.GetValue(allowRemote),
                 Engine = ParseEngine(result.GetValue(engine)!),
             };
+            if (result.GetValue(search) is { } range)
+            {
+                var (start, max) = SearchRange(range);
+                (load with { Rate = start }).Validate();
+                var steps = await RateSearch.RunAsync(load, start, max, result.GetValue(searchStep) ?? start, step => Console.Error.WriteLine("tplab: " + RateSearch.Describe(step)), ct);
+                RateSearch.Write(steps, Console.Out);
+                return steps.Any(s => s.Passed) ? ExitCodes.Ok : ExitCodes.ThresholdsFailed;
+            }
             var options = new LoadCommandOptions(load.Validate(), Outputs(result.GetValue(format) ?? [], result.GetValue(output) ?? []), result.GetValue(quiet));
             return await LoadCli.RunAsync(options, ct);
         });
@@ -114,6 +127,16 @@ internal static class LoadCommand
         }
         var content = body is null ? ReadOnlyMemory<byte>.Empty : RequestText.ReadBody(body, "--body");
         return [new RequestTemplate(method.ToUpperInvariant(), ParseUrl(url), headers, content)];
+    }
+
+    private static (double Start, double Max) SearchRange(string text)
+    {
+        var parts = text.Split("..");
+        return parts.Length == 2
+            && double.TryParse(parts[0], NumberStyles.Float, CultureInfo.InvariantCulture, out var start)
+            && double.TryParse(parts[1], NumberStyles.Float, CultureInfo.InvariantCulture, out var max)
+            ? (start, max)
+            : throw TplabException.Usage($"--search must be START..MAX requests per second (e.g. 100..2000), got '{text}'");
     }
 
     private static Uri ParseUrl(string text) =>

@@ -46,7 +46,7 @@ public static class LoadRunner
         var counters = new LoadCounters();
         using var sender = newSender(options, clock);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        using var deadline = options.Duration is { } d ? new CancellationTokenSource(d, time) : new CancellationTokenSource();
+        using var deadline = options.SendingLength is { } d ? new CancellationTokenSource(d, time) : new CancellationTokenSource();
         using var stopSending = CancellationTokenSource.CreateLinkedTokenSource(stop.Token, deadline.Token);
         using var abort = new CancellationTokenSource();
         // After Ctrl+C, in-flight requests may still end for a short grace; then they are cut as "interrupted".

@@ -14,7 +14,7 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
     private int _pending = 1;
     private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
-    public IPacer Pacer { get; } = new ConstantPacer(options.Rate!.Value, options.Duration, options.Requests);
+    public IPacer Pacer { get; } = options.CreatePacer();
 
     public Task RunAsync(ChannelWriter<RequestRecord> results, CancellationToken stopSending, CancellationToken abort)
     {

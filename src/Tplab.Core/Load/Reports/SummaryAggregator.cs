@@ -133,7 +133,7 @@ public sealed class SummaryAggregator
             WaitingMs = _waiting.Complete(),
             SendLagMs = _lag.Complete(),
             TotalServiceSeconds = _serviceSeconds,
-            TargetRate = _options.Rate,
+            TargetRate = _options.PlannedRate,
             // Counted from the schedule's origin (hit 0 is due at offset 0), so a late first send cannot flatter the rate.
             AchievedRate = _options.IsOpenLoop && _requests > 1 && _lastStart > TimeSpan.Zero ? (_requests - 1) / _lastStart.TotalSeconds : null,
             LateSends = _options.IsOpenLoop ? _late : null,
