@@ -83,7 +83,10 @@ internal static class LoadCommand
                 RateSearch.Write(steps, Console.Out);
                 return steps.Any(s => s.Passed) ? ExitCodes.Ok : ExitCodes.ThresholdsFailed;
             }
-            var options = new LoadCommandOptions(load.Validate(), Outputs(result.GetValue(format) ?? [], result.GetValue(output) ?? []), result.GetValue(quiet));
+            var outputs = Outputs(result.GetValue(format) ?? [], result.GetValue(output) ?? []);
+            // Only the html page needs every record in memory (its per-request timeline); csv and hlog stream.
+            load = load with { KeepRecords = outputs.Any(o => o.Format is IResultFormat) };
+            var options = new LoadCommandOptions(load.Validate(), outputs, result.GetValue(quiet));
             return await LoadCli.RunAsync(options, ct);
         });
         return command;

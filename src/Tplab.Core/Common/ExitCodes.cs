@@ -30,6 +30,9 @@ public static class ExitCodes
     /// <summary>Output could not be written.</summary>
     public const int OutputFailed = 8;
 
+    /// <summary><c>watch --fail-on starving</c>: the pool was starving (the data so far was kept).</summary>
+    public const int Starving = 9;
+
     /// <summary>A load's --threshold failed (k6 uses the same code); the report was still written.</summary>
     public const int ThresholdsFailed = 99;
 

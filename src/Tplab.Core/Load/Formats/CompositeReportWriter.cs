@@ -1,4 +1,3 @@
-using System.Text;
 using Tplab.Common;
 using Tplab.Load.Engine;
 
@@ -6,10 +5,10 @@ namespace Tplab.Load.Formats;
 
 /// <summary>
 /// Writes one run in several formats. Files are opened before the load starts, so an unwritable path fails in a
-/// second, not after a ten-minute run. Per-request formats (csv, hlog) stream: as an <see cref="IRecordSink"/> this writes
-/// each record as it arrives, so nothing accumulates in memory. Each file is written as <c>PATH.partial</c> and renamed
-/// to PATH once whole: a killed run leaves a file whose name says it is partial, never a truncated report under the
-/// real name. Once the run is over, one failing format never stops the others.
+/// second, not after a ten-minute run. Per-request formats (csv, hlog) stream: as an <see cref="IRecordSink"/> this
+/// writes each record as it arrives, so nothing accumulates in memory. Each file is written whole (<see cref="AtomicFile"/>):
+/// it appears under its name when its format is complete, never half-written. Once the run is over, one failing
+/// format never stops the others.
 /// </summary>
 public sealed class CompositeReportWriter : IRecordSink, IDisposable
 {
@@ -40,8 +39,8 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
                 }
                 try
                 {
-                    var partial = output.Path + ".partial";
-                    composite._targets.Add(new Target(output, format, new StreamWriter(partial, append: false, new UTF8Encoding(false)), partial));
+                    var file = AtomicFile.Create(output.Path);
+                    composite._targets.Add(new Target(output, format, file.Writer, file));
                 }
                 catch (Exception e) when (e is IOException or UnauthorizedAccessException or NotSupportedException or ArgumentException)
                 {
@@ -101,11 +100,7 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
             Guard(target, () =>
             {
                 target.Writer.Flush();
-                if (target.Partial is not null)
-                {
-                    target.Writer.Dispose();
-                    File.Move(target.Partial, target.Output.Path!, overwrite: true);
-                }
+                target.File?.Commit();
             });
             if (target.Failure is not null)
             {
@@ -120,17 +115,8 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
     {
         foreach (var target in _targets)
         {
-            if (target.Partial is not null)
-            {
-                try
-                {
-                    target.Writer.Dispose();
-                }
-                catch (IOException)
-                {
-                    // Already reported by WriteAll; closing cannot add anything useful.
-                }
-            }
+            // Deletes the temporary file of a format that was never completed; a committed file stays.
+            target.File?.Dispose();
         }
         _targets.Clear();
     }
@@ -151,7 +137,7 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
         }
     }
 
-    private sealed class Target(ReportOutput output, ILoadFormat format, TextWriter writer, string? partial)
+    private sealed class Target(ReportOutput output, ILoadFormat format, TextWriter writer, AtomicFile? file)
     {
         public ReportOutput Output { get; } = output;
 
@@ -159,7 +145,7 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
 
         public TextWriter Writer { get; } = writer;
 
-        public string? Partial { get; } = partial;
+        public AtomicFile? File { get; } = file;
 
         public string? Failure { get; set; }
 

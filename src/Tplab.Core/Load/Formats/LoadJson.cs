@@ -34,6 +34,10 @@ public static class LoadJson
         writer.WriteNumber("durationSeconds", Round(s.DurationSeconds));
         writer.WriteNumber("throughputPerSecond", Round(s.ThroughputPerSecond));
         Stats(writer, "latencyMs", s.LatencyMs);
+        if (s.HandlerTiming is { } timing)
+        {
+            HandlerTiming(writer, timing);
+        }
         StatusCodes(writer, s.StatusCodes);
         writer.WriteStartArray("errors");
         foreach (var error in s.Errors)
@@ -54,11 +58,6 @@ public static class LoadJson
             writer.WriteNumber("lateThresholdMs", Round(s.LateThresholdMs ?? 0));
             Stats(writer, "sendLagMs", s.SendLagMs);
             Stats(writer, "serviceTimeMs", s.ServiceTimeMs);
-        }
-        if (s.WaitedForThreadMs.Count > 0)
-        {
-            Stats(writer, "waitedForThreadMs", s.WaitedForThreadMs);
-            Stats(writer, "handlerMs", s.HandlerMs);
         }
         if (s.Thresholds.Count > 0)
         {
@@ -100,14 +99,24 @@ public static class LoadJson
         writer.WriteNumber("durationSeconds", Round(t.DurationSeconds));
         writer.WriteNumber("throughputPerSecond", Round(t.DurationSeconds > 0 ? t.Requests / t.DurationSeconds : 0));
         Stats(writer, "latencyMs", t.LatencyMs);
-        if (t.WaitedForThreadMs.Count > 0)
+        if (t.HandlerTiming is { } timing)
         {
-            Stats(writer, "waitedForThreadMs", t.WaitedForThreadMs);
-            Stats(writer, "handlerMs", t.HandlerMs);
+            HandlerTiming(writer, timing);
         }
         StatusCodes(writer, t.StatusCodes);
         writer.WriteNumber("bytesIn", t.BytesIn);
         writer.WriteNumber("bytesOut", t.BytesOut);
+        writer.WriteEndObject();
+    }
+
+    private static void HandlerTiming(Utf8JsonWriter writer, HandlerTiming timing)
+    {
+        writer.WriteStartObject("handlerTiming");
+        writer.WriteNumber("requests", timing.Requests);
+        Stats(writer, "latencyMs", timing.LatencyMs);
+        Stats(writer, "waitedForThreadMs", timing.WaitedForThreadMs);
+        Stats(writer, "handlerMs", timing.HandlerMs);
+        Stats(writer, "restMs", timing.RestMs);
         writer.WriteEndObject();
     }
 

@@ -28,17 +28,18 @@ public sealed class TextFormat : ISummaryFormat
         writer.WriteLine($"Duration      {Num.Fixed(summary.DurationSeconds, 3)} s");
         writer.WriteLine($"Throughput    {Num.Fixed(summary.ThroughputPerSecond, 2)} req/s");
         writer.WriteLine($"Latency (ms)  {Spectrum(summary.LatencyMs)}");
+        if (summary.HandlerTiming is { } t)
+        {
+            writer.WriteLine($"Split (mean)  waited for a thread {Num.Fixed(t.WaitedForThreadMs.Mean, 2)} + handler {Num.Fixed(t.HandlerMs.Mean, 2)} + rest {Num.Fixed(t.RestMs.Mean, 2)} = {Num.Fixed(t.LatencyMs.Mean, 2)} ms ({Num.F(t.Requests)} of {Num.F(summary.Requests)} requests had the Server-Timing handler stamp)");
+            writer.WriteLine($"Waited (ms)   {Spectrum(t.WaitedForThreadMs)}");
+            writer.WriteLine($"Handler (ms)  {Spectrum(t.HandlerMs)}");
+        }
         if (summary.Model == "open")
         {
             writer.WriteLine($"Service (ms)  {Spectrum(summary.ServiceTimeMs)}");
             writer.WriteLine($"Rate          target {Num.Fixed(summary.TargetRate ?? 0, 2)}/s, achieved {Num.Fixed(summary.AchievedRate ?? 0, 2)}/s");
             var lag = summary.SendLagMs;
             writer.WriteLine($"Late sends    {Num.F(summary.LateSends ?? 0)} over {Num.F(summary.LateThresholdMs ?? 0, "0.###")} ms; send lag p50 {Num.Fixed(lag.P50, 3)}, p99 {Num.Fixed(lag.P99, 3)}, max {Num.Fixed(lag.Max, 3)} ms");
-        }
-        if (summary.WaitedForThreadMs.Count > 0)
-        {
-            writer.WriteLine($"Waited (ms)   {Spectrum(summary.WaitedForThreadMs)}  (send to the app's first middleware; {Num.F(summary.WaitedForThreadMs.Count)} responses with Server-Timing)");
-            writer.WriteLine($"Handler (ms)  {Spectrum(summary.HandlerMs)}");
         }
         writer.WriteLine($"Status codes  {Codes(summary.StatusCodes)}");
         writer.WriteLine($"Errors        {(summary.Errors.Count == 0 ? "none" : Num.F(summary.TransportErrors) + " (count, message)")}");
@@ -50,10 +51,10 @@ public sealed class TextFormat : ISummaryFormat
         {
             Targets(summary, writer);
         }
-        foreach (var t in summary.Thresholds)
+        foreach (var check in summary.Thresholds)
         {
-            var actual = t.Metric == "errors" ? Num.Fixed(t.Actual, 2) + "%" : Num.Fixed(t.Actual, 2) + " ms";
-            writer.WriteLine($"Threshold     {t.Threshold}: {actual}  {(t.Passed ? "pass" : "FAIL")}");
+            var actual = check.Metric == "errors" ? Num.Fixed(check.Actual, 2) + "%" : Num.Fixed(check.Actual, 2) + " ms";
+            writer.WriteLine($"Threshold     {check.Threshold}: {actual}  {(check.Passed ? "pass" : "FAIL")}");
         }
         if (summary.AbortedBy is { } by)
         {

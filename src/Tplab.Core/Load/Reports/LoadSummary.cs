@@ -71,11 +71,8 @@ public sealed record LoadSummary
     /// <summary>Open loop: how late sends left behind their schedule.</summary>
     public required LatencyStats SendLagMs { get; init; }
 
-    /// <summary>From the send until the app's first middleware began the request, over the responses that carried <c>Server-Timing: handler</c>.</summary>
-    public LatencyStats WaitedForThreadMs { get; init; } = LatencyStats.Empty;
-
-    /// <summary>How long the app's handler ran by its own clock, over the responses that carried <c>Server-Timing: handler</c>.</summary>
-    public LatencyStats HandlerMs { get; init; } = LatencyStats.Empty;
+    /// <summary>Where the time went (waited for a thread, handler, rest), when the app sent the Server-Timing handler stamp; else null.</summary>
+    public HandlerTiming? HandlerTiming { get; init; }
 
     /// <summary>Figures per request template, in the targets' order (one entry for a single URL).</summary>
     public IReadOnlyList<TargetSummary> Targets { get; init; } = [];

@@ -17,8 +17,7 @@ public sealed class SummaryAggregator
     private readonly LatencyAccumulator _waiting = new();
     private readonly LatencyAccumulator _lag = new();
     private readonly StatusCounter _statusCodes = new();
-    private readonly LatencyAccumulator _waited = new();
-    private readonly LatencyAccumulator _handler = new();
+    private readonly HandlerTimingAccumulator _handlerTiming = new();
     private readonly TargetAccumulator[] _targets;
     private readonly Dictionary<string, long> _errors = new(StringComparer.Ordinal);
     private List<double>? _exact = [];
@@ -90,13 +89,9 @@ public sealed class SummaryAggregator
             return;
         }
         _responded++;
+        _handlerTiming.Add(record);
         _succeeded += record.Succeeded ? 1 : 0;
         _waiting.Add(record.Waiting);
-        if (record.WaitedForThread is { } waited && record.HandlerTime is { } handler)
-        {
-            _waited.Add(waited);
-            _handler.Add(handler);
-        }
         _bytesIn += record.BytesIn;
         _bodyBytes += record.BodyBytesIn;
         _documentLength ??= record.BodyBytesIn;
@@ -127,11 +122,10 @@ public sealed class SummaryAggregator
             SendingSeconds = sending,
             LatencyMs = _latency.Complete(),
             ServiceTimeMs = _options.IsOpenLoop ? _service.Complete() : _latency.Complete(),
-            WaitedForThreadMs = _waited.Complete(),
-            HandlerMs = _handler.Complete(),
             Targets = [.. _targets.Select(t => t.Complete())],
             WaitingMs = _waiting.Complete(),
             SendLagMs = _lag.Complete(),
+            HandlerTiming = _handlerTiming.Complete(),
             TotalServiceSeconds = _serviceSeconds,
             TargetRate = _options.PlannedRate,
             // Counted from the schedule's origin (hit 0 is due at offset 0), so a late first send cannot flatter the rate.

@@ -5,8 +5,7 @@ namespace Tplab.Load.Reports;
 
 /// <summary>
 /// The figures of one request template (one line of a targets file, one endpoint of a plan): vegeta's most asked-for
-/// missing report (#587). Times in milliseconds. <see cref="WaitedForThreadMs"/> and <see cref="HandlerMs"/> cover
-/// only the responses that carried the app's <c>Server-Timing: handler</c> entry (their count is the stats' count).
+/// missing report (#587). Times in milliseconds.
 /// </summary>
 public sealed record TargetSummary
 {
@@ -40,11 +39,8 @@ public sealed record TargetSummary
     /// <summary>Latency from the scheduled send (closed loop: from the send).</summary>
     public required LatencyStats LatencyMs { get; init; }
 
-    /// <summary>From the send until the app's first middleware began the request (needs the handler timing).</summary>
-    public required LatencyStats WaitedForThreadMs { get; init; }
-
-    /// <summary>How long the app's handler ran, by its own clock (needs the handler timing).</summary>
-    public required LatencyStats HandlerMs { get; init; }
+    /// <summary>Where this template's time went (waited for a thread, handler, rest), when the app sent the Server-Timing handler stamp; else null.</summary>
+    public HandlerTiming? HandlerTiming { get; init; }
 
     /// <summary>Responses by status code (0: no response).</summary>
     public required IReadOnlyDictionary<int, long> StatusCodes { get; init; }
@@ -60,8 +56,7 @@ public sealed record TargetSummary
 internal sealed class TargetAccumulator(int index, RequestTemplate template)
 {
     private readonly LatencyAccumulator _latency = new();
-    private readonly LatencyAccumulator _waited = new();
-    private readonly LatencyAccumulator _handler = new();
+    private readonly HandlerTimingAccumulator _handlerTiming = new();
     private readonly StatusCounter _status = new();
     private long _requests, _succeeded, _transportErrors, _bytesIn, _bytesOut;
     private TimeSpan _firstStart = TimeSpan.MaxValue, _lastEnd = TimeSpan.MinValue;
@@ -81,11 +76,7 @@ internal sealed class TargetAccumulator(int index, RequestTemplate template)
         }
         _succeeded += record.Succeeded ? 1 : 0;
         _bytesIn += record.BytesIn;
-        if (record.WaitedForThread is { } waited && record.HandlerTime is { } handler)
-        {
-            _waited.Add(waited);
-            _handler.Add(handler);
-        }
+        _handlerTiming.Add(record);
     }
 
     public TargetSummary Complete() => new()
@@ -99,8 +90,7 @@ internal sealed class TargetAccumulator(int index, RequestTemplate template)
         TransportErrors = _transportErrors,
         DurationSeconds = _requests > 0 ? (_lastEnd - _firstStart).TotalSeconds : 0,
         LatencyMs = _latency.Complete(),
-        WaitedForThreadMs = _waited.Complete(),
-        HandlerMs = _handler.Complete(),
+        HandlerTiming = _handlerTiming.Complete(),
         StatusCodes = _status.ToDictionary(),
         BytesIn = _bytesIn,
         BytesOut = _bytesOut,
