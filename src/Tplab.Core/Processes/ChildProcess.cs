@@ -120,11 +120,21 @@ public sealed class ChildProcess : IAsyncDisposable
         throw new TplabException(ExitCodes.Environment, $"{_name} {why}: {LastLines()}");
     }
 
-    /// <summary>The child's last output, on one line, for error messages.</summary>
+    /// <summary>
+    /// The child's last output, on one line, for error messages: stack frames of a crash are left out, the
+    /// exception's own line is kept (a user reads "address already in use", not "at TargetHost.RunAsync").
+    /// </summary>
     public string LastLines(int count = 3)
     {
-        var lines = RecentOutput.Where(l => !string.IsNullOrWhiteSpace(l)).TakeLast(count).ToArray();
+        var lines = RecentOutput.Where(l => !string.IsNullOrWhiteSpace(l) && !IsStackFrame(l)).TakeLast(count).ToArray();
         return lines.Length == 0 ? "(no output)" : string.Join(" | ", lines);
+    }
+
+    private static bool IsStackFrame(string line)
+    {
+        var t = line.TrimStart();
+        return (t.StartsWith("at ", StringComparison.Ordinal) && line.Length > t.Length)
+            || t.StartsWith("--- End of ", StringComparison.Ordinal);
     }
 
     /// <summary>
