@@ -82,6 +82,7 @@ internal static class TargetHost
         });
         builder.Services.AddSingleton(Database.Create(options.ConnectionString));
         var app = builder.Build();
+        app.UseMiddleware<HandlerTimingMiddleware>();
         app.UseMiddleware<WaitParameterMiddleware>();
         app.MapControllers();
         return app;

@@ -12,7 +12,7 @@ public sealed class PrivatePostgresTests : IDisposable
 
     public void Dispose() => Directory.Delete(_folder, recursive: true);
 
-    [FactWhen(Need.PostgresBinaries)]
+    [PostgresFact]
     public async Task StartAsync_ServesQueries_AndDisposeRemovesEverything()
     {
         var pg = await PrivatePostgres.StartAsync();
@@ -32,7 +32,7 @@ public sealed class PrivatePostgresTests : IDisposable
         Assert.Empty(ProcessTable.WithCommandLine(folder));
     }
 
-    [FactWhen(Need.PostgresBinaries)]
+    [PostgresFact]
     public async Task OwnerKilled_ServerAndFolderAreGone()
     {
         await using var serve = TplabCli.Start("serve", "--port", "0");
@@ -88,7 +88,7 @@ public sealed class PrivatePostgresTests : IDisposable
 
     // fast stop slower than the old owner's patience relative to the guardian's budget, a fast stop that times out
     // (then the immediate one), and a guardian stuck past the owner's wait (then the owner ends the server itself)
-    [TheoryWhen(Need.PostgresUserWhenRoot)]
+    [PostgresUserTheory]
     [InlineData("1")]
     [InlineData("2")]
     [InlineData("hang")]
