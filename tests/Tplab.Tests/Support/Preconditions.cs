@@ -86,3 +86,30 @@ public sealed class BenchFactAttribute : FactAttribute
         }
     }
 }
+
+/// <summary>A fact that needs PostgreSQL: skipped, with how to install it, when its binaries are not on this machine.</summary>
+public sealed class PostgresFactAttribute : FactAttribute
+{
+    public PostgresFactAttribute()
+    {
+        if (PostgresBinaries.Find() is null)
+        {
+            Skip = "PostgreSQL is not installed: " + PostgresBinaries.HowToEnable;
+        }
+    }
+}
+
+/// <summary>
+/// A theory that runs a PostgreSQL guardian (real or stand-in binaries): as root it runs them as the postgres user,
+/// so that user must exist; skipped with the reason when it does not. Not root: nothing needed.
+/// </summary>
+public sealed class PostgresUserTheoryAttribute : TheoryAttribute
+{
+    public PostgresUserTheoryAttribute()
+    {
+        if (Preconditions.IsRoot && !File.ReadLines("/etc/passwd").Any(l => l.StartsWith("postgres:", StringComparison.Ordinal)))
+        {
+            Skip = "running as root without a postgres user to run the server as: scripts/install-deps.sh installs postgresql, which creates it";
+        }
+    }
+}
