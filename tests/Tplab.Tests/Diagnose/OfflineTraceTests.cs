@@ -61,7 +61,11 @@ public sealed class OfflineTraceTests
             Assert.Equal("10", root.GetProperty("runtimeVersion").GetString()!.Split('.')[0]);
             Assert.Equal("trace", root.GetProperty("source").GetProperty("kind").GetString());
             Assert.Equal(JsonValueKind.Null, root.GetProperty("source").GetProperty("missing").ValueKind);
-            Assert.Equal("starving", root.GetProperty("pool").GetProperty("verdict").GetString());
+            // The pool, replayed from the trace's counters through the verdict rule: starving, or already draining
+            // its queue by the end of the 3 s on a loaded machine (the pool keeps adding threads).
+            var pool = root.GetProperty("pool");
+            Assert.Contains(pool.GetProperty("verdict").GetString(), new[] { "starving", "recovering" });
+            Assert.True(pool.GetProperty("queuePeak").GetInt64() >= 10, pool.ToString());
 
             var truncated = Path.Combine(dir.FullName, "truncated.nettrace");
             var bytes = await File.ReadAllBytesAsync(trace);
