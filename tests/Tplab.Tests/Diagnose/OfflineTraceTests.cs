@@ -2,7 +2,9 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using Tplab.Common;
+using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Offline;
+
 using Tplab.Target;
 using Tplab.Tests.Support;
 
@@ -22,6 +24,55 @@ public sealed class OfflineTraceTests
         var doc = File.ReadAllText(Path.Combine(RepoPaths.Root, "docs", "diagnose.md"));
 
         Assert.Contains($"--providers '{TraceRecipe.ProvidersArgument()}'", doc, StringComparison.Ordinal);
+    }
+
+    public static TheoryData<CapturedStacks, string?> TraceContentsCases
+    {
+        get
+        {
+            var frame = new Tplab.Diagnose.Stacks.StackFrame("System.Private.CoreLib", "System.Threading.Thread", "Sleep");
+            var samples = new List<RawSample> { new(1, 0, true, [frame]) };
+            var waits = new List<RawWait> { new(1, 0, 5, [frame]) };
+            var full = new TraceContents(7, "dotnet app.dll", null, EventsWithStacks: 2, RundownMethods: 900, Events: 1000);
+            return new()
+            {
+                // everything there
+                { new CapturedStacks(samples, waits, 0, 10, 1) { Contents = full }, null },
+                // collected with --rundown false
+                { new CapturedStacks(samples, waits, 0, 10, 1) { Contents = full with { RundownMethods = 0 } }, "rundown" },
+                // without the WaitHandle keyword
+                { new CapturedStacks(samples, [], 0, 10, 0) { Contents = full }, "wait events" },
+                // no stack walks at all
+                { new CapturedStacks(samples, waits, 0, 10, 1) { Contents = full with { EventsWithStacks = 0 } }, "stacks (the events were collected without stack walks)" },
+            };
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(TraceContentsCases))]
+    public void Missing_NamesEachGapInOneLine(CapturedStacks stacks, string? gap)
+    {
+        var line = TraceDiagnoser.Missing(stacks, new Version(10, 0, 12), hasPool: true);
+
+        if (gap is null)
+        {
+            Assert.Null(line);
+        }
+        else
+        {
+            Assert.StartsWith("the trace lacks ", line, StringComparison.Ordinal);
+            Assert.Contains(gap, line, StringComparison.Ordinal);
+            Assert.DoesNotContain('\n', line!);
+        }
+    }
+
+    [Fact]
+    public void ProvidersArgument_QuotesValuesHoldingSeparators_AsDotnetTraceRequires()
+    {
+        var argument = TraceRecipe.ProvidersArgument();
+
+        Assert.Contains("System.Runtime:0x0:4:EventCounterIntervalSec=1", argument, StringComparison.Ordinal);
+        Assert.Single(TraceRecipe.Providers(), p => p.Name == "Microsoft-Windows-DotNETRuntime");
     }
 
     [DotnetTraceFact]
