@@ -4,7 +4,6 @@ using System.Text.Json;
 using Tplab.Common;
 using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Offline;
-
 using Tplab.Target;
 using Tplab.Tests.Support;
 
