@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using Tplab.Common;
@@ -86,28 +85,14 @@ public sealed class OfflineTraceTests
             {
                 await Task.Delay(TimeSpan.FromSeconds(1.5));
                 var pid = target.ProcessId.ToString(CultureInfo.InvariantCulture);
-                var collect = new ProcessStartInfo(Preconditions.DotnetTrace!)
-                {
-                    ArgumentList = { "collect", "-p", pid, "--duration", "00:00:00:03", "--providers", TraceRecipe.ProvidersArgument(), "-o", trace },
-                    RedirectStandardOutput = true,
-                    RedirectStandardError = true,
-                };
-                using var tool = Process.Start(collect)!;
-                var toolOut = tool.StandardOutput.ReadToEndAsync();
-                var toolErr = await tool.StandardError.ReadToEndAsync();
-                await tool.WaitForExitAsync().WaitAsync(Limit);
-                Assert.True(tool.ExitCode == 0 && File.Exists(trace), $"dotnet-trace exit {tool.ExitCode}: {await toolOut} {toolErr}");
+                var (exit, output) = await Preconditions.RunToolAsync(Preconditions.DotnetTrace!, Limit,
+                    "collect", "-p", pid, "--duration", "00:00:00:03", "--providers", TraceRecipe.ProvidersArgument(), "-o", trace);
+                Assert.True(exit == 0 && File.Exists(trace), $"dotnet-trace exit {exit}: {output}");
             }
 
-            var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "diagnose", "--trace", trace, "--format", "json");
+            using var doc = await SleepDiagnosis.AssertBlockedOnSleepAsync(Limit, "trace", "--trace", trace);
 
-            Assert.True(code == 0, stderr);
-            using var doc = JsonDocument.Parse(stdout);
             var root = doc.RootElement;
-            Assert.Equal("blocked", root.GetProperty("verdict").GetString());
-            var top = root.GetProperty("culprits")[0];
-            Assert.Equal("Thread.Sleep", top.GetProperty("blockingCall").GetString());
-            Assert.EndsWith("WaitController.Sleep", top.GetProperty("userFrame").GetString(), StringComparison.Ordinal);
             Assert.Equal("10", root.GetProperty("runtimeVersion").GetString()!.Split('.')[0]);
             Assert.Equal("trace", root.GetProperty("source").GetProperty("kind").GetString());
             Assert.Equal(JsonValueKind.Null, root.GetProperty("source").GetProperty("missing").ValueKind);
