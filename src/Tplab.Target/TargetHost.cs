@@ -73,6 +73,7 @@ internal static class TargetHost
         });
         builder.Services.AddSingleton(Database.Create(options.ConnectionString));
         var app = builder.Build();
+        app.UseMiddleware<HandlerTimingMiddleware>();
         app.UseMiddleware<WaitParameterMiddleware>();
         app.MapControllers();
         return app;

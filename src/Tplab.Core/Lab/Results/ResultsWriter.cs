@@ -37,7 +37,7 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
                 AtomicFile.Write(Path.Combine(folder, RelativeFile(s, "timeline.jsonl")), w => JsonlWatchWriter.WriteTimeline(timeline, w));
             }
         });
-        _series[$"{s.Experiment}/{s.Id}"] = ChartSeries.Build(result);
+        _series[$"{s.Experiment}/{s.Id}"] = ReportSeries.Build(result.Load, result.Timeline, result.WatchStartedAt);
     }
 
     public void WriteSummary(LabResult lab)
@@ -47,7 +47,7 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
         {
             // Rewritten after every experiment: a reader, or a run killed mid-write, sees the previous version whole.
             AtomicFile.WriteAllText(Path.Combine(folder, "summary.json"), summary.ToJsonString(Indented));
-            AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, summary, _series));
+            AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, ReportKind.Lab, summary, _series));
         });
     }
 

@@ -20,6 +20,13 @@ public interface ISummaryFormat : ILoadFormat
     void Write(LoadSummary summary, TextWriter writer);
 }
 
+/// <summary>A format that reads the whole result, summary and records (html).</summary>
+public interface IResultFormat : ILoadFormat
+{
+    /// <summary>Writes <paramref name="result"/>.</summary>
+    void Write(LoadResult result, TextWriter writer);
+}
+
 /// <summary>A format with one row per request (csv).</summary>
 public interface IRecordFormat : ILoadFormat
 {

@@ -9,7 +9,7 @@ public static class LoadFormats
     public static IReadOnlyList<ILoadFormat> All { get; } =
     [
         new TextFormat(), new AbFormat(), new JMeterFormat(), new VegetaFormat(), new SiegeFormat(),
-        new JsonFormat(), new CsvFormat(), new HgrmFormat(),
+        new JsonFormat(), new CsvFormat(), new HgrmFormat(), new HtmlFormat(),
     ];
 
     /// <summary>text.</summary>
@@ -31,6 +31,9 @@ public static class LoadFormats
         {
             case ISummaryFormat summary:
                 summary.Write(result.Summary, writer);
+                break;
+            case IResultFormat whole:
+                whole.Write(result, writer);
                 break;
             case IRecordFormat records:
                 records.Write(result.Records, result.StartedAt, writer);

@@ -33,6 +33,16 @@ public static class LoadJson
         writer.WriteNumber("durationSeconds", Round(s.DurationSeconds));
         writer.WriteNumber("throughputPerSecond", Round(s.ThroughputPerSecond));
         Stats(writer, "latencyMs", s.LatencyMs);
+        if (s.HandlerTiming is { } timing)
+        {
+            writer.WriteStartObject("handlerTiming");
+            writer.WriteNumber("requests", timing.Requests);
+            Stats(writer, "latencyMs", timing.LatencyMs);
+            Stats(writer, "waitedForThreadMs", timing.WaitedForThreadMs);
+            Stats(writer, "handlerMs", timing.HandlerMs);
+            Stats(writer, "restMs", timing.RestMs);
+            writer.WriteEndObject();
+        }
         writer.WriteStartObject("statusCodes");
         foreach (var (code, count) in s.StatusCodes)
         {

@@ -28,6 +28,12 @@ public sealed class TextFormat : ISummaryFormat
         writer.WriteLine($"Duration      {Num.Fixed(summary.DurationSeconds, 3)} s");
         writer.WriteLine($"Throughput    {Num.Fixed(summary.ThroughputPerSecond, 2)} req/s");
         writer.WriteLine($"Latency (ms)  {Spectrum(summary.LatencyMs)}");
+        if (summary.HandlerTiming is { } t)
+        {
+            writer.WriteLine($"Split (mean)  waited for a thread {Num.Fixed(t.WaitedForThreadMs.Mean, 2)} + handler {Num.Fixed(t.HandlerMs.Mean, 2)} + rest {Num.Fixed(t.RestMs.Mean, 2)} = {Num.Fixed(t.LatencyMs.Mean, 2)} ms ({Num.F(t.Requests)} of {Num.F(summary.Requests)} requests had the Server-Timing handler stamp)");
+            writer.WriteLine($"Waited (ms)   {Spectrum(t.WaitedForThreadMs)}");
+            writer.WriteLine($"Handler (ms)  {Spectrum(t.HandlerMs)}");
+        }
         if (summary.Model == "open")
         {
             writer.WriteLine($"Service (ms)  {Spectrum(summary.ServiceTimeMs)}");

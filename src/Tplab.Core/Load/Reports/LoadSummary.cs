@@ -68,6 +68,9 @@ public sealed record LoadSummary
     /// <summary>Open loop: how late sends left behind their schedule.</summary>
     public required LatencyStats SendLagMs { get; init; }
 
+    /// <summary>Where the time went (waited for a thread, handler, rest), when the app sent the Server-Timing handler stamp; else null.</summary>
+    public HandlerTiming? HandlerTiming { get; init; }
+
     /// <summary>Sum of all service times, in seconds (siege's concurrency numerator).</summary>
     public required double TotalServiceSeconds { get; init; }
 

@@ -16,6 +16,7 @@ public sealed class SummaryAggregator
     private readonly LatencyAccumulator _service = new();
     private readonly LatencyAccumulator _waiting = new();
     private readonly LatencyAccumulator _lag = new();
+    private readonly HandlerTimingAccumulator _handlerTiming = new();
     private readonly SortedDictionary<int, long> _statusCodes = [];
     private readonly Dictionary<string, long> _errors = new(StringComparer.Ordinal);
     private List<double>? _exact = [];
@@ -66,6 +67,7 @@ public sealed class SummaryAggregator
             return;
         }
         _responded++;
+        _handlerTiming.Add(record);
         _succeeded += record.Succeeded ? 1 : 0;
         _waiting.Add(record.Waiting);
         _bytesIn += record.BytesIn;
@@ -99,6 +101,7 @@ public sealed class SummaryAggregator
             ServiceTimeMs = _service.Complete(),
             WaitingMs = _waiting.Complete(),
             SendLagMs = _lag.Complete(),
+            HandlerTiming = _handlerTiming.Complete(),
             TotalServiceSeconds = _serviceSeconds,
             TargetRate = _options.Rate,
             // Counted from the schedule's origin (hit 0 is due at offset 0), so a late first send cannot flatter the rate.

@@ -80,6 +80,7 @@ public static class WatchRun
     {
         "jsonl" => new JsonlWatchWriter(writer),
         "csv" => new CsvWatchWriter(writer),
+        "html" => new HtmlWatchWriter(writer),
         _ => new LiveWatchView(console, $"{title}, every {options.Interval.TotalSeconds.ToString("0.00", CultureInfo.InvariantCulture)} s"),
     };
 
