@@ -51,6 +51,31 @@ public sealed class DumpDiagnoseTests
         }
     }
 
+    [GcoreFact]
+    public async Task DumpOfAProcessWithoutDotNet_OneLineExit2()
+    {
+        var dir = Directory.CreateTempSubdirectory("tplab-core-");
+        using var sleep = System.Diagnostics.Process.Start("sleep", "30");
+        try
+        {
+            var (exit, output) = await Preconditions.RunToolAsync(Preconditions.Gcore!, Limit, "-o", Path.Combine(dir.FullName, "core"), sleep.Id.ToString(CultureInfo.InvariantCulture));
+            var cores = Directory.GetFiles(dir.FullName, "core*");
+            Assert.True(cores.Length == 1, $"gcore exit {exit}: {output}");
+            var core = cores[0];
+
+            var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "diagnose", "--dump", core);
+
+            Assert.Equal(ExitCodes.Usage, code);
+            Assert.Equal("", stdout);
+            Assert.Contains("without a .NET runtime", Assert.Single(stderr.TrimEnd('\n').Split('\n')), StringComparison.Ordinal);
+        }
+        finally
+        {
+            sleep.Kill();
+            dir.Delete(recursive: true);
+        }
+    }
+
     [Fact]
     public async Task NotADump_OneLineExit2()
     {

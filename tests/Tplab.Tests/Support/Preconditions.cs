@@ -41,6 +41,9 @@ internal static class Preconditions
         return (process.ExitCode, await stdout + stderr);
     }
 
+    /// <summary>gdb's gcore, which dumps any process (here: one without .NET), or null.</summary>
+    public static string? Gcore { get; } = new[] { "/usr/bin/gcore", "/usr/local/bin/gcore" }.FirstOrDefault(File.Exists);
+
     private static string? FindDotnetTrace()
     {
         var home = Environment.GetEnvironmentVariable("HOME") ?? "/root";
@@ -70,6 +73,18 @@ public sealed class RootFactAttribute : FactAttribute
         if (!Preconditions.IsRoot)
         {
             Skip = "needs root (unshare --mount, setpriv); the CI machine runs as root";
+        }
+    }
+}
+
+/// <summary>A fact that needs gdb's gcore.</summary>
+public sealed class GcoreFactAttribute : FactAttribute
+{
+    public GcoreFactAttribute()
+    {
+        if (Preconditions.Gcore is null)
+        {
+            Skip = "gcore (Debian package gdb) is not installed; scripts/install-deps.sh test installs it";
         }
     }
 }
