@@ -138,7 +138,7 @@ public static class WatchRun
 
         public void OnSample(ThreadPoolSample sample)
         {
-            if (sample.Verdict == PoolVerdict.Starving && !_seen.Task.IsCompleted)
+            if (sample.Verdict.ThreadsHeld() && !_seen.Task.IsCompleted)
             {
                 Evidence = $"at {sample.Offset.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture)} s: {sample.Evidence}";
                 _seen.TrySetResult();
