@@ -10,5 +10,6 @@ var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET t
     RunCommand.Create(),
     WatchCommand.Create(),
     DiagnoseCommand.Create(),
+    PsCommand.Create(),
 };
 return await CommandRunner.InvokeAsync(root, args);

@@ -34,6 +34,8 @@ internal static partial class Cells
         {
             PoolVerdict.Starving => "[red]starving[/]",
             PoolVerdict.Recovering => "[yellow]recovering[/]",
+            PoolVerdict.LockContention => "[red]lock-contention[/]",
+            PoolVerdict.CpuSaturated => "[yellow]cpu-saturated[/]",
             PoolVerdict.Healthy => "[green]healthy[/]",
             _ => "–",
         };

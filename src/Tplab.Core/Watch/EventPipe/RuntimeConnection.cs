@@ -32,10 +32,19 @@ public sealed class RuntimeConnection : IAsyncDisposable
     /// <summary>The process tplab started, when it started one (<see cref="LaunchAsync"/>); it is still suspended.</summary>
     public ChildProcess? Child { get; }
 
-    /// <summary>Connects to a running process; checks it exists, may be attached to and is a .NET process first.</summary>
-    public static RuntimeConnection Attach(int processId)
+    /// <summary>
+    /// Connects to a running process; checks it exists, may be attached to and is a .NET process first. A process in
+    /// another mount namespace (a container, a private /tmp) is reached through the socket found under /proc/PID/root.
+    /// </summary>
+    public static async Task<RuntimeConnection> AttachAsync(int processId, CancellationToken cancellationToken)
     {
         var facts = DotNetProcess.Inspect(processId);
+        if (facts.Socket is { } socket && DiagnosticSocket.IsInOtherMountNamespace(processId))
+        {
+            var connector = await DiagnosticsClientConnector.FromDiagnosticPort(socket + ",connect", cancellationToken).ConfigureAwait(false)
+                ?? throw AttachErrors.NoSocket(processId);
+            return new RuntimeConnection(processId, connector.Instance, null, connector) { Facts = facts };
+        }
         return new RuntimeConnection(processId, new DiagnosticsClient(processId), null, null) { Facts = facts };
     }
 

@@ -110,7 +110,9 @@ public static class WatchRun
         }
         try
         {
-            return new StreamWriter(path, append: false) { AutoFlush = false };
+            // Each record is flushed after its line; a buffer far larger than a line means a reader tailing the
+            // file only ever sees whole lines (the OS receives each line in one write).
+            return new StreamWriter(path, append: false, new System.Text.UTF8Encoding(encoderShouldEmitUTF8Identifier: false), bufferSize: 1 << 16) { AutoFlush = false };
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {
