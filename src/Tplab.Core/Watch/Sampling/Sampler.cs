@@ -189,8 +189,8 @@ internal sealed class Sampler : IDisposable
         var from = offset - _options.Thresholds.Lookback;
         var window = new VerdictWindow(
             reading,
-            _samples.Where(s => s.Offset >= from).Select(s => s.Reading).ToList(),
-            _injections.Where(i => i.Offset >= from).ToList(),
+            Since(_samples, from, TimeSpan.Zero).Select(s => s.Reading).ToList(),
+            Since(_injections, from, _options.Thresholds.Lookback).Where(i => i.Offset >= from).ToList(),
             _lastStarving is { } last ? offset - last : null);
         var verdict = VerdictRule.Judge(window, _options.Thresholds);
         if (verdict.Verdict.ThreadsHeld())
@@ -211,6 +211,19 @@ internal sealed class Sampler : IDisposable
         _records.Writer.TryWrite(sample);
         Deliver(s => s.OnSample(sample));
         return true;
+    }
+
+    // The records from `from` on, found from the end: a watch of hours holds tens of thousands of samples, and a
+    // scan from the start at every tick would make each tick slower than the last. Injections arrive nearly in
+    // order (stamped by the target); `slack` keeps looking that much further back for one that came late.
+    private static IEnumerable<T> Since<T>(List<T> records, TimeSpan from, TimeSpan slack) where T : WatchRecord
+    {
+        var first = records.Count;
+        while (first > 0 && records[first - 1].Offset >= from - slack)
+        {
+            first--;
+        }
+        return records.Skip(first);
     }
 
     private void DrainInjections(TimeSpan upTo)
