@@ -4,6 +4,7 @@ using Tplab.Lab.Experiments;
 using Tplab.Lab.Results;
 using Tplab.Lab.Seeds;
 using Tplab.Target;
+using Tplab.Target.Service;
 
 namespace Tplab.Lab.Running;
 
@@ -26,13 +27,16 @@ public static class LabRunner
         var needsDb = experiments.Any(e => e.NeedsDatabase);
         var done = new List<ExperimentResult>();
         var skipped = new List<(string, string)>();
-        await using var stack = await TargetStack.StartAsync(
-            new TargetStackOptions { ConnectionString = options.ConnectionString, Database = needsDb }, ct).ConfigureAwait(false);
-        var runner = new ScenarioRunner(stack, options, observer);
+        // The downstream and the database serve only tplab's own target; a plan of the user's service needs neither.
+        await using var stack = experiments.Any(e => e.Service is null)
+            ? await TargetStack.StartAsync(new TargetStackOptions { ConnectionString = options.ConnectionString, Database = needsDb }, ct).ConfigureAwait(false)
+            : null;
+        var runner = new ScenarioRunner(options, observer);
         var interrupted = false;
         foreach (var experiment in experiments)
         {
-            if (experiment.NeedsDatabase && stack.DatabaseUnavailable is { } why)
+            IServiceLauncher launcher = experiment.Service is { } service ? new UserServiceLauncher(service) : stack!;
+            if (experiment.NeedsDatabase && stack?.DatabaseUnavailable is { } why)
             {
                 skipped.Add((experiment.Name, why));
                 observer.ExperimentSkipped(experiment, why);
@@ -46,7 +50,7 @@ public static class LabRunner
                 ScenarioResult result;
                 try
                 {
-                    result = await runner.RunAsync(scenario, ct).ConfigureAwait(false);
+                    result = await runner.RunAsync(scenario, launcher, ct).ConfigureAwait(false);
                 }
                 catch (Exception e) when (e is not OperationCanceledException and not TplabException { ExitCode: ExitCodes.OutputFailed })
                 {

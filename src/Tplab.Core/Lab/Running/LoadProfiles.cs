@@ -7,7 +7,7 @@ namespace Tplab.Lab.Running;
 /// <summary>Maps a scenario's load profile (the seeds' terms) to the load generator's options.</summary>
 internal static class LoadProfiles
 {
-    public static LoadOptions ToOptions(Scenario scenario, TargetProcess target)
+    public static LoadOptions ToOptions(Scenario scenario, IServiceInstance target)
     {
         var p = scenario.Load;
         return new LoadOptions

@@ -44,6 +44,9 @@ public sealed record ScenarioResult
     /// <summary>Blocking code found by diagnose during the scenario (empty when none, or not starving).</summary>
     public IReadOnlyList<Culprit> Culprits { get; init; } = [];
 
+    /// <summary>Peak memory and CPU of the service's process; null when it could not be read.</summary>
+    public ProcessCost? Cost { get; init; }
+
     /// <summary>Mean latency in ms, when the load ran and some request ended.</summary>
     public double? MeanMs => Load is { Summary.Requests: > 0 } l ? l.Summary.LatencyMs.Mean : null;
 }

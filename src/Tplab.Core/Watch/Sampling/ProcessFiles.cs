@@ -25,6 +25,10 @@ public static class ProcessFiles
     /// <summary>OS threads of the process (the Threads: line of /proc/PID/status), or null when it is gone.</summary>
     public static int? OsThreads(int processId) => StatusField(processId, "Threads:") is { } v ? int.Parse(v, CultureInfo.InvariantCulture) : null;
 
+    /// <summary>The most resident memory the process has used so far (VmHWM of /proc/PID/status), in bytes; null when it is gone.</summary>
+    public static long? PeakResidentBytes(int processId) =>
+        StatusField(processId, "VmHWM:") is { } v ? long.Parse(v.Split(' ')[0], CultureInfo.InvariantCulture) * 1024 : null;
+
     /// <summary>The owner's user id as "uid N", for error messages.</summary>
     public static string Owner(int processId) =>
         StatusField(processId, "Uid:") is { } uid ? $"uid {uid.Split('\t', ' ')[0]}" : "unknown user";
