@@ -20,9 +20,12 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
     private readonly JsonObject _series = [];
     private readonly DateTimeOffset _startedAt = options.Time.GetUtcNow();
 
-    public static string RelativeFile(Scenario s, string kind) => $"{s.Experiment}/{s.Id}.{kind}";
+    /// <summary>A scenario's file, e.g. <c>ab-100/sleep.requests.csv</c>; with --repeat, <c>ab-100/sleep.run2.requests.csv</c>.</summary>
+    public static string RelativeFile(Scenario s, string kind, int run = 0) =>
+        run > 0 ? $"{s.Experiment}/{s.Id}.run{run.ToString(System.Globalization.CultureInfo.InvariantCulture)}.{kind}" : $"{s.Experiment}/{s.Id}.{kind}";
 
-    public void WriteScenario(ScenarioResult result)
+    /// <summary>Writes one run's request CSV and pool timeline.</summary>
+    public void WriteScenarioFiles(ScenarioResult result)
     {
         var s = result.Scenario;
         Guard(() =>
@@ -30,17 +33,20 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
             Directory.CreateDirectory(Path.Combine(folder, s.Experiment));
             if (result.Load is { } load)
             {
-                using var csv = new StreamWriter(Path.Combine(folder, RelativeFile(s, "requests.csv")));
+                using var csv = new StreamWriter(Path.Combine(folder, RelativeFile(s, "requests.csv", result.Run)));
                 new CsvFormat().Write(load.Records, load.StartedAt, csv);
             }
             if (result.Timeline is { } timeline)
             {
-                using var jsonl = new StreamWriter(Path.Combine(folder, RelativeFile(s, "timeline.jsonl")));
+                using var jsonl = new StreamWriter(Path.Combine(folder, RelativeFile(s, "timeline.jsonl", result.Run)));
                 JsonlWatchWriter.WriteTimeline(timeline, jsonl);
             }
         });
-        _series[$"{s.Experiment}/{s.Id}"] = ChartSeries.Build(result);
     }
+
+    /// <summary>Adds the scenario's charts to report.html (with --repeat, the representative run's).</summary>
+    public void AddCharts(ScenarioResult result) =>
+        _series[$"{result.Scenario.Experiment}/{result.Scenario.Id}"] = ChartSeries.Build(result);
 
     public void WriteSummary(LabResult lab)
     {

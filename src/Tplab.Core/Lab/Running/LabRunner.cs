@@ -18,6 +18,10 @@ public static class LabRunner
     /// <summary>Runs the lab. Ctrl+C (<paramref name="ct"/>) marks the running scenario interrupted and stops.</summary>
     public static async Task<LabResult> RunAsync(LabOptions options, ILabObserver observer, CancellationToken ct)
     {
+        if (options.Repeat is < 1 or > 100)
+        {
+            throw TplabException.Usage($"--repeat must be from 1 to 100, got {options.Repeat}");
+        }
         var experiments = LabSelection.Select(options);
         var folder = ResultsFolder.Create(options.ResultsRoot, options.Time);
         var seeds = SeedFigures.Load();
@@ -46,19 +50,22 @@ public static class LabRunner
             var results = new List<ScenarioResult>();
             foreach (var scenario in experiment.Scenarios)
             {
-                observer.ScenarioStarted(scenario);
-                ScenarioResult result;
-                try
+                var runs = new List<ScenarioResult>();
+                for (var run = 1; run <= options.Repeat; run++)
                 {
-                    result = await runner.RunAsync(scenario, launcher, ct).ConfigureAwait(false);
+                    observer.ScenarioStarted(scenario);
+                    var one = await RunOnceAsync(runner, scenario, launcher, ct).ConfigureAwait(false);
+                    one = options.Repeat > 1 ? one with { Run = run } : one;
+                    writer.WriteScenarioFiles(one);
+                    runs.Add(one);
+                    if (one.Status == ScenarioStatus.Interrupted)
+                    {
+                        break;
+                    }
                 }
-                catch (Exception e) when (e is not OperationCanceledException and not TplabException { ExitCode: ExitCodes.OutputFailed })
-                {
-                    // One scenario's surprise (a target that crashed mid-capture, say) costs that scenario, not the run.
-                    result = new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message.ReplaceLineEndings(" ") };
-                }
+                var result = Repeats.Combine(runs);
                 results.Add(result);
-                writer.WriteScenario(result);
+                writer.AddCharts(result);
                 observer.ScenarioFinished(result);
                 if (result.Status == ScenarioStatus.Interrupted)
                 {
@@ -79,6 +86,19 @@ public static class LabRunner
         writer.WriteSummary(lab);
         observer.LabFinished(lab);
         return lab;
+    }
+
+    private static async Task<ScenarioResult> RunOnceAsync(ScenarioRunner runner, Scenario scenario, IServiceLauncher launcher, CancellationToken ct)
+    {
+        try
+        {
+            return await runner.RunAsync(scenario, launcher, ct).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is not OperationCanceledException and not TplabException { ExitCode: ExitCodes.OutputFailed })
+        {
+            // One scenario's surprise (a target that crashed mid-capture, say) costs that scenario, not the run.
+            return new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message.ReplaceLineEndings(" ") };
+        }
     }
 }
 

@@ -35,10 +35,14 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
         {
             var s = r.Load?.Summary;
             var seed = (string field) => seeds.FigureOrMidRange(experiment.Name, r.Scenario.Id, field);
+            // With --repeat: the mean over the runs, and for mean, p99 and req/s the range (lowest–highest run).
+            string Ms(Func<RunFigures, double?> f, double? single, bool range) =>
+                r.SpreadOf(f) is { } sp ? Cells.Ms(sp.Mean) + (range ? $" ({Cells.Ms(sp.Min)}–{Cells.Ms(sp.Max)})" : "") : Cells.Ms(single);
             table.AddRow(
-                Cells.Escape(r.Scenario.Label), Cells.Count(s?.Requests), Cells.Count(s?.Failed),
-                Cells.Ms(s?.LatencyMs.Mean), Cells.Ms(s?.LatencyMs.P50), Cells.Ms(s?.LatencyMs.P99), Cells.Ms(s?.LatencyMs.Max),
-                Cells.Rate(s?.ThroughputPerSecond), Cells.Threads(r), Cells.Escape(Cells.Injections(r)), Cells.Verdict(r),
+                Cells.Escape(r.Scenario.Label + (r.Runs.Count > 1 ? $" ×{r.Runs.Count}" : "")), Cells.Count(s?.Requests), Cells.Count(s?.Failed),
+                Ms(f => f.MeanMs, s?.LatencyMs.Mean, true), Ms(f => f.P50Ms, s?.LatencyMs.P50, false), Ms(f => f.P99Ms, s?.LatencyMs.P99, true), Ms(f => f.MaxMs, s?.LatencyMs.Max, false),
+                r.SpreadOf(f => f.RequestsPerSecond) is { } rps ? $"{Cells.Rate(rps.Mean)} ({Cells.Rate(rps.Min)}–{Cells.Rate(rps.Max)})" : Cells.Rate(s?.ThroughputPerSecond),
+                Cells.Threads(r), Cells.Escape(Cells.Injections(r)), Cells.Verdict(r),
                 Cells.Ms(seed("meanMs")), Cells.Ms(seed("maxMs")), Cells.Rate(seed("requestsPerSecond")));
         }
         if (experiment.Seeds.Count > 0)
