@@ -8,6 +8,7 @@ var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET t
     DownstreamCommand.Create(),
     LoadCommand.Create(),
     RunCommand.Create(),
+    CompareCommand.Create(),
     WatchCommand.Create(),
     DiagnoseCommand.Create(),
 };

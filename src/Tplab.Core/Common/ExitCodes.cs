@@ -30,6 +30,9 @@ public static class ExitCodes
     /// <summary>Output could not be written.</summary>
     public const int OutputFailed = 8;
 
+    /// <summary><c>tplab compare --fail-if-worse</c>: B is worse than A beyond the threshold in some scenario.</summary>
+    public const int Worse = 9;
+
     /// <summary>Stopped by Ctrl+C; partial results were kept and marked.</summary>
     public const int Interrupted = 130;
 }

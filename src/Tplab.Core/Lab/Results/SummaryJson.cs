@@ -58,7 +58,7 @@ internal static class SummaryJson
             ["scenario"] = s.Id,
             ["label"] = s.Label,
             ["variant"] = s.Variant,
-            ["waitMs"] = s.WaitMs,
+            ["waitMs"] = s.Variant is null ? null : s.WaitMs,
             ["minThreads"] = s.ThreadPool.MinThreads,
             ["knobs"] = new JsonObject(s.ThreadPool.Knobs.Select(k => KeyValuePair.Create(k.Key, (JsonNode?)JsonValue.Create(k.Value)))),
             ["requests"] = s.Requests.Count == 0 ? null : new JsonArray([.. s.Requests.Select(q => new JsonObject

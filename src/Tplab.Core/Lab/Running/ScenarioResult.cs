@@ -57,6 +57,9 @@ public sealed record ScenarioResult
     public double? MeanMs => Runs.Count > 1 ? Spread.Of(Runs.Select(r => r.MeanMs))?.Mean
         : Load is { Summary.Requests: > 0 } l ? l.Summary.LatencyMs.Mean : null;
 
+    /// <summary>Each run's mean latency in ms (one value when the scenario ran once), for rules that use the spread.</summary>
+    public IReadOnlyList<double> RunMeansMs => Runs.Count > 1 ? [.. Runs.Select(r => r.MeanMs).OfType<double>()] : MeanMs is double m ? [m] : [];
+
     /// <summary>One figure over the repeated runs; null when the scenario ran once.</summary>
     public Spread? SpreadOf(Func<RunFigures, double?> figure) => Runs.Count > 1 ? Spread.Of(Runs.Select(figure)) : null;
 }
