@@ -9,6 +9,7 @@ var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET t
     LoadCommand.Create(),
     RunCommand.Create(),
     CompareCommand.Create(),
+    TuneCommand.Create(),
     WatchCommand.Create(),
     DiagnoseCommand.Create(),
 };
