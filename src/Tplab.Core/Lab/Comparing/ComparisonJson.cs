@@ -33,7 +33,7 @@ public static class ComparisonJson
     };
 
     /// <summary>Writes the JSON, indented.</summary>
-    public static void Write(Comparison c, TextWriter w) => w.WriteLine(Build(c).ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
+    public static void Write(Comparison c, TextWriter w) => w.WriteLine(Build(c).ToJsonString(new JsonSerializerOptions { WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }));
 
     private static JsonObject? Side(Figure? f) => f is null ? null : new JsonObject
     {

@@ -22,13 +22,16 @@ public static class LittlesLaw
         {
             return null;
         }
-        var blocking = baseline.Culprits.Count > 0 || baseline.Timeline?.Verdict is PoolVerdict.Starving or PoolVerdict.Recovering;
+        // Requests that queued far beyond their time alone waited for threads too, even when no sample caught the starving.
+        var queued = run.Summary.LatencyMs.P99 > 2 * alone * 1000;
+        var blocking = baseline.Culprits.Count > 0 || baseline.Timeline?.Verdict is PoolVerdict.Starving or PoolVerdict.Recovering || queued;
         double hold;
         string how;
         if (blocking)
         {
             hold = alone;
-            var culprit = baseline.Culprits.Count > 0 ? $"it blocks in {baseline.Culprits[0].BlockingCall} ({baseline.Culprits[0].UserFrame})" : "the pool starved, so it blocks";
+            var culprit = baseline.Culprits.Count > 0 ? $"it blocks in {baseline.Culprits[0].BlockingCall} ({baseline.Culprits[0].UserFrame})"
+                : queued ? "requests of the default run queued far beyond their time alone" : "the pool starved, so it blocks";
             how = string.Create(c, $"each request holds a pool thread for its whole handler time because {culprit}: {hold:0.###} s, a request's latency alone (median of {AloneProbe.Requests} sent one at a time)");
         }
         else

@@ -41,7 +41,7 @@ public static class TuneJson
     }
 
     /// <summary>Writes the JSON, indented.</summary>
-    public static void Write(TuneResult r, TextWriter w) => w.WriteLine(Build(r).ToJsonString(new System.Text.Json.JsonSerializerOptions { WriteIndented = true }));
+    public static void Write(TuneResult r, TextWriter w) => w.WriteLine(Build(r).ToJsonString(new System.Text.Json.JsonSerializerOptions { WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }));
 
     private static JsonObject Trial(TuneTrial t) => new()
     {

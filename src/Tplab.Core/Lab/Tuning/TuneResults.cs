@@ -13,7 +13,7 @@ public static class TuneResults
         var json = TuneJson.Build(result);
         try
         {
-            AtomicFile.WriteAllText(Path.Combine(result.Folder, "tune.json"), json.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
+            AtomicFile.WriteAllText(Path.Combine(result.Folder, "tune.json"), json.ToJsonString(new JsonSerializerOptions { WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }));
             AtomicFile.Write(Path.Combine(result.Folder, "tune.html"), w => WritePage(w, json.ToJsonString()));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)

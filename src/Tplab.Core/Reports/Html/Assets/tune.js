@@ -63,4 +63,5 @@
     for (const s of t.settings) body.append(el("p", {}, s.where), el("pre", {}, s.text));
   }
   body.append(el("h2", {}, "The real fix"), el("p", {}, t.advice));
+  document.body.dataset.rendered = "true";
 })();
