@@ -65,6 +65,32 @@ public sealed class AtomicFile : IDisposable
     /// <summary>Writes <paramref name="text"/> as the whole of <paramref name="path"/>.</summary>
     public static void WriteAllText(string path, string text) => Write(path, w => w.Write(text));
 
+    /// <summary>Copies <paramref name="source"/> to <paramref name="path"/> whole; when it cannot, one line and exit 8 (output failed).</summary>
+    public static void Copy(string source, string path)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        var full = System.IO.Path.GetFullPath(path);
+        var temp = System.IO.Path.Combine(System.IO.Path.GetDirectoryName(full) ?? ".",
+            string.Create(CultureInfo.InvariantCulture, $".{System.IO.Path.GetFileName(full)}.{Environment.ProcessId}.{Guid.NewGuid():N}.tmp"));
+        try
+        {
+            File.Copy(source, temp);
+            File.Move(temp, full, overwrite: true);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        {
+            try
+            {
+                File.Delete(temp);
+            }
+            catch (Exception e2) when (e2 is IOException or UnauthorizedAccessException)
+            {
+                // The copy failed already; a hidden .tmp beside the target is all that can be left.
+            }
+            throw new TplabException(ExitCodes.OutputFailed, $"could not write {path}: {e.Message}", e);
+        }
+    }
+
     /// <summary>Flushes, closes and renames the temporary file over <see cref="Path"/>.</summary>
     public void Commit()
     {

@@ -30,8 +30,11 @@ public static class ExitCodes
     /// <summary>Output could not be written.</summary>
     public const int OutputFailed = 8;
 
+    /// <summary><c>watch --fail-on starving</c>: the pool was starving (the data so far was kept).</summary>
+    public const int Starving = 9;
+
     /// <summary><c>tplab compare --fail-if-worse</c>: B is worse than A beyond the threshold in some scenario.</summary>
-    public const int Worse = 9;
+    public const int Worse = 10;
 
     /// <summary>Stopped by Ctrl+C; partial results were kept and marked.</summary>
     public const int Interrupted = 130;

@@ -1,6 +1,8 @@
 using Tplab.Common;
 using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Stacks;
+using Tplab.Processes;
+using Tplab.Watch.EventPipe;
 using Tplab.Watch;
 
 namespace Tplab.Diagnose;
@@ -20,7 +22,8 @@ public static class BlockingDiagnoser
         ArgumentNullException.ThrowIfNull(options);
         options.Validated();
         var started = options.Time.GetTimestamp();
-        var target = TargetProbe.Inspect(processId);
+        await using var connection = RuntimeConnection.Attach(processId);
+        var target = connection.Facts!;
         // The pool's own view (threads, queue, injections by reason, verdict) comes from the watch, in a second
         // session over the same window, so the culprits can be read against what the pool was going through.
         var (watch, unwatched) = await StartWatchAsync(processId, options, cancellationToken).ConfigureAwait(false);
@@ -28,7 +31,7 @@ public static class BlockingDiagnoser
         PoolTimeline? pool = null;
         try
         {
-            capture = await StackCapture.RunAsync(processId, options, cancellationToken).ConfigureAwait(false);
+            capture = await StackCapture.RunAsync(connection, options, cancellationToken).ConfigureAwait(false);
         }
         finally
         {

@@ -86,33 +86,7 @@ public sealed class GuardedCommand : IAsyncDisposable
     }
 
     /// <summary>Processes of the command's group still alive (the command and whatever it started).</summary>
-    public IReadOnlyList<int> Members()
-    {
-        var members = new List<int>();
-        foreach (var dir in Directory.EnumerateDirectories("/proc"))
-        {
-            if (int.TryParse(Path.GetFileName(dir), NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && GroupOf(pid) == GroupId)
-            {
-                members.Add(pid);
-            }
-        }
-        return members;
-    }
-
-    // /proc/PID/stat: "pid (comm) state ppid pgrp ..."; comm may hold spaces and parentheses, so read after the last ')'.
-    private static int? GroupOf(int pid)
-    {
-        try
-        {
-            var stat = File.ReadAllText($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
-            var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-            return int.Parse(fields[2], CultureInfo.InvariantCulture);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or ArgumentOutOfRangeException or IndexOutOfRangeException)
-        {
-            return null;
-        }
-    }
+    public IReadOnlyList<int> Members() => [.. ProcessFiles.AllProcessIds().Where(pid => ProcessFiles.ProcessGroup(pid) == GroupId && ProcessFiles.IsAlive(pid))];
 
     /// <summary>Ends the command's group (TERM, KILL after 5 s) and the guardian.</summary>
     public ValueTask DisposeAsync() => _guardian.DisposeAsync();

@@ -55,7 +55,8 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
             d.Evidence.Fallback),
         d.Pool is { } pool
             ? new PoolDocument(pool.Verdict.ToWord(), pool.Evidence, pool.ThreadsStart, pool.ThreadsPeak, pool.QueuePeak, pool.InjectionsByReason, null)
-            : new PoolDocument(null, null, null, null, null, null, d.PoolUnavailable ?? "not watched"));
+            : new PoolDocument(null, null, null, null, null, null, d.PoolUnavailable ?? "not watched"),
+        d.Source is { } source ? new SourceDocument(source.Kind, source.Path, source.Missing) : new SourceDocument("live", null, null));
 
     private static string KindName(BlockingKind kind) => kind switch
     {
@@ -80,7 +81,9 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
     internal sealed record DiagnosisDocument(
         int Schema, int ProcessId, string ProcessName, string? RuntimeVersion, string Verdict,
         double CaptureSeconds, double AnswerSeconds, IReadOnlyList<CulpritDocument> Culprits, EvidenceDocument Evidence,
-        PoolDocument Pool);
+        PoolDocument Pool, SourceDocument Source);
+
+    internal sealed record SourceDocument(string Kind, string? Path, string? Missing);
 
     internal sealed record CulpritDocument(
         string BlockingCall, string BlockingKind, string? UserFrame, IReadOnlyList<string> Context,

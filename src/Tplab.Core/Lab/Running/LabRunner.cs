@@ -18,10 +18,8 @@ public static class LabRunner
     /// <summary>Runs the lab. Ctrl+C (<paramref name="ct"/>) marks the running scenario interrupted and stops.</summary>
     public static async Task<LabResult> RunAsync(LabOptions options, ILabObserver observer, CancellationToken ct)
     {
-        if (options.Repeat is < 1 or > 100)
-        {
-            throw TplabException.Usage($"--repeat must be from 1 to 100, got {options.Repeat}");
-        }
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validated();
         var experiments = LabSelection.Select(options);
         var folder = ResultsFolder.Create(options.ResultsRoot, options.Time);
         var seeds = SeedFigures.Load();

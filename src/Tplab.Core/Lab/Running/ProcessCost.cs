@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using Tplab.Watch.Sampling;
+using Tplab.Processes;
 
 namespace Tplab.Lab.Running;
 

@@ -1,6 +1,5 @@
 using System.Globalization;
 using Tplab.Common;
-using Tplab.Load;
 using Tplab.Processes;
 
 namespace Tplab.Target.Service;
@@ -156,7 +155,7 @@ public sealed class ServiceProcess : IServiceInstance
     {
         for (var attempt = 0; attempt < 20; attempt++)
         {
-            var found = command.Members().Order().FirstOrDefault(HasDiagnosticSocket);
+            var found = command.Members().Order().FirstOrDefault(pid => DiagnosticSocket.Find(pid) is not null);
             if (found > 0)
             {
                 return found;
@@ -166,10 +165,6 @@ public sealed class ServiceProcess : IServiceInstance
         throw new TplabException(ExitCodes.Environment,
             "the service answers but none of its processes is a .NET process with a diagnostic socket (is DOTNET_EnableDiagnostics=0 set?)");
     }
-
-    // The runtime's socket: $TMPDIR/dotnet-diagnostic-{pid}-{disambiguation key}-socket (the service inherits tplab's TMPDIR).
-    private static bool HasDiagnosticSocket(int pid) =>
-        Directory.EnumerateFiles(Path.GetTempPath(), $"dotnet-diagnostic-{pid.ToString(CultureInfo.InvariantCulture)}-*-socket").Any();
 
     /// <summary>Stops the service's whole process group.</summary>
     public ValueTask DisposeAsync() => _command.DisposeAsync();

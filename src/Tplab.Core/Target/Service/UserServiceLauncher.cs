@@ -1,5 +1,5 @@
 using Tplab.Common;
-using Tplab.Watch.Sampling;
+using Tplab.Processes;
 
 namespace Tplab.Target.Service;
 
