@@ -1,3 +1,5 @@
+using Tplab.Load.Requests;
+
 namespace Tplab.Lab.Experiments;
 
 /// <summary>
@@ -8,4 +10,7 @@ public sealed record RequestSpec(string Method, string Path, IReadOnlyList<KeyVa
 {
     /// <summary>How tables name the endpoint: its name, else method and path.</summary>
     public string Label => Name ?? $"{Method} {Path}";
+
+    /// <summary>The load generator's template for this endpoint on the service at <paramref name="baseAddress"/>.</summary>
+    public RequestTemplate ToTemplate(Uri baseAddress) => new(Method, new Uri(baseAddress, Path.TrimStart('/')), Headers, Body, Weight, Label);
 }

@@ -64,14 +64,11 @@ internal static class SummaryJson
             ["waitMs"] = s.Variant is null ? null : s.WaitMs,
             ["minThreads"] = s.ThreadPool.MinThreads,
             ["knobs"] = new JsonObject(s.ThreadPool.Knobs.Select(k => KeyValuePair.Create(k.Key, (JsonNode?)JsonValue.Create(k.Value)))),
-            ["requests"] = s.Requests.Count == 0 ? null : new JsonArray([.. s.Requests.Select(q => new JsonObject
-            {
-                ["name"] = q.Label, ["method"] = q.Method, ["path"] = q.Path, ["weight"] = q.Weight, ["bodyBytes"] = q.Body.Length,
-            })]),
             ["loadProfile"] = s.Load.Describe(),
             ["status"] = Camel(r.Status.ToString()),
             ["error"] = r.Error,
             ["load"] = r.Load is null ? null : LoadJson.ToJsonObject(r.Load.Summary),
+            ["processId"] = t?.ProcessId,
             ["timeline"] = t is null ? null : new JsonObject
             {
                 ["samples"] = t.Samples.Count,
@@ -82,6 +79,12 @@ internal static class SummaryJson
                 ["injectionsByReason"] = new JsonObject(t.InjectionsByReason.Select(kv => KeyValuePair.Create(kv.Key, (JsonNode?)JsonValue.Create(kv.Value)))),
                 ["processExited"] = t.ProcessExited,
             },
+            ["endpoints"] = r.Endpoints.Count == 0 ? null : new JsonArray([.. r.Endpoints.Select(e => new JsonObject
+            {
+                ["name"] = e.Label, ["method"] = e.Method, ["path"] = e.Path, ["weight"] = e.Weight, ["bodyBytes"] = e.BodyBytes, ["requests"] = e.Requests, ["failed"] = e.Failed,
+                ["meanMs"] = Round(e.MeanMs), ["p50Ms"] = Round(e.P50Ms), ["p99Ms"] = Round(e.P99Ms), ["maxMs"] = Round(e.MaxMs),
+                ["requestsPerSecond"] = Round(e.RequestsPerSecond),
+            })]),
             ["cost"] = r.Cost is { } cost ? new JsonObject { ["peakRssMb"] = cost.PeakRssMb, ["cpuSeconds"] = cost.CpuSeconds } : null,
             ["run"] = r.Run == 0 ? null : r.Run,
             ["repeats"] = r.Runs.Count == 0 ? null : new JsonArray([.. r.Runs.Select(RunJson)]),

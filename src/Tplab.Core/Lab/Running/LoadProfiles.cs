@@ -10,9 +10,11 @@ internal static class LoadProfiles
     public static LoadOptions ToOptions(Scenario scenario, IServiceInstance target)
     {
         var p = scenario.Load;
+        var targets = scenario.Requests.Select(q => q.ToTemplate(target.BaseAddress)).ToList();
         return new LoadOptions
         {
-            Url = target.Url(scenario.PathAndQuery),
+            Url = targets.Count > 0 ? targets[0].Url : target.Url(scenario.PathAndQuery),
+            Targets = targets,
             Concurrency = p.Model == LoadModel.Closed ? p.Concurrency : 1,
             Requests = p.Requests,
             Loops = p.Loops,

@@ -44,6 +44,9 @@ public sealed record ScenarioResult
     /// <summary>Blocking code found by diagnose during the scenario (empty when none, or not starving).</summary>
     public IReadOnlyList<Culprit> Culprits { get; init; } = [];
 
+    /// <summary>Per endpoint of the scenario's request mix (the user's service); empty for the built-in target.</summary>
+    public IReadOnlyList<EndpointFigures> Endpoints => EndpointFigures.Of(Scenario, Load);
+
     /// <summary>Peak memory and CPU of the service's process; null when it could not be read.</summary>
     public ProcessCost? Cost { get; init; }
 

@@ -123,6 +123,7 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
         var warm = load with
         {
             Url = scenario.Variant is { } v ? target.Url($"/{v}?ms=0") : load.Url,
+            Targets = scenario.Variant is null ? load.Targets : [],
             Concurrency = 2, Requests = count, Loops = null, Duration = null, RampUp = TimeSpan.Zero, Think = null, Rate = null,
             Timeout = TimeSpan.FromSeconds(30), KeepRecords = false,
         };

@@ -44,6 +44,13 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
                 r.SpreadOf(f => f.RequestsPerSecond) is { } rps ? $"{Cells.Rate(rps.Mean)} ({Cells.Rate(rps.Min)}–{Cells.Rate(rps.Max)})" : Cells.Rate(s?.ThroughputPerSecond),
                 Cells.Threads(r), Cells.Escape(Cells.Injections(r)), Cells.Verdict(r),
                 Cells.Ms(seed("meanMs")), Cells.Ms(seed("maxMs")), Cells.Rate(seed("requestsPerSecond")));
+            // A request mix of several endpoints (the user's service): one row per endpoint under the scenario.
+            foreach (var e in r.Endpoints.Count > 1 ? r.Endpoints : [])
+            {
+                table.AddRow(
+                    Cells.Escape("  └ " + e.Label), Cells.Count(e.Requests), Cells.Count(e.Failed), Cells.Ms(e.MeanMs), Cells.Ms(e.P50Ms), Cells.Ms(e.P99Ms), Cells.Ms(e.MaxMs),
+                    Cells.Rate(e.RequestsPerSecond), "", "", "", "", "", "");
+            }
         }
         if (experiment.Seeds.Count > 0)
         {

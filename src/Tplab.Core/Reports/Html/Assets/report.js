@@ -61,6 +61,8 @@
         el("td", {}, t.threadsStart == null ? "–" : `${t.threadsStart} → ${t.threadsPeak}`), el("td", {}, inj),
         el("td", { class: "verdict-" + (r.verdict || "none") }, verdict || "–"),
         el("td", {}, ms(f.meanMs)), el("td", {}, ms(f.p50Ms)), el("td", {}, ms(f.maxMs)), el("td", {}, num(f.requestsPerSecond, 1)), el("td", {}, num(f.failed))));
+      // A request mix of several endpoints (the user's service): one row per endpoint under the scenario.
+      for (const e of (r.endpoints || []).length > 1 ? r.endpoints : []) body.append(el("tr", { class: "endpoint" }, el("td", {}, "└ " + e.name), el("td", {}, num(e.requests)), el("td", {}, num(e.failed)), el("td", {}, ms(e.meanMs)), el("td", {}, ms(e.p50Ms)), el("td", {}, ms(e.p99Ms)), el("td", {}, ms(e.maxMs)), el("td", {}, num(e.requestsPerSecond, 1))));
     }
     table.append(body);
     return table;
