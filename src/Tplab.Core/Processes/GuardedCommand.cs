@@ -19,7 +19,8 @@ public sealed class GuardedCommand : IAsyncDisposable
     public const string ExitedPrefix = "tplab-guardian: exited ";
 
     // $1 working folder, $2 the command line. The command's stdin is /dev/null; its output is the guardian's.
-    // Descriptor 3 keeps tplab's pipe for the watcher: a background job's stdin is /dev/null in sh.
+    // Descriptor 3 keeps tplab's pipe for the watcher: a background job's stdin is /dev/null in sh. The watcher must
+    // not hold the guardian's stdout: tplab reads it to its end before it sees the guardian exit.
     private const string Script = """
         cd "$1" || { echo "tplab-guardian: cannot enter the working folder $1"; exit 1; }
         trap '' INT
@@ -33,7 +34,7 @@ public sealed class GuardedCommand : IAsyncDisposable
           i=0
           while kill -0 -"$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
           kill -KILL -"$pid" 2>/dev/null
-        ) &
+        ) >/dev/null 2>&1 &
         exec 3<&-
         wait "$pid"
         code=$?
