@@ -113,11 +113,12 @@ public sealed class UserServiceTests : IDisposable
     public async Task Run_PlanNamingOwnService_FreshProcessPerScenarioFiguresPerEndpointAndCompare()
     {
         var results = Path.Combine(_folder, "results");
-        var planA = Write("a.yaml", OrdersService.Plan("orders", users: 12));
-        var planB = Write("b.yaml", OrdersService.Plan("orders", users: 12, minThreads: 24));
+        // 16 users blocking 1 s each on a default minimum of the core count: the pool starves for seconds
+        var planA = Write("a.yaml", OrdersService.Plan("orders", users: 16, latencyMs: 1000));
+        var planB = Write("b.yaml", OrdersService.Plan("orders", users: 16, latencyMs: 1000, minThreads: 32));
         var a = await TplabCli.RunAsync(TimeSpan.FromMinutes(2), "run", "--plan", planA, "--results", Path.Combine(results, "a"));
         Assert.True(a.ExitCode == 0, $"exit {a.ExitCode}: {a.Stderr}\n{a.Stdout}");
-        var b = await TplabCli.RunAsync(TimeSpan.FromMinutes(2), "run", "--plan", planB, "--results", Path.Combine(results, "b"), "--no-diagnose");
+        var b = await TplabCli.RunAsync(TimeSpan.FromMinutes(2), "run", "--plan", planB, "--results", Path.Combine(results, "b"), "--no-diagnose", "--repeat", "2");
         Assert.True(b.ExitCode == 0, $"exit {b.ExitCode}: {b.Stderr}\n{b.Stdout}");
         var runA = Assert.Single(Directory.GetDirectories(Path.Combine(results, "a")));
         var runB = Assert.Single(Directory.GetDirectories(Path.Combine(results, "b")));
@@ -131,24 +132,33 @@ public sealed class UserServiceTests : IDisposable
         foreach (var s in new[] { sa, sb })
         {
             Assert.Equal("completed", s.GetProperty("status").GetString());
-            Assert.Equal(24, s.GetProperty("load").GetProperty("succeeded").GetInt64());
+            Assert.Equal(32, s.GetProperty("load").GetProperty("succeeded").GetInt64());
             var endpoints = s.GetProperty("endpoints").EnumerateArray().ToList();
             Assert.Equal(["GET /orders/42", "place order"], endpoints.Select(e => e.GetProperty("name").GetString()));
-            // 3:1 weights over 24 requests; the POST's JSON body reached the app (it answers 400 without one)
-            Assert.Equal([18L, 6L], endpoints.Select(e => e.GetProperty("requests").GetInt64()));
+            // 3:1 weights over 32 requests; the POST's JSON body reached the app (it answers 400 without one)
+            Assert.Equal([24L, 8L], endpoints.Select(e => e.GetProperty("requests").GetInt64()));
             Assert.All(endpoints, e => Assert.Equal(0, e.GetProperty("failed").GetInt64()));
             Assert.True(s.GetProperty("cost").GetProperty("peakRssMb").GetDouble() > 10);
         }
+        // --repeat 2: both runs' figures, their spread, and each run's files; the median run stands for the scenario
+        var repeats = sb.GetProperty("repeats").EnumerateArray().ToList();
+        Assert.Equal([1, 2], repeats.Select(x => x.GetProperty("run").GetInt32()));
+        var meanSpread = sb.GetProperty("spread").GetProperty("meanMs");
+        Assert.Equal(2, meanSpread.GetProperty("runs").GetInt32());
+        Assert.InRange(meanSpread.GetProperty("mean").GetDouble(), meanSpread.GetProperty("min").GetDouble(), meanSpread.GetProperty("max").GetDouble());
+        Assert.True(File.Exists(Path.Combine(runB, "orders", "orders.run1.requests.csv")));
+        Assert.True(File.Exists(Path.Combine(runB, "orders", "orders.run2.requests.csv")));
+        Assert.Contains("orders ×2", b.Stdout, StringComparison.Ordinal);
         // each scenario ran on its own fresh process, and none is left
         var pids = new[] { sa, sb }.Select(s => s.GetProperty("processId").GetInt32()).ToList();
         Assert.Equal(2, pids.Distinct().Count());
         Assert.All(pids, p => Assert.False(ProcessTable.IsAlive(p), $"process {p} still runs"));
         Assert.True(await ProcessTable.EventuallyAsync(() => ProcessTable.WithCommandLine("Tplab.OrdersService.dll").Count == 0, TimeSpan.FromSeconds(10)));
-        // diagnose named the app's blocking call in the default run (12 users on a 2-core default minimum)
+        // diagnose named the app's blocking call in the default run
         Assert.Contains(sa.GetProperty("culprits").EnumerateArray(), c => c.GetProperty("userFrame").GetString()!.Contains("LegacyOrderStore", StringComparison.Ordinal));
         Assert.Contains("place order", a.Stdout, StringComparison.Ordinal);
 
-        // 24 minimum threads for 12 users removes the queueing: B is better, and A against B is worse (exit 10)
+        // 32 minimum threads for 16 users removes the queueing: B is better, and A against B is worse (exit 10)
         var better = await TplabCli.RunAsync(TimeSpan.FromSeconds(30), "compare", runA, runB, "--format", "json");
         Assert.Equal(0, better.ExitCode);
         using var comparison = JsonDocument.Parse(better.Stdout);
