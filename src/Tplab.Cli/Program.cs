@@ -12,5 +12,6 @@ var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET t
     TuneCommand.Create(),
     WatchCommand.Create(),
     DiagnoseCommand.Create(),
+    PsCommand.Create(),
 };
 return await CommandRunner.InvokeAsync(root, args);

@@ -36,6 +36,9 @@ public static class ExitCodes
     /// <summary><c>tplab compare --fail-if-worse</c>: B is worse than A beyond the threshold in some scenario.</summary>
     public const int Worse = 10;
 
+    /// <summary>A load's --threshold failed (k6 uses the same code); the report was still written.</summary>
+    public const int ThresholdsFailed = 99;
+
     /// <summary>Stopped by Ctrl+C; partial results were kept and marked.</summary>
     public const int Interrupted = 130;
 }

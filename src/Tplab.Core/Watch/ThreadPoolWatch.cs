@@ -44,7 +44,7 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
     public static async Task<ThreadPoolWatch> StartAsync(int processId, WatchOptions options, CancellationToken cancellationToken = default)
     {
         options.Validated();
-        var connection = RuntimeConnection.Attach(processId);
+        var connection = await RuntimeConnection.AttachAsync(processId, cancellationToken).ConfigureAwait(false);
         return await StartAsync(connection, options, cancellationToken).ConfigureAwait(false);
     }
 
@@ -59,7 +59,10 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
         return await StartAsync(connection, options, cancellationToken).ConfigureAwait(false);
     }
 
-    /// <summary>Every record as it is made, samples and injections in time order; ends when the watch stops. One reader.</summary>
+    /// <summary>
+    /// Every record as it is made, samples and injections in time order; ends when the watch stops. One reader. Up to
+    /// 4096 unread records are kept (memory stays flat when nobody reads); a reader that falls further behind loses the oldest.
+    /// </summary>
     public async IAsyncEnumerable<WatchRecord> ReadAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         await foreach (var record in _sampler.Records.ReadAllAsync(cancellationToken).ConfigureAwait(false))
@@ -111,10 +114,13 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
             var session = await connection.StartSessionAsync(RuntimeProviders.ForWatch(options.Interval), cancellationToken).ConfigureAwait(false);
             var stream = new RuntimeEventStream(session);
             var counters = new PoolCounters();
-            var sampler = new Sampler(connection.ProcessId, options, counters, options.Time.GetTimestamp());
+            var start = options.Time.GetTimestamp();
+            var lockWaits = new LockWaits(start);
+            var sampler = new Sampler(connection.ProcessId, options, counters, lockWaits, start);
             var watch = new ThreadPoolWatch(connection, stream, sampler, options);
             stream.CounterReceived += counters.Add;
             stream.AdjustmentReceived += sampler.Enqueue;
+            stream.ContentionReceived += lockWaits.Add;
             stream.MinMaxReceived += m => watch._limits = m;
             stream.Start("tplab watch events");
             sampler.Start();

@@ -49,7 +49,8 @@ public sealed class WatchTriggerCliTests
             using var doc = JsonDocument.Parse(await File.ReadAllTextAsync(file));
             Assert.Equal("blocked", doc.RootElement.GetProperty("verdict").GetString());
             Assert.Equal("Thread.Sleep", doc.RootElement.GetProperty("culprits")[0].GetProperty("blockingCall").GetString());
-            Assert.Equal("starving", doc.RootElement.GetProperty("pool").GetProperty("verdict").GetString());
+            // The pool line is read when the capture ends: by then the pool may have grown enough to be draining its queue.
+            Assert.Contains(doc.RootElement.GetProperty("pool").GetProperty("verdict").GetString(), new[] { "starving", "recovering" });
             // The watch went on after the trigger: samples well past the capture.
             var rows = await File.ReadAllLinesAsync(Path.Combine(dir.FullName, "watch.csv"));
             Assert.True(rows.Length > 20, $"{rows.Length} rows");

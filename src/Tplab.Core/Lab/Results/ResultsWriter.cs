@@ -44,7 +44,7 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
 
     /// <summary>Adds the scenario's charts to report.html (with --repeat, the representative run's).</summary>
     public void AddCharts(ScenarioResult result) =>
-        _series[$"{result.Scenario.Experiment}/{result.Scenario.Id}"] = ChartSeries.Build(result);
+        _series[$"{result.Scenario.Experiment}/{result.Scenario.Id}"] = ReportSeries.Build(result.Load, result.Timeline, result.WatchStartedAt);
 
     public void WriteSummary(LabResult lab)
     {
@@ -53,7 +53,7 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
         {
             // Rewritten after every experiment: a reader, or a run killed mid-write, sees the previous version whole.
             AtomicFile.WriteAllText(Path.Combine(folder, "summary.json"), summary.ToJsonString(Indented));
-            AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, summary, _series));
+            AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, ReportKind.Lab, summary, _series));
         });
     }
 

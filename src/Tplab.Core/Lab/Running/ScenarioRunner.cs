@@ -13,6 +13,9 @@ namespace Tplab.Lab.Running;
 /// </summary>
 internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
 {
+    /// <summary>Starts the culprit hunt (pid, watch, stop looking, abort); tests put a fake here to see it stopped.</summary>
+    internal Func<int, ThreadPoolWatch, CancellationToken, CancellationToken, Task<IReadOnlyList<Culprit>>> Hunt { get; init; } = CulpritHunt.StartAsync;
+
     public async Task<ScenarioResult> RunAsync(Scenario scenario, IServiceLauncher launcher, CancellationToken userCancel)
     {
         IServiceInstance target;
@@ -38,46 +41,69 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
             {
                 watchError = $"the pool could not be watched: {e.Message}";
             }
-
-            if (watch is not null)
+            // Whatever the load does (ends, is cut short, throws), the hunt is stopped and the EventPipe session closed.
+            try
             {
-                await FirstCountersAsync(watch, options.Time, userCancel).ConfigureAwait(false);
+                return await LoadAndWatchAsync(scenario, target, watch, watchStarted, watchError, userCancel).ConfigureAwait(false);
             }
-            using var deadline = CancellationTokenSource.CreateLinkedTokenSource(userCancel);
-            deadline.CancelAfter(scenario.Deadline);
-            // The hunt looks only while the load runs: once it ends, the blocked stacks are gone.
-            using var loading = CancellationTokenSource.CreateLinkedTokenSource(deadline.Token);
-            var culprits = options.Diagnose && watch is not null
-                ? CulpritHunt.StartAsync(target.ProcessId, watch, loading.Token, deadline.Token)
-                : Task.FromResult<IReadOnlyList<Culprit>>([]);
-            var cpuAtStart = ProcessCost.CpuTime(target.ProcessId);
-            var progress = new Progress<LoadProgress>(p => observer.ScenarioProgress(scenario, p, watch?.Latest));
-            var load = await LoadRunner.RunAsync(LoadProfiles.ToOptions(scenario, target), progress, deadline.Token).ConfigureAwait(false);
-            await loading.CancelAsync().ConfigureAwait(false);
-            var found = await culprits.ConfigureAwait(false);
-            var cost = ProcessCost.Measure(target.ProcessId, cpuAtStart);
-            PoolTimeline? timeline = null;
-            if (watch is not null)
+            finally
             {
-                await FreshCountersAsync(watch, options.Time.GetUtcNow() - watchStarted, options.Time).ConfigureAwait(false);
-                timeline = await watch.StopAsync().ConfigureAwait(false);
-                await watch.DisposeAsync().ConfigureAwait(false);
+                if (watch is not null)
+                {
+                    await watch.DisposeAsync().ConfigureAwait(false);
+                }
             }
-            var status = userCancel.IsCancellationRequested ? ScenarioStatus.Interrupted
-                : deadline.IsCancellationRequested ? ScenarioStatus.DeadlineReached
-                : ScenarioStatus.Completed;
-            var error = status switch
-            {
-                ScenarioStatus.Interrupted => "interrupted by Ctrl+C; figures cover what ran",
-                ScenarioStatus.DeadlineReached => $"stopped at the scenario deadline ({DurationText.Format(scenario.Deadline)}); figures cover what ran",
-                _ => watchError,
-            };
-            return new ScenarioResult
-            {
-                Scenario = scenario, Status = status, Error = error, Load = load, Timeline = timeline,
-                WatchStartedAt = watchStarted, Culprits = found, Cost = cost,
-            };
         }
+    }
+
+    private async Task<ScenarioResult> LoadAndWatchAsync(Scenario scenario, IServiceInstance target, ThreadPoolWatch? watch, DateTimeOffset watchStarted, string? watchError, CancellationToken userCancel)
+    {
+        if (watch is not null)
+        {
+            await FirstCountersAsync(watch, options.Time, userCancel).ConfigureAwait(false);
+        }
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(userCancel);
+        deadline.CancelAfter(scenario.Deadline);
+        // The hunt looks only while the load runs: once it ends, the blocked stacks are gone.
+        using var loading = CancellationTokenSource.CreateLinkedTokenSource(deadline.Token);
+        var culprits = options.Diagnose && watch is not null
+            ? Hunt(target.ProcessId, watch, loading.Token, deadline.Token)
+            : Task.FromResult<IReadOnlyList<Culprit>>([]);
+        var cpuAtStart = ProcessCost.CpuTime(target.ProcessId);
+        var progress = new Progress<LoadProgress>(p => observer.ScenarioProgress(scenario, p, watch?.Latest));
+        LoadResult load;
+        IReadOnlyList<Culprit> found;
+        try
+        {
+            load = await LoadRunner.RunAsync(LoadProfiles.ToOptions(scenario, target), progress, deadline.Token).ConfigureAwait(false);
+        }
+        finally
+        {
+            // Also when the load throws: a hunt left waiting for "starving" would hold the watch and poll forever.
+            await loading.CancelAsync().ConfigureAwait(false);
+            found = await culprits.ConfigureAwait(false);
+        }
+        var cost = ProcessCost.Measure(target.ProcessId, cpuAtStart);
+        PoolTimeline? timeline = null;
+        if (watch is not null)
+        {
+            await FreshCountersAsync(watch, options.Time.GetUtcNow() - watchStarted, options.Time).ConfigureAwait(false);
+            timeline = await watch.StopAsync().ConfigureAwait(false);
+        }
+        var status = userCancel.IsCancellationRequested ? ScenarioStatus.Interrupted
+            : deadline.IsCancellationRequested ? ScenarioStatus.DeadlineReached
+            : ScenarioStatus.Completed;
+        var error = status switch
+        {
+            ScenarioStatus.Interrupted => "interrupted by Ctrl+C; figures cover what ran",
+            ScenarioStatus.DeadlineReached => $"stopped at the scenario deadline ({DurationText.Format(scenario.Deadline)}); figures cover what ran",
+            _ => watchError,
+        };
+        return new ScenarioResult
+        {
+            Scenario = scenario, Status = status, Error = error, Load = load, Timeline = timeline,
+            WatchStartedAt = watchStarted, Culprits = found, Cost = cost,
+        };
     }
 
     // The runtime sends its first counters one interval after the session starts; loading before then would leave
