@@ -18,6 +18,32 @@ internal static class Preconditions
     public static string? Createdump { get; } =
         Path.Combine(Path.GetDirectoryName(typeof(object).Assembly.Location) ?? "", "createdump") is var p && File.Exists(p) ? p : null;
 
+    /// <summary>Runs a tool (dotnet-trace, createdump) to its end within <paramref name="limit"/>; its exit code and both outputs.</summary>
+    public static async Task<(int ExitCode, string Output)> RunToolAsync(string tool, TimeSpan limit, params string[] args)
+    {
+        var info = new System.Diagnostics.ProcessStartInfo(tool) { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var arg in args)
+        {
+            info.ArgumentList.Add(arg);
+        }
+        using var process = System.Diagnostics.Process.Start(info)!;
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = await process.StandardError.ReadToEndAsync();
+        try
+        {
+            await process.WaitForExitAsync().WaitAsync(limit);
+        }
+        catch (TimeoutException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw;
+        }
+        return (process.ExitCode, await stdout + stderr);
+    }
+
+    /// <summary>gdb's gcore, which dumps any process (here: one without .NET), or null.</summary>
+    public static string? Gcore { get; } = new[] { "/usr/bin/gcore", "/usr/local/bin/gcore" }.FirstOrDefault(File.Exists);
+
     private static string? FindDotnetTrace()
     {
         var home = Environment.GetEnvironmentVariable("HOME") ?? "/root";
@@ -47,6 +73,18 @@ public sealed class RootFactAttribute : FactAttribute
         if (!Preconditions.IsRoot)
         {
             Skip = "needs root (unshare --mount, setpriv); the CI machine runs as root";
+        }
+    }
+}
+
+/// <summary>A fact that needs gdb's gcore.</summary>
+public sealed class GcoreFactAttribute : FactAttribute
+{
+    public GcoreFactAttribute()
+    {
+        if (Preconditions.Gcore is null)
+        {
+            Skip = "gcore (Debian package gdb) is not installed; scripts/install-deps.sh test installs it";
         }
     }
 }

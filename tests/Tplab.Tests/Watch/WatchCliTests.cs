@@ -145,7 +145,9 @@ public sealed class WatchCliTests
     public async Task CsvFormat_WritesAHeaderAndOneRowPerSample()
     {
         await using var target = await TargetProcess.StartTargetAsync(new TargetOptions());
-        var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "watch", target.ProcessId.ToString(CultureInfo.InvariantCulture), "--duration", "2s", "--format", "csv");
+        // The first sample waits for the runtime's first counters, one interval or more after attach (1.9 s seen on a
+        // loaded machine): 3 s leaves room for one to three samples.
+        var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "watch", target.ProcessId.ToString(CultureInfo.InvariantCulture), "--duration", "3s", "--format", "csv");
         Assert.True(code == ExitCodes.Ok, stderr);
         var lines = stdout.Trim().Split('\n');
         Assert.StartsWith("offset_s,threads,queue,", lines[0], StringComparison.Ordinal);

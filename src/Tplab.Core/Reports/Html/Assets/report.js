@@ -15,6 +15,13 @@
     tocEntry(id, title, level);
     return node;
   }
+  // A section built before knowing whether anything goes in it: listed in the contents only once it has.
+  function quietSection(id, title) {
+    const node = el("section", { id });
+    node.append(el("h3", {}, title));
+    node.listIfFilled = () => { if (node.childNodes.length > 1) tocEntry(id, title, 1); return node.childNodes.length > 1; };
+    return node;
+  }
 
   // ---- tables ----
   const timing = r => r.load && r.load.handlerTiming;
@@ -132,10 +139,10 @@
       sec.append(scenarioTable(rows, rows.some(r => r.seed)), details(rows));
       const split = splitBars(rows);
       if (split) { const sub = section(`split-${slug(exp.name)}`, "Where the time went", 1); sub.append(split); sec.append(sub); }
-      const cmp = section(`seed-${slug(exp.name)}`, "Beside the seed", 1);
+      const cmp = quietSection(`seed-${slug(exp.name)}`, exp.seeds.length ? "Beside the seed" : "What it shows");
       T.seedChart(cmp, `seed-${exp.name}`, exp, rows);
       lessonsAndNotes(cmp, exp);
-      sec.append(cmp);
+      if (cmp.listIfFilled()) sec.append(cmp);
       const found = culprits(rows);
       if (found) { const sub = section(`culprits-${slug(exp.name)}`, "Blocking code found by diagnose", 1); sub.append(found); sec.append(sub); }
       const lat = section(`latency-${slug(exp.name)}`, "Latency", 1);
