@@ -85,6 +85,19 @@ public static class BlockingDiagnoser
         }
     }
 
+    /// <summary>
+    /// Diagnoses a .nettrace recorded earlier with <see cref="DiagnoseProviders"/> (by tplab or by
+    /// <c>dotnet-trace collect --providers</c> with <see cref="DiagnoseProviders.DotnetTraceProviders"/>); the trace is read, not deleted.
+    /// </summary>
+    public static Diagnosis AnalyseTrace(string nettracePath, TargetFacts target, DiagnoseOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var started = options.Time.GetTimestamp();
+        var stacks = TraceReader.Read(nettracePath);
+        var recorded = TimeSpan.FromMilliseconds(Math.Max(0, stacks.EndMs - stacks.StartMs));
+        return Analyse(target, new StackCaptureResult(stacks, recorded), options, options.Time.GetElapsedTime(started));
+    }
+
     /// <summary>The diagnosis of captured stacks; separate from the capture so it can be tested on recorded or hand-built stacks.</summary>
     public static Diagnosis Analyse(TargetFacts target, StackCaptureResult capture, DiagnoseOptions options, TimeSpan answerTime)
     {
