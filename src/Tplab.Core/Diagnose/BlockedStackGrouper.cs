@@ -1,4 +1,5 @@
 using Tplab.Diagnose.Capture;
+using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose;
@@ -10,13 +11,13 @@ namespace Tplab.Diagnose;
 public sealed record StackSummary(int PoolThreadsSeen, double BlockedThreads, int Observations);
 
 /// <summary>
-/// Aggregates observations one at a time (<see cref="Add"/>) into groups keyed by (blocking call, user method),
-/// then ranks them once (<see cref="Complete"/>) by pool threads held.
+/// Aggregates observations one at a time (<see cref="Add"/>) into groups keyed by (blocking call, user method — or,
+/// when the method's frame is gone, the endpoint), then ranks them once (<see cref="Complete"/>) by pool threads held.
 /// </summary>
-public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFrames)
+public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFrames, InlineIndex? inlines = null)
 {
-    private readonly Dictionary<(string Call, string? User), Accumulator> _groups = [];
-    private readonly Dictionary<IReadOnlyList<StackFrame>, BlockedStack?> _classified = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<(string Call, string? Who), Accumulator> _groups = [];
+    private readonly Dictionary<(IReadOnlyList<StackFrame>, bool), BlockedStack?> _classified = new(new StackKeyComparer());
     private readonly HashSet<int> _poolThreads = [];
     private double _heldMs;
     private int _observations;
@@ -30,14 +31,17 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         }
     }
 
-    /// <summary>Adds one observation; ignored unless it is a pool work item held by a catalogue call.</summary>
-    public void Add(ThreadObservation observation)
+    /// <summary>Adds one observation; ignored unless it is a pool work item held by a blocking call.</summary>
+    public void Add(ThreadObservation observation, Endpoint? endpoint = null)
     {
+        // A wait the runtime reported, or a long stretch outside managed code, is kept even when no catalogue entry knows it.
+        var unrecognised = observation.Source == ObservationSource.WaitEvent;
+        var key = (observation.Frames, unrecognised);
         // Stacks are shared between events by TraceReader, so classify each distinct stack once.
-        if (!_classified.TryGetValue(observation.Frames, out var blocked))
+        if (!_classified.TryGetValue(key, out var blocked))
         {
-            blocked = classifier.Classify(observation.Frames);
-            _classified[observation.Frames] = blocked;
+            blocked = classifier.Classify(observation.Frames, unrecognised);
+            _classified[key] = blocked;
         }
         if (blocked is null)
         {
@@ -46,12 +50,14 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         _poolThreads.Add(observation.ThreadId);
         _heldMs += observation.HeldMs;
         _observations++;
-        var key = (blocked.Call.Name, blocked.User?.FullName);
-        if (!_groups.TryGetValue(key, out var group))
+        // Without an application frame, the endpoint tells apart what would otherwise be one anonymous group.
+        var who = blocked.User?.FullName ?? endpoint?.ToString() ?? blocked.Boundary?.FullName;
+        var groupKey = (blocked.Call.Name + "|" + blocked.Call.On, who);
+        if (!_groups.TryGetValue(groupKey, out var group))
         {
-            _groups[key] = group = new Accumulator();
+            _groups[groupKey] = group = new Accumulator();
         }
-        group.Add(observation, blocked);
+        group.Add(observation, blocked, endpoint);
     }
 
     /// <summary>The groups holding at least <paramref name="minimumThreads"/> pool threads on average, most threads first, and the summary.</summary>
@@ -59,41 +65,98 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
     {
         var captureMs = Math.Max(captured.TotalMilliseconds, 1);
         var groups = _groups.Values
-            .Select(g => g.ToGroup(captureMs, _heldMs, stackFrames))
+            .Select(g => g.ToGroup(captureMs, _heldMs, stackFrames, inlines))
             .Where(g => g.Threads >= minimumThreads && g.Threads > 0)
             .OrderByDescending(g => g.Threads)
             .ThenBy(g => g.UserFrame?.FullName, StringComparer.Ordinal)
             .ToList();
-        return (groups, new StackSummary(_poolThreads.Count, _heldMs / captureMs, _observations));
+        return (CausesFirst(groups), new StackSummary(_poolThreads.Count, _heldMs / captureMs, _observations));
+    }
+
+    // Threads queued on the DI container's lock wait for another thread's service factory: that factory's
+    // blocking call is the cause and ranks first, however many threads pile up behind the lock.
+    private static List<BlockedStackGroup> CausesFirst(List<BlockedStackGroup> groups)
+    {
+        if (!groups.Any(g => g.BlockingCall.ContainerLock) || !groups.Any(InFactory))
+        {
+            return groups;
+        }
+        return [.. groups.Where(InFactory), .. groups.Where(g => !InFactory(g) && !g.BlockingCall.ContainerLock), .. groups.Where(g => g.BlockingCall.ContainerLock)];
+
+        static bool InFactory(BlockedStackGroup g) =>
+            !g.BlockingCall.ContainerLock && g.Stack.Any(f => f.StartsWith("Microsoft.Extensions.DependencyInjection.ServiceLookup.", StringComparison.Ordinal));
     }
 
     private sealed class Accumulator
     {
         private readonly HashSet<int> _threads = [];
         private readonly Dictionary<BlockedStack, double> _stacks = new(ReferenceEqualityComparer.Instance);
+        private readonly Dictionary<Endpoint, double> _endpoints = [];
         private double _heldMs;
 
-        public void Add(ThreadObservation observation, BlockedStack stack)
+        public void Add(ThreadObservation observation, BlockedStack stack, Endpoint? endpoint)
         {
             _threads.Add(observation.ThreadId);
             _heldMs += observation.HeldMs;
             _stacks[stack] = _stacks.GetValueOrDefault(stack) + observation.HeldMs;
+            if (endpoint is not null)
+            {
+                _endpoints[endpoint] = _endpoints.GetValueOrDefault(endpoint) + observation.HeldMs;
+            }
         }
 
-        public BlockedStackGroup ToGroup(double captureMs, double allHeldMs, int stackFrames)
+        public BlockedStackGroup ToGroup(double captureMs, double allHeldMs, int stackFrames, InlineIndex? inlines)
         {
             // The stack that held threads longest stands for the group, and its context shapes the advice.
             var sample = _stacks.MaxBy(s => s.Value).Key;
+            var endpoint = _endpoints.Count > 0 ? _endpoints.MaxBy(e => e.Value).Key : null;
+            var (user, chain) = Attribute(sample, endpoint, inlines);
             return new BlockedStackGroup(
                 sample.Call,
-                sample.User,
+                user,
                 sample.Context,
                 _heldMs / captureMs,
                 _threads.Count,
                 allHeldMs > 0 ? _heldMs / allHeldMs : 0,
                 TimeSpan.FromMilliseconds(_heldMs),
                 StackTrimmer.Trim(sample, stackFrames),
-                BlockingAdvice.For(sample));
+                BlockingAdvice.For(sample, user))
+            {
+                Endpoint = endpoint,
+                OtherEndpoints = Math.Max(0, _endpoints.Count - 1),
+                Chain = chain,
+                Place = sample.Place,
+            };
         }
+
+        /// <summary>
+        /// The method to name and the chain to it. A frame the JIT inlined away is named from the JIT's inlining
+        /// events (which application methods went into the frame that called the blocking API), or, for an MVC
+        /// action inlined into MVC's compiled invoker, from MVC's own BeforeAction event.
+        /// </summary>
+        private static (UserMethod? User, IReadOnlyList<UserMethod> Chain) Attribute(BlockedStack stack, Endpoint? endpoint, InlineIndex? inlines)
+        {
+            var physical = stack.User?.Frame ?? stack.Boundary;
+            var calledFromThere = physical is not null && ReferenceEquals(stack.Caller, physical);
+            if (calledFromThere && inlines?.InlinedInto(physical!) is { Count: > 0 } inlined)
+            {
+                return (inlined[^1], [.. stack.Chain, .. inlined]);
+            }
+            if (stack.User is null && stack.Boundary is { } boundary && stack.Place == CodePlace.MvcAction && endpoint?.Action is { } action)
+            {
+                var named = UserMethod.Named(action.TypeName, action.MethodName, boundary.FullName);
+                return (named, [named]);
+            }
+            return (stack.User, stack.Chain);
+        }
+    }
+
+    private sealed class StackKeyComparer : IEqualityComparer<(IReadOnlyList<StackFrame> Frames, bool Unrecognised)>
+    {
+        public bool Equals((IReadOnlyList<StackFrame> Frames, bool Unrecognised) x, (IReadOnlyList<StackFrame> Frames, bool Unrecognised) y) =>
+            ReferenceEquals(x.Frames, y.Frames) && x.Unrecognised == y.Unrecognised;
+
+        public int GetHashCode((IReadOnlyList<StackFrame> Frames, bool Unrecognised) obj) =>
+            HashCode.Combine(System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(obj.Frames), obj.Unrecognised);
     }
 }
