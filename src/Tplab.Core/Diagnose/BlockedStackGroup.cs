@@ -36,6 +36,12 @@ public sealed record BlockedStackGroup(
     /// <summary>The application call chain, outermost first; the last is <see cref="UserFrame"/>.</summary>
     public IReadOnlyList<UserMethod> Chain { get; init; } = [];
 
+    /// <summary>
+    /// When no application method is known: the compiled framework frame the application's code was inlined into
+    /// (<c>dynamicClass.lambda_method4</c>, a minimal API's request delegate), or null.
+    /// </summary>
+    public string? InlinedInto { get; init; }
+
     /// <summary>What kind of code runs the call (MVC action, minimal API, middleware, filter, hosted service...).</summary>
     public CodePlace Place { get; init; }
 }

@@ -126,6 +126,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
                 OtherEndpoints = Math.Max(0, _endpoints.Count - 1),
                 Chain = chain,
                 Place = sample.Place,
+                InlinedInto = user is null ? sample.Boundary?.FullName : null,
             };
         }
 

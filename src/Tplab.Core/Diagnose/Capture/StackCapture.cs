@@ -47,7 +47,7 @@ public static class StackCapture
         }
         catch (Exception e) when (e is ServerNotAvailableException or EndOfStreamException or IOException)
         {
-            throw Gone(processId, TimeSpan.Zero, e);
+            throw await GoneAsync(processId, TimeSpan.Zero, e);
         }
 
         using (session)
@@ -60,7 +60,7 @@ public static class StackCapture
             var elapsed = Task.Delay(options.Duration, time, cancellationToken);
             if (await Task.WhenAny(copy, elapsed).ConfigureAwait(false) == copy)
             {
-                throw Gone(processId, time.GetElapsedTime(started), copy.Exception?.InnerException);
+                throw await GoneAsync(processId, time.GetElapsedTime(started), copy.Exception?.InnerException);
             }
             await elapsed.ConfigureAwait(false);
             var recorded = time.GetElapsedTime(started);
@@ -70,7 +70,7 @@ public static class StackCapture
             }
             catch (Exception e) when (e is ServerNotAvailableException or EndOfStreamException or IOException or TimeoutException)
             {
-                throw Gone(processId, recorded, e);
+                throw await GoneAsync(processId, recorded, e);
             }
             // After Stop the runtime writes the rundown (method names), then closes the stream.
             var rundown = Task.Delay(options.RundownTimeout, time, cancellationToken);
@@ -81,6 +81,17 @@ public static class StackCapture
             await copy.ConfigureAwait(false);
             return recorded;
         }
+    }
+
+    private static async Task<TplabException> GoneAsync(int processId, TimeSpan after, Exception? inner)
+    {
+        // A graceful shutdown (SIGTERM, host stopping) closes the session first and exits a moment later:
+        // give it that moment before calling it "closed its connection" rather than "exited".
+        for (var waited = 0; waited < 50 && TargetProbe.IsAlive(processId); waited++)
+        {
+            await Task.Delay(100).ConfigureAwait(false);
+        }
+        return Gone(processId, after, inner);
     }
 
     private static TplabException Gone(int processId, TimeSpan after, Exception? inner) =>

@@ -41,7 +41,7 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
             CulpritNames.KindId(c.BlockingCall.Kind),
             c.BlockingCall.On,
             c.UserFrame?.FullName,
-            c.UserFrame?.InlinedInto,
+            c.UserFrame is { } u ? u.InlinedInto : c.InlinedInto,
             c.Endpoint is { } ep ? new EndpointDocument(ep.Method, ep.Route, ep.Action?.FullName) : null,
             c.OtherEndpoints,
             CulpritNames.PlaceId(c.Place),

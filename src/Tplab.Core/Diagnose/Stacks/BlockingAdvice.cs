@@ -21,6 +21,10 @@ public static class BlockingAdvice
         }
         var why = Why(call, request, stack.Context.HasFlag(CallContext.TaskRun), stack.Context.HasFlag(CallContext.AsyncMethod) ? method : null);
         var change = Change(call);
+        if (call.Kind == BlockingKind.Lock)
+        {
+            return $"{why} In {method ?? "the code holding the lock"}, {change}.";
+        }
         return $"{why} {Where(stack.Place, method, change, stack.Context)}";
     }
 
@@ -45,14 +49,16 @@ public static class BlockingAdvice
     {
         BlockingKind.Sleep => "`await Task.Delay(...)`",
         BlockingKind.SyncOverAsync => $"`await` the task instead of {Form(call)}",
-        BlockingKind.Lock => "keep the critical section short and free of I/O, or, if it must wait for async work, `await semaphore.WaitAsync()` instead of lock",
+        BlockingKind.Lock => "keep the critical section short and free of I/O; if it must wait for async work inside, use `await semaphore.WaitAsync()` (a SemaphoreSlim(1, 1)) instead of lock",
         BlockingKind.SyncWait when call.Name == "Process.WaitForExit" => "`await process.WaitForExitAsync()`",
         BlockingKind.SyncWait when call.Name == "SemaphoreSlim.Wait" => "`await semaphore.WaitAsync()`",
         BlockingKind.SyncWait => "await an async signal instead (`await semaphore.WaitAsync()`, an awaited TaskCompletionSource, a Channel)",
         BlockingKind.SyncHttp => "`await client.SendAsync(...)` (or GetAsync/PostAsync)",
         BlockingKind.SyncStreamIO when call.On == "the request body" =>
-            call.Name.StartsWith("StreamReader.", StringComparison.Ordinal) ? "`await reader.ReadToEndAsync()` (or read `Request.BodyReader`)" : "`await Request.Body.ReadAsync(...)` (or read `Request.BodyReader`)",
+            call.Name.StartsWith("StreamReader", StringComparison.Ordinal) ? "`await reader.ReadToEndAsync()` (or read `Request.BodyReader`)" : "`await Request.Body.ReadAsync(...)` (or read `Request.BodyReader`)",
         BlockingKind.SyncStreamIO when call.On == "the response body" => "`await Response.Body.WriteAsync(...)` (or `await Response.WriteAsync(...)`)",
+        BlockingKind.SyncStreamIO when call.Name.StartsWith("StreamReader read", StringComparison.Ordinal) => "`await reader.ReadToEndAsync()` / `ReadLineAsync()`",
+        BlockingKind.SyncSocketIO when call.Frame.TypeName == "System.Net.Dns" => $"`await Dns.{call.Frame.MethodName}Async(...)`",
         _ when AsyncName(call) is { } name => $"`await ...{name}(...)`",
         _ => "the async API of the library that made it (see the stack)",
     };

@@ -65,6 +65,8 @@ public static class BlockingCallCatalogue
         E("System.IO.FileStream", "Read|Write|Flush|ReadByte|WriteByte|CopyTo", BlockingKind.SyncStreamIO),
         E("System.IO.RandomAccess", "Read|Write", BlockingKind.SyncStreamIO),
         E("System.IO.StreamReader", "ReadToEnd|ReadLine|Read", BlockingKind.SyncStreamIO),
+        // At Tier 1 the JIT inlines ReadToEnd/ReadLine into their caller, leaving the buffer fill they share.
+        E("System.IO.StreamReader", "ReadBuffer", BlockingKind.SyncStreamIO, "StreamReader read (ReadToEnd/ReadLine)"),
         E("System.IO.Stream", "CopyTo|ReadExactly|ReadAtLeast|Read|Write|Flush|ReadByte|WriteByte", BlockingKind.SyncStreamIO),
         E("System.IO.StreamWriter", "Write|WriteLine|Flush", BlockingKind.SyncStreamIO),
         // Kestrel's request and response streams: the synchronous calls block on the connection (AllowSynchronousIO).
