@@ -1,5 +1,4 @@
 using System.CommandLine;
-using Tplab.Load;
 using Tplab.Common;
 using Tplab.Diagnose;
 using Tplab.Diagnose.Output;

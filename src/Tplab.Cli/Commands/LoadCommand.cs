@@ -43,7 +43,7 @@ internal static class LoadCommand
                 Duration = Duration(result.GetValue(duration), "--duration"),
                 RampUp = Duration(result.GetValue(rampUp), "--ramp-up") ?? TimeSpan.Zero,
                 Loops = result.GetValue(loops),
-                Think = result.GetValue(think) is { } t ? DurationText.ParseRange(t, "--think") : null,
+                Think = result.GetValue(think) is { } t ? ThinkTime.Parse(t, "--think") : null,
                 Rate = result.GetValue(rate),
                 MaxInFlight = result.GetValue(maxInFlight),
                 Timeout = DurationText.Parse(result.GetValue(timeout)!, "--timeout"),

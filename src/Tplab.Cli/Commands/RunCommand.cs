@@ -2,7 +2,6 @@ using System.CommandLine;
 using Tplab.Target;
 using Spectre.Console;
 using Tplab.Common;
-using Tplab.Load;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Reports.Terminal;
@@ -42,11 +41,7 @@ internal static class RunCommand
                 ConnectionString = r.GetValue(pg) ?? NullIfEmpty(Environment.GetEnvironmentVariable("TPLAB_PG")),
                 Diagnose = !r.GetValue(noDiagnose),
                 WatchInterval = DurationText.Parse(r.GetValue(interval)!, "--interval"),
-            };
-            if (options.WatchInterval < TimeSpan.FromMilliseconds(250))
-            {
-                throw TplabException.Usage("--interval must be at least 250ms");
-            }
+            }.Validated();
             var interactive = !Console.IsOutputRedirected && AnsiConsole.Profile.Capabilities.Interactive;
             var console = interactive ? AnsiConsole.Console : PlainConsole();
             var lab = await LabRunner.RunAsync(options, new LabConsoleView(console, interactive), ct);

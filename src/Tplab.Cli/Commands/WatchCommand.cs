@@ -2,7 +2,6 @@ using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using Tplab.Common;
-using Tplab.Load;
 using Tplab.Watch;
 
 namespace Tplab.Cli.Commands;

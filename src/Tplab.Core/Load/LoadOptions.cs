@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Net;
 using Tplab.Common;
+using Tplab.Load.Requests;
 
 namespace Tplab.Load;
 
@@ -22,8 +23,14 @@ public sealed record LoadOptions
     /// <summary>Longest <see cref="Duration"/>, <see cref="RampUp"/> or <see cref="Timeout"/> accepted.</summary>
     public static readonly TimeSpan MaxDuration = TimeSpan.FromHours(24);
 
-    /// <summary>The URL every request GETs (required).</summary>
+    /// <summary>The URL of the load (required): what every request GETs when <see cref="Targets"/> is empty; otherwise the first target's URL, named in reports.</summary>
     public required Uri Url { get; init; }
+
+    /// <summary>The requests to send, each in proportion to its weight. Default empty: one GET of <see cref="Url"/>.</summary>
+    public IReadOnlyList<RequestTemplate> Targets { get; init; } = [];
+
+    /// <summary>What is actually sent: <see cref="Targets"/>, or a GET of <see cref="Url"/> when there are none.</summary>
+    public IReadOnlyList<RequestTemplate> EffectiveTargets => Targets.Count > 0 ? Targets : [RequestTemplate.Get(Url)];
 
     /// <summary>Closed loop: users, each sending its next request when its previous one ended. Default 1 (ab's default).</summary>
     public int Concurrency { get; init; } = 1;
@@ -81,6 +88,10 @@ public sealed record LoadOptions
         {
             throw TplabException.Usage($"{Url.Host} is not loopback (127.0.0.0/8, ::1, localhost); pass --allow-remote to load another host");
         }
+        foreach (var target in Targets)
+        {
+            CheckTarget(target);
+        }
         Check(Concurrency is >= 1 and <= MaxConcurrency, $"--concurrency must be between 1 and {MaxConcurrency}, got {Concurrency}");
         Check(Requests is null or (>= 1 and <= MaxRequests), $"--requests must be between 1 and {MaxRequests}, got {Requests}");
         Check(Loops is null or (>= 1 and <= 100_000_000), $"--loops must be between 1 and 100000000, got {Loops}");
@@ -116,6 +127,30 @@ public sealed record LoadOptions
             || (IPAddress.TryParse(host, out var ip) && IPAddress.IsLoopback(ip.IsIPv4MappedToIPv6 ? ip.MapToIPv4() : ip));
     }
 
+    private void CheckTarget(RequestTemplate target)
+    {
+        var url = target.Url;
+        if (url is null || !url.IsAbsoluteUri || url.Scheme is not ("http" or "https") || string.IsNullOrEmpty(url.Host))
+        {
+            throw TplabException.Usage($"every target URL must be an absolute http:// or https:// URL, got '{url}'");
+        }
+        if (!AllowRemote && !IsLoopback(url))
+        {
+            throw TplabException.Usage($"{url.Host} is not loopback (127.0.0.0/8, ::1, localhost); pass --allow-remote to load another host");
+        }
+        Check(IsToken(target.Method), $"'{target.Method}' is not an HTTP method");
+        Check(target.Weight is >= 1 and <= 10_000, $"a target's weight must be between 1 and 10000, got {target.Weight} for {target.Label}");
+        foreach (var (name, value) in target.Headers)
+        {
+            Check(IsToken(name), $"'{name}' is not a valid header name");
+            Check(!value.Any(c => c is '\r' or '\n' or '\0'), $"the value of header {name} holds a line break");
+        }
+    }
+
+    // RFC 9110 token: what methods and header names are made of.
+    private static bool IsToken(string? s) =>
+        !string.IsNullOrEmpty(s) && s.All(c => c is > ' ' and < (char)127 && !"\"(),/:;<=>?@[\\]{}".Contains(c, StringComparison.Ordinal));
+
     private static void CheckTime(TimeSpan? value, string name, bool allowZero)
     {
         if (value is { } v)
@@ -137,6 +172,13 @@ public sealed record LoadOptions
 /// <summary>A uniform random pause between <see cref="Min"/> and <see cref="Max"/>.</summary>
 public readonly record struct ThinkTime(TimeSpan Min, TimeSpan Max)
 {
+    /// <summary>Parses MIN..MAX (see <see cref="DurationText.ParseRange"/>); MIN alone means a fixed pause.</summary>
+    public static ThinkTime Parse(string text, string option)
+    {
+        var (min, max) = DurationText.ParseRange(text, option);
+        return new ThinkTime(min, max);
+    }
+
     /// <summary>MIN..MAX as the CLI reads it.</summary>
     public override string ToString() => $"{DurationText.Format(Min)}..{DurationText.Format(Max)}";
 }

@@ -119,7 +119,7 @@ public sealed class LabEndToEndTests : IDisposable
     [Theory]
     [InlineData("--experiment", "nope", "unknown experiment 'nope'")]
     [InlineData("--variant", "nap", "unknown variant 'nap'")]
-    [InlineData("--interval", "10ms", "--interval must be at least 250ms")]
+    [InlineData("--interval", "10ms", "--interval must be between 250ms and 1h, got 10ms")]
     [InlineData("--plan", "/no/such/plan.yaml", "--plan /no/such/plan.yaml")]
     [InlineData("--plan", "/tmp", "is a folder")]
     public async Task Run_BadInput_OneLineAndUsageExitCode(string option, string value, string expected)

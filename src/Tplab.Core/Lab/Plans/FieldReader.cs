@@ -2,7 +2,6 @@ using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using Tplab.Common;
-using Tplab.Load;
 using Tplab.Lab.Experiments;
 using static Tplab.Lab.Plans.PlanReader;
 

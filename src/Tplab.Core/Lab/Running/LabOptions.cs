@@ -1,5 +1,7 @@
+using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Target;
+using Tplab.Watch;
 
 namespace Tplab.Lab.Running;
 
@@ -30,9 +32,24 @@ public sealed record LabOptions
     /// <summary>Run <c>diagnose</c> during starving scenarios. Default true.</summary>
     public bool Diagnose { get; init; } = true;
 
-    /// <summary>How often the target's pool is sampled. Default 0.5 s: twice seed 004's rate, so that scenarios of a second or two still get samples.</summary>
+    /// <summary>How often the target's pool is sampled (at least 250 ms, at most 1 h). Default 0.5 s: twice seed 004's rate, so that scenarios of a second or two still get samples.</summary>
     public TimeSpan WatchInterval { get; init; } = TimeSpan.FromMilliseconds(500);
 
     /// <summary>The clock for timestamps of the results folder.</summary>
     public TimeProvider Time { get; init; } = TimeProvider.System;
+
+    /// <summary>These options, or a usage error naming the first bad value (checked again by <see cref="LabRunner.RunAsync"/>).</summary>
+    public LabOptions Validated()
+    {
+        if (WatchInterval < WatchOptions.MinInterval || WatchInterval > TimeSpan.FromHours(1))
+        {
+            throw TplabException.Usage(
+                $"--interval must be between {DurationText.Format(WatchOptions.MinInterval)} and 1h, got {DurationText.Format(WatchInterval)}");
+        }
+        if (string.IsNullOrWhiteSpace(ResultsRoot))
+        {
+            throw TplabException.Usage("--results must name a folder");
+        }
+        return this;
+    }
 }

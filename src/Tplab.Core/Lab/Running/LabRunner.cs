@@ -17,6 +17,8 @@ public static class LabRunner
     /// <summary>Runs the lab. Ctrl+C (<paramref name="ct"/>) marks the running scenario interrupted and stops.</summary>
     public static async Task<LabResult> RunAsync(LabOptions options, ILabObserver observer, CancellationToken ct)
     {
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validated();
         var experiments = LabSelection.Select(options);
         var folder = ResultsFolder.Create(options.ResultsRoot, options.Time);
         var seeds = SeedFigures.Load();

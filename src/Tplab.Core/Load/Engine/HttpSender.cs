@@ -3,12 +3,15 @@ using System.Net;
 using System.Net.Http.Headers;
 using System.Net.Sockets;
 using System.Text;
+using Tplab.Common;
+using Tplab.Load.Requests;
 
 namespace Tplab.Load.Engine;
 
 /// <summary>
-/// How to send (never when): one GET over a shared <see cref="SocketsHttpHandler"/>, timed on the run's clock,
-/// its outcome turned into a <see cref="RequestRecord"/>. Never throws for a request that fails: a refused
+/// How to send (never when): one request of the load's templates (picked by a <see cref="RequestMix"/>) over a
+/// shared <see cref="SocketsHttpHandler"/>, timed on the run's clock, its outcome turned into a <see cref="RequestRecord"/>
+/// with the app's handler timing when it sends one. Never throws for a request that fails: a refused
 /// connection, a timeout or an interruption is an error in the record.
 /// </summary>
 public sealed class HttpSender : IDisposable
@@ -16,19 +19,21 @@ public sealed class HttpSender : IDisposable
     private const int BodyBufferSize = 16 * 1024;
 
     private readonly HttpMessageInvoker _invoker;
-    private readonly Uri _url;
+    private readonly IReadOnlyList<RequestTemplate> _targets;
+    private readonly RequestMix _mix;
     private readonly bool _keepAlive;
     private readonly TimeSpan _timeout;
     private readonly LoadClock _clock;
-    private readonly long _requestBytes;
+    private readonly long[] _requestBytes;
     private readonly System.Collections.Concurrent.ConcurrentBag<CancellationTokenSource> _timeouts = [];
     private string? _server;
 
-    /// <summary>A sender for <paramref name="options"/>' URL, keep-alive and timeout, timed on <paramref name="clock"/>.</summary>
+    /// <summary>A sender for <paramref name="options"/>' targets, keep-alive and timeout, timed on <paramref name="clock"/>.</summary>
     public HttpSender(LoadOptions options, LoadClock clock)
     {
         ArgumentNullException.ThrowIfNull(options);
-        _url = options.Url;
+        _targets = options.EffectiveTargets;
+        _mix = new RequestMix(_targets);
         _keepAlive = options.KeepAlive;
         _timeout = options.Timeout;
         _clock = clock;
@@ -45,8 +50,7 @@ public sealed class HttpSender : IDisposable
         };
         _invoker = new HttpMessageInvoker(handler, disposeHandler: true);
         // What goes on the wire, for ab's and JMeter's byte counts (HttpClient does not expose raw bytes).
-        _requestBytes = Encoding.ASCII.GetByteCount(
-            $"GET {_url.PathAndQuery} HTTP/1.1\r\nHost: {_url.Authority}\r\n{(_keepAlive ? "" : "Connection: close\r\n")}\r\n");
+        _requestBytes = [.. _targets.Select(t => WireBytes(t, _keepAlive))];
     }
 
     /// <summary>The Server header of the first response (ab's "Server Software"), if any came.</summary>
@@ -59,16 +63,14 @@ public sealed class HttpSender : IDisposable
         var timeout = _timeouts.TryTake(out var pooled) ? pooled : new CancellationTokenSource();
         timeout.CancelAfter(_timeout);
         using var onAbort = abort.UnsafeRegister(static s => ((CancellationTokenSource)s!).Cancel(), timeout);
-        using var request = new HttpRequestMessage(HttpMethod.Get, _url);
-        if (!_keepAlive)
-        {
-            request.Headers.ConnectionClose = true;
-        }
+        var target = _mix.Next();
+        using var request = NewRequest(_targets[target], _keepAlive);
         var start = _clock.Now;
         var firstByte = start;
         var status = 0;
         long body = 0;
         long headerBytes = 0;
+        TimeSpan? handlerStart = null, handlerEnd = null;
         string? error = null;
         try
         {
@@ -80,6 +82,7 @@ public sealed class HttpSender : IDisposable
             {
                 Interlocked.CompareExchange(ref _server, response.Headers.Server.ToString(), null);
             }
+            (handlerStart, handlerEnd) = HandlerTiming(response);
             body = await ReadBodyAsync(response, timeout.Token).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (abort.IsCancellationRequested)
@@ -109,7 +112,8 @@ public sealed class HttpSender : IDisposable
         {
             timeout.Dispose();
         }
-        return new RequestRecord(scheduled, start, firstByte, end, status, headerBytes + body, body, _requestBytes, error, user);
+        return new RequestRecord(scheduled, start, firstByte, end, status, headerBytes + body, body, _requestBytes[target], error, user,
+            target, handlerStart, handlerEnd);
     }
 
     /// <inheritdoc />
@@ -120,6 +124,65 @@ public sealed class HttpSender : IDisposable
         {
             cts.Dispose();
         }
+    }
+
+    private static HttpRequestMessage NewRequest(RequestTemplate template, bool keepAlive)
+    {
+        var request = new HttpRequestMessage(new HttpMethod(template.Method), template.Url);
+        if (!keepAlive)
+        {
+            request.Headers.ConnectionClose = true;
+        }
+        if (!template.Body.IsEmpty)
+        {
+            request.Content = new ReadOnlyMemoryContent(template.Body);
+        }
+        foreach (var (name, value) in template.Headers)
+        {
+            // Content-Type and its kin belong to the content; without a body they have nowhere to go but the request.
+            if (!request.Headers.TryAddWithoutValidation(name, value))
+            {
+                request.Content ??= new ReadOnlyMemoryContent(ReadOnlyMemory<byte>.Empty);
+                request.Content.Headers.TryAddWithoutValidation(name, value);
+            }
+        }
+        return request;
+    }
+
+    private (TimeSpan? Start, TimeSpan? End) HandlerTiming(HttpResponseMessage response)
+    {
+        if (response.Headers.NonValidated.TryGetValues(ServerTiming.HeaderName, out var values))
+        {
+            foreach (var value in values)
+            {
+                if (ServerTiming.TryParseHandler(value, out var startMs, out var durationMs))
+                {
+                    var start = _clock.FromUnixMilliseconds(startMs);
+                    return (start, start + TimeSpan.FromMilliseconds(durationMs));
+                }
+            }
+        }
+        return (null, null);
+    }
+
+    private static long WireBytes(RequestTemplate t, bool keepAlive)
+    {
+        var head = new StringBuilder()
+            .Append(t.Method).Append(' ').Append(t.Url.PathAndQuery).Append(" HTTP/1.1\r\nHost: ").Append(t.Url.Authority).Append("\r\n");
+        foreach (var (name, value) in t.Headers)
+        {
+            head.Append(name).Append(": ").Append(value).Append("\r\n");
+        }
+        if (!t.Body.IsEmpty && !t.Headers.Any(h => h.Key.Equals("Content-Length", StringComparison.OrdinalIgnoreCase)))
+        {
+            head.Append("Content-Length: ").Append(t.Body.Length.ToString(System.Globalization.CultureInfo.InvariantCulture)).Append("\r\n");
+        }
+        if (!keepAlive)
+        {
+            head.Append("Connection: close\r\n");
+        }
+        head.Append("\r\n");
+        return Encoding.ASCII.GetByteCount(head.ToString()) + t.Body.Length;
     }
 
     private static async Task<long> ReadBodyAsync(HttpResponseMessage response, CancellationToken ct)

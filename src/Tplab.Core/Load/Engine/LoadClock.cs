@@ -22,6 +22,13 @@ public sealed class LoadClock
     /// <summary>Wall-clock time of the start (for CSV timestamps).</summary>
     public DateTimeOffset StartedAt { get; }
 
+    /// <summary>
+    /// A wall-clock instant given in Unix epoch milliseconds (as another process on this machine stamps it) as an
+    /// offset on this time line. Both clocks are the system's real-time clock, so on one machine they agree to microseconds.
+    /// </summary>
+    public TimeSpan FromUnixMilliseconds(double unixMs) =>
+        TimeSpan.FromTicks((long)Math.Round(unixMs * TimeSpan.TicksPerMillisecond)) - (StartedAt - DateTimeOffset.UnixEpoch);
+
     /// <summary>Time since the start.</summary>
     public TimeSpan Now => Time.GetElapsedTime(_start);
 

@@ -1,7 +1,6 @@
 using System.Globalization;
-using Tplab.Common;
 
-namespace Tplab.Load;
+namespace Tplab.Common;
 
 /// <summary>
 /// Durations as people type them: a number (decimals allowed) and a unit, <c>ms</c>, <c>s</c>, <c>m</c> or <c>h</c>
@@ -36,8 +35,8 @@ public static class DurationText
             : throw TplabException.Usage($"{option} must be a duration such as 500ms, 1.5s, 10s, 1m or 2h, got '{text}'");
     }
 
-    /// <summary>Parses MIN..MAX (each a duration), e.g. <c>0..200ms</c>; MIN alone means a fixed pause.</summary>
-    public static ThinkTime ParseRange(string text, string option)
+    /// <summary>Parses MIN..MAX (each a duration), e.g. <c>0..200ms</c>; MIN alone means MIN..MIN.</summary>
+    public static (TimeSpan Min, TimeSpan Max) ParseRange(string text, string option)
     {
         ArgumentNullException.ThrowIfNull(text);
         var parts = text.Split("..", 2);
@@ -45,7 +44,7 @@ public static class DurationText
         // "0..200ms": a bare MIN takes MAX's unit, so 0..200ms means 0 ms to 200 ms.
         var min = Parse(parts[0] + (Unit(parts[0]).Length == 0 && unitOfMax.Length > 0 ? unitOfMax : ""), option);
         var max = parts.Length == 2 ? Parse(parts[1], option) : min;
-        return max < min ? throw TplabException.Usage($"{option} must be MIN..MAX with MIN <= MAX, got '{text}'") : new ThinkTime(min, max);
+        return max < min ? throw TplabException.Usage($"{option} must be MIN..MAX with MIN <= MAX, got '{text}'") : (min, max);
     }
 
     /// <summary>Shortest readable form: 500ms, 1.5s, 1m, 1m30s.</summary>

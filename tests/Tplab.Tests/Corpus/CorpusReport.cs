@@ -1,0 +1,44 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace Tplab.Tests.Corpus;
+
+/// <summary>
+/// When TPLAB_CORPUS_REPORT names a file, each case appends one JSON line to it (bench/corpus.sh turns them into
+/// BENCHMARKS.md's accuracy table). Without it, nothing is written.
+/// </summary>
+internal static class CorpusReport
+{
+    public const string Variable = "TPLAB_CORPUS_REPORT";
+
+    public static void Append(CorpusOutcome outcome, IReadOnlyList<string> differences)
+    {
+        var path = Environment.GetEnvironmentVariable(Variable);
+        if (string.IsNullOrEmpty(path))
+        {
+            return;
+        }
+        var line = JsonSerializer.Serialize(new
+        {
+            @case = outcome.Expected.Case,
+            illness = outcome.Expected.Illness.ToString(),
+            where = outcome.Expected.Where.ToString(),
+            expected = outcome.Expected.Illness == ShopApp.Corpus.Illness.Blocking
+                ? $"{outcome.Expected.BlockingCall} in {outcome.Expected.UserMethod}"
+                : outcome.Expected.Illness.ToString(),
+            said = outcome.Said,
+            pool = outcome.PoolWord,
+            expectedPool = outcome.Expected.Pool,
+            right = differences.Count == 0,
+            differences,
+            captureSeconds = Math.Round(outcome.Diagnosis.CaptureDuration.TotalSeconds, 2),
+            answerSeconds = Math.Round(outcome.Diagnosis.AnswerTime.TotalSeconds, 2),
+            throughput = Math.Round(outcome.ThroughputDuringCapture, 1),
+        });
+        File.AppendAllText(path, line + "\n");
+    }
+
+    public static string Describe(CorpusOutcome outcome, IReadOnlyList<string> differences) => string.Create(
+        CultureInfo.InvariantCulture,
+        $"{outcome.Expected.Case}: diagnose said {outcome.Said}; watch said {outcome.PoolWord}; answered in {outcome.Diagnosis.AnswerTime.TotalSeconds:0.0} s; {outcome.ThroughputDuringCapture:0.0} req/s during the capture; {(differences.Count == 0 ? "right" : "WRONG: " + string.Join("; ", differences))}");
+}

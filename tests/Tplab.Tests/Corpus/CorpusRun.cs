@@ -1,0 +1,87 @@
+using ShopApp.Corpus;
+using Tplab.Diagnose;
+using Tplab.Load;
+using Tplab.Watch.Verdicts;
+
+namespace Tplab.Tests.Corpus;
+
+/// <summary>What diagnose and watch said about one corpus endpoint under load, and the load's throughput meanwhile.</summary>
+internal sealed record CorpusOutcome(ExpectedCulprit Expected, Diagnosis Diagnosis, double ThroughputDuringCapture)
+{
+    public string PoolWord => Diagnosis.Pool?.Verdict.ToWord() ?? "(no watch: " + Diagnosis.PoolUnavailable + ")";
+
+    public BlockedStackGroup? Top => Diagnosis.Culprits.Count > 0 ? Diagnosis.Culprits[0] : null;
+
+    /// <summary>diagnose's answer in one line: the top culprit, or "clear".</summary>
+    public string Said => Top is { } top
+        ? $"{top.BlockingCall.Name} in {top.UserFrame?.FullName ?? "(no application frame)"}, {top.Threads:0.0} threads"
+        : "clear";
+}
+
+/// <summary>
+/// One corpus case, as a user would meet it: a fresh shop process, many users on one endpoint (tplab's own load
+/// engine, loopback, bounded), and diagnose run during the load; its pool watch is watch's verdict over the same window.
+/// </summary>
+internal static class CorpusRun
+{
+    /// <summary>Closed-loop users: far above a 2-core pool's minimum (2), so a blocking endpoint starves it.</summary>
+    public const int Users = 48;
+
+    /// <summary>Load before the capture: the pool starves and the hot methods reach Tier 1 meanwhile.</summary>
+    public static readonly TimeSpan LoadBeforeCapture = TimeSpan.FromSeconds(1.5);
+
+    public static readonly TimeSpan Capture = TimeSpan.FromSeconds(2.5);
+
+    public static async Task<CorpusOutcome> RunAsync(ExpectedCulprit expected, string? connectionString, DiagnoseOptions? options = null)
+    {
+        await using var app = await ShopAppProcess.StartAsync(connectionString);
+        using (var http = new HttpClient { Timeout = TimeSpan.FromSeconds(30) })
+        {
+            // The host's own first request (routing, JSON) is JIT-compiled before the load, as in a service that has run a while;
+            // the endpoint itself is not called, so a lazily built dependency is still cold.
+            using var ready = await http.GetAsync(app.Url("/health"));
+            ready.EnsureSuccessStatusCode();
+        }
+
+        using var stopLoad = new CancellationTokenSource();
+        Task<IReadOnlyList<DateTimeOffset>> load = expected.Method == "POST"
+            ? SlowBodyLoad.RunAsync(app.Url(expected.Path), Users, stopLoad.Token)
+            : RunLoadAsync(app.Url(expected.Path), stopLoad.Token);
+        try
+        {
+            await Task.Delay(LoadBeforeCapture);
+            var captureStart = DateTimeOffset.UtcNow;
+            var diagnosis = await BlockingDiagnoser.DiagnoseAsync(app.ProcessId, (options ?? new DiagnoseOptions()) with { Duration = Capture });
+            await stopLoad.CancelAsync();
+            var ends = await load;
+            var captureEnd = captureStart + diagnosis.CaptureDuration;
+            var completed = ends.Count(e => e >= captureStart && e < captureEnd);
+            return new CorpusOutcome(expected, diagnosis, completed / Math.Max(0.001, diagnosis.CaptureDuration.TotalSeconds));
+        }
+        finally
+        {
+            await stopLoad.CancelAsync();
+            try
+            {
+                await load;
+            }
+            catch (Exception e) when (e is OperationCanceledException or HttpRequestException)
+            {
+            }
+        }
+    }
+
+    private static async Task<IReadOnlyList<DateTimeOffset>> RunLoadAsync(Uri url, CancellationToken ct)
+    {
+        var options = new LoadOptions
+        {
+            Url = url,
+            Concurrency = Users,
+            Duration = TimeSpan.FromSeconds(30),
+            Timeout = TimeSpan.FromSeconds(20),
+            InterruptGrace = TimeSpan.FromMilliseconds(200),
+        };
+        var result = await LoadRunner.RunAsync(options, null, ct);
+        return [.. result.Records.Where(r => r.Succeeded).Select(r => result.StartedAt + r.End)];
+    }
+}

@@ -1,0 +1,89 @@
+using ShopApp.Corpus;
+using Tplab.Postgres;
+using Tplab.Tests.Support;
+using Xunit.Abstractions;
+
+namespace Tplab.Tests.Corpus;
+
+/// <summary>
+/// diagnose and watch on an app they never saw (tests/corpus/ShopApp): for each endpoint, a fresh shop process under
+/// 48 users, diagnose during the load; its top culprit must be the one the shop's code declares next to the
+/// endpoint, and the pool watch of the same window must give the declared verdict.
+/// </summary>
+public sealed class ShopCorpusTests(ShopCorpusFixture fixture, ITestOutputHelper output) : IClassFixture<ShopCorpusFixture>
+{
+    [Theory]
+    [InlineData("catalog-sleep")]
+    [InlineData("prices-result")]
+    [InlineData("cart-result")]
+    [InlineData("stock-wait")]
+    [InlineData("inventory-lock")]
+    [InlineData("shipping-waitall")]
+    [InlineData("reports-semaphore")]
+    [InlineData("exports-waitone")]
+    [InlineData("banners-mres")]
+    [InlineData("licenses-mutex")]
+    [InlineData("accounts-filter")]
+    [InlineData("geo-httpsend")]
+    [InlineData("mainframe-socket")]
+    [InlineData("webhooks-dns")]
+    [InlineData("thumbnails-process")]
+    [InlineData("imports-readtoend")]
+    [InlineData("fx-di-factory")]
+    [InlineData("tenant-middleware")]
+    [InlineData("invoice-razor")]
+    [InlineData("notifications-background")]
+    [InlineData("catalog-search")]
+    [InlineData("prices-live")]
+    [InlineData("orders-summary")]
+    [InlineData("recommendations-cpu")]
+    public Task Diagnose_ShopEndpointUnderLoad_NamesTheDeclaredCulpritAndPoolVerdict(string name) => CheckAsync(name, null);
+
+    [PostgresTheory]
+    [InlineData("customers-npgsql")]
+    [InlineData("customers-profile")]
+    public async Task Diagnose_ShopDatabaseEndpointUnderLoad_NamesTheDeclaredCulpritAndPoolVerdict(string name) =>
+        await CheckAsync(name, await fixture.ConnectionStringAsync());
+
+    [Fact]
+    public void Corpus_EveryDeclaredEndpoint_IsTested()
+    {
+        var tested = typeof(ShopCorpusTests).GetMethods()
+            .SelectMany(m => m.GetCustomAttributes(typeof(InlineDataAttribute), false).Cast<InlineDataAttribute>())
+            .Select(d => (string)d.GetData(null!).Single()[0])
+            .Order(StringComparer.Ordinal);
+
+        Assert.Equal(ShopCorpus.Cases.Select(c => c.Case).Order(StringComparer.Ordinal), tested);
+        Assert.True(ShopCorpus.Cases.Count(c => c.Illness == Illness.Blocking) >= 15);
+        Assert.True(ShopCorpus.Cases.Count(c => c.Illness != Illness.Blocking) >= 4);
+    }
+
+    private async Task CheckAsync(string name, string? connectionString)
+    {
+        var expected = ShopCorpus.Cases.Single(c => c.Case == name);
+        var outcome = await CorpusRun.RunAsync(expected, connectionString);
+        var differences = CorpusJudge.Differences(outcome);
+        output.WriteLine(CorpusReport.Describe(outcome, differences));
+        CorpusReport.Append(outcome, differences);
+        Assert.True(differences.Count == 0, string.Join("\n", differences));
+    }
+}
+
+/// <summary>A private PostgreSQL for the shop's database endpoints, started on first use.</summary>
+public sealed class ShopCorpusFixture : IAsyncLifetime
+{
+    private PrivatePostgres? _postgres;
+
+    public async Task<string> ConnectionStringAsync() =>
+        (_postgres ??= await PrivatePostgres.StartAsync()).ConnectionString;
+
+    public Task InitializeAsync() => Task.CompletedTask;
+
+    public async Task DisposeAsync()
+    {
+        if (_postgres is not null)
+        {
+            await _postgres.DisposeAsync();
+        }
+    }
+}

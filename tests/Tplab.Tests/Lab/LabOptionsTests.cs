@@ -1,0 +1,49 @@
+using Tplab.Common;
+using Tplab.Lab.Running;
+using Xunit;
+
+namespace Tplab.Tests.Lab;
+
+public sealed class LabOptionsTests
+{
+    [Theory]
+    [InlineData(249, false)]
+    [InlineData(250, true)]
+    [InlineData(500, true)]
+    [InlineData(3_600_000, true)]
+    [InlineData(3_600_001, false)]
+    public void Interval_is_checked_by_the_library_not_only_the_cli(double ms, bool ok)
+    {
+        var options = new LabOptions { WatchInterval = TimeSpan.FromMilliseconds(ms) };
+        if (ok)
+        {
+            Assert.Same(options, options.Validated());
+            return;
+        }
+        var e = Assert.Throws<TplabException>(() => options.Validated());
+        Assert.Equal(ExitCodes.Usage, e.ExitCode);
+        Assert.StartsWith("--interval must be between 250ms and 1h", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_runner_refuses_bad_options_before_creating_a_results_folder()
+    {
+        var root = Path.Combine(Path.GetTempPath(), "tplab-labopts-" + Guid.NewGuid().ToString("N"));
+        var options = new LabOptions { WatchInterval = TimeSpan.FromMilliseconds(10), ResultsRoot = root };
+        var e = await Assert.ThrowsAsync<TplabException>(() => LabRunner.RunAsync(options, new NullObserver(), CancellationToken.None));
+        Assert.Equal(ExitCodes.Usage, e.ExitCode);
+        Assert.False(Directory.Exists(root));
+    }
+
+    private sealed class NullObserver : ILabObserver
+    {
+        public void LabStarted(IReadOnlyList<Tplab.Lab.Experiments.Experiment> experiments, string folder) => throw new InvalidOperationException("started");
+        public void ExperimentSkipped(Tplab.Lab.Experiments.Experiment experiment, string reason) { }
+        public void ExperimentStarted(Tplab.Lab.Experiments.Experiment experiment) { }
+        public void ScenarioStarted(Tplab.Lab.Experiments.Scenario scenario) { }
+        public void ScenarioProgress(Tplab.Lab.Experiments.Scenario scenario, Tplab.Load.LoadProgress progress, Tplab.Watch.ThreadPoolSample? pool) { }
+        public void ScenarioFinished(ScenarioResult result) { }
+        public void ExperimentFinished(ExperimentResult result) { }
+        public void LabFinished(LabResult result) { }
+    }
+}

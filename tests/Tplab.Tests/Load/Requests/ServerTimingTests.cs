@@ -1,0 +1,45 @@
+using System.Globalization;
+using Tplab.Load.Requests;
+
+namespace Tplab.Tests.Load.Requests;
+
+public sealed class ServerTimingTests
+{
+    [Theory]
+    // the header value                                                      found  start            dur
+    [InlineData("handler;start=1763719200123.456;dur=1000.2", true, 1763719200123.456, 1000.2)]
+    [InlineData("db;dur=53, handler;dur=12;start=1700000000000", true, 1700000000000.0, 12.0)]
+    [InlineData("Handler; start=\"1700000000000.5\" ; dur=\"3\"", true, 1700000000000.5, 3.0)]
+    [InlineData("handler;dur=12", false, double.NaN, double.NaN)]
+    [InlineData("handler;start=1700000000000", false, double.NaN, double.NaN)]
+    [InlineData("handler;start=abc;dur=1", false, double.NaN, double.NaN)]
+    [InlineData("handler;start=1700000000000;dur=-1", false, double.NaN, double.NaN)]
+    [InlineData("cache;desc=\"hit\"", false, double.NaN, double.NaN)]
+    [InlineData("", false, double.NaN, double.NaN)]
+    public void TryParseHandler_Table(string header, bool found, double start, double dur)
+    {
+        Assert.Equal(found, ServerTiming.TryParseHandler(header, out var s, out var d));
+        Assert.Equal(start, s, 3);
+        Assert.Equal(dur, d, 3);
+    }
+
+    [Fact]
+    public void Format_UnderACommaCulture_ParsesBackWithDots()
+    {
+        var previous = CultureInfo.CurrentCulture;
+        CultureInfo.CurrentCulture = CultureInfo.GetCultureInfo("de-DE");
+        try
+        {
+            var start = DateTimeOffset.UnixEpoch.AddMilliseconds(1_763_719_200_123.5);
+            var header = ServerTiming.Format(start, TimeSpan.FromMilliseconds(1000.25));
+            Assert.Equal("handler;start=1763719200123.5;dur=1000.25", header);
+            Assert.True(ServerTiming.TryParseHandler(header, out var s, out var d));
+            Assert.Equal(1_763_719_200_123.5, s, 3);
+            Assert.Equal(1000.25, d, 3);
+        }
+        finally
+        {
+            CultureInfo.CurrentCulture = previous;
+        }
+    }
+}

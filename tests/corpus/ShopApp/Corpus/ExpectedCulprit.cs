@@ -1,0 +1,58 @@
+namespace ShopApp.Corpus;
+
+/// <summary>
+/// What a correct diagnosis of one endpoint says when many users call it at once. Each feature keeps its own
+/// expectations next to its code; tplab's corpus test (tests/Tplab.Tests/Corpus) reads them. The app never
+/// looks at them.
+/// </summary>
+/// <param name="Case">Short name of the case.</param>
+/// <param name="Method">HTTP method the load sends.</param>
+/// <param name="Path">The path the load sends.</param>
+/// <param name="Route">The route template ASP.NET Core matched (MVC's without a leading slash).</param>
+/// <param name="Illness">What is wrong: blocking, healthy or cpu-bound.</param>
+/// <param name="UserMethod">Blocking: the innermost application method that makes the blocking call;
+/// cpu-bound: the hot method; healthy: null. Type and method, namespace after <c>ShopApp.</c>.</param>
+/// <param name="BlockingCall">The blocking call as users write it (diagnose's catalogue name); null when not blocking.</param>
+/// <param name="Where">Where the culprit runs.</param>
+/// <param name="Pool">Watch's verdict on the thread pool under that load.</param>
+/// <param name="NeedsDatabase">The case needs PostgreSQL (connection string in <c>ConnectionStrings:Shop</c>).</param>
+public sealed record ExpectedCulprit(
+    string Case,
+    string Method,
+    string Path,
+    string Route,
+    Illness Illness,
+    string? UserMethod,
+    string? BlockingCall,
+    Place Where,
+    string Pool,
+    bool NeedsDatabase = false)
+{
+    public static ExpectedCulprit Blocking(string @case, string method, string path, string route, string userMethod, string blockingCall, Place where, string pool = "starving") =>
+        new(@case, method, path, route, Illness.Blocking, userMethod, blockingCall, where, pool);
+
+    public static ExpectedCulprit Healthy(string @case, string method, string path, string route, Place where) =>
+        new(@case, method, path, route, Illness.Healthy, null, null, where, "healthy");
+
+    public static ExpectedCulprit CpuBound(string @case, string method, string path, string route, string hotMethod, Place where) =>
+        new(@case, method, path, route, Illness.CpuBound, hotMethod, null, where, "cpu-saturated");
+}
+
+/// <summary>What is wrong with an endpoint.</summary>
+public enum Illness
+{
+    Blocking,
+    Healthy,
+    CpuBound,
+}
+
+/// <summary>Where the culprit's code runs.</summary>
+public enum Place
+{
+    MinimalApi,
+    MvcAction,
+    RazorPage,
+    Middleware,
+    Filter,
+    BackgroundService,
+}

@@ -1,0 +1,52 @@
+using ShopApp.Corpus;
+
+namespace ShopApp.Recommendations;
+
+public static class RecommendationEndpoints
+{
+    public static readonly ExpectedCulprit[] Expected =
+    [
+        ExpectedCulprit.CpuBound("recommendations-cpu", "GET", "/api/recommendations/77", "/api/recommendations/{userId}",
+            "Recommendations.RecommendationEngine.Score", Place.MinimalApi),
+    ];
+
+    public static void MapRecommendations(this IEndpointRouteBuilder app) =>
+        app.MapGet("/api/recommendations/{userId:int}", (int userId, RecommendationEngine engine) => Results.Ok(engine.TopFor(userId, 5)));
+}
+
+/// <summary>Scores every product against the user's taste vector (in memory, no I/O).</summary>
+public sealed class RecommendationEngine
+{
+    private const int Dimensions = 64;
+    private readonly float[][] _products;
+
+    public RecommendationEngine()
+    {
+        var random = new Random(42);
+        _products = [.. Enumerable.Range(0, 40_000).Select(_ => Enumerable.Range(0, Dimensions).Select(_ => (float)random.NextDouble()).ToArray())];
+    }
+
+    public IReadOnlyList<int> TopFor(int userId, int count)
+    {
+        var random = new Random(userId);
+        var taste = Enumerable.Range(0, Dimensions).Select(_ => (float)random.NextDouble()).ToArray();
+        var scores = new float[_products.Length];
+        for (var p = 0; p < _products.Length; p++)
+        {
+            scores[p] = Score(taste, _products[p]);
+        }
+        return [.. Enumerable.Range(0, scores.Length).OrderByDescending(i => scores[i]).Take(count)];
+    }
+
+    private static float Score(float[] taste, float[] product)
+    {
+        float dot = 0, a = 0, b = 0;
+        for (var i = 0; i < taste.Length; i++)
+        {
+            dot += taste[i] * product[i];
+            a += taste[i] * taste[i];
+            b += product[i] * product[i];
+        }
+        return dot / MathF.Sqrt(a * b);
+    }
+}
