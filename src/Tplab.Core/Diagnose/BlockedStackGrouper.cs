@@ -143,7 +143,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             {
                 return (inlined[^1], [.. stack.Chain, .. inlined]);
             }
-            if (stack.User is null && stack.Boundary is { } boundary && stack.Place == CodePlace.MvcAction && endpoint?.Action is { } action)
+            if (stack.User is null && stack.Boundary is { } boundary && stack.Place is CodePlace.MvcAction or CodePlace.RazorPage && endpoint?.Action is { } action)
             {
                 var named = UserMethod.Named(action.TypeName, action.MethodName, boundary.FullName);
                 return (named, [named]);

@@ -54,6 +54,19 @@ public sealed class AttributionTests
     }
 
     [Fact]
+    public void Classify_MiddlewareInlinedIntoUseMiddlewaresInvoker_IsAMiddlewareAndBlamesNotTheOneBelow()
+    {
+        // UseMiddleware compiles (Closure, middleware, HttpContext, IServiceProvider) for an InvokeAsync with services;
+        // the JIT inlined the middleware into it. The async middleware below only awaited next().
+        var invoker = "Anonymously Hosted DynamicMethods Assembly!dynamicClass.lambda_method1(pMT: 0x1,class System.Object,pMT: 0x2,pMT: 0x3)";
+        var stack = _classifier.Classify(Of(ResultWait, One(invoker), One("app!Shop.TimingMiddleware+<InvokeAsync>d__3.MoveNext()"), MiddlewareBelow.Skip(2), PoolBottom))!;
+
+        Assert.Null(stack.User);
+        Assert.Equal(CodePlace.Middleware, stack.Place);
+        Assert.Equal(4, stack.Boundary!.ParameterCount);
+    }
+
+    [Fact]
     public void Classify_MiddlewareThatBlocksItself_IsAMiddleware()
     {
         var stack = _classifier.Classify(Of(One(Sleep), MiddlewareBelow.Skip(1), PoolBottom))!;

@@ -37,6 +37,9 @@ public static class DiagnoseProviders
     /// <summary>DiagnosticListener event MVC and Razor Pages raise before running an action: its method and route template.</summary>
     public const string BeforeAction = "Microsoft.AspNetCore.Mvc.BeforeAction";
 
+    /// <summary>DiagnosticListener event Razor Pages raise before running a page handler (<c>OnGet</c>): its type and method.</summary>
+    public const string BeforeHandlerMethod = "Microsoft.AspNetCore.Mvc.BeforeHandlerMethod";
+
     /// <summary>
     /// What the DiagnosticSource bridge extracts from ASP.NET Core's listener (one spec per line): the route values of the
     /// matched endpoint, and the action MVC is about to run (its type, method and attribute-route template), which names
@@ -44,7 +47,8 @@ public static class DiagnoseProviders
     /// </summary>
     public static readonly string FilterAndPayloadSpecs = string.Join("\r\n",
         $"Microsoft.AspNetCore/{EndpointMatched}:-Method=Request.Method;Path=Request.Path;Values=Request.RouteValues.*Enumerate",
-        $"Microsoft.AspNetCore/{BeforeAction}:-Name=ActionDescriptor.DisplayName;Type=ActionDescriptor.ControllerTypeInfo.FullName;Action=ActionDescriptor.MethodInfo.Name;Template=ActionDescriptor.AttributeRouteInfo.Template");
+        $"Microsoft.AspNetCore/{BeforeAction}:-Name=ActionDescriptor.DisplayName;Type=ActionDescriptor.ControllerTypeInfo.FullName;Action=ActionDescriptor.MethodInfo.Name;Template=ActionDescriptor.AttributeRouteInfo.Template",
+        $"Microsoft.AspNetCore/{BeforeHandlerMethod}:-Type=HandlerMethodDescriptor.MethodInfo.DeclaringType.FullName;Action=HandlerMethodDescriptor.MethodInfo.Name");
 
     /// <summary>The providers of the session.</summary>
     public static IReadOnlyList<EventPipeProvider> All { get; } =

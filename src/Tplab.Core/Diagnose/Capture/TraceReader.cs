@@ -131,7 +131,7 @@ internal static class TraceReader
             var kind = name switch
             {
                 DiagnoseProviders.EndpointMatched => RequestEventKind.EndpointMatched,
-                DiagnoseProviders.BeforeAction => RequestEventKind.BeforeAction,
+                DiagnoseProviders.BeforeAction or DiagnoseProviders.BeforeHandlerMethod => RequestEventKind.BeforeAction,
                 _ => (RequestEventKind?)null,
             };
             return kind is { } k ? new RequestEvent(k, e.ThreadID, t, e.ActivityID, ArgumentsOf(e.PayloadByName("Arguments"))) : null;

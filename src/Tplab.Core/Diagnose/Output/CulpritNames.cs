@@ -54,7 +54,7 @@ public static class CulpritNames
     /// <summary>The culprit's method as a developer searches for it, with where it was inlined when it was.</summary>
     public static string Who(BlockedStackGroup c) => c.UserFrame switch
     {
-        null when c.InlinedInto is { } into => $"{NoApplicationFrame}: the endpoint's code was inlined into {into}",
+        null when c.InlinedInto is { } into => $"{NoApplicationFrame}: the {(c.Place == CodePlace.Middleware ? "middleware's" : "endpoint's")} code was inlined into {into}",
         null => NoApplicationFrame,
         { InlinedInto: { } into } u => $"{u.DisplayName} (inlined into {into})",
         { } u => u.DisplayName,

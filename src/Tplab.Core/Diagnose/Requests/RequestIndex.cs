@@ -39,8 +39,9 @@ public sealed partial class RequestIndex
                     request.Values = ParseValues(e.Field("Values"));
                     break;
                 case RequestEventKind.BeforeAction:
-                    request.Template = e.Field("Template");
-                    request.Action = ActionOf(e);
+                    // A Razor Page raises BeforeAction (the page) then BeforeHandlerMethod (its handler): keep what each adds.
+                    request.Template = e.Field("Template") ?? request.Template;
+                    request.Action = ActionOf(e) ?? request.Action;
                     Add(_actions, e, request);
                     break;
             }

@@ -125,6 +125,10 @@ public sealed class StackClassifier(LibraryCode library)
         {
             return false;
         }
+        if (IsMiddlewareInvoker(frame))
+        {
+            return true;
+        }
         for (var j = i + 1; j < frames.Count; j++)
         {
             var below = frames[j];
@@ -136,6 +140,15 @@ public sealed class StackClassifier(LibraryCode library)
         }
         return false;
     }
+
+    /// <summary>
+    /// UseMiddleware's compiled invoker for a middleware whose InvokeAsync takes services besides the HttpContext:
+    /// <c>lambda_method(Closure, object middleware, HttpContext, IServiceProvider)</c>. The middleware's code may be inlined into it.
+    /// An endpoint's delegate takes (Closure, target, HttpContext) and MVC's (Closure, controller, object[]).
+    /// </summary>
+    private static bool IsMiddlewareInvoker(StackFrame frame) =>
+        frame.TypeName.StartsWith("dynamicClass", StringComparison.Ordinal) && frame.MethodName.StartsWith("lambda_method", StringComparison.Ordinal)
+        && frame.ParameterCount == 4;
 
     private static bool IsMvcExecutor(StackFrame frame) =>
         frame.TypeName.StartsWith("Microsoft.AspNetCore.Mvc.Infrastructure.ActionMethodExecutor", StringComparison.Ordinal)
@@ -196,7 +209,7 @@ public sealed class StackClassifier(LibraryCode library)
         }
         if (boundaryIndex >= 0)
         {
-            return CodePlace.MinimalApi;
+            return IsMiddlewareInvoker(frames[boundaryIndex]) ? CodePlace.Middleware : CodePlace.MinimalApi;
         }
         if (Below("Microsoft.AspNetCore."))
         {
