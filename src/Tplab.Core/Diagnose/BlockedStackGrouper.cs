@@ -1,4 +1,5 @@
 using Tplab.Diagnose.Capture;
+using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 
@@ -14,7 +15,7 @@ public sealed record StackSummary(int PoolThreadsSeen, double BlockedThreads, in
 /// Aggregates observations one at a time (<see cref="Add"/>) into groups keyed by (blocking call, user method — or,
 /// when the method's frame is gone, the endpoint), then ranks them once (<see cref="Complete"/>) by pool threads held.
 /// </summary>
-public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFrames, InlineIndex? inlines = null)
+public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFrames, InlineIndex? inlines = null, ApplicationCode? code = null)
 {
     private readonly Dictionary<(string Call, string? Who), Accumulator> _groups = [];
     private readonly Dictionary<(IReadOnlyList<StackFrame>, bool), BlockedStack?> _classified = new(new StackKeyComparer());
@@ -64,13 +65,31 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
     public (IReadOnlyList<BlockedStackGroup> Groups, StackSummary Summary) Complete(TimeSpan captured, double minimumThreads)
     {
         var captureMs = Math.Max(captured.TotalMilliseconds, 1);
+        MergeAnonymous();
         var groups = _groups.Values
-            .Select(g => g.ToGroup(captureMs, _heldMs, stackFrames, inlines))
+            .Select(g => g.ToGroup(captureMs, _heldMs, stackFrames, inlines, code))
             .Where(g => g.Threads >= minimumThreads && g.Threads > 0)
             .OrderByDescending(g => g.Threads)
             .ThenBy(g => g.UserFrame?.FullName, StringComparer.Ordinal)
             .ToList();
         return (CausesFirst(groups), new StackSummary(_poolThreads.Count, _heldMs / captureMs, _observations));
+    }
+
+    /// <summary>
+    /// A group with neither a method nor an endpoint (a request that started before the capture, its code inlined
+    /// into a compiled frame) joins the one named group with the same call and place, when there is exactly one.
+    /// </summary>
+    private void MergeAnonymous()
+    {
+        foreach (var (key, anonymous) in _groups.Where(g => g.Value.IsAnonymous).ToList())
+        {
+            var homes = _groups.Where(g => !g.Value.IsAnonymous && g.Key.Call == key.Call && g.Value.Place == anonymous.Place).ToList();
+            if (homes.Count == 1)
+            {
+                homes[0].Value.Absorb(anonymous);
+                _groups.Remove(key);
+            }
+        }
     }
 
     // Threads queued on the DI container's lock wait for another thread's service factory: that factory's
@@ -94,6 +113,21 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         private readonly Dictionary<Endpoint, double> _endpoints = [];
         private double _heldMs;
 
+        /// <summary>No application method on its stacks and no endpoint from the events.</summary>
+        public bool IsAnonymous => _endpoints.Count == 0 && _stacks.Keys.All(s => s.User is null);
+
+        public CodePlace Place => _stacks.MaxBy(s => s.Value).Key.Place;
+
+        public void Absorb(Accumulator other)
+        {
+            _threads.UnionWith(other._threads);
+            _heldMs += other._heldMs;
+            foreach (var (stack, ms) in other._stacks)
+            {
+                _stacks[stack] = _stacks.GetValueOrDefault(stack) + ms;
+            }
+        }
+
         public void Add(ThreadObservation observation, BlockedStack stack, Endpoint? endpoint)
         {
             _threads.Add(observation.ThreadId);
@@ -105,12 +139,13 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             }
         }
 
-        public BlockedStackGroup ToGroup(double captureMs, double allHeldMs, int stackFrames, InlineIndex? inlines)
+        public BlockedStackGroup ToGroup(double captureMs, double allHeldMs, int stackFrames, InlineIndex? inlines, ApplicationCode? code)
         {
-            // The stack that held threads longest stands for the group, and its context shapes the advice.
-            var sample = _stacks.MaxBy(s => s.Value).Key;
+            // The stack that held threads longest stands for the group, and its context shapes the advice
+            // (one with an application frame, when an anonymous group was merged in).
+            var sample = (_stacks.Any(s => s.Key.User is not null) ? _stacks.Where(s => s.Key.User is not null) : _stacks).MaxBy(s => s.Value).Key;
             var endpoint = _endpoints.Count > 0 ? _endpoints.MaxBy(e => e.Value).Key : null;
-            var (user, chain) = Attribute(sample, endpoint, inlines);
+            var (user, chain) = Attribute(sample, endpoint, inlines, code);
             return new BlockedStackGroup(
                 sample.Call,
                 user,
@@ -120,7 +155,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
                 allHeldMs > 0 ? _heldMs / allHeldMs : 0,
                 TimeSpan.FromMilliseconds(_heldMs),
                 StackTrimmer.Trim(sample, stackFrames),
-                BlockingAdvice.For(sample, user))
+                BlockingAdvice.For(sample, user, chain.Count > 0 ? chain[0] : null))
             {
                 Endpoint = endpoint,
                 OtherEndpoints = Math.Max(0, _endpoints.Count - 1),
@@ -135,7 +170,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         /// events (which application methods went into the frame that called the blocking API), or, for an MVC
         /// action inlined into MVC's compiled invoker, from MVC's own BeforeAction event.
         /// </summary>
-        private static (UserMethod? User, IReadOnlyList<UserMethod> Chain) Attribute(BlockedStack stack, Endpoint? endpoint, InlineIndex? inlines)
+        private static (UserMethod? User, IReadOnlyList<UserMethod> Chain) Attribute(BlockedStack stack, Endpoint? endpoint, InlineIndex? inlines, ApplicationCode? code)
         {
             var physical = stack.User?.Frame ?? stack.Boundary;
             var calledFromThere = physical is not null && ReferenceEquals(stack.Caller, physical);
@@ -143,13 +178,64 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             {
                 return (inlined[^1], [.. stack.Chain, .. inlined]);
             }
-            if (stack.User is null && stack.Boundary is { } boundary && stack.Place is CodePlace.MvcAction or CodePlace.RazorPage && endpoint?.Action is { } action)
+            var isTarget = Targets(stack.Call);
+            // A user frame that called the blocking API but whose own IL does not: a method it calls was inlined into it.
+            if (calledFromThere && stack.User is { Frame: { } frame } user && code is { MethodCount: > 0 }
+                && !code.Calls(frame.OpenTypeName, frame.MethodName, isTarget)
+                && code.PathTo(frame.OpenTypeName, frame.MethodName, isTarget) is { Count: > 0 } path)
             {
-                var named = UserMethod.Named(action.TypeName, action.MethodName, boundary.FullName);
-                return (named, [named]);
+                var named = Named(path, user.DisplayName);
+                return (named[^1], [.. stack.Chain, .. named]);
+            }
+            if (stack.User is null && stack.Boundary is { } boundary)
+            {
+                // An MVC action or page handler inlined into its compiled invoker: MVC's event names it, the IL what it reached.
+                if (stack.Place is CodePlace.MvcAction or CodePlace.RazorPage && endpoint?.Action is { } action)
+                {
+                    var named = UserMethod.Named(action.TypeName, action.MethodName, boundary.FullName);
+                    if (code is { MethodCount: > 0 } && !code.Calls(action.TypeName, action.MethodName, isTarget)
+                        && code.PathTo(action.TypeName, action.MethodName, isTarget) is { Count: > 0 } reachedPath)
+                    {
+                        var reached = Named(reachedPath, boundary.FullName);
+                        return (reached[^1], [named, .. reached]);
+                    }
+                    return (named, [named]);
+                }
+                // A middleware inlined into UseMiddleware's invoker: the one middleware whose code reaches the call.
+                if (stack.Place == CodePlace.Middleware && code is { MethodCount: > 0 } && Middleware(code, isTarget) is { } chain)
+                {
+                    var named = Named(chain, boundary.FullName);
+                    return (named[^1], named);
+                }
             }
             return (stack.User, stack.Chain);
         }
+
+        private static IReadOnlyList<(string Type, string Method)>? Middleware(ApplicationCode code, Func<string, string, bool> isTarget)
+        {
+            var found = new List<IReadOnlyList<(string Type, string Method)>>();
+            foreach (var entry in code.MethodsNamed("InvokeAsync").Concat(code.MethodsNamed("Invoke")))
+            {
+                if (code.Calls(entry.Type, entry.Method, isTarget))
+                {
+                    found.Add([entry]);
+                }
+                else if (code.PathTo(entry.Type, entry.Method, isTarget) is { Count: > 0 } path)
+                {
+                    found.Add([entry, .. path]);
+                }
+            }
+            return found.Count == 1 ? found[0] : null;
+        }
+
+        // The whole chain went into the compiled frame that is on the stack.
+        private static List<UserMethod> Named(IReadOnlyList<(string Type, string Method)> path, string into) =>
+            [.. path.Select(p => UserMethod.Named(p.Type, p.Method, into))];
+
+        /// <summary>Calls in the IL that are this blocking call: same catalogue name (<c>Task`1.get_Result</c> is <c>Task.Result</c>).</summary>
+        private static Func<string, string, bool> Targets(BlockingCall call) =>
+            (type, method) => BlockingCallCatalogue.Match(new StackFrame("", type, method)) is { } match
+                && (match.Name == call.Name || (match.Kind == call.Kind && call.Name.Contains(' ', StringComparison.Ordinal)));
     }
 
     private sealed class StackKeyComparer : IEqualityComparer<(IReadOnlyList<StackFrame> Frames, bool Unrecognised)>

@@ -1,5 +1,6 @@
 using Tplab.Common;
 using Tplab.Diagnose.Capture;
+using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 using Tplab.Watch;
@@ -108,7 +109,8 @@ public static class BlockingDiagnoser
         var stacks = capture.Stacks;
         var library = new LibraryCode(options.LibraryPrefixes);
         var requests = new RequestIndex(stacks.Requests);
-        var grouper = new BlockedStackGrouper(new StackClassifier(library), options.StackFrames, new InlineIndex(stacks.Inlinings, library));
+        using var code = ApplicationCode.Load(stacks.Modules, library);
+        var grouper = new BlockedStackGrouper(new StackClassifier(library), options.StackFrames, new InlineIndex(stacks.Inlinings, library), code);
         var cpu = new CpuProfile(library);
         var interval = HeldTime.SamplingIntervalMs(stacks.Samples);
         var seen = new HashSet<int>();

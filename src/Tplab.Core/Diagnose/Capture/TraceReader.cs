@@ -16,6 +16,9 @@ public sealed record CapturedStacks(IReadOnlyList<RawSample> Samples, IReadOnlyL
 
     /// <summary>ContentionStart events read (contended <c>lock</c>s), all threads.</summary>
     public int ContentionEvents { get; init; }
+
+    /// <summary>The IL paths of the modules the process had loaded (from the rundown), to read the application's code.</summary>
+    public IReadOnlyList<string> Modules { get; init; } = [];
 }
 
 /// <summary>One MethodJitInliningSucceeded: <see cref="Inlinee"/> went into <see cref="Inliner"/> while <see cref="Root"/> was compiled.</summary>
@@ -49,6 +52,7 @@ internal static class TraceReader
             var openLocks = new Dictionary<int, (double Start, IReadOnlyList<StackFrame> Frames)>();
             var requests = new List<RequestEvent>();
             var inlinings = new List<Inlining>();
+            var modules = new HashSet<string>(StringComparer.Ordinal);
             double first = double.MaxValue, last = 0;
             foreach (var e in log.Events)
             {
@@ -84,6 +88,11 @@ internal static class TraceReader
                             break;
                     }
                 }
+                else if (e.ProviderName == "Microsoft-Windows-DotNETRuntimeRundown" && e.EventName == "Loader/ModuleDCStop"
+                    && e.PayloadByName("ModuleILPath") is string { Length: > 0 } module)
+                {
+                    modules.Add(module);
+                }
                 else if (RequestEventOf(e, t) is { } request)
                 {
                     requests.Add(request);
@@ -94,7 +103,7 @@ internal static class TraceReader
             var captured = first > last
                 ? new CapturedStacks(samples, waits, 0, 0, waitStarts)
                 : new CapturedStacks(samples, waits, first, last, waitStarts);
-            return captured with { Requests = requests, Inlinings = inlinings, ContentionEvents = contentions };
+            return captured with { Requests = requests, Inlinings = inlinings, ContentionEvents = contentions, Modules = [.. modules] };
         }
         finally
         {

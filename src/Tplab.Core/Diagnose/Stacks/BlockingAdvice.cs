@@ -8,10 +8,16 @@ namespace Tplab.Diagnose.Stacks;
 public static class BlockingAdvice
 {
     /// <summary>One or two sentences for <paramref name="stack"/>; <paramref name="who"/> overrides the method named (for an inlined action).</summary>
-    public static string For(BlockedStack stack, UserMethod? who = null)
+    public static string For(BlockedStack stack, UserMethod? who = null, UserMethod? owner = null)
     {
         var call = stack.Call;
         var method = (who ?? stack.User)?.DisplayName;
+        // The middleware, page or filter the innermost method was reached from, when that is another method.
+        if (owner is not null && method is not null && owner.DisplayName != method
+            && stack.Place is CodePlace.Middleware or CodePlace.RazorPage or CodePlace.Filter or CodePlace.Hub or CodePlace.MvcAction)
+        {
+            method = $"{owner.DisplayName} (through {method})";
+        }
         var request = stack.Context.HasFlag(CallContext.RequestPath) || stack.Place is CodePlace.MvcAction or CodePlace.MinimalApi or CodePlace.Middleware or CodePlace.Filter or CodePlace.RazorPage
             ? " while the request waits" : "";
         if (call.ContainerLock)
