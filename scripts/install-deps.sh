@@ -22,4 +22,9 @@ if [ "${#packages[@]}" -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 fi
+# diagnose --trace is tested on a trace collected by the real dotnet-trace (a .NET global tool; needs nuget.org).
+if [ "$what" = test ] && ! command -v dotnet-trace >/dev/null && [ ! -x "$HOME/.dotnet/tools/dotnet-trace" ]; then
+  echo "install-deps: installing dotnet-trace" >&2
+  dotnet tool install -g dotnet-trace >/dev/null || echo "install-deps: dotnet-trace could not be installed; its tests will be skipped" >&2
+fi
 # The private PostgreSQL runs as the postgres user when tplab runs as root; the Debian package creates it.

@@ -5,38 +5,37 @@ using Tplab.Diagnose.Output;
 
 namespace Tplab.Cli.Commands;
 
-/// <summary>Options of <c>tplab diagnose</c>.</summary>
-internal sealed record DiagnoseCommandOptions(int ProcessId, DiagnoseOptions Diagnose, IDiagnosisWriter Writer);
-
-/// <summary><c>tplab diagnose PID</c>: which code blocks the pool threads of a running .NET process.</summary>
+/// <summary><c>tplab diagnose</c>: which code blocks the pool threads of a .NET process, live or from a trace or dump.</summary>
 internal static class DiagnoseCommand
 {
     public static Command Create()
     {
-        var pid = new Argument<int>("PID") { Description = "Process id of a running .NET 8+ process of the same user" };
+        var pid = new Argument<int?>("PID") { Description = "Process id of a running .NET 8+ process of the same user", Arity = ArgumentArity.ZeroOrOne };
+        var name = new Option<string?>("--name", "-n") { Description = "Diagnose the one .NET process with this name (the app's dll or executable name)" };
+        var trace = new Option<string?>("--trace") { Description = "Diagnose a .nettrace collected elsewhere (dotnet-trace command line: docs/diagnose.md)" };
+        var dump = new Option<string?>("--dump") { Description = "Diagnose a process dump (createdump, dotnet-dump): the pool threads' stacks at that moment" };
+        var keepTrace = new Option<string?>("--keep-trace") { Description = "Keep the raw .nettrace of a live capture in this file (re-read it with --trace)" };
         var duration = new Option<string>("--duration") { Description = "How long to record stacks: 5s, 500ms, 1m (200ms to 2m)", DefaultValueFactory = _ => "5s" };
         var format = new Option<string>("--format") { Description = "text or json", DefaultValueFactory = _ => "text" };
-        var command = new Command("diagnose", "Name the code that blocks the thread-pool threads of a running .NET process, with advice")
+        var command = new Command("diagnose", "Name the code that blocks the thread-pool threads of a .NET process (live, or from a trace or dump), with advice")
         {
-            pid, duration, format,
+            pid, name, trace, dump, keepTrace, duration, format,
         };
         command.SetAction(async (result, ct) =>
         {
             var formatText = result.GetValue(format) ?? "text";
-            var options = new DiagnoseCommandOptions(
-                result.GetValue(pid),
-                new DiagnoseOptions { Duration = DurationText.Parse(result.GetValue(duration) ?? "5s", "--duration") }.Validated(),
-                DiagnosisFormats.Find(formatText)
-                    ?? throw TplabException.Usage($"--format must be one of {string.Join(", ", DiagnosisFormats.All.Select(w => w.Format))}, got '{formatText}'"));
-            return await RunAsync(options, ct);
+            var writer = DiagnosisFormats.Find(formatText)
+                ?? throw TplabException.Usage($"--format must be one of {string.Join(", ", DiagnosisFormats.All.Select(w => w.Format))}, got '{formatText}'");
+            var options = new DiagnoseOptions
+            {
+                Duration = DurationText.Parse(result.GetValue(duration) ?? "5s", "--duration"),
+                KeepTrace = result.GetValue(keepTrace),
+            }.Validated();
+            var target = new DiagnoseTarget(result.GetValue(pid), result.GetValue(name), result.GetValue(trace), result.GetValue(dump));
+            var diagnosis = await target.DiagnoseAsync(options, ct);
+            writer.Write(diagnosis, Console.Out);
+            return ExitCodes.Ok;
         });
         return command;
-    }
-
-    private static async Task<int> RunAsync(DiagnoseCommandOptions options, CancellationToken ct)
-    {
-        var diagnosis = await BlockingDiagnoser.DiagnoseAsync(options.ProcessId, options.Diagnose, ct);
-        options.Writer.Write(diagnosis, Console.Out);
-        return ExitCodes.Ok;
     }
 }

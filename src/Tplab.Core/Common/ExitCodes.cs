@@ -30,6 +30,9 @@ public static class ExitCodes
     /// <summary>Output could not be written.</summary>
     public const int OutputFailed = 8;
 
+    /// <summary><c>watch --fail-on starving</c>: the pool was starving (the data so far was kept).</summary>
+    public const int Starving = 9;
+
     /// <summary>Stopped by Ctrl+C; partial results were kept and marked.</summary>
     public const int Interrupted = 130;
 }

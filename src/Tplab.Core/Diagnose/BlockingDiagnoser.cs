@@ -3,6 +3,8 @@ using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
+using Tplab.Processes;
+using Tplab.Watch.EventPipe;
 using Tplab.Watch;
 
 namespace Tplab.Diagnose;
@@ -22,7 +24,8 @@ public static class BlockingDiagnoser
         ArgumentNullException.ThrowIfNull(options);
         options.Validated();
         var started = options.Time.GetTimestamp();
-        var target = TargetProbe.Inspect(processId);
+        await using var connection = RuntimeConnection.Attach(processId);
+        var target = connection.Facts!;
         // The pool's own view (threads, queue, injections by reason, verdict) comes from the watch, in a second
         // session over the same window, so the culprits can be read against what the pool was going through.
         var (watch, unwatched) = await StartWatchAsync(processId, options, cancellationToken).ConfigureAwait(false);
@@ -30,7 +33,7 @@ public static class BlockingDiagnoser
         PoolTimeline? pool = null;
         try
         {
-            capture = await StackCapture.RunAsync(processId, options, cancellationToken).ConfigureAwait(false);
+            capture = await StackCapture.RunAsync(connection, options, cancellationToken).ConfigureAwait(false);
         }
         finally
         {
@@ -85,19 +88,6 @@ public static class BlockingDiagnoser
                 // Already reported as a missing pool view above.
             }
         }
-    }
-
-    /// <summary>
-    /// Diagnoses a .nettrace recorded earlier with <see cref="DiagnoseProviders"/> (by tplab or by
-    /// <c>dotnet-trace collect --providers</c> with <see cref="DiagnoseProviders.DotnetTraceProviders"/>); the trace is read, not deleted.
-    /// </summary>
-    public static Diagnosis AnalyseTrace(string nettracePath, TargetFacts target, DiagnoseOptions options)
-    {
-        ArgumentNullException.ThrowIfNull(options);
-        var started = options.Time.GetTimestamp();
-        var stacks = TraceReader.Read(nettracePath);
-        var recorded = TimeSpan.FromMilliseconds(Math.Max(0, stacks.EndMs - stacks.StartMs));
-        return Analyse(target, new StackCaptureResult(stacks, recorded), options, options.Time.GetElapsedTime(started));
     }
 
     /// <summary>Pool threads running application code on average, from CPU samples, above which a capture with no blocking is called CPU-bound.</summary>

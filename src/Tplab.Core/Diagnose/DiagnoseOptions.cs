@@ -35,6 +35,9 @@ public sealed record DiagnoseOptions
     /// <summary>Sampling interval of that watch (default 500 ms; the watch needs at least 250 ms).</summary>
     public TimeSpan PoolInterval { get; init; } = TimeSpan.FromMilliseconds(500);
 
+    /// <summary>Where to keep the raw .nettrace of the capture (default null: deleted), to share it and re-read it with <c>--trace</c>.</summary>
+    public string? KeepTrace { get; init; }
+
     /// <summary>Time source for measuring the capture and the answer (default the system clock).</summary>
     public TimeProvider Time { get; init; } = TimeProvider.System;
 

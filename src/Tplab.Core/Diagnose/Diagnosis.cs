@@ -62,4 +62,13 @@ public sealed record Diagnosis(
 
     /// <summary>Why <see cref="Pool"/> is null, in one line; null when it is there.</summary>
     public string? PoolUnavailable { get; init; }
+
+    /// <summary>Where the stacks came from: a live process (null), a trace or a dump collected elsewhere.</summary>
+    public DiagnosisSource? Source { get; init; }
 }
+
+/// <summary>A diagnosis read from a file rather than a live process.</summary>
+/// <param name="Kind">trace or dump.</param>
+/// <param name="Path">The file as given.</param>
+/// <param name="Missing">What the file lacks for a full diagnosis, in one line; null when nothing.</param>
+public sealed record DiagnosisSource(string Kind, string Path, string? Missing);

@@ -2,6 +2,7 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using Tplab.Common;
 
 namespace Tplab.Target;
 
@@ -34,9 +35,7 @@ public static class RuntimeConfigWriter
         var path = Path.Combine(folder, $"{DotnetHost.TargetAssembly}.{hash}.runtimeconfig.json");
         if (!File.Exists(path))
         {
-            var temp = path + "." + Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture);
-            File.WriteAllText(temp, text);
-            File.Move(temp, path, overwrite: true);
+            AtomicFile.WriteAllText(path, text);
         }
         return path;
     }

@@ -3,6 +3,7 @@ using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Output;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
+using Tplab.Processes;
 using static Tplab.Tests.Diagnose.Stacks;
 
 namespace Tplab.Tests.Diagnose;

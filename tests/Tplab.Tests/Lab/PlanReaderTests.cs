@@ -70,6 +70,14 @@ public sealed class PlanReaderTests : IDisposable
     [InlineData("t.yaml", "scenarios:\n  - variant: sleep\n    load: { requests: 1, think: 5..1ms }", "scenarios[0].load.think")]
     [InlineData("empty.yaml", "name: x", "no scenarios")]
     [InlineData("dup.yaml", "scenarios:\n  - { variant: sleep, load: { requests: 1 } }\n  - { variant: sleep, load: { requests: 1 } }", "two scenarios have the id")]
+    // names become paths under the results folder, and seed experiments' names are taken
+    [InlineData("esc.yaml", "name: ../x\nscenarios:\n  - { variant: sleep, load: { requests: 1 } }", "name: must be 1 to 64 letters")]
+    [InlineData("id.yaml", "scenarios:\n  - { id: ../../etc, variant: sleep, load: { requests: 1 } }", "scenarios[0].id: must be 1 to 64 letters")]
+    [InlineData("slash.yaml", "scenarios:\n  - { id: a/b, variant: sleep, load: { requests: 1 } }", "scenarios[0].id: must be 1 to 64 letters")]
+    [InlineData("dot.yaml", "scenarios:\n  - { id: .hidden, variant: sleep, load: { requests: 1 } }", "scenarios[0].id: must be 1 to 64 letters")]
+    [InlineData("seed.yaml", "name: ab-100\nscenarios:\n  - { variant: sleep, load: { requests: 1 } }", "name: 'ab-100' is the name of a seed experiment")]
+    [InlineData("siege-db.yaml", "scenarios:\n  - { variant: sleep, load: { requests: 1 } }", "name: 'siege-db' is the name of a seed experiment")]
+    [InlineData("my plan.yaml", "scenarios:\n  - { variant: sleep, load: { requests: 1 } }", "(taken from the file name: give 'name')")]
     public void Read_BadPlan_OneLineNamingTheFieldOrLine(string name, string text, string expected)
     {
         var error = Assert.Throws<TplabException>(() => PlanReader.Read(File(name, text)));

@@ -1,12 +1,11 @@
 using System.Diagnostics.Tracing;
-using System.Globalization;
 using Microsoft.Diagnostics.NETCore.Client;
 
 namespace Tplab.Diagnose.Capture;
 
 /// <summary>
 /// The one list of EventPipe providers diagnose records, so a live capture and a trace recorded with
-/// <c>dotnet-trace collect</c> (<see cref="DotnetTraceProviders"/>) hold the same events and go through the same analysis.
+/// <c>dotnet-trace collect</c> (<see cref="Offline.TraceRecipe"/>) hold the same events and go through the same analysis.
 /// </summary>
 public static class DiagnoseProviders
 {
@@ -41,11 +40,11 @@ public static class DiagnoseProviders
     public const string BeforeHandlerMethod = "Microsoft.AspNetCore.Mvc.BeforeHandlerMethod";
 
     /// <summary>
-    /// What the DiagnosticSource bridge extracts from ASP.NET Core's listener (one spec per line): the route values of the
+    /// What the DiagnosticSource bridge extracts from ASP.NET Core's listener (one spec per line, as it requires): the route values of the
     /// matched endpoint, and the action MVC is about to run (its type, method and attribute-route template), which names
     /// an action even when the JIT inlined its frame away.
     /// </summary>
-    public static readonly string FilterAndPayloadSpecs = string.Join("\r\n",
+    public static readonly string FilterAndPayloadSpecs = string.Join("\n",
         $"Microsoft.AspNetCore/{EndpointMatched}:-Method=Request.Method;Path=Request.Path;Values=Request.RouteValues.*Enumerate",
         $"Microsoft.AspNetCore/{BeforeAction}:-Name=ActionDescriptor.DisplayName;Type=ActionDescriptor.ControllerTypeInfo.FullName;Action=ActionDescriptor.MethodInfo.Name;Template=ActionDescriptor.AttributeRouteInfo.Template",
         $"Microsoft.AspNetCore/{BeforeHandlerMethod}:-Type=HandlerMethodDescriptor.MethodInfo.DeclaringType.FullName;Action=HandlerMethodDescriptor.MethodInfo.Name");
@@ -59,17 +58,4 @@ public static class DiagnoseProviders
         new(Tpl, EventLevel.Informational, TasksFlowActivityIds),
         new(DiagnosticSource, EventLevel.Verbose, DiagnosticSourceEvents, new Dictionary<string, string> { ["FilterAndPayloadSpecs"] = FilterAndPayloadSpecs }),
     ];
-
-    /// <summary>
-    /// The same providers as a <c>dotnet-trace collect --providers</c> value (<c>Name:0xKeywords:Level[:Key="Value"]</c>);
-    /// the DiagnosticSource specs keep their <c>\r\n</c> separators, so pass the value quoted.
-    /// </summary>
-    public static string DotnetTraceProviders =>
-        string.Join(",", All.Select(p =>
-        {
-            var text = string.Create(CultureInfo.InvariantCulture, $"{p.Name}:0x{p.Keywords:X}:{(int)p.EventLevel}");
-            return p.Arguments is { Count: > 0 } args
-                ? text + ":" + string.Join(";", args.Select(a => $"{a.Key}=\"{a.Value}\""))
-                : text;
-        }));
 }

@@ -1,8 +1,9 @@
 using System.Diagnostics.Tracing;
 using System.Globalization;
-using System.Net.Sockets;
 using Microsoft.Diagnostics.NETCore.Client;
 using Tplab.Common;
+using Tplab.Processes;
+using Tplab.Watch.EventPipe;
 
 namespace Tplab.Diagnose.Capture;
 
@@ -17,14 +18,24 @@ public sealed record StackCaptureResult(CapturedStacks Stacks, TimeSpan Recorded
 /// </summary>
 public static class StackCapture
 {
-    /// <summary>Records for <see cref="DiagnoseOptions.Duration"/>; throws a <see cref="TplabException"/> (exit 6 or 7) when the target refuses or exits.</summary>
-    public static async Task<StackCaptureResult> RunAsync(int processId, DiagnoseOptions options, CancellationToken cancellationToken)
+    /// <summary>
+    /// Records for <see cref="DiagnoseOptions.Duration"/> over <paramref name="connection"/>; throws a
+    /// <see cref="TplabException"/> (exit 6 or 7) when the target refuses or exits. With
+    /// <see cref="DiagnoseOptions.KeepTrace"/> the raw .nettrace is kept there (written whole: temp file, then rename).
+    /// </summary>
+    public static async Task<StackCaptureResult> RunAsync(RuntimeConnection connection, DiagnoseOptions options, CancellationToken cancellationToken)
     {
+        var processId = connection.ProcessId;
         var path = Path.Combine(Path.GetTempPath(), $"tplab-diagnose-{processId}-{Guid.NewGuid():N}.nettrace");
         try
         {
-            var recorded = await RecordAsync(processId, path, options, cancellationToken).ConfigureAwait(false);
-            return new StackCaptureResult(TraceReader.Read(path), recorded);
+            var recorded = await RecordAsync(connection, path, options, cancellationToken).ConfigureAwait(false);
+            var stacks = TraceReader.Read(path);
+            if (options.KeepTrace is { } keep)
+            {
+                AtomicFile.Copy(path, keep);
+            }
+            return new StackCaptureResult(stacks, recorded);
         }
         finally
         {
@@ -32,75 +43,41 @@ public static class StackCapture
         }
     }
 
-    private static async Task<TimeSpan> RecordAsync(int processId, string path, DiagnoseOptions options, CancellationToken cancellationToken)
+    private static async Task<TimeSpan> RecordAsync(RuntimeConnection connection, string path, DiagnoseOptions options, CancellationToken cancellationToken)
     {
-        var client = new DiagnosticsClient(processId);
+        var processId = connection.ProcessId;
         var config = new EventPipeSessionConfiguration(DiagnoseProviders.All, 256, requestRundown: true, requestStackwalk: true);
-        EventPipeSession session;
+        using var session = await connection.StartSessionAsync(config, cancellationToken).ConfigureAwait(false);
+        var time = options.Time;
+        var started = time.GetTimestamp();
+        await using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1 << 16, useAsync: true);
+        // The copy ends early only if the target goes away: the session stream closes with it.
+        var copy = session.EventStream.CopyToAsync(file, cancellationToken);
+        var elapsed = Task.Delay(options.Duration, time, cancellationToken);
+        if (await Task.WhenAny(copy, elapsed).ConfigureAwait(false) == copy)
+        {
+            throw Gone(processId, time.GetElapsedTime(started), copy.Exception?.InnerException);
+        }
+        await elapsed.ConfigureAwait(false);
+        var recorded = time.GetElapsedTime(started);
         try
         {
-            session = await client.StartEventPipeSessionAsync(config, cancellationToken).ConfigureAwait(false);
+            await session.StopAsync(cancellationToken).ConfigureAwait(false);
         }
-        catch (Exception e) when (IsPermission(e))
+        catch (Exception e) when (e is ServerNotAvailableException or EndOfStreamException or IOException or TimeoutException)
         {
-            throw new TplabException(ExitCodes.PermissionDenied, $"permission denied on the diagnostic socket of process {processId}: run tplab as the user that owns it", e);
+            throw Gone(processId, recorded, e);
         }
-        catch (Exception e) when (e is ServerNotAvailableException or EndOfStreamException or IOException)
+        // After Stop the runtime writes the rundown (method names), then closes the stream.
+        var rundown = Task.Delay(options.RundownTimeout, time, cancellationToken);
+        if (await Task.WhenAny(copy, rundown).ConfigureAwait(false) != copy)
         {
-            throw await GoneAsync(processId, TimeSpan.Zero, e);
+            throw new TplabException(ExitCodes.Failed, $"process {processId} did not finish its rundown (method names) within {options.RundownTimeout.TotalSeconds.ToString("0", CultureInfo.InvariantCulture)} s");
         }
-
-        using (session)
-        {
-            var time = options.Time;
-            var started = time.GetTimestamp();
-            await using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1 << 16, useAsync: true);
-            // The copy ends early only if the target goes away: the session stream closes with it.
-            var copy = session.EventStream.CopyToAsync(file, cancellationToken);
-            var elapsed = Task.Delay(options.Duration, time, cancellationToken);
-            if (await Task.WhenAny(copy, elapsed).ConfigureAwait(false) == copy)
-            {
-                throw await GoneAsync(processId, time.GetElapsedTime(started), copy.Exception?.InnerException);
-            }
-            await elapsed.ConfigureAwait(false);
-            var recorded = time.GetElapsedTime(started);
-            try
-            {
-                await session.StopAsync(cancellationToken).ConfigureAwait(false);
-            }
-            catch (Exception e) when (e is ServerNotAvailableException or EndOfStreamException or IOException or TimeoutException)
-            {
-                throw await GoneAsync(processId, recorded, e);
-            }
-            // After Stop the runtime writes the rundown (method names), then closes the stream.
-            var rundown = Task.Delay(options.RundownTimeout, time, cancellationToken);
-            if (await Task.WhenAny(copy, rundown).ConfigureAwait(false) != copy)
-            {
-                throw new TplabException(ExitCodes.Failed, $"process {processId} did not finish its rundown (method names) within {options.RundownTimeout.TotalSeconds.ToString("0", CultureInfo.InvariantCulture)} s");
-            }
-            await copy.ConfigureAwait(false);
-            return recorded;
-        }
-    }
-
-    private static async Task<TplabException> GoneAsync(int processId, TimeSpan after, Exception? inner)
-    {
-        // A graceful shutdown (SIGTERM, host stopping) closes the session first and exits a moment later:
-        // give it that moment before calling it "closed its connection" rather than "exited".
-        for (var waited = 0; waited < 50 && TargetProbe.IsAlive(processId); waited++)
-        {
-            await Task.Delay(100).ConfigureAwait(false);
-        }
-        return Gone(processId, after, inner);
+        await copy.ConfigureAwait(false);
+        return recorded;
     }
 
     private static TplabException Gone(int processId, TimeSpan after, Exception? inner) =>
-        TargetProbe.IsAlive(processId)
-            ? new TplabException(ExitCodes.NoProcess, $"process {processId} closed its diagnostic connection ({inner?.Message ?? "stream ended"})", inner)
-            : new TplabException(ExitCodes.ProcessExited, $"process {processId} exited during the capture (after {after.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture)} s); nothing to diagnose", inner);
-
-    private static bool IsPermission(Exception e) =>
-        e is UnauthorizedAccessException
-        || (e is SocketException s && s.SocketErrorCode == SocketError.AccessDenied)
-        || (e.InnerException is { } inner && IsPermission(inner));
+        AttachErrors.Gone(processId, $"during the capture (after {after.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture)} s); nothing to diagnose", inner);
 }

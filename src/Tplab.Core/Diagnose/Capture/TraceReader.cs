@@ -19,6 +19,20 @@ public sealed record CapturedStacks(IReadOnlyList<RawSample> Samples, IReadOnlyL
 
     /// <summary>The IL paths of the modules the process had loaded (from the rundown), to read the application's code.</summary>
     public IReadOnlyList<string> Modules { get; init; } = [];
+
+    /// <summary>What else the trace told about itself (the process, the rundown, stacks); for traces collected elsewhere.</summary>
+    public TraceContents Contents { get; init; } = TraceContents.Empty;
+}
+
+/// <summary>
+/// What a trace says about the process and about its own completeness: the process id, its command line
+/// (EventPipe's ProcessInfo), the runtime's path (the rundown's RuntimeInformation), how many events carried a
+/// stack, and how many methods the rundown named.
+/// </summary>
+public sealed record TraceContents(int? ProcessId, string? CommandLine, string? RuntimeDllPath, int EventsWithStacks, int RundownMethods, int Events)
+{
+    /// <summary>Nothing known.</summary>
+    public static readonly TraceContents Empty = new(null, null, null, 0, 0, 0);
 }
 
 /// <summary>One MethodJitInliningSucceeded: <see cref="Inlinee"/> went into <see cref="Inliner"/> while <see cref="Root"/> was compiled.</summary>
@@ -28,14 +42,16 @@ public sealed record Inlining(string Root, string Inliner, string Inlinee);
 /// Reads a finished .nettrace through TraceLog, which resolves method names from the rundown the runtime wrote
 /// at the end of the session, and keeps only what diagnosis needs: stacks per thread and time.
 /// </summary>
-internal static class TraceReader
+public static class TraceReader
 {
     private const string SampleProfiler = DiagnoseProviders.SampleProfiler;
     private const string Runtime = DiagnoseProviders.Runtime;
+    private const string Rundown = "Microsoft-Windows-DotNETRuntimeRundown";
 
     // Sample types from coreclr's sampleprofiler.h: 1 = External (native or blocked), 2 = Managed (running managed code).
     private const int ExternalSample = 1;
 
+    /// <summary>Reads the stacks of a finished .nettrace; TraceEvent's exceptions pass through (the caller knows whose file it is).</summary>
     public static CapturedStacks Read(string nettracePath)
     {
         // The .etlx goes to the temp folder: a user's trace may sit in a folder tplab cannot write to.
@@ -54,9 +70,23 @@ internal static class TraceReader
             var inlinings = new List<Inlining>();
             var modules = new HashSet<string>(StringComparer.Ordinal);
             double first = double.MaxValue, last = 0;
+            int? processId = null;
+            string? commandLine = null, runtimePath = null;
+            int withStacks = 0, rundownMethods = 0, events = 0;
             foreach (var e in log.Events)
             {
                 var t = e.TimeStampRelativeMSec;
+                events++;
+                processId ??= e.ProcessID > 0 ? e.ProcessID : null;
+                withStacks += e.CallStackIndex() != CallStackIndex.Invalid ? 1 : 0;
+                if (e.ProviderName == Rundown && e.EventName == "Runtime/Start")
+                {
+                    runtimePath ??= e.PayloadByName("RuntimeDllPath") as string;
+                }
+                else if (e.EventName == "ProcessInfo")
+                {
+                    commandLine ??= e.PayloadByName("CommandLine") as string;
+                }
                 if (e.ProviderName == SampleProfiler)
                 {
                     first = Math.Min(first, t);
@@ -88,7 +118,7 @@ internal static class TraceReader
                             break;
                     }
                 }
-                else if (e.ProviderName == "Microsoft-Windows-DotNETRuntimeRundown" && e.EventName == "Loader/ModuleDCStop"
+                else if (e.ProviderName == Rundown && e.EventName == "Loader/ModuleDCStop"
                     && e.PayloadByName("ModuleILPath") is string { Length: > 0 } module)
                 {
                     modules.Add(module);
@@ -103,7 +133,10 @@ internal static class TraceReader
             var captured = first > last
                 ? new CapturedStacks(samples, waits, 0, 0, waitStarts)
                 : new CapturedStacks(samples, waits, first, last, waitStarts);
-            return captured with { Requests = requests, Inlinings = inlinings, ContentionEvents = contentions, Modules = [.. modules] };
+            // TraceLog keeps the rundown's method events to itself (it names frames with them); its statistics count them.
+            rundownMethods = log.Stats.Where(c => c.ProviderName == Rundown && c.EventName.StartsWith("Method/DCStop", StringComparison.Ordinal)).Sum(c => c.Count);
+            var contents = new TraceContents(processId, commandLine, runtimePath, withStacks, rundownMethods, events);
+            return captured with { Requests = requests, Inlinings = inlinings, ContentionEvents = contentions, Modules = [.. modules], Contents = contents };
         }
         finally
         {
@@ -201,7 +234,8 @@ internal static class TraceReader
         return list;
     }
 
-    internal static void TryDelete(string path)
+    /// <summary>Deletes a file if it can; a leftover temporary file is not worth failing for.</summary>
+    public static void TryDelete(string path)
     {
         try
         {

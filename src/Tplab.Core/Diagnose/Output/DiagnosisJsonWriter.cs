@@ -65,7 +65,8 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
         [.. d.HotMethods.Select(h => new HotMethodDocument(h.Method.FullName, Math.Round(h.Threads, 2), Math.Round(h.Share, 3)))],
         d.Pool is { } pool
             ? new PoolDocument(pool.Verdict.ToWord(), pool.Evidence, pool.ThreadsStart, pool.ThreadsPeak, pool.QueuePeak, pool.InjectionsByReason, null)
-            : new PoolDocument(null, null, null, null, null, null, d.PoolUnavailable ?? "not watched"));
+            : new PoolDocument(null, null, null, null, null, null, d.PoolUnavailable ?? "not watched"),
+        d.Source is { } source ? new SourceDocument(source.Kind, source.Path, source.Missing) : new SourceDocument("live", null, null));
 
     private static string[] ContextNames(CallContext context) =>
     [
@@ -77,7 +78,9 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
     internal sealed record DiagnosisDocument(
         int Schema, int ProcessId, string ProcessName, string? RuntimeVersion, string Verdict,
         double CaptureSeconds, double AnswerSeconds, IReadOnlyList<CulpritDocument> Culprits, EvidenceDocument Evidence,
-        IReadOnlyList<HotMethodDocument> HotMethods, PoolDocument Pool);
+        IReadOnlyList<HotMethodDocument> HotMethods, PoolDocument Pool, SourceDocument Source);
+
+    internal sealed record SourceDocument(string Kind, string? Path, string? Missing);
 
     internal sealed record CulpritDocument(
         string BlockingCall, string BlockingKind, string? BlockingOn, string? UserFrame, string? InlinedInto, EndpointDocument? Endpoint,

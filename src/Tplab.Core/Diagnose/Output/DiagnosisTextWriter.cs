@@ -19,6 +19,14 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         var runtime = d.RuntimeVersion is { } v ? $".NET {v}" : "runtime version unknown";
         output.WriteLine(string.Create(Inv,
             $"tplab diagnose: process {d.ProcessId} ({d.ProcessName}), {runtime}: {d.CaptureDuration.TotalSeconds:0.0} s of stacks, answered in {d.AnswerTime.TotalSeconds:0.0} s"));
+        if (d.Source is { } source)
+        {
+            output.WriteLine($"source: {source.Kind} {source.Path}");
+            if (source.Missing is { } missing)
+            {
+                output.WriteLine($"missing: {missing}");
+            }
+        }
         var e = d.Evidence;
         output.WriteLine(d.Verdict switch
         {

@@ -27,7 +27,7 @@ public sealed record Experiment
     /// <summary>Ratios to compute between scenarios.</summary>
     public IReadOnlyList<Lesson> Lessons { get; init; } = [];
 
-    /// <summary>Where the seed's runtime or machine differs from this one, known before running.</summary>
+    /// <summary>Background known before running (the seed's runtime and machine), each starting "Background:"; never a prediction of this run.</summary>
     public IReadOnlyList<string> RuntimeNotes { get; init; } = [];
 
     /// <summary>Whether any scenario waits on the database.</summary>

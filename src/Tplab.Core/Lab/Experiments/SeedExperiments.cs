@@ -43,7 +43,7 @@ public static class SeedExperiments
             ],
             RuntimeNotes =
             [
-                "The seed ran ASP.NET Core 3.1 on 4 cores. Since .NET 6 the pool injects threads quickly for threads blocked in Task.Wait/.Result (cooperative blocking), so /http-result recovers far faster than the seed's 65.7 s; Thread.Sleep gets no such help.",
+                "Background: the seed ran ASP.NET Core 3.1 on 4 cores (4 minimum worker threads). .NET 6 and later add pool threads for threads blocked in Task.Wait or .Result (CooperativeBlocking injections); 3.1 did not, and Thread.Sleep gets no such help on any version. The injections this run saw are counted below.",
             ],
         };
     }
@@ -70,7 +70,7 @@ public static class SeedExperiments
             ],
             RuntimeNotes =
             [
-                "The seed ran ASP.NET 4.8 (.NET Framework) on a 1-core Azure App Service S1 plan; here the target runs .NET 10 on this machine's cores, so its default minimum is this core count.",
+                "Background: the seed ran ASP.NET 4.8 (.NET Framework) on a 1-core Azure App Service S1 plan, so its default minimum was 1 worker thread; here the default minimum is this machine's core count (the pool's start in the table). Seed 002 printed five runs per variant: its ratios are given over those runs.",
             ],
         };
     }
@@ -107,7 +107,7 @@ public static class SeedExperiments
             ],
             RuntimeNotes =
             [
-                "The seed ran ASP.NET Core 8 against SQL Server (WAITFOR DELAY); here the database is a private PostgreSQL (pg_sleep) through Npgsql, with a connection pool larger than the users so that only the thread pool limits.",
+                "Background: the seed ran ASP.NET Core 8 against SQL Server (WAITFOR DELAY). .NET 8 already adds pool threads for threads blocked in a task wait (CooperativeBlocking, since .NET 6), as .NET 10 does, so the seed's .Wait() scenario had that help too. Here the database is a private PostgreSQL (pg_sleep) through Npgsql, with a connection pool (500) larger than the users so that only the thread pool limits.",
             ],
         };
     }
@@ -128,7 +128,7 @@ public static class SeedExperiments
             Lessons = [new("Thread.Sleep vs await Task.Delay under a fixed arrival rate (mean)", "sleep", "delay")],
             RuntimeNotes =
             [
-                "Open loop: requests leave on schedule whatever the target does, so a starving target's backlog shows in the latency; tplab times each request from its scheduled send (no coordinated omission), vegeta from its actual send.",
+                "Background: the seed does not state its .NET version. Open loop: requests leave on schedule whatever the target does, so a starving target's backlog shows in the latency; tplab times each request from its scheduled send (no coordinated omission), vegeta from its actual send.",
             ],
         };
     }

@@ -28,6 +28,19 @@ internal sealed class FieldReader(string path)
         _ => throw Error(path, Join(at, field), "must be a string"),
     };
 
+    /// <summary>
+    /// A plan's name or a scenario's id: it becomes a folder or file name under the results folder, so it is one
+    /// path segment of letters, digits, '.', '-' and '_' (at most 64, not starting with '.'); null when absent.
+    /// </summary>
+    public string? Name(JsonObject o, string at, string field) => String(o, at, field) is { } s ? CheckName(s, Join(at, field)) : null;
+
+    public string CheckName(string name, string at, string origin = "") =>
+        IsSafeName(name) ? name
+            : throw Error(path, at, $"must be 1 to 64 letters, digits, '.', '-' or '_', not starting with '.' (it names files under the results folder), got '{name}'{origin}");
+
+    public static bool IsSafeName(string name) =>
+        name.Length is >= 1 and <= 64 && name[0] != '.' && name.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '-' or '_');
+
     public string Variant(JsonObject o, string at) =>
         Variant(o["variant"] ?? throw Error(path, Join(at, "variant"), $"is required (one of: {string.Join(", ", Variants.All)})"), Join(at, "variant"));
 

@@ -19,7 +19,13 @@ public static class PlanReader
         var root = PlanDocument.Read(path) as JsonObject ?? throw Error(path, "", "the plan must be an object with 'scenarios' or 'matrix'");
         var reader = new FieldReader(path);
         reader.OnlyKnown(root, "", "name", "scenarios", "matrix");
-        var name = reader.String(root, "", "name") ?? Path.GetFileNameWithoutExtension(path);
+        var name = reader.Name(root, "", "name")
+            ?? reader.CheckName(Path.GetFileNameWithoutExtension(path), "name", " (taken from the file name: give 'name')");
+        if (SeedExperiments.Names.Contains(name, StringComparer.OrdinalIgnoreCase))
+        {
+            // Results and seed figures are filed by experiment name: a plan must not pass for a seed experiment.
+            throw Error(path, "name", $"'{name}' is the name of a seed experiment; give the plan another name");
+        }
         var scenarios = new List<Scenario>();
         if (root["scenarios"] is { } list)
         {
@@ -51,7 +57,7 @@ public static class PlanReader
         var variant = r.Variant(o, at);
         var pool = new ThreadPoolSettings { MinThreads = r.Int(o, at, "minThreads", 1, short.MaxValue), Knobs = r.Knobs(o, at) };
         var load = ReadLoad(r, o["load"] as JsonObject ?? throw Error(r.Path, Join(at, "load"), "is required (an object)"), Join(at, "load"));
-        var given = r.String(o, at, "id");
+        var given = r.Name(o, at, "id");
         var id = given ?? AutoId(variant, pool, load);
         return new Scenario
         {

@@ -30,13 +30,11 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
             Directory.CreateDirectory(Path.Combine(folder, s.Experiment));
             if (result.Load is { } load)
             {
-                using var csv = new StreamWriter(Path.Combine(folder, RelativeFile(s, "requests.csv")));
-                new CsvFormat().Write(load.Records, load.StartedAt, csv);
+                AtomicFile.Write(Path.Combine(folder, RelativeFile(s, "requests.csv")), w => new CsvFormat().Write(load.Records, load.StartedAt, w));
             }
             if (result.Timeline is { } timeline)
             {
-                using var jsonl = new StreamWriter(Path.Combine(folder, RelativeFile(s, "timeline.jsonl")));
-                JsonlWatchWriter.WriteTimeline(timeline, jsonl);
+                AtomicFile.Write(Path.Combine(folder, RelativeFile(s, "timeline.jsonl")), w => JsonlWatchWriter.WriteTimeline(timeline, w));
             }
         });
         _series[$"{s.Experiment}/{s.Id}"] = ChartSeries.Build(result);
@@ -47,9 +45,9 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
         var summary = SummaryJson.Build(lab, options, seeds, _startedAt, options.Time.GetUtcNow());
         Guard(() =>
         {
-            File.WriteAllText(Path.Combine(folder, "summary.json"), summary.ToJsonString(Indented));
-            using var html = new StreamWriter(Path.Combine(folder, "report.html"));
-            HtmlReport.Write(html, summary, _series);
+            // Rewritten after every experiment: a reader, or a run killed mid-write, sees the previous version whole.
+            AtomicFile.WriteAllText(Path.Combine(folder, "summary.json"), summary.ToJsonString(Indented));
+            AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, summary, _series));
         });
     }
 

@@ -24,7 +24,8 @@ internal static class SummaryJson
         ["interrupted"] = lab.Interrupted,
         ["skipped"] = new JsonArray([.. lab.Skipped.Select(s => new JsonObject { ["experiment"] = s.Experiment, ["reason"] = s.Reason })]),
         ["experiments"] = new JsonArray([.. lab.Experiments.Select(e => Experiment(e, seeds))]),
-        ["scenarios"] = new JsonArray([.. lab.Scenarios.Select(s => Scenario(s, seeds))]),
+        // A plan's experiment never shows seed figures, whatever its name.
+        ["scenarios"] = new JsonArray([.. lab.Experiments.SelectMany(e => e.Scenarios.Select(s => Scenario(s, e.Experiment.Seeds.Count > 0 ? seeds : null)))]),
     };
 
     private static JsonObject Experiment(ExperimentResult e, SeedFigures seeds) => new()
@@ -32,18 +33,20 @@ internal static class SummaryJson
         ["name"] = e.Experiment.Name,
         ["title"] = e.Experiment.Title,
         ["seeds"] = new JsonArray([.. e.Experiment.Seeds.Select(s => JsonValue.Create(s))]),
-        ["seedRuntime"] = seeds.Runtime(e.Experiment.Name),
+        ["seedRuntime"] = e.Experiment.Seeds.Count > 0 ? seeds.Runtime(e.Experiment.Name)?.Description : null,
         ["scaling"] = e.Experiment.Scaling,
         ["runtimeNotes"] = new JsonArray([.. e.Experiment.RuntimeNotes.Select(n => JsonValue.Create(n))]),
         ["observations"] = new JsonArray([.. e.Observations.Select(n => JsonValue.Create(n))]),
         ["lessons"] = new JsonArray([.. e.Lessons.Select(l => new JsonObject
         {
             ["label"] = l.Lesson.Label, ["numerator"] = l.Lesson.Numerator, ["denominator"] = l.Lesson.Denominator,
-            ["ours"] = l.Ours, ["seed"] = l.Seed,
+            ["ours"] = Round(l.Ours), ["oursRange"] = Range(l.OursSpread),
+            ["seed"] = Round(l.Seed), ["seedRange"] = Range(l.SeedSpread),
+            ["shape"] = Camel(l.Match.ToString()), ["incomplete"] = l.Incomplete,
         })]),
     };
 
-    private static JsonObject Scenario(ScenarioResult r, SeedFigures seeds)
+    private static JsonObject Scenario(ScenarioResult r, SeedFigures? seeds)
     {
         var s = r.Scenario;
         var t = r.Timeline;
@@ -77,7 +80,7 @@ internal static class SummaryJson
                 ["blockingCall"] = c.BlockingCall, ["userFrame"] = c.UserFrame, ["threads"] = Math.Round(c.Threads, 2), ["share"] = Math.Round(c.Share, 3),
                 ["stack"] = new JsonArray([.. c.Stack.Select(f => JsonValue.Create(f))]), ["advice"] = c.Advice,
             })]),
-            ["seed"] = seeds.For(s.Experiment, s.Id)?.DeepClone(),
+            ["seed"] = seeds?.For(s.Experiment, s.Id)?.DeepClone(),
             ["files"] = new JsonObject
             {
                 ["requests"] = ResultsWriter.RelativeFile(s, "requests.csv"),
@@ -85,6 +88,10 @@ internal static class SummaryJson
             },
         };
     }
+
+    private static double? Round(double? v) => v is double d ? Math.Round(d, 3) : null;
+
+    private static JsonArray? Range(RatioSpread? s) => s is null ? null : new JsonArray(Math.Round(s.Low, 3), Math.Round(s.High, 3));
 
     private static string Camel(string name) => char.ToLowerInvariant(name[0]) + name[1..];
 }

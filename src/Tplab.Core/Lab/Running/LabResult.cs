@@ -2,8 +2,18 @@ using Tplab.Lab.Experiments;
 
 namespace Tplab.Lab.Running;
 
-/// <summary>A lesson's ratio in this run and in the seed (null where a side is missing).</summary>
-public sealed record LessonResult(Lesson Lesson, double? Ours, double? Seed);
+/// <summary>A lesson's ratio in this run and in the seed, and whether they have the same shape (<see cref="ShapeRule"/>).</summary>
+/// <param name="OursSpread">This run's ratio (a spread when scenarios were repeated); null when not compared.</param>
+/// <param name="SeedSpread">The seed's ratio (a spread over its published runs); null when it printed no figure.</param>
+/// <param name="Incomplete">Why this run's ratio is left out ("sleep stopped at its deadline"); null when both scenarios completed.</param>
+public sealed record LessonResult(Lesson Lesson, RatioSpread? OursSpread, RatioSpread? SeedSpread, ShapeMatch Match, string? Incomplete)
+{
+    /// <summary>This run's ratio of mean latencies (of the averages, with repeats).</summary>
+    public double? Ours => OursSpread?.Central;
+
+    /// <summary>The seed's ratio of mean latencies (of the averages over its published runs, seed 002).</summary>
+    public double? Seed => SeedSpread?.Central;
+}
 
 /// <summary>An experiment's scenarios, its lessons, and what this run observed that the seed's runtime did not.</summary>
 public sealed record ExperimentResult(Experiment Experiment, IReadOnlyList<ScenarioResult> Scenarios, IReadOnlyList<LessonResult> Lessons, IReadOnlyList<string> Observations);

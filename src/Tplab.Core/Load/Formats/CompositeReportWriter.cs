@@ -1,4 +1,3 @@
-using System.Text;
 using Tplab.Common;
 
 namespace Tplab.Load.Formats;
@@ -6,10 +5,11 @@ namespace Tplab.Load.Formats;
 /// <summary>
 /// Writes one result in several formats. Files are opened before the load starts, so an unwritable path
 /// fails in a second, not after a ten-minute run; once the run is over, one failing format never stops the others.
+/// Each file is written whole (<see cref="AtomicFile"/>): it appears when its format is complete, never half-written.
 /// </summary>
 public sealed class CompositeReportWriter : IDisposable
 {
-    private readonly List<(ReportOutput Output, TextWriter Writer, bool Owned)> _targets = [];
+    private readonly List<(ReportOutput Output, TextWriter Writer, AtomicFile? File)> _targets = [];
 
     private CompositeReportWriter()
     {
@@ -26,12 +26,13 @@ public sealed class CompositeReportWriter : IDisposable
             {
                 if (output.Path is null)
                 {
-                    composite._targets.Add((output, stdout, false));
+                    composite._targets.Add((output, stdout, null));
                     continue;
                 }
                 try
                 {
-                    composite._targets.Add((output, new StreamWriter(output.Path, append: false, new UTF8Encoding(false)), true));
+                    var file = AtomicFile.Create(output.Path);
+                    composite._targets.Add((output, file.Writer, file));
                 }
                 catch (Exception e) when (e is IOException or UnauthorizedAccessException or NotSupportedException or ArgumentException)
                 {
@@ -51,12 +52,13 @@ public sealed class CompositeReportWriter : IDisposable
     public IReadOnlyList<string> WriteAll(LoadResult result)
     {
         var failures = new List<string>();
-        foreach (var (output, writer, _) in _targets)
+        foreach (var (output, writer, file) in _targets)
         {
             try
             {
                 LoadFormats.Write(output.Format, result, writer);
                 writer.Flush();
+                file?.Commit();
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException or ArgumentException)
             {
@@ -69,19 +71,10 @@ public sealed class CompositeReportWriter : IDisposable
     /// <inheritdoc />
     public void Dispose()
     {
-        foreach (var (_, writer, owned) in _targets)
+        foreach (var (_, _, file) in _targets)
         {
-            if (owned)
-            {
-                try
-                {
-                    writer.Dispose();
-                }
-                catch (IOException)
-                {
-                    // Already reported by WriteAll's flush; closing cannot add anything useful.
-                }
-            }
+            // Deletes the temporary file of a format that was never completed; a committed file stays.
+            file?.Dispose();
         }
         _targets.Clear();
     }

@@ -1,10 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Net.Sockets;
 using Microsoft.Diagnostics.NETCore.Client;
 using Tplab.Common;
 using Tplab.Processes;
-using Tplab.Watch.Sampling;
 
 namespace Tplab.Watch.EventPipe;
 
@@ -34,24 +32,15 @@ public sealed class RuntimeConnection : IAsyncDisposable
     /// <summary>The process tplab started, when it started one (<see cref="LaunchAsync"/>); it is still suspended.</summary>
     public ChildProcess? Child { get; }
 
-    /// <summary>Connects to a running process; checks it exists and is a .NET process first.</summary>
+    /// <summary>Connects to a running process; checks it exists, may be attached to and is a .NET process first.</summary>
     public static RuntimeConnection Attach(int processId)
     {
-        if (processId <= 0)
-        {
-            throw TplabException.Usage($"a process id is a positive number, got {processId}");
-        }
-        if (!ProcessFiles.IsAlive(processId))
-        {
-            throw new TplabException(ExitCodes.NoProcess, $"no process with id {processId}");
-        }
-        if (RuntimeVersion.Of(processId) is { } version && version < RuntimeVersion.EventPipe)
-        {
-            throw new TplabException(ExitCodes.NoProcess,
-                $"process {processId} runs .NET {version}: watching needs EventPipe, which needs .NET Core {RuntimeVersion.EventPipe} or later");
-        }
-        return new RuntimeConnection(processId, new DiagnosticsClient(processId), null, null);
+        var facts = DotNetProcess.Inspect(processId);
+        return new RuntimeConnection(processId, new DiagnosticsClient(processId), null, null) { Facts = facts };
     }
+
+    /// <summary>What was known about the process when attaching (name, runtime version, socket); null for a started command.</summary>
+    public TargetFacts? Facts { get; private init; }
 
     /// <summary>
     /// Starts <paramref name="command"/> with DOTNET_DiagnosticPorts pointing at a socket tplab listens on, with
@@ -104,22 +93,28 @@ public sealed class RuntimeConnection : IAsyncDisposable
         }
     }
 
-    /// <summary>Starts an EventPipe session; maps a missing or forbidden diagnostic socket to its exit code.</summary>
-    public async Task<EventPipeSession> StartSessionAsync(IReadOnlyList<EventPipeProvider> providers, CancellationToken cancellationToken)
+    /// <summary>Starts a watch-style EventPipe session (no rundown, no stacks); maps a missing or forbidden diagnostic socket to its exit code.</summary>
+    public Task<EventPipeSession> StartSessionAsync(IReadOnlyList<EventPipeProvider> providers, CancellationToken cancellationToken) =>
+        StartSessionAsync(new EventPipeSessionConfiguration(providers, circularBufferSizeMB: 16, requestRundown: false, requestStackwalk: false), cancellationToken);
+
+    /// <summary>Starts an EventPipe session with <paramref name="configuration"/>; the same error mapping.</summary>
+    public async Task<EventPipeSession> StartSessionAsync(EventPipeSessionConfiguration configuration, CancellationToken cancellationToken)
     {
         try
         {
-            var config = new EventPipeSessionConfiguration(providers, circularBufferSizeMB: 16, requestRundown: false, requestStackwalk: false);
-            return await Client.StartEventPipeSessionAsync(config, cancellationToken).ConfigureAwait(false);
+            return await Client.StartEventPipeSessionAsync(configuration, cancellationToken).ConfigureAwait(false);
         }
-        catch (Exception e) when (IsPermissionDenied(e))
+        catch (Exception e) when (AttachErrors.IsPermissionDenied(e))
         {
-            throw new TplabException(ExitCodes.PermissionDenied,
-                $"permission denied on the diagnostic socket of process {ProcessId}: run tplab as the user that runs the process ({ProcessFiles.Owner(ProcessId)})", e);
+            throw AttachErrors.PermissionDenied(ProcessId, e);
         }
         catch (ServerNotAvailableException e)
         {
-            throw NotDotNet(e);
+            throw ProcessFiles.IsAlive(ProcessId) ? AttachErrors.NoSocket(ProcessId, e) : AttachErrors.Gone(ProcessId, "before the session began", e);
+        }
+        catch (Exception e) when (e is EndOfStreamException or IOException)
+        {
+            throw AttachErrors.Gone(ProcessId, "before the session began", e);
         }
         catch (Exception e) when (e is UnsupportedCommandException or ServerErrorException)
         {
@@ -137,33 +132,5 @@ public sealed class RuntimeConnection : IAsyncDisposable
         {
             await Child.DisposeAsync().ConfigureAwait(false);
         }
-    }
-
-    private TplabException NotDotNet(Exception e)
-    {
-        if (!ProcessFiles.IsAlive(ProcessId))
-        {
-            return new TplabException(ExitCodes.ProcessExited, $"process {ProcessId} exited before the watch began", e);
-        }
-        var name = ProcessFiles.Name(ProcessId);
-        return RuntimeVersion.HasCoreClr(ProcessId) == true
-            ? new TplabException(ExitCodes.NoProcess,
-                $"process {ProcessId} ({name}) runs .NET but has no diagnostic socket: DOTNET_EnableDiagnostics=0, or a different TMPDIR than tplab's", e)
-            : new TplabException(ExitCodes.NoProcess,
-                $"process {ProcessId} ({name}) is not a .NET process: no diagnostic socket dotnet-diagnostic-{ProcessId}-*-socket in {Path.GetTempPath().TrimEnd('/')}", e);
-    }
-
-    private static bool IsPermissionDenied(Exception e)
-    {
-        for (var x = e; x is not null; x = x.InnerException)
-        {
-            if (x is UnauthorizedAccessException
-                || (x is SocketException s && s.SocketErrorCode == SocketError.AccessDenied)
-                || x.Message.Contains("Permission denied", StringComparison.OrdinalIgnoreCase))
-            {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Threading.Channels;
+using Tplab.Processes;
 using Tplab.Watch.EventPipe;
 using Tplab.Watch.Output;
 using Tplab.Watch.Verdicts;

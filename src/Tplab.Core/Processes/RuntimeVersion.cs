@@ -1,11 +1,11 @@
 using System.Text.RegularExpressions;
 
-namespace Tplab.Watch.EventPipe;
+namespace Tplab.Processes;
 
 /// <summary>
 /// The .NET runtime version of a process, read from the path of the libcoreclr.so it mapped
 /// (…/Microsoft.NETCore.App/10.0.0/libcoreclr.so). Null when unknown: self-contained and single-file apps
-/// carry no version in the path, and another user's maps are unreadable.
+/// carry no version in the path, and another user's maps are unreadable. The one place tplab tells versions.
 /// </summary>
 public static partial class RuntimeVersion
 {
@@ -19,17 +19,7 @@ public static partial class RuntimeVersion
     public static readonly Version CooperativeBlocking = new(6, 0);
 
     /// <summary>The runtime version of <paramref name="processId"/>, or null when it cannot be told.</summary>
-    public static Version? Of(int processId)
-    {
-        try
-        {
-            return FromMaps(File.ReadLines($"/proc/{processId}/maps"));
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            return null;
-        }
-    }
+    public static Version? Of(int processId) => ProcessFiles.Maps(processId) is { } maps ? FromMaps(maps) : null;
 
     /// <summary>The version in the first mapped libcoreclr.so path, or null.</summary>
     public static Version? FromMaps(IEnumerable<string> mapsLines)
@@ -47,17 +37,8 @@ public static partial class RuntimeVersion
     }
 
     /// <summary>Whether the process has a CoreCLR mapped at all (null when the maps cannot be read).</summary>
-    public static bool? HasCoreClr(int processId)
-    {
-        try
-        {
-            return File.ReadLines($"/proc/{processId}/maps").Any(l => l.EndsWith("libcoreclr.so", StringComparison.Ordinal));
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            return null;
-        }
-    }
+    public static bool? HasCoreClr(int processId) =>
+        ProcessFiles.Maps(processId) is { } maps ? maps.Any(l => l.EndsWith("libcoreclr.so", StringComparison.Ordinal)) : null;
 
     [GeneratedRegex(@"/Microsoft\.NETCore\.App/(\d+\.\d+\.\d+)[^/]*/libcoreclr\.so$")]
     private static partial Regex VersionInPath();

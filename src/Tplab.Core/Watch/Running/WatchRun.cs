@@ -1,0 +1,146 @@
+using System.Globalization;
+using Spectre.Console;
+using Tplab.Common;
+using Tplab.Processes;
+using Tplab.Watch.Output;
+using Tplab.Watch.Verdicts;
+
+namespace Tplab.Watch.Running;
+
+/// <summary>The terminal of a watch run: the live view draws on <see cref="Console"/>, records go to <see cref="Out"/>, notices to <see cref="Error"/>.</summary>
+public sealed record WatchTerminal(IAnsiConsole Console, TextWriter Out, TextWriter Error);
+
+/// <summary>
+/// One <c>tplab watch</c>, as the CLI runs it: picks the sink for the format, watches until the duration, Ctrl+C,
+/// the process exiting or (with <c>--fail-on starving</c>) a starving sample, starts diagnoses on starvation when
+/// asked, and maps the way it ended to the documented exit code. The data so far is always written.
+/// </summary>
+public static class WatchRun
+{
+    /// <summary>Runs the watch; returns the exit code (docs/watch.md), or throws a <see cref="TplabException"/> for a failure before it began.</summary>
+    public static async Task<int> RunAsync(WatchRunOptions options, WatchTerminal terminal, CancellationToken ct)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(terminal);
+        options.Validated();
+        var pid = options.ProcessId ?? (options.Name is { } name ? ProcessFinder.ByName(name).ProcessId : (int?)null);
+        using var file = OpenOutput(options.Output);
+        var title = pid is { } p ? $"tplab watch: pid {p.ToString(CultureInfo.InvariantCulture)}" : $"tplab watch: {string.Join(' ', options.Command)}";
+        var records = SinkFor(options, file ?? terminal.Out, terminal.Console, title);
+        var starving = new StarvingSignal();
+        var sinks = new WatchSinks(records, starving);
+        var watchOptions = new WatchOptions { Interval = options.Interval, Thresholds = options.Thresholds, Sink = sinks }.Validated();
+        await using var watch = pid is { } id
+            ? await ThreadPoolWatch.StartAsync(id, watchOptions, ct).ConfigureAwait(false)
+            : await ThreadPoolWatch.LaunchAsync(options.Command, watchOptions, ct).ConfigureAwait(false);
+        StarvingDiagnosisTrigger? trigger = null;
+        if (options.OnStarving is { } onStarving)
+        {
+            trigger = new StarvingDiagnosisTrigger(watch.ProcessId, options.Interval, onStarving, terminal.Error, TimeProvider.System);
+            sinks.Add(trigger);
+        }
+        if (options.Format != "live")
+        {
+            await terminal.Error.WriteLineAsync($"tplab watch: watching pid {watch.ProcessId.ToString(CultureInfo.InvariantCulture)} every {options.Interval.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s").ConfigureAwait(false);
+        }
+        var ended = await WaitAsync(watch, options.Duration, options.FailOnStarving ? starving.Seen : null, ct).ConfigureAwait(false);
+        var timeline = await watch.StopAsync().ConfigureAwait(false);
+        if (trigger is not null)
+        {
+            // A diagnosis under way is finished (its capture is seconds long), so its file is not lost with the watch.
+            await trigger.Idle.WaitAsync(TimeSpan.FromSeconds(60), CancellationToken.None).ConfigureAwait(false);
+        }
+        if ((watch.SinkError ?? sinks.ErrorOf(records)) is { } e)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"could not write {options.Output ?? "the output"}: {e.Message}", e);
+        }
+        var kept = $"the data so far was kept ({timeline.Samples.Count.ToString(CultureInfo.InvariantCulture)} samples, {timeline.Injections.Count.ToString(CultureInfo.InvariantCulture)} injections)";
+        switch (ended)
+        {
+            case End.Starving:
+                await terminal.Error.WriteLineAsync($"tplab: the pool of process {watch.ProcessId.ToString(CultureInfo.InvariantCulture)} is starving ({starving.Evidence}); {kept}").ConfigureAwait(false);
+                return ExitCodes.Starving;
+            case End.Interrupted:
+                await terminal.Error.WriteLineAsync($"tplab: interrupted; {kept}").ConfigureAwait(false);
+                return ExitCodes.Interrupted;
+            case End.ProcessExited when watch.Child is { } child && options.Duration is null:
+                // A started command ending is the natural end of `watch -- COMMAND` without --duration.
+                await terminal.Error.WriteLineAsync($"tplab watch: the command exited ({child.LastLines(1)}); {kept}").ConfigureAwait(false);
+                return ExitCodes.Ok;
+            case End.ProcessExited:
+                await terminal.Error.WriteLineAsync($"tplab: process {watch.ProcessId.ToString(CultureInfo.InvariantCulture)} exited during the watch; {kept}").ConfigureAwait(false);
+                return ExitCodes.ProcessExited;
+            default:
+                return ExitCodes.Ok;
+        }
+    }
+
+    /// <summary>The record sink of a format: the live view, JSONL or CSV.</summary>
+    public static IWatchSink SinkFor(WatchRunOptions options, TextWriter writer, IAnsiConsole console, string title) => options.Format switch
+    {
+        "jsonl" => new JsonlWatchWriter(writer),
+        "csv" => new CsvWatchWriter(writer),
+        _ => new LiveWatchView(console, $"{title}, every {options.Interval.TotalSeconds.ToString("0.00", CultureInfo.InvariantCulture)} s"),
+    };
+
+    private enum End
+    {
+        Duration,
+        Interrupted,
+        ProcessExited,
+        Starving,
+    }
+
+    private static async Task<End> WaitAsync(ThreadPoolWatch watch, TimeSpan? duration, Task? starving, CancellationToken ct)
+    {
+        var timer = Task.Delay(duration ?? Timeout.InfiniteTimeSpan, ct);
+        var finished = await Task.WhenAny(new[] { timer, watch.ProcessGone, starving }.OfType<Task>()).ConfigureAwait(false);
+        return finished == starving ? End.Starving
+            : finished == watch.ProcessGone ? End.ProcessExited
+            : ct.IsCancellationRequested ? End.Interrupted
+            : End.Duration;
+    }
+
+    private static StreamWriter? OpenOutput(string? path)
+    {
+        if (path is null)
+        {
+            return null;
+        }
+        try
+        {
+            return new StreamWriter(path, append: false) { AutoFlush = false };
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"could not open --output {path}: {e.Message}", e);
+        }
+    }
+
+    /// <summary>Completes at the first starving sample.</summary>
+    private sealed class StarvingSignal : IWatchSink
+    {
+        private readonly TaskCompletionSource _seen = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public Task Seen => _seen.Task;
+
+        public string Evidence { get; private set; } = "";
+
+        public void OnInjection(ThreadPoolInjection injection)
+        {
+        }
+
+        public void OnSample(ThreadPoolSample sample)
+        {
+            if (sample.Verdict == PoolVerdict.Starving && !_seen.Task.IsCompleted)
+            {
+                Evidence = $"at {sample.Offset.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture)} s: {sample.Evidence}";
+                _seen.TrySetResult();
+            }
+        }
+
+        public void OnCompleted(PoolTimeline timeline)
+        {
+        }
+    }
+}

@@ -1,0 +1,65 @@
+using Tplab.Common;
+using Tplab.Watch.Verdicts;
+
+namespace Tplab.Watch.Running;
+
+/// <summary>One <c>tplab watch</c> run: what to watch, how often, for how long, where the records go and what to do on starvation.</summary>
+public sealed record WatchRunOptions
+{
+    /// <summary>The formats of <c>--format</c>.</summary>
+    public static readonly IReadOnlyList<string> Formats = ["live", "jsonl", "csv"];
+
+    /// <summary>A process to attach to; or <see cref="Name"/>, or <see cref="Command"/>.</summary>
+    public int? ProcessId { get; init; }
+
+    /// <summary>A process to find by name (<c>-n</c>): exactly one .NET process of this user must match.</summary>
+    public string? Name { get; init; }
+
+    /// <summary>A command to start and watch from its first moment (after <c>--</c>); empty when attaching.</summary>
+    public IReadOnlyList<string> Command { get; init; } = [];
+
+    /// <summary>Time between samples (default 1 s).</summary>
+    public TimeSpan Interval { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>Stop after this long; null: until Ctrl+C or the process exits.</summary>
+    public TimeSpan? Duration { get; init; }
+
+    /// <summary>live, jsonl or csv (default live).</summary>
+    public string Format { get; init; } = "live";
+
+    /// <summary>Write the records to this file instead of the terminal; null for the terminal.</summary>
+    public string? Output { get; init; }
+
+    /// <summary>End with exit <see cref="ExitCodes.Starving"/> as soon as a sample's verdict is starving (<c>--fail-on starving</c>).</summary>
+    public bool FailOnStarving { get; init; }
+
+    /// <summary>Capture and write a diagnosis when the pool turns starving (<c>--on-starving diagnose[=OUT]</c>); null for none.</summary>
+    public StarvingDiagnosisOptions? OnStarving { get; init; }
+
+    /// <summary>The verdict rule's thresholds.</summary>
+    public VerdictThresholds Thresholds { get; init; } = VerdictThresholds.Default;
+
+    /// <summary>These options, or a usage error naming the first bad value.</summary>
+    public WatchRunOptions Validated()
+    {
+        var targets = (ProcessId is null ? 0 : 1) + (Name is null ? 0 : 1) + (Command.Count == 0 ? 0 : 1);
+        if (targets != 1)
+        {
+            throw TplabException.Usage("watch needs one of: a process id, -n NAME, or -- and a command: tplab watch PID | tplab watch -n NAME | tplab watch -- COMMAND ARGS");
+        }
+        if (!Formats.Contains(Format))
+        {
+            throw TplabException.Usage($"--format must be one of {string.Join(", ", Formats)}, got '{Format}'");
+        }
+        if (Format == "live" && Output is not null)
+        {
+            throw TplabException.Usage("--format live draws on the terminal; use --format jsonl or csv with --output");
+        }
+        if (Duration is { } d && d <= TimeSpan.Zero)
+        {
+            throw TplabException.Usage($"--duration must be more than zero, got {d}");
+        }
+        OnStarving?.Validated();
+        return this;
+    }
+}
