@@ -28,6 +28,36 @@ public static class ProcessFiles
     public static int? OsThreads(int processId) =>
         StatusField(processId, "Threads:") is { } v && int.TryParse(v, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : null;
 
+    /// <summary>One field of /proc/PID/status (the text after "Name:"), or null when unreadable.</summary>
+    public static string? Status(int processId, string field) => StatusField(processId, field + ":");
+
+    /// <summary>The lines of /proc/PID/cgroup, or none when unreadable.</summary>
+    public static string[] Cgroups(int processId) => Read(processId, "cgroup")?.Split('\n', StringSplitOptions.RemoveEmptyEntries) ?? [];
+
+    /// <summary>
+    /// The /proc/PID/task/TID/stat line of every thread of the process; null when the process is gone. A thread that
+    /// ends between the listing and the read is left out.
+    /// </summary>
+    public static List<string>? ThreadStats(int processId)
+    {
+        try
+        {
+            var lines = new List<string>();
+            foreach (var task in Directory.EnumerateDirectories($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/task"))
+            {
+                if (SafeRead(Path.Combine(task, "stat")) is { } line)
+                {
+                    lines.Add(line);
+                }
+            }
+            return lines;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>The effective user id of the process (second field of Uid:), or null when unreadable.</summary>
     public static int? EffectiveUid(int processId) => EffectiveUidOf(StatusField(processId, "Uid:"));
 

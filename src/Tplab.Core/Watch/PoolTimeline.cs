@@ -26,14 +26,14 @@ public sealed class PoolTimeline
         Injections = [.. injections];
         Limits = limits;
         ProcessExited = processExited;
-        // The first samples of a watch can precede the runtime's first counter payload; they read 0 threads.
-        ThreadsStart = Samples.FirstOrDefault(s => s.CountersAgeMs is not null)?.ThreadCount ?? (Samples.Count > 0 ? Samples[0].ThreadCount : 0);
+        // Every sample carries the runtime's counters: the sampler makes none before the first payload arrives.
+        ThreadsStart = Samples.Count > 0 ? Samples[0].ThreadCount : 0;
         ThreadsPeak = Samples.Count > 0 ? Samples.Max(s => s.ThreadCount) : 0;
         OsThreadsPeak = Samples.Count > 0 ? Samples.Max(s => s.OsThreads) : 0;
         QueuePeak = Samples.Count > 0 ? Samples.Max(s => s.QueueLength) : 0;
         InjectionsByReason = Injections.GroupBy(i => i.ReasonName).OrderBy(g => g.Key, StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
-        FirstStarving = Samples.FirstOrDefault(s => s.Verdict == PoolVerdict.Starving)?.Offset;
+        FirstStarving = Samples.FirstOrDefault(s => s.Verdict.ThreadsHeld())?.Offset;
         var verdict = TimelineVerdict.Judge(Samples, Injections, interval);
         Verdict = verdict.Verdict;
         Evidence = processExited ? verdict.Evidence + ", the process exited during the watch" : verdict.Evidence;

@@ -111,10 +111,13 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
             var session = await connection.StartSessionAsync(RuntimeProviders.ForWatch(options.Interval), cancellationToken).ConfigureAwait(false);
             var stream = new RuntimeEventStream(session);
             var counters = new PoolCounters();
-            var sampler = new Sampler(connection.ProcessId, options, counters, options.Time.GetTimestamp());
+            var start = options.Time.GetTimestamp();
+            var lockWaits = new LockWaits(start);
+            var sampler = new Sampler(connection.ProcessId, options, counters, lockWaits, start);
             var watch = new ThreadPoolWatch(connection, stream, sampler, options);
             stream.CounterReceived += counters.Add;
             stream.AdjustmentReceived += sampler.Enqueue;
+            stream.ContentionReceived += lockWaits.Add;
             stream.MinMaxReceived += m => watch._limits = m;
             stream.Start("tplab watch events");
             sampler.Start();

@@ -13,7 +13,8 @@ public abstract record WatchRecord(TimeSpan Offset);
 /// <param name="QueueLength">Work items waiting (ThreadPool.PendingWorkItemCount).</param>
 /// <param name="CompletedPerSecond">Work items completed per second over the runtime's last counter interval.</param>
 /// <param name="OsThreads">Threads of the process (Threads: in /proc/PID/status).</param>
-/// <param name="CpuPercent">The process's CPU over the last interval, in percent of all cores (the gate thread's measure).</param>
+/// <param name="CpuPercent">The process's CPU over the last interval, in percent of the cores it may use (<see cref="Cores"/>: the
+/// gate thread's measure, which divides by the process's own Environment.ProcessorCount).</param>
 /// <param name="ContentionsPerSecond">Monitor lock contentions per second.</param>
 /// <param name="CountersAgeMs">How old the newest counter payload was when sampled; null before the first one arrived.</param>
 public sealed record ThreadPoolSample(
@@ -28,8 +29,25 @@ public sealed record ThreadPoolSample(
     PoolVerdict Verdict,
     string Evidence) : WatchRecord(Offset)
 {
+    /// <summary>Threads waiting for contended locks, on average over the interval (ContentionStart/Stop); null before the runtime sent any.</summary>
+    public double? LockWaiters { get; init; }
+
+    /// <summary>
+    /// Pool worker threads running or waiting for a core at the sample (state R in /proc, averaged over a few looks);
+    /// read only while work is queued or the CPU is busy, else null.
+    /// </summary>
+    public double? RunnableWorkers { get; init; }
+
+    /// <summary>Cores the process may use (affinity, cgroup quota, DOTNET_PROCESSOR_COUNT): the 100% of <see cref="CpuPercent"/>.</summary>
+    public double Cores { get; init; }
+
     /// <summary>The pool-counter part of the sample, as the verdict rule reads it.</summary>
-    public PoolReading Reading => new(Offset, ThreadCount, QueueLength, CompletedPerSecond, CpuPercent);
+    public PoolReading Reading => new(Offset, ThreadCount, QueueLength, CompletedPerSecond, CpuPercent)
+    {
+        LockWaiters = LockWaiters ?? 0,
+        RunnableWorkers = RunnableWorkers,
+        Cores = Cores,
+    };
 }
 
 /// <summary>
@@ -51,4 +69,15 @@ public sealed record ThreadPoolInjection(
 }
 
 /// <summary>The pool counters of one sample, the input of the verdict rule.</summary>
-public sealed record PoolReading(TimeSpan Offset, int ThreadCount, long QueueLength, double CompletedPerSecond, double CpuPercent);
+/// <param name="CpuPercent">The process's CPU in percent of the cores it may use (<see cref="Cores"/>).</param>
+public sealed record PoolReading(TimeSpan Offset, int ThreadCount, long QueueLength, double CompletedPerSecond, double CpuPercent)
+{
+    /// <summary>Threads waiting for contended locks, on average over the interval.</summary>
+    public double LockWaiters { get; init; }
+
+    /// <summary>Pool worker threads running or waiting for a core at the sample; null when not read.</summary>
+    public double? RunnableWorkers { get; init; }
+
+    /// <summary>Cores the process may use; 0 when unknown.</summary>
+    public double Cores { get; init; }
+}

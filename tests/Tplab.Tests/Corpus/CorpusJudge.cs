@@ -34,7 +34,9 @@ internal static class CorpusJudge
         {
             differences.Add($"expected no culprit ({expected.Illness}), diagnose said {outcome.Said}");
         }
-        if (outcome.PoolWord != expected.Pool)
+        // "starving" is met by a watch that saw starvation and then the runtime's compensation catch up (recovering).
+        var poolRight = expected.Pool is null || outcome.PoolWord == expected.Pool || (expected.Pool == "starving" && outcome.PoolWord == "recovering");
+        if (!poolRight)
         {
             differences.Add($"watch: expected {expected.Pool}, got {outcome.PoolWord} ({diagnosis.Pool?.Evidence})");
         }

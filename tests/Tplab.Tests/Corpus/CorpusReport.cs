@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using Tplab.Watch.Verdicts;
 
 namespace Tplab.Tests.Corpus;
 
@@ -28,12 +29,14 @@ internal static class CorpusReport
                 : outcome.Expected.Illness.ToString(),
             said = outcome.Said,
             pool = outcome.PoolWord,
-            expectedPool = outcome.Expected.Pool,
+            expectedPool = outcome.Expected.Pool ?? "(not checked)",
             right = differences.Count == 0,
             differences,
             captureSeconds = Math.Round(outcome.Diagnosis.CaptureDuration.TotalSeconds, 2),
             answerSeconds = Math.Round(outcome.Diagnosis.AnswerTime.TotalSeconds, 2),
             throughput = Math.Round(outcome.ThroughputDuringCapture, 1),
+            samples = outcome.Diagnosis.Pool?.Samples.Select(p => string.Create(CultureInfo.InvariantCulture,
+                $"{p.Verdict.ToWord()} t{p.ThreadCount} q{p.QueueLength} c{p.CompletedPerSecond:0} cpu{p.CpuPercent:0} lw{p.LockWaiters:0.0} r{p.RunnableWorkers:0.#}")),
         });
         File.AppendAllText(path, line + "\n");
     }

@@ -32,7 +32,7 @@ internal static class CorpusRun
 
     public static readonly TimeSpan Capture = TimeSpan.FromSeconds(2.5);
 
-    public static async Task<CorpusOutcome> RunAsync(ExpectedCulprit expected, string? connectionString, DiagnoseOptions? options = null)
+    public static async Task<CorpusOutcome> RunAsync(ExpectedCulprit expected, string? connectionString, TimeSpan? capture = null)
     {
         await using var app = await ShopAppProcess.StartAsync(connectionString);
         using (var http = new HttpClient { Timeout = TimeSpan.FromSeconds(30) })
@@ -51,7 +51,7 @@ internal static class CorpusRun
         {
             await Task.Delay(LoadBeforeCapture);
             var captureStart = DateTimeOffset.UtcNow;
-            var diagnosis = await BlockingDiagnoser.DiagnoseAsync(app.ProcessId, (options ?? new DiagnoseOptions()) with { Duration = Capture });
+            var diagnosis = await BlockingDiagnoser.DiagnoseAsync(app.ProcessId, new DiagnoseOptions { Duration = capture ?? Capture });
             await stopLoad.CancelAsync();
             var ends = await load;
             var captureEnd = captureStart + diagnosis.CaptureDuration;

@@ -1,3 +1,5 @@
+using Tplab.Postgres;
+
 namespace Tplab.Tests.Support;
 
 /// <summary>
@@ -57,6 +59,30 @@ public sealed class CreatedumpFactAttribute : FactAttribute
         if (Preconditions.Createdump is null)
         {
             Skip = "the runtime's createdump is not beside libcoreclr.so in this installation";
+        }
+    }
+}
+
+/// <summary>A theory that needs PostgreSQL: skipped, with how to install it, when its binaries are not on this machine.</summary>
+public sealed class PostgresTheoryAttribute : TheoryAttribute
+{
+    public PostgresTheoryAttribute()
+    {
+        if (PostgresBinaries.Find() is null)
+        {
+            Skip = "PostgreSQL is not installed: " + PostgresBinaries.HowToEnable;
+        }
+    }
+}
+
+/// <summary>A benchmark, not a test: runs only when TPLAB_BENCH=1 (the bench/ scripts set it), skipped with that reason otherwise.</summary>
+public sealed class BenchFactAttribute : FactAttribute
+{
+    public BenchFactAttribute()
+    {
+        if (Environment.GetEnvironmentVariable("TPLAB_BENCH") != "1")
+        {
+            Skip = "a benchmark: run it with its bench/ script (TPLAB_BENCH=1)";
         }
     }
 }

@@ -11,6 +11,10 @@ public sealed class VerdictRuleTests
     private static PoolReading R(double at, int threads, long queue, double completed, double cpu = 3) =>
         new(TimeSpan.FromSeconds(at), threads, queue, completed, cpu);
 
+    private static PoolReading Cpu(PoolReading r, double runnable, double cores) => r with { RunnableWorkers = runnable, Cores = cores };
+
+    private static PoolReading Locks(PoolReading r, double waiters) => r with { LockWaiters = waiters };
+
     private static ThreadPoolInjection I(double at, InjectionReason reason, int to = 5) =>
         new(TimeSpan.FromSeconds(at), to, reason, (long)reason, 0);
 
@@ -35,7 +39,20 @@ public sealed class VerdictRuleTests
         { "queue never drains, one sample back (1 s interval, jitter)", R(3.9994, 3, 11, 13), [R(2.9996, 3, 12, 26)], [], null, PoolVerdict.Starving, "never below 10" },
         { "queue only just formed", R(3, 3, 12, 26), [R(1.001, 0, 0, 0), R(2, 3, 12, 26)], [], null, PoolVerdict.Healthy, "queue 12" },
         { "busy but keeping up", R(3, 8, 20, 5000), [R(2, 8, 25, 5000)], [], null, PoolVerdict.Healthy, "queue 20, completed 5000/s" },
-        { "backlog at high CPU is CPU-bound, not starvation", R(3, 8, 200, 50, 97), [R(2, 8, 100, 50, 97)], [], null, PoolVerdict.Healthy, "queue waits for CPU, not for threads" },
+        // CPU saturation: work waits for CPU, not for threads.
+        { "backlog at high CPU is CPU-bound, not starvation", R(3, 8, 200, 50, 97), [R(2, 8, 100, 50, 97)], [], null, PoolVerdict.CpuSaturated, "work waits for CPU, not for threads" },
+        // The trial's case: a CPU-bound endpoint on a machine shared with the load generator gets 55% of its 2 cores;
+        // the gate thread (CPU < 80%) injects for starvation, but 7 threads want the 2 cores.
+        { "CPU-bound with part of the cores", Cpu(R(3, 6, 40, 30, 55), runnable: 5, cores: 2), [R(2, 5, 35, 30, 55)], [I(2.2, InjectionReason.Starvation), I(2.8, InjectionReason.Starvation)], null, PoolVerdict.CpuSaturated, "5 of 6 pool threads running or waiting for a core, CPU 55% of 2 cores" },
+        { "blocked threads on a busy machine are starving", Cpu(R(3, 6, 40, 2, 9), runnable: 1, cores: 2), [R(2, 5, 35, 2, 9)], [I(2.2, InjectionReason.Starvation), I(2.8, InjectionReason.Starvation)], null, PoolVerdict.Starving, "added by starvation injection" },
+        { "a third of the workers runnable is not CPU-bound", Cpu(R(3, 6, 40, 2, 30), runnable: 2, cores: 2), [R(2, 6, 40, 2, 30)], [], null, PoolVerdict.Starving, "of backlog" },
+        { "a large pool computing with no queue", Cpu(R(3, 48, 0, 150, 60), runnable: 40, cores: 2), [R(2, 48, 0, 150, 60)], [], null, PoolVerdict.CpuSaturated, "40 of 48 pool threads running or waiting for a core" },
+        { "a large pool, two workers computing", Cpu(R(3, 48, 0, 150, 60), runnable: 2, cores: 2), [R(2, 48, 0, 150, 60)], [], null, PoolVerdict.Healthy, "queue 0" },
+        // Lock contention: most pool threads wait for a lock; it is named before the starvation it causes.
+        { "most pool threads wait for a lock", Locks(R(3, 45, 30, 10), 43.5), [R(2, 40, 38, 10)], [I(2.5, InjectionReason.Starvation)], null, PoolVerdict.LockContention, "44 threads waiting for contended locks on average, of 45 pool threads" },
+        { "a small pool held by a lock", Locks(R(3, 3, 45, 10), 2.6), [R(2, 3, 45, 10)], [], null, PoolVerdict.LockContention, "queue 45" },
+        { "a few lock waits in a starving pool", Locks(R(3, 40, 50, 2), 3), [R(2, 38, 60, 2)], [I(2.2, InjectionReason.Starvation), I(2.8, InjectionReason.Starvation)], null, PoolVerdict.Starving, "added by starvation injection" },
+        { "one lock waiter is not contention", Locks(R(3, 2, 0, 400), 1), [R(2, 2, 0, 400)], [], null, PoolVerdict.Healthy, "queue 0" },
         { "short queue below the minimum", R(3, 2, 5, 0), [R(2, 2, 3, 0)], [], null, PoolVerdict.Healthy, "queue 5" },
         // Hill climbing alone is never evidence.
         { "hill climbing moves", R(3, 8, 0, 900), [R(2, 6, 0, 800)], [I(2.5, InjectionReason.ClimbingMove), I(2.7, InjectionReason.Warmup)], null, PoolVerdict.Healthy, "queue 0" },

@@ -32,6 +32,8 @@ internal static class Cells
         {
             PoolVerdict.Starving => "[red]starving[/]",
             PoolVerdict.Recovering => "[yellow]recovering[/]",
+            PoolVerdict.LockContention => "[red]lock-contention[/]",
+            PoolVerdict.CpuSaturated => "[yellow]cpu-saturated[/]",
             PoolVerdict.Healthy => "[green]healthy[/]",
             _ => "–",
         };

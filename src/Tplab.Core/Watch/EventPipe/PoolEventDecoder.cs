@@ -16,6 +16,20 @@ public static class PoolEventDecoder
     /// <summary>Event 59.</summary>
     public const int MinMaxEventId = 59;
 
+    /// <summary>ContentionStart.</summary>
+    public const int ContentionStartEventId = 81;
+
+    /// <summary>ContentionStop.</summary>
+    public const int ContentionStopEventId = 91;
+
+    /// <summary>Event 81 or 91: which thread began or ended a wait for a lock.</summary>
+    public static ContentionEvent? Contention(TraceEvent data, long timestamp) => (int)data.ID switch
+    {
+        ContentionStartEventId => new ContentionEvent(timestamp, data.ThreadID, Started: true),
+        ContentionStopEventId => new ContentionEvent(timestamp, data.ThreadID, Started: false),
+        _ => null,
+    };
+
     /// <summary>The counter values in an "EventCounters" event, or nothing for any other event.</summary>
     public static CounterValue? Counter(TraceEvent data, long arrival)
     {

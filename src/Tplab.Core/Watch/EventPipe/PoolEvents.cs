@@ -12,3 +12,9 @@ public sealed record AdjustmentEvent(long Timestamp, double AverageThroughput, i
 
 /// <summary>A decoded ThreadPoolMinMaxThreads (event 59): emitted at pool creation and on SetMinThreads/SetMaxThreads.</summary>
 public sealed record MinMaxEvent(long Timestamp, int MinWorkerThreads, int MaxWorkerThreads, int MinIoThreads, int MaxIoThreads);
+
+/// <summary>A thread began (ContentionStart, 81) or ended (ContentionStop, 91) waiting for a contended lock.</summary>
+/// <param name="Timestamp">When the target emitted it, as a Stopwatch timestamp of this machine.</param>
+/// <param name="ThreadId">The waiting thread (OS id).</param>
+/// <param name="Started">True for the start of a wait, false for its end.</param>
+public sealed record ContentionEvent(long Timestamp, int ThreadId, bool Started);

@@ -25,6 +25,8 @@ public sealed class RuntimeEventStream : IDisposable
         Source.Dynamic.All += OnDynamic;
         Source.Clr.ThreadPoolWorkerThreadAdjustmentAdjustment += OnClr;
         Source.Clr.ThreadPoolMinMaxThreads += OnClr;
+        Source.Clr.ContentionStart += OnContention;
+        Source.Clr.ContentionStop += OnContention;
     }
 
     /// <summary>Raised for each counter value.</summary>
@@ -35,6 +37,9 @@ public sealed class RuntimeEventStream : IDisposable
 
     /// <summary>Raised for each min/max change (event 59).</summary>
     public event Action<MinMaxEvent>? MinMaxReceived;
+
+    /// <summary>Raised on the processing thread for every lock-contention start and stop.</summary>
+    public event Action<ContentionEvent>? ContentionReceived;
 
     /// <summary>The TraceEvent source, for subscribing to more events before <see cref="Start"/>.</summary>
     public EventPipeEventSource Source { get; }
@@ -114,6 +119,14 @@ public sealed class RuntimeEventStream : IDisposable
         if (PoolEventDecoder.Counter(data, Stopwatch.GetTimestamp()) is { } counter)
         {
             CounterReceived?.Invoke(counter);
+        }
+    }
+
+    private void OnContention(TraceEvent data)
+    {
+        if (PoolEventDecoder.Contention(data, PoolEventDecoder.EmittedAt(data, Stopwatch.GetTimestamp())) is { } contention)
+        {
+            ContentionReceived?.Invoke(contention);
         }
     }
 

@@ -21,6 +21,13 @@ public static class RuntimeProviders
     /// <summary>ThreadingKeyword: worker start/stop/wait, hill-climbing adjustments (event 55), min/max (event 59).</summary>
     public const long ThreadingKeyword = 0x10000;
 
+    /// <summary>
+    /// ContentionKeyword: ContentionStart (81) and ContentionStop (91, with DurationNs since .NET 8) around every
+    /// contended <c>lock</c>/<c>Monitor.Enter</c> and <c>System.Threading.Lock</c>. Raised only when a thread has to wait,
+    /// so the cost grows with the contention it measures, not with the traffic.
+    /// </summary>
+    public const long ContentionKeyword = 0x4000;
+
     /// <summary>The System.Runtime counters at <paramref name="interval"/>.</summary>
     public static EventPipeProvider Counters(TimeSpan interval) => new(
         SystemRuntime,
@@ -38,6 +45,9 @@ public static class RuntimeProviders
     /// <summary>The runtime's threading events at Informational level (event 55 and 59 are Informational).</summary>
     public static EventPipeProvider Threading() => new(DotNetRuntime, EventLevel.Informational, ThreadingKeyword);
 
+    /// <summary>The threading events and the lock-contention events, at Informational level.</summary>
+    public static EventPipeProvider ThreadingAndContention() => new(DotNetRuntime, EventLevel.Informational, ThreadingKeyword | ContentionKeyword);
+
     /// <summary>Everything <c>tplab watch</c> needs, in one session.</summary>
-    public static IReadOnlyList<EventPipeProvider> ForWatch(TimeSpan interval) => [Counters(interval), Threading()];
+    public static IReadOnlyList<EventPipeProvider> ForWatch(TimeSpan interval) => [Counters(interval), ThreadingAndContention()];
 }

@@ -55,8 +55,8 @@ public sealed class LiveWatchView(IAnsiConsole console, string title) : IWatchSi
 
     private static Style VerdictStyle(PoolVerdict verdict) => verdict switch
     {
-        PoolVerdict.Starving => new Style(Color.Red, decoration: Decoration.Bold),
-        PoolVerdict.Recovering => new Style(Color.Yellow),
+        PoolVerdict.Starving or PoolVerdict.LockContention => new Style(Color.Red, decoration: Decoration.Bold),
+        PoolVerdict.Recovering or PoolVerdict.CpuSaturated => new Style(Color.Yellow),
         _ => new Style(Color.Green),
     };
 }

@@ -22,6 +22,23 @@ public static class WatchJson
         w.WriteNumber("osThreads", s.OsThreads);
         w.WriteNumber("cpuPercent", Round(s.CpuPercent, 1));
         w.WriteNumber("contentionsPerSecond", Round(s.ContentionsPerSecond, 1));
+        w.WriteNumber("cores", Round(s.Cores, 2));
+        if (s.LockWaiters is { } waiters)
+        {
+            w.WriteNumber("lockWaiters", Round(waiters, 1));
+        }
+        else
+        {
+            w.WriteNull("lockWaiters");
+        }
+        if (s.RunnableWorkers is { } runnable)
+        {
+            w.WriteNumber("runnableWorkers", Round(runnable, 1));
+        }
+        else
+        {
+            w.WriteNull("runnableWorkers");
+        }
         if (s.CountersAgeMs is { } age)
         {
             w.WriteNumber("countersAgeMs", Round(age, 0));

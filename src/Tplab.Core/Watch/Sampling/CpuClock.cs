@@ -3,8 +3,9 @@ using System.Diagnostics;
 namespace Tplab.Watch.Sampling;
 
 /// <summary>
-/// A process's CPU use between two readings, in percent of all cores: the same measure the runtime's gate thread
-/// uses on Linux (process CPU time / elapsed / processor count), so "CPU 3%" is what the pool itself saw.
+/// A process's CPU use between two readings, in percent of the cores it may use: the same measure the runtime's gate
+/// thread uses on Linux (process CPU time / elapsed / the process's own Environment.ProcessorCount, which follows its
+/// affinity and cgroup quota), so "CPU 3%" is what the pool itself saw.
 /// </summary>
 public sealed class CpuClock : IDisposable
 {
@@ -12,9 +13,12 @@ public sealed class CpuClock : IDisposable
     private TimeSpan _lastCpu;
     private long _lastTimestamp;
 
-    /// <summary>Starts measuring <paramref name="processId"/> at <paramref name="timestamp"/>.</summary>
-    public CpuClock(int processId, long timestamp)
+    private readonly double _cores;
+
+    /// <summary>Starts measuring <paramref name="processId"/> at <paramref name="timestamp"/>, out of <paramref name="cores"/> cores.</summary>
+    public CpuClock(int processId, long timestamp, double cores)
     {
+        _cores = cores;
         try
         {
             _process = Process.GetProcessById(processId);
@@ -39,7 +43,7 @@ public sealed class CpuClock : IDisposable
             _process.Refresh();
             var cpu = _process.TotalProcessorTime;
             var wall = (timestamp - _lastTimestamp) / (double)frequency;
-            var percent = wall <= 0 ? 0 : (cpu - _lastCpu).TotalSeconds / wall / Environment.ProcessorCount * 100;
+            var percent = wall <= 0 ? 0 : (cpu - _lastCpu).TotalSeconds / wall / _cores * 100;
             _lastCpu = cpu;
             _lastTimestamp = timestamp;
             return Math.Clamp(percent, 0, 100);

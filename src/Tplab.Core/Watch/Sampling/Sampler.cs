@@ -16,6 +16,8 @@ internal sealed class Sampler : IDisposable
     private readonly int _processId;
     private readonly WatchOptions _options;
     private readonly PoolCounters _counters;
+    private readonly LockWaits _lockWaits;
+    private readonly double _cores;
     private readonly ConcurrentQueue<AdjustmentEvent> _pending = new();
     private readonly List<ThreadPoolSample> _samples = [];
     private readonly List<ThreadPoolInjection> _injections = [];
@@ -28,13 +30,15 @@ internal sealed class Sampler : IDisposable
     private ThreadPoolSample? _latest;
     private TimeSpan? _lastStarving;
 
-    public Sampler(int processId, WatchOptions options, PoolCounters counters, long start)
+    public Sampler(int processId, WatchOptions options, PoolCounters counters, LockWaits lockWaits, long start)
     {
         _processId = processId;
         _options = options;
         _counters = counters;
+        _lockWaits = lockWaits;
         _start = start;
-        _cpu = new CpuClock(processId, start);
+        _cores = ProcessCpu.AvailableCores(processId);
+        _cpu = new CpuClock(processId, start, _cores);
         _thread = new Thread(Run) { IsBackground = true, Name = "tplab watch sampler" };
     }
 
@@ -125,8 +129,25 @@ internal sealed class Sampler : IDisposable
         {
             return false;
         }
+        var lockWaits = _lockWaits.Read(now);
         var counters = _counters.Current;
-        var reading = new PoolReading(offset, counters.ThreadCount, counters.QueueLength, counters.CompletedPerSecond, cpu.Value);
+        if (counters.LastArrival is null)
+        {
+            // The runtime's first counter payload comes one interval after the session starts: until then the pool's
+            // figures read 0, which is no data, not an idle pool. No sample is made of it.
+            return true;
+        }
+        // Thread states cost a file read per thread: read only when work is queued or the CPU is busy, the only times
+        // the rule needs them.
+        var runnable = counters.QueueLength >= _options.Thresholds.QueueMin || cpu.Value >= _options.Thresholds.LowCpuPercent / 2
+            ? ProcessCpu.PoolWorkerStates(_processId, 3, TimeSpan.FromMilliseconds(10))?.Runnable
+            : null;
+        var reading = new PoolReading(offset, counters.ThreadCount, counters.QueueLength, counters.CompletedPerSecond, cpu.Value)
+        {
+            LockWaiters = lockWaits?.Average ?? 0,
+            RunnableWorkers = runnable,
+            Cores = _cores,
+        };
         var from = offset - _options.Thresholds.Lookback;
         var window = new VerdictWindow(
             reading,
@@ -134,13 +155,18 @@ internal sealed class Sampler : IDisposable
             _injections.Where(i => i.Offset >= from).ToList(),
             _lastStarving is { } last ? offset - last : null);
         var verdict = VerdictRule.Judge(window, _options.Thresholds);
-        if (verdict.Verdict == PoolVerdict.Starving)
+        if (verdict.Verdict.ThreadsHeld())
         {
             _lastStarving = offset;
         }
         var age = counters.LastArrival is { } arrival ? Math.Max(0, (now - arrival) * 1000.0 / _options.Time.TimestampFrequency) : (double?)null;
         var sample = new ThreadPoolSample(offset, counters.ThreadCount, counters.QueueLength, counters.CompletedPerSecond,
-            osThreads.Value, cpu.Value, counters.ContentionsPerSecond, age, verdict.Verdict, verdict.Evidence);
+            osThreads.Value, cpu.Value, counters.ContentionsPerSecond, age, verdict.Verdict, verdict.Evidence)
+        {
+            LockWaiters = lockWaits?.Average,
+            RunnableWorkers = runnable,
+            Cores = _cores,
+        };
         _samples.Add(sample);
         Volatile.Write(ref _latest, sample);
         _records.Writer.TryWrite(sample);

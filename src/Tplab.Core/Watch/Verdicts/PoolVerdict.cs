@@ -11,23 +11,37 @@ public enum PoolVerdict
 
     /// <summary>Was starving recently; the queue is draining and injections have stopped.</summary>
     Recovering,
+
+    /// <summary>Work waits while most pool threads wait for a contended lock: more threads would only queue at the lock.</summary>
+    LockContention,
+
+    /// <summary>Work waits for CPU, not for threads: the pool's threads are computing and the process has all the CPU it can get.</summary>
+    CpuSaturated,
 }
 
 /// <summary>A verdict with the evidence for it in words, e.g. "queue 94 and rising, 2 threads/s added by starvation injection, CPU 3%".</summary>
 public sealed record VerdictResult(PoolVerdict Verdict, string Evidence)
 {
-    /// <summary>The lower-case word used in every output (healthy, starving, recovering).</summary>
+    /// <summary>The lower-case word used in every output (healthy, starving, recovering, lock-contention, cpu-saturated).</summary>
     public string Word => Verdict.ToWord();
 }
 
-/// <summary>Formatting of <see cref="PoolVerdict"/>.</summary>
+/// <summary>Formatting and meaning of <see cref="PoolVerdict"/>.</summary>
 public static class PoolVerdicts
 {
-    /// <summary>healthy, starving or recovering.</summary>
+    /// <summary>healthy, starving, recovering, lock-contention or cpu-saturated.</summary>
     public static string ToWord(this PoolVerdict verdict) => verdict switch
     {
         PoolVerdict.Starving => "starving",
         PoolVerdict.Recovering => "recovering",
+        PoolVerdict.LockContention => "lock-contention",
+        PoolVerdict.CpuSaturated => "cpu-saturated",
         _ => "healthy",
     };
+
+    /// <summary>Pool threads are held (blocked or waiting for a lock) while work waits: what diagnose looks for.</summary>
+    public static bool ThreadsHeld(this PoolVerdict verdict) => verdict is PoolVerdict.Starving or PoolVerdict.LockContention;
+
+    /// <summary>Work waits, for threads or for CPU.</summary>
+    public static bool IsTrouble(this PoolVerdict verdict) => verdict is PoolVerdict.Starving or PoolVerdict.LockContention or PoolVerdict.CpuSaturated;
 }

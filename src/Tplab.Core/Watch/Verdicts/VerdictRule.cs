@@ -27,6 +27,33 @@ public static class VerdictRule
         var completed = window.Earlier.Select(e => e.CompletedPerSecond).Append(now.CompletedPerSecond).Average();
         var backlog = now.QueueLength == 0 ? 0 : completed <= 0 ? double.PositiveInfinity : now.QueueLength / completed;
 
+        // A large share of the pool's threads waiting for a lock: the pool may also look starved, but adding threads only
+        // lengthens the line at the lock. Named first, because it is the cause the other signals would hide.
+        if (now.LockWaiters >= thresholds.LockWaitersMin && now.LockWaiters >= thresholds.LockWaitShare * Math.Max(1, now.ThreadCount)
+            && (now.QueueLength >= thresholds.QueueMin || now.LockWaiters >= 2 * thresholds.LockWaitersMin))
+        {
+            return new(PoolVerdict.LockContention, string.Join(", ",
+                $"{N(now.LockWaiters)} threads waiting for contended locks on average, of {N(now.ThreadCount)} pool threads",
+                $"queue {N(now.QueueLength)} and {queueTrend}",
+                $"completed {N(now.CompletedPerSecond)}/s",
+                Cpu(now)));
+        }
+
+        // Work waits for CPU, not for threads: most pool workers are running or waiting for a core (state R), or the
+        // process's CPU is at the gate thread's "high" mark. On a machine busy with other work, or under a quota, a
+        // CPU-bound process gets only part of the cores and its CPU stays low; the gate thread (CPU < 80%) then injects
+        // for starvation, adding threads that can only compete for the same cores. A pool grown large enough to hold
+        // every request has no queue: more computing workers than cores is then the work waiting for CPU.
+        var computing = now.RunnableWorkers is { } busy && busy >= Math.Max(1, now.ThreadCount / 2.0);
+        if ((now.QueueLength >= thresholds.QueueMin && (computing || !lowCpu)) || (computing && now.RunnableWorkers > Math.Max(1, now.Cores)))
+        {
+            return new(PoolVerdict.CpuSaturated, string.Join(", ",
+                $"queue {N(now.QueueLength)} and {queueTrend}",
+                now.RunnableWorkers is { } r ? $"{N(r)} of {N(now.ThreadCount)} pool threads running or waiting for a core" : "pool threads busy",
+                now.Cores > 0 ? $"{Cpu(now)} of {N(now.Cores)} cores" : Cpu(now),
+                "work waits for CPU, not for threads: more threads will not help"));
+        }
+
         // One Starvation injection with a short queue is the runtime keeping up (one thread added, queue drained);
         // two within the lookback, or one with a real queue, is a pool that lacks threads.
         if (starvation >= 2 || (starvation == 1 && now.QueueLength >= thresholds.QueueMin))
@@ -85,10 +112,6 @@ public static class VerdictRule
         {
             // Blocked waits the runtime compensated in time: not starving, but worth saying.
             parts.Add($"{N(Rate(cooperative, span))} threads/s added for blocked task waits (cooperative blocking)");
-        }
-        else if (!lowCpu && now.QueueLength >= thresholds.QueueMin)
-        {
-            parts.Add("queue waits for CPU, not for threads");
         }
         parts.Add(Cpu(now));
         return new(PoolVerdict.Healthy, string.Join(", ", parts));

@@ -23,15 +23,28 @@ public sealed record VerdictThresholds
     /// </summary>
     public double BacklogSeconds { get; init; } = 1;
 
+    /// <summary>
+    /// Threads waiting for locks, on average over the interval, from which lock contention can be the verdict while
+    /// work is queued (default 1); with no queue it takes twice as many.
+    /// </summary>
+    public double LockWaitersMin { get; init; } = 1;
+
+    /// <summary>
+    /// Share of the pool's threads that must be waiting for locks for the verdict to be lock contention (default 1/3:
+    /// with the lock's holder, often itself a pool thread, that is the larger part of a small pool).
+    /// </summary>
+    public double LockWaitShare { get; init; } = 1.0 / 3;
+
     /// <summary>How long after the last starving sample the pool is still called recovering (default 2 s).</summary>
     public TimeSpan QuietPeriod { get; init; } = TimeSpan.FromSeconds(2);
 
     /// <summary>Validates the ranges; a bad value is a usage error naming it.</summary>
     public VerdictThresholds Validated()
     {
-        if (Lookback <= TimeSpan.Zero || QuietPeriod < TimeSpan.Zero || QueueMin < 1 || LowCpuPercent is <= 0 or > 100 || BacklogSeconds <= 0)
+        if (Lookback <= TimeSpan.Zero || QuietPeriod < TimeSpan.Zero || QueueMin < 1 || LowCpuPercent is <= 0 or > 100 || BacklogSeconds <= 0
+            || LockWaitersMin <= 0 || LockWaitShare is <= 0 or > 1)
         {
-            throw TplabException.Usage("verdict thresholds out of range (lookback > 0, quiet period >= 0, queue min >= 1, low CPU in (0, 100], backlog > 0)");
+            throw TplabException.Usage("verdict thresholds out of range (lookback > 0, quiet period >= 0, queue min >= 1, low CPU in (0, 100], backlog > 0, lock waiters > 0, lock-wait share in (0, 1])");
         }
         return this;
     }

@@ -14,7 +14,9 @@ namespace ShopApp.Corpus;
 /// cpu-bound: the hot method; healthy: null. Type and method, namespace after <c>ShopApp.</c>.</param>
 /// <param name="BlockingCall">The blocking call as users write it (diagnose's catalogue name); null when not blocking.</param>
 /// <param name="Where">Where the culprit runs.</param>
-/// <param name="Pool">Watch's verdict on the thread pool under that load.</param>
+/// <param name="Pool">Watch's verdict on the thread pool under that load (healthy, starving, lock-contention,
+/// cpu-saturated); "starving" is also met by "recovering": starved, then caught up by the runtime's injections; null
+/// when the pool's state depends on the machine rather than on the code (said next to the case).</param>
 /// <param name="NeedsDatabase">The case needs PostgreSQL (connection string in <c>ConnectionStrings:Shop</c>).</param>
 public sealed record ExpectedCulprit(
     string Case,
@@ -25,10 +27,10 @@ public sealed record ExpectedCulprit(
     string? UserMethod,
     string? BlockingCall,
     Place Where,
-    string Pool,
+    string? Pool,
     bool NeedsDatabase = false)
 {
-    public static ExpectedCulprit Blocking(string @case, string method, string path, string route, string userMethod, string blockingCall, Place where, string pool = "starving") =>
+    public static ExpectedCulprit Blocking(string @case, string method, string path, string route, string userMethod, string blockingCall, Place where, string? pool = "starving") =>
         new(@case, method, path, route, Illness.Blocking, userMethod, blockingCall, where, pool);
 
     public static ExpectedCulprit Healthy(string @case, string method, string path, string route, Place where) =>

@@ -18,6 +18,7 @@ public static class RecommendationEndpoints
 public sealed class RecommendationEngine
 {
     private const int Dimensions = 64;
+    private const int Sessions = 8;
     private readonly float[][] _products;
 
     public RecommendationEngine()
@@ -28,12 +29,16 @@ public sealed class RecommendationEngine
 
     public IReadOnlyList<int> TopFor(int userId, int count)
     {
+        // The user's taste is the blend of the last sessions' tastes; every product is scored against each.
         var random = new Random(userId);
-        var taste = Enumerable.Range(0, Dimensions).Select(_ => (float)random.NextDouble()).ToArray();
         var scores = new float[_products.Length];
-        for (var p = 0; p < _products.Length; p++)
+        for (var session = 0; session < Sessions; session++)
         {
-            scores[p] = Score(taste, _products[p]);
+            var taste = Enumerable.Range(0, Dimensions).Select(_ => (float)random.NextDouble()).ToArray();
+            for (var p = 0; p < _products.Length; p++)
+            {
+                scores[p] += Score(taste, _products[p]);
+            }
         }
         return [.. Enumerable.Range(0, scores.Length).OrderByDescending(i => scores[i]).Take(count)];
     }
