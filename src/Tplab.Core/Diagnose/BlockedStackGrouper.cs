@@ -145,7 +145,8 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             // (one with an application frame, when an anonymous group was merged in).
             var sample = (_stacks.Any(s => s.Key.User is not null) ? _stacks.Where(s => s.Key.User is not null) : _stacks).MaxBy(s => s.Value).Key;
             var endpoint = _endpoints.Count > 0 ? _endpoints.MaxBy(e => e.Value).Key : null;
-            var (user, chain) = Attribute(sample, endpoint, inlines, code);
+            var (user, chain, raw) = Attribute(sample, endpoint, inlines, code);
+            sample = sample with { Call = AsWritten(sample.Call, raw, code) };
             return new BlockedStackGroup(
                 sample.Call,
                 user,
@@ -170,13 +171,14 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         /// events (which application methods went into the frame that called the blocking API), or, for an MVC
         /// action inlined into MVC's compiled invoker, from MVC's own BeforeAction event.
         /// </summary>
-        private static (UserMethod? User, IReadOnlyList<UserMethod> Chain) Attribute(BlockedStack stack, Endpoint? endpoint, InlineIndex? inlines, ApplicationCode? code)
+        private static (UserMethod? User, IReadOnlyList<UserMethod> Chain, (string Type, string Method)? Raw) Attribute(
+            BlockedStack stack, Endpoint? endpoint, InlineIndex? inlines, ApplicationCode? code)
         {
             var physical = stack.User?.Frame ?? stack.Boundary;
             var calledFromThere = physical is not null && ReferenceEquals(stack.Caller, physical);
             if (calledFromThere && inlines?.InlinedInto(physical!) is { Count: > 0 } inlined)
             {
-                return (inlined[^1], [.. stack.Chain, .. inlined]);
+                return (inlined[^1], [.. stack.Chain, .. inlined], null);
             }
             var isTarget = Targets(stack.Call);
             // A user frame that called the blocking API but whose own IL does not: a method it calls was inlined into it.
@@ -185,7 +187,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
                 && code.PathTo(frame.OpenTypeName, frame.MethodName, isTarget) is { Count: > 0 } path)
             {
                 var named = Named(path, user.DisplayName);
-                return (named[^1], [.. stack.Chain, .. named]);
+                return (named[^1], [.. stack.Chain, .. named], path[^1]);
             }
             if (stack.User is null && stack.Boundary is { } boundary)
             {
@@ -197,24 +199,49 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
                         && code.PathTo(action.TypeName, action.MethodName, isTarget) is { Count: > 0 } reachedPath)
                     {
                         var reached = Named(reachedPath, boundary.FullName);
-                        return (reached[^1], [named, .. reached]);
+                        return (reached[^1], [named, .. reached], reachedPath[^1]);
                     }
-                    return (named, [named]);
+                    return (named, [named], (action.TypeName, action.MethodName));
                 }
-                // A middleware inlined into UseMiddleware's invoker: the one middleware whose code reaches the call.
-                if (stack.Place == CodePlace.Middleware && code is { MethodCount: > 0 } && Middleware(code, isTarget) is { } chain)
+                // A middleware or filter inlined into the framework's frame: the one entry point whose code reaches the call.
+                if (stack.Place is CodePlace.Middleware or CodePlace.Filter && code is { MethodCount: > 0 }
+                    && Entry(code, isTarget, stack.Place == CodePlace.Filter ? FilterEntries : MiddlewareEntries) is { } chain)
                 {
                     var named = Named(chain, boundary.FullName);
-                    return (named[^1], named);
+                    return (named[^1], named, chain[^1]);
                 }
             }
-            return (stack.User, stack.Chain);
+            return (stack.User, stack.Chain, stack.User?.Frame is { } f ? (f.OpenTypeName, f.MethodName) : null);
         }
 
-        private static IReadOnlyList<(string Type, string Method)>? Middleware(ApplicationCode code, Func<string, string, bool> isTarget)
+        /// <summary>
+        /// A call known only by the runtime's internal frames (<c>Task wait</c>: Task.Wait was inlined) is named as the
+        /// application's IL wrote it (<c>Task.Wait</c>), when the method that made it is known.
+        /// </summary>
+        private static BlockingCall AsWritten(BlockingCall call, (string Type, string Method)? raw, ApplicationCode? code)
+        {
+            if (raw is not { } method || code is not { MethodCount: > 0 } || !call.Name.Contains(' ', StringComparison.Ordinal) || call.Kind == BlockingKind.Unrecognised)
+            {
+                return call;
+            }
+            return code.CalleeMatching(method.Type, method.Method, Targets(call)) is { } callee
+                && BlockingCallCatalogue.Match(new StackFrame("", callee.Type, callee.Method)) is { } written
+                ? call with { Name = written.Name }
+                : call;
+        }
+
+        private static readonly string[] MiddlewareEntries = ["InvokeAsync", "Invoke"];
+
+        private static readonly string[] FilterEntries =
+        [
+            "OnActionExecuting", "OnActionExecuted", "OnActionExecutionAsync", "OnResourceExecuting", "OnResourceExecutionAsync",
+            "OnAuthorization", "OnAuthorizationAsync", "OnResultExecuting", "OnResultExecutionAsync", "OnException", "OnExceptionAsync",
+        ];
+
+        private static IReadOnlyList<(string Type, string Method)>? Entry(ApplicationCode code, Func<string, string, bool> isTarget, string[] names)
         {
             var found = new List<IReadOnlyList<(string Type, string Method)>>();
-            foreach (var entry in code.MethodsNamed("InvokeAsync").Concat(code.MethodsNamed("Invoke")))
+            foreach (var entry in names.SelectMany(code.MethodsNamed))
             {
                 if (code.Calls(entry.Type, entry.Method, isTarget))
                 {

@@ -68,6 +68,21 @@ public sealed class AttributionTests
     }
 
     [Fact]
+    public void Classify_FilterInlinedIntoMvcsInvoker_IsAFilterAndBlamesNotTheMiddlewareBelow()
+    {
+        // PGO devirtualized and inlined the filter (and what it called) into MVC's invoker; Task.Wait went too.
+        var stack = _classifier.Classify(Of(
+            TaskWait.Take(3),
+            One("Microsoft.AspNetCore.Mvc.Core!Microsoft.AspNetCore.Mvc.Infrastructure.ControllerActionInvoker.Next(value class State&,value class Scope&,class System.Object&,bool&)"),
+            One("Microsoft.AspNetCore.Mvc.Core!Microsoft.AspNetCore.Mvc.Infrastructure.ControllerActionInvoker.InvokeInnerFilterAsync()"),
+            One("app!Shop.TimingMiddleware+<InvokeAsync>d__3.MoveNext()"), MiddlewareBelow.Skip(2), PoolBottom))!;
+
+        Assert.Null(stack.User);
+        Assert.Equal(CodePlace.Filter, stack.Place);
+        Assert.Equal("Task wait", stack.Call.Name);
+    }
+
+    [Fact]
     public void Classify_MiddlewareThatBlocksItself_IsAMiddleware()
     {
         var stack = _classifier.Classify(Of(One(Sleep), MiddlewareBelow.Skip(1), PoolBottom))!;

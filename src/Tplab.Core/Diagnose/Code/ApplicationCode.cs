@@ -93,6 +93,22 @@ public sealed class ApplicationCode : IDisposable
     public bool Calls(string typeName, string methodName, Func<string, string, bool> isTarget) =>
         BodiesOf(typeName + "." + methodName).Any(b => Callees(b).Any(c => isTarget(c.Type, c.Method) && !(b.StateMachine && IsAwaiterResult(c))));
 
+    /// <summary>The first call in <paramref name="typeName"/>.<paramref name="methodName"/>'s IL that <paramref name="isTarget"/> accepts (what the developer wrote), or null.</summary>
+    public (string Type, string Method)? CalleeMatching(string typeName, string methodName, Func<string, string, bool> isTarget)
+    {
+        foreach (var body in BodiesOf(typeName + "." + methodName))
+        {
+            foreach (var callee in Callees(body))
+            {
+                if (isTarget(callee.Type, callee.Method) && !(body.StateMachine && IsAwaiterResult(callee)))
+                {
+                    return callee;
+                }
+            }
+        }
+        return null;
+    }
+
     // An async method's own awaits call the awaiter's GetResult once the task is done: not a blocking call.
     private static bool IsAwaiterResult((string Type, string Method) callee) =>
         callee.Method == "GetResult" && callee.Type.StartsWith("System.Runtime.CompilerServices.", StringComparison.Ordinal)

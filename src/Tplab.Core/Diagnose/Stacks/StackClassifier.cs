@@ -97,12 +97,22 @@ public sealed class StackClassifier(LibraryCode library)
     private (int User, int Boundary) Locate(IReadOnlyList<StackFrame> frames)
     {
         var user = -1;
+        var sawCall = false;
         for (var i = 0; i < frames.Count; i++)
         {
             if (IsEndpointBoundary(frames, i))
             {
                 return (user, i);
             }
+            var isCall = BlockingCallCatalogue.Match(frames[i]) is not null;
+            // ASP.NET Core does not block by itself: a blocking call sitting on one of its frames was made by code the
+            // JIT inlined into it (a filter into MVC's invoker, through PGO's guarded devirtualization), not by the
+            // application frame further down (the middleware that only awaited next()).
+            if (user < 0 && sawCall && !isCall && frames[i].TypeName.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal))
+            {
+                return (-1, i);
+            }
+            sawCall |= isCall;
             if (user < 0 && !library.IsLibrary(frames[i]))
             {
                 user = i;
@@ -209,7 +219,10 @@ public sealed class StackClassifier(LibraryCode library)
         }
         if (boundaryIndex >= 0)
         {
-            return IsMiddlewareInvoker(frames[boundaryIndex]) ? CodePlace.Middleware : CodePlace.MinimalApi;
+            var boundary = frames[boundaryIndex];
+            var endpointDelegate = boundary.TypeName.StartsWith("dynamicClass", StringComparison.Ordinal) && !IsMiddlewareInvoker(boundary)
+                || boundary.TypeName.StartsWith("Microsoft.AspNetCore.Http.RequestDelegateFactory", StringComparison.Ordinal);
+            return endpointDelegate ? CodePlace.MinimalApi : CodePlace.Middleware;
         }
         if (Below("Microsoft.AspNetCore."))
         {
@@ -224,7 +237,8 @@ public sealed class StackClassifier(LibraryCode library)
 
     private static bool IsMvcExecutorNear(IReadOnlyList<StackFrame> frames, int boundaryIndex) =>
         frames.Skip(boundaryIndex).Take(4).Any(IsMvcExecutor)
-        || frames.Skip(boundaryIndex).Take(6).Any(f => f.TypeName.StartsWith("Microsoft.AspNetCore.Mvc.Infrastructure.ControllerActionInvoker", StringComparison.Ordinal));
+        || frames.Skip(boundaryIndex).Take(6).Any(f => f.MethodName == "InvokeActionMethodAsync"
+            && f.TypeName.StartsWith("Microsoft.AspNetCore.Mvc.Infrastructure.ControllerActionInvoker", StringComparison.Ordinal));
 
     private static CallContext ContextOf(IReadOnlyList<StackFrame> frames, int userIndex, UserMethod? user)
     {
