@@ -195,7 +195,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
                 if (stack.Place is CodePlace.MvcAction or CodePlace.RazorPage && endpoint?.Action is { } action)
                 {
                     var named = UserMethod.Named(action.TypeName, action.MethodName, boundary.FullName);
-                    if (code is { MethodCount: > 0 } && !code.Calls(action.TypeName, action.MethodName, isTarget)
+                    if (calledFromThere && code is { MethodCount: > 0 } && !code.Calls(action.TypeName, action.MethodName, isTarget)
                         && code.PathTo(action.TypeName, action.MethodName, isTarget) is { Count: > 0 } reachedPath)
                     {
                         var reached = Named(reachedPath, boundary.FullName);
@@ -204,11 +204,19 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
                     return (named, [named], (action.TypeName, action.MethodName));
                 }
                 // A middleware or filter inlined into the framework's frame: the one entry point whose code reaches the call.
-                if (stack.Place is CodePlace.Middleware or CodePlace.Filter && code is { MethodCount: > 0 }
+                // (Only when the call sits right on that frame: a library frame between means the library made it.)
+                if (calledFromThere && stack.Place is CodePlace.Middleware or CodePlace.Filter && code is { MethodCount: > 0 }
                     && Entry(code, isTarget, stack.Place == CodePlace.Filter ? FilterEntries : MiddlewareEntries) is { } chain)
                 {
                     var named = Named(chain, boundary.FullName);
                     return (named[^1], named, chain[^1]);
+                }
+                // Nothing anchors the search (a minimal API whose requests started before the capture): a call that only
+                // one method of the application makes was made there.
+                if (calledFromThere && code is { MethodCount: > 0 } && code.OnlyCaller(isTarget) is { } only)
+                {
+                    var named = UserMethod.Named(only.Type, only.Method, boundary.FullName);
+                    return (named, [named], only);
                 }
             }
             return (stack.User, stack.Chain, stack.User?.Frame is { } f ? (f.OpenTypeName, f.MethodName) : null);

@@ -39,9 +39,11 @@ public static class HeldTime
             {
                 var gap = previous is { } p ? Math.Min(sample.TimeMs - p, interval * MaxGapIntervals) : interval;
                 previous = sample.TimeMs;
-                if (sample.External && !InsideWait(threadWaits, sample.TimeMs, endMs))
+                // A thread's first sample stands for one interval before it, but never for time before the capture.
+                var from = Math.Max(sample.TimeMs - gap, startMs);
+                if (sample.External && !InsideWait(threadWaits, sample.TimeMs, endMs) && sample.TimeMs > from)
                 {
-                    result.Add(new ThreadObservation(sample.ThreadId, sample.TimeMs - gap, gap, sample.Frames, ObservationSource.Sample));
+                    result.Add(new ThreadObservation(sample.ThreadId, from, sample.TimeMs - from, sample.Frames, ObservationSource.Sample));
                 }
             }
         }

@@ -148,6 +148,31 @@ public sealed class ApplicationCode : IDisposable
         }
     }
 
+    /// <summary>
+    /// The one application method whose IL makes a call <paramref name="isTarget"/> accepts, or null when none or several
+    /// do: when nothing else anchors the search, a call only one place in the application makes was made there.
+    /// </summary>
+    public (string Type, string Method)? OnlyCaller(Func<string, string, bool> isTarget)
+    {
+        (string Type, string Method)? only = null;
+        foreach (var key in _methods.Keys)
+        {
+            var dot = key.LastIndexOf('.');
+            var (type, method) = (key[..dot], key[(dot + 1)..]);
+            // A state machine's MoveNext is its async method's body: counted once, under the method.
+            if (method == "MoveNext" && type.Contains(">d__", StringComparison.Ordinal) || !Calls(type, method, isTarget))
+            {
+                continue;
+            }
+            if (only is not null)
+            {
+                return null;
+            }
+            only = (type, method);
+        }
+        return only;
+    }
+
     /// <summary>Every indexed method named <paramref name="methodName"/> (for example every middleware's InvokeAsync), as (type, method).</summary>
     public IEnumerable<(string Type, string Method)> MethodsNamed(string methodName) =>
         _methods.Keys.Where(k => k.EndsWith("." + methodName, StringComparison.Ordinal))
