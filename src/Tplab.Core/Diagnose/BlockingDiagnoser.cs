@@ -6,6 +6,7 @@ using Tplab.Diagnose.Stacks;
 using Tplab.Processes;
 using Tplab.Watch.EventPipe;
 using Tplab.Watch;
+using Tplab.Watch.Verdicts;
 
 namespace Tplab.Diagnose;
 
@@ -44,6 +45,12 @@ public static class BlockingDiagnoser
             }
         }
         var diagnosis = Analyse(target, capture, options, options.Time.GetElapsedTime(started));
+        // The pool watch sees the CPU the process gets (a share of the cores on a busy machine), which the stacks cannot:
+        // with no blocking culprit and the watch calling the pool CPU-saturated, the hot methods are the answer.
+        if (diagnosis.Verdict == DiagnosisVerdict.Clear && pool?.Verdict == PoolVerdict.CpuSaturated && diagnosis.HotMethods.Count > 0)
+        {
+            diagnosis = diagnosis with { Verdict = DiagnosisVerdict.CpuBound };
+        }
         return diagnosis with { Pool = pool, PoolUnavailable = unwatched };
     }
 
@@ -147,7 +154,7 @@ public static class BlockingDiagnoser
             answerTime,
             evidence)
         {
-            HotMethods = busy >= CpuBoundThreads ? hot : [],
+            HotMethods = hot,
         };
     }
 

@@ -57,7 +57,7 @@ public sealed record Diagnosis(
     /// <summary>The thread pool during the capture, from <see cref="ThreadPoolWatch"/>; null when not watched (see <see cref="PoolUnavailable"/>).</summary>
     public PoolTimeline? Pool { get; init; }
 
-    /// <summary>The application methods pool threads were busy running, when the verdict is CPU-bound; empty otherwise.</summary>
+    /// <summary>The application methods pool threads were busy running, hottest first (reported when the verdict is CPU-bound).</summary>
     public IReadOnlyList<HotMethod> HotMethods { get; init; } = [];
 
     /// <summary>Why <see cref="Pool"/> is null, in one line; null when it is there.</summary>

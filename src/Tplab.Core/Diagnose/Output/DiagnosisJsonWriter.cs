@@ -62,7 +62,7 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
             d.Evidence.ContentionEvents,
             d.Evidence.Requests,
             Math.Round(d.Evidence.BusyThreads, 2)),
-        [.. d.HotMethods.Select(h => new HotMethodDocument(h.Method.FullName, Math.Round(h.Threads, 2), Math.Round(h.Share, 3)))],
+        [.. (d.Verdict == DiagnosisVerdict.CpuBound ? d.HotMethods : []).Select(h => new HotMethodDocument(h.Method.FullName, Math.Round(h.Threads, 2), Math.Round(h.Share, 3)))],
         d.Pool is { } pool
             ? new PoolDocument(pool.Verdict.ToWord(), pool.Evidence, pool.ThreadsStart, pool.ThreadsPeak, pool.QueuePeak, pool.InjectionsByReason, null)
             : new PoolDocument(null, null, null, null, null, null, d.PoolUnavailable ?? "not watched"),

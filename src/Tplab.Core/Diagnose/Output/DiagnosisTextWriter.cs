@@ -54,7 +54,7 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
                 output.WriteLine($"      {frame}{mine}");
             }
         }
-        foreach (var h in d.HotMethods)
+        foreach (var h in d.Verdict == DiagnosisVerdict.CpuBound ? d.HotMethods : [])
         {
             output.WriteLine(string.Create(Inv, $"    hot: {h.Method.DisplayName} runs on {h.Threads:0.0} pool threads on average ({h.Share:0%} of application CPU samples)"));
         }
