@@ -16,7 +16,7 @@ internal static class WatchCommand
         var name = new Option<string?>("--name", "-n") { Description = "Watch the one .NET process with this name (the app's dll or executable name)" };
         var interval = new Option<string>("--interval") { Description = "Time between samples (at least 0.25s)", DefaultValueFactory = _ => "1s" };
         var duration = new Option<string?>("--duration") { Description = "Stop after this long (e.g. 30s, 2m); default: until Ctrl+C or the process exits" };
-        var format = new Option<string?>("--format") { Description = "live (terminal, refreshed in place), jsonl or csv; default live, or jsonl with --output" };
+        var format = new Option<string?>("--format") { Description = "live (terminal, refreshed in place), jsonl, csv, or html (a chart page written at the end); default live, or jsonl with --output" };
         format.AcceptOnlyFromAmong([.. WatchRunOptions.Formats]);
         var output = new Option<string?>("--output", "-o") { Description = "Write the records to this file instead of the terminal" };
         var failOn = new Option<string?>("--fail-on") { Description = "starving: exit with code 9 as soon as the pool is starving (CI smoke tests)" };

@@ -25,7 +25,7 @@ public static class BlockingDiagnoser
         ArgumentNullException.ThrowIfNull(options);
         options.Validated();
         var started = options.Time.GetTimestamp();
-        await using var connection = RuntimeConnection.Attach(processId);
+        await using var connection = await RuntimeConnection.AttachAsync(processId, cancellationToken).ConfigureAwait(false);
         var target = connection.Facts!;
         // The pool's own view (threads, queue, injections by reason, verdict) comes from the watch, in a second
         // session over the same window, so the culprits can be read against what the pool was going through.

@@ -19,7 +19,8 @@ public static class DotNetProcess
         {
             throw new TplabException(ExitCodes.NoProcess, $"no process with id {processId.ToString(CultureInfo.InvariantCulture)}");
         }
-        var name = ProcessFiles.Name(processId);
+        // The app's name (MyApi for `dotnet MyApi.dll`), as a trace's command line and ps name it.
+        var name = ProcessFinder.AppName(processId);
         if (OwnerMismatch(processId) is { } owner)
         {
             throw new TplabException(ExitCodes.PermissionDenied,

@@ -44,7 +44,7 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
     public static async Task<ThreadPoolWatch> StartAsync(int processId, WatchOptions options, CancellationToken cancellationToken = default)
     {
         options.Validated();
-        var connection = RuntimeConnection.Attach(processId);
+        var connection = await RuntimeConnection.AttachAsync(processId, cancellationToken).ConfigureAwait(false);
         return await StartAsync(connection, options, cancellationToken).ConfigureAwait(false);
     }
 
@@ -59,7 +59,10 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
         return await StartAsync(connection, options, cancellationToken).ConfigureAwait(false);
     }
 
-    /// <summary>Every record as it is made, samples and injections in time order; ends when the watch stops. One reader.</summary>
+    /// <summary>
+    /// Every record as it is made, samples and injections in time order; ends when the watch stops. One reader. Up to
+    /// 4096 unread records are kept (memory stays flat when nobody reads); a reader that falls further behind loses the oldest.
+    /// </summary>
     public async IAsyncEnumerable<WatchRecord> ReadAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         await foreach (var record in _sampler.Records.ReadAllAsync(cancellationToken).ConfigureAwait(false))

@@ -1,66 +1,135 @@
-using System.Text.Json.Nodes;
-using Tplab.Reports.Html;
+using System.Globalization;
+using Tplab.Lab.Results;
+using Tplab.Lab.Running;
+using Tplab.Lab.Seeds;
+using Tplab.Load.Formats;
+using Tplab.Watch.Output;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Reports;
 
-/// <summary>The report page itself, opened in a real headless Chromium. (The lab's end-to-end test checks a real run's report.)</summary>
-public sealed class HtmlReportTests
+/// <summary>
+/// The report pages opened in a real headless Chromium at 1,280 px, the way a user opens them: no console errors, no
+/// request leaving the file, nothing wider than the window, a point in every chart, no "NaN" or "Infinity" in any
+/// axis or legend, and each request's split summing to its latency. Screenshots go to artifacts/screenshots.
+/// </summary>
+public sealed class HtmlReportTests : IDisposable
 {
-    // A hand-made two-scenario summary: enough to exercise every table and chart kind.
-    private static (JsonObject Summary, JsonObject Series) Sample()
+    private readonly string _folder = Directory.CreateTempSubdirectory("tplab-report-test-").FullName;
+
+    public void Dispose() => Directory.Delete(_folder, recursive: true);
+
+    internal static void AssertReadable(BrowserView view)
     {
-        var summary = JsonNode.Parse("""
-        {
-          "schemaVersion": 1, "tool": "tplab test", "profile": "quick", "runtimeVersion": ".NET 10", "cores": 2, "os": "Linux",
-          "startedAt": "2026-01-01T00:00:00Z", "interrupted": false, "skipped": [],
-          "experiments": [{ "name": "demo", "title": "a </script> in a title must not break the page", "seeds": ["004"], "scaling": "tiny",
-            "runtimeNotes": ["note"], "observations": [], "lessons": [{ "label": "sleep vs delay", "numerator": "sleep", "denominator": "delay", "ours": 5.5, "seed": 57 }] }],
-          "scenarios": [
-            { "experiment": "demo", "scenario": "sleep", "label": "sleep", "status": "completed", "verdict": "starving",
-              "load": { "requests": 3, "failed": 0, "throughputPerSecond": 2.5, "latencyMs": { "mean": 1500, "p50": 1400, "p99": 2100, "max": 2100 } },
-              "timeline": { "threadsStart": 2, "threadsPeak": 9, "injectionsByReason": { "Starvation": 4 } },
-              "culprits": [{ "blockingCall": "Thread.Sleep", "userFrame": "WaitController.Sleep", "threads": 7, "share": 0.9, "advice": "await Task.Delay" }],
-              "seed": { "figures": { "maxMs": 57000 } } },
-            { "experiment": "demo", "scenario": "delay", "label": "delay", "status": "completed", "verdict": "healthy",
-              "load": { "requests": 3, "failed": 0, "throughputPerSecond": 3, "latencyMs": { "mean": 1001, "p50": 1001, "p99": 1003, "max": 1003 } },
-              "timeline": { "threadsStart": 2, "threadsPeak": 3, "injectionsByReason": {} }, "culprits": [], "seed": null }
-          ]
-        }
-        """)!.AsObject();
-        var series = JsonNode.Parse("""
-        {
-          "demo/sleep": { "latency": { "t": [0, 0.1, 0.2], "ms": [1000, 1400, 2100] }, "pool": { "t": [0, 1, 2], "threads": [2, 5, 9], "queue": [0, 12, 3] },
-                          "injections": { "t": [0.5, 1.5], "threads": [4, 7], "reason": ["Starvation", "Starvation"] }, "percentiles": { "p": [0, 0.5, 0.9, 0.99, 1], "ms": [1000, 1400, 2000, 2100, 2100] } },
-          "demo/delay": { "latency": { "t": [0, 0.1, 0.2], "ms": [1001, 1001, 1003] }, "pool": { "t": [0, 1, 2], "threads": [2, 3, 3], "queue": [0, 0, 0] },
-                          "injections": { "t": [], "threads": [], "reason": [] }, "percentiles": { "p": [0, 0.5, 1], "ms": [1001, 1001, 1003] } }
-        }
-        """)!.AsObject();
-        return (summary, series);
-    }
-
-    [Fact]
-    public async Task Write_OpensOfflineInChromium_WithEveryChartDrawnAndNoErrors()
-    {
-        var (summary, series) = Sample();
-        var folder = Directory.CreateTempSubdirectory("tplab-report-test-").FullName;
-        var html = Path.Combine(folder, "report.html");
-        using (var writer = new StreamWriter(html))
-        {
-            HtmlReport.Write(writer, summary, series);
-        }
-
-        var view = await Browser.OpenAsync(html, Path.Combine(RepoPaths.Artifacts("screenshots"), "report-sample.png"));
-
         Assert.True(view.Rendered, "report.js did not finish");
         Assert.Empty(view.ConsoleErrors);
         Assert.Empty(view.ExternalRequests);
-        // latency over time, percentiles, and one pool chart per scenario
-        Assert.Equal(["latency-demo", "percentiles-demo", "pool-demo-sleep", "pool-demo-delay"], view.Charts.Select(c => c.Id));
+        Assert.False(view.Overflow, "the page is wider than 1,280 px");
+        Assert.NotEmpty(view.Charts);
         Assert.All(view.Charts, c => Assert.True(c.Points > 0, $"{c.Id} has no points"));
-        Assert.Equal(view.Charts.Count, view.Canvases);
-        Assert.Contains("WaitController.Sleep", view.Text, StringComparison.Ordinal);
-        Assert.Contains("</script> in a title", view.Text, StringComparison.Ordinal);
-        Directory.Delete(folder, recursive: true);
+        foreach (var bad in new[] { "NaN", "Infinity", "undefined" })
+        {
+            Assert.All(view.Charts, c => Assert.DoesNotContain(c.Ticks, t => t.Contains(bad, StringComparison.Ordinal)));
+            Assert.DoesNotContain(bad, view.Legends, StringComparison.Ordinal);
+            Assert.DoesNotContain(bad, view.Text, StringComparison.Ordinal);
+        }
+        Assert.All(view.Charts.Where(c => !c.Id.StartsWith("seed-", StringComparison.Ordinal) && !c.Id.StartsWith("lessons-", StringComparison.Ordinal)),
+            c => Assert.NotEmpty(c.Ticks));
+        // The parts of the mean request add up to the mean latency (each rounded to 0.001 ms in the JSON).
+        Assert.All(view.Splits, s => Assert.InRange(s.Waited + s.Handler + s.Rest, s.Latency - 0.01, s.Latency + 0.01));
+    }
+
+    [Fact]
+    public async Task LabReport_OpensOfflineInChromium_ReadableWithEveryChartDrawn()
+    {
+        var experiment = FakeLabResults.Experiment(FakeLabResults.Scenario("sleep", "sleep"), FakeLabResults.Scenario("sleep-min100", "sleep", 100));
+        var results = new[]
+        {
+            FakeLabResults.Result(experiment.Scenarios[0], 40, waitedStepMs: 330, timedOut: 3),
+            FakeLabResults.Result(experiment.Scenarios[1], 40, waitedStepMs: 0, starving: false),
+        };
+        var seeds = SeedFigures.Load();
+        var writer = new ResultsWriter(_folder, new LabOptions(), seeds);
+        foreach (var r in results)
+        {
+            writer.WriteScenarioFiles(r);
+            writer.AddCharts(r);
+        }
+        writer.WriteSummary(new LabResult(_folder, [Lessons.Complete(experiment, results, seeds)], [("siege-db", "a </script> in a reason must not break the page")], Interrupted: false));
+
+        var view = await Browser.OpenAsync(Path.Combine(_folder, "report.html"), Path.Combine(RepoPaths.Artifacts("screenshots"), "report-lab.png"));
+
+        AssertReadable(view);
+        Assert.Equal(
+            ["seed-ab-100", "lessons-ab-100", "completion-ab-100", "percentiles-ab-100", "timeline-ab-100-sleep", "pool-ab-100-sleep", "timeline-ab-100-sleep-min100", "pool-ab-100-sleep-min100"],
+            view.Charts.Select(c => c.Id));
+        Assert.Equal(view.Charts.Count(c => !c.Id.StartsWith("seed-", StringComparison.Ordinal) && !c.Id.StartsWith("lessons-", StringComparison.Ordinal)), view.Canvases);
+        Assert.True(view.TocEntries >= 4, $"{view.TocEntries} entries in the table of contents");
+        Assert.Contains("</script> in a reason", view.Text, StringComparison.Ordinal);
+        // Percentile ticks read as percentages from 0%.
+        Assert.Contains("0%", view.Charts.Single(c => c.Id == "percentiles-ab-100").Ticks);
+    }
+
+    [Fact]
+    public async Task LoadReport_OpensOfflineInChromium_WithTheSplitAndEveryChart()
+    {
+        var result = FakeLabResults.Result(FakeLabResults.Scenario("sleep", "sleep"), 40, waitedStepMs: 330, timedOut: 3).Load!;
+        var html = Path.Combine(_folder, "load.html");
+        using (var writer = new StreamWriter(html))
+        {
+            new HtmlFormat().Write(result, writer);
+        }
+
+        var view = await Browser.OpenAsync(html, Path.Combine(RepoPaths.Artifacts("screenshots"), "report-load.png"));
+
+        AssertReadable(view);
+        Assert.Equal(["completion-run", "percentiles-run", "timeline-run"], view.Charts.Select(c => c.Id));
+        var split = Assert.Single(view.Splits);
+        Assert.True(split.Waited > split.Handler, $"waited {split.Waited} ms, handler {split.Handler} ms");
+    }
+
+    [Fact]
+    public async Task WatchReport_OpensOfflineInChromium_WithThePoolChart()
+    {
+        var timeline = FakeLabResults.Result(FakeLabResults.Scenario("sleep", "sleep"), 10, 100).Timeline!;
+        var html = Path.Combine(_folder, "watch.html");
+        using (var writer = new StreamWriter(html))
+        {
+            var sink = new HtmlWatchWriter(writer);
+            sink.OnCompleted(timeline);
+        }
+
+        var view = await Browser.OpenAsync(html, Path.Combine(RepoPaths.Artifacts("screenshots"), "report-watch.png"));
+
+        AssertReadable(view);
+        var chart = Assert.Single(view.Charts);
+        Assert.Equal(("pool-watch", timeline.Samples.Count), (chart.Id, chart.Points));
+        Assert.Contains("starving", view.Text, StringComparison.Ordinal);
+        Assert.Contains("injection: Starvation", view.Legends, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void LoadReport_IsTheSameInEveryCulture()
+    {
+        var result = FakeLabResults.Result(FakeLabResults.Scenario("sleep", "sleep"), 20, waitedStepMs: 12.345).Load!;
+        string Render(string culture)
+        {
+            var saved = CultureInfo.CurrentCulture;
+            try
+            {
+                CultureInfo.CurrentCulture = CultureInfo.GetCultureInfo(culture);
+                using var writer = new StringWriter(CultureInfo.InvariantCulture);
+                new HtmlFormat().Write(result, writer);
+                return writer.ToString();
+            }
+            finally
+            {
+                CultureInfo.CurrentCulture = saved;
+            }
+        }
+
+        var invariant = Render("");
+        Assert.Equal(invariant, Render("de-DE"));
+        Assert.Contains("\"waitedForThreadMs\"", invariant, StringComparison.Ordinal);
     }
 }

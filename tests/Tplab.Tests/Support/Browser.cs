@@ -4,7 +4,24 @@ using System.Text.Json;
 namespace Tplab.Tests.Support;
 
 /// <summary>What a real headless Chromium saw when it opened a report (tests/browser/check-report.mjs).</summary>
-internal sealed record BrowserView(bool Rendered, IReadOnlyList<(string Id, int Points)> Charts, int Canvases, int Tables, string Text, IReadOnlyList<string> ConsoleErrors, IReadOnlyList<string> ExternalRequests);
+internal sealed record BrowserView(
+    bool Rendered,
+    IReadOnlyList<BrowserChart> Charts,
+    int Canvases,
+    int Tables,
+    string Text,
+    IReadOnlyList<string> ConsoleErrors,
+    IReadOnlyList<string> ExternalRequests,
+    bool Overflow,
+    string Legends,
+    IReadOnlyList<SplitRow> Splits,
+    int TocEntries);
+
+/// <summary>A chart as drawn: its id, its data points, the tick labels of its axes.</summary>
+internal sealed record BrowserChart(string Id, int Points, IReadOnlyList<string> Ticks);
+
+/// <summary>One "where the time went" row: the mean latency and its parts, in milliseconds.</summary>
+internal sealed record SplitRow(double Latency, double Waited, double Handler, double Rest);
 
 /// <summary>Opens pages in Debian's Chromium through playwright-core (installed by test.sh with npm ci).</summary>
 internal static class Browser
@@ -23,11 +40,18 @@ internal static class Browser
         var r = doc.RootElement;
         return new BrowserView(
             r.GetProperty("rendered").GetBoolean(),
-            [.. r.GetProperty("charts").EnumerateArray().Select(c => (c.GetProperty("id").GetString()!, c.GetProperty("points").GetInt32()))],
+            [.. r.GetProperty("charts").EnumerateArray().Select(c => new BrowserChart(
+                c.GetProperty("id").GetString()!, c.GetProperty("points").GetInt32(),
+                [.. c.GetProperty("ticks").EnumerateArray().Select(t => t.GetString()!)]))],
             r.GetProperty("canvases").GetInt32(),
             r.GetProperty("tables").GetInt32(),
             r.GetProperty("text").GetString()!,
             [.. r.GetProperty("consoleErrors").EnumerateArray().Select(e => e.GetString()!)],
-            [.. r.GetProperty("externalRequests").EnumerateArray().Select(e => e.GetString()!)]);
+            [.. r.GetProperty("externalRequests").EnumerateArray().Select(e => e.GetString()!)],
+            r.GetProperty("overflow").GetBoolean(),
+            r.GetProperty("legends").GetString()!,
+            [.. r.GetProperty("splits").EnumerateArray().Select(x => new SplitRow(
+                x.GetProperty("latency").GetDouble(), x.GetProperty("waited").GetDouble(), x.GetProperty("handler").GetDouble(), x.GetProperty("rest").GetDouble()))],
+            r.GetProperty("toc").GetInt32());
     }
 }

@@ -1,5 +1,6 @@
 using System.Diagnostics.Tracing;
 using Microsoft.Diagnostics.NETCore.Client;
+using Tplab.Watch.EventPipe;
 
 namespace Tplab.Diagnose.Capture;
 
@@ -9,8 +10,8 @@ namespace Tplab.Diagnose.Capture;
 /// </summary>
 public static class DiagnoseProviders
 {
-    /// <summary>Microsoft-Windows-DotNETRuntime: ContentionStart/Stop with stacks (a contended <c>lock</c>).</summary>
-    public const long ContentionKeyword = 0x4000;
+    /// <summary>Microsoft-Windows-DotNETRuntime: ContentionStart/Stop with stacks (a contended <c>lock</c>); the watch's constant.</summary>
+    public const long ContentionKeyword = RuntimeProviders.ContentionKeyword;
 
     /// <summary>Microsoft-Windows-DotNETRuntime: MethodJitInliningSucceeded/Failed (Verbose), which name the caller an inlined method went into.</summary>
     public const long JitTracingKeyword = 0x1000;
@@ -25,7 +26,7 @@ public static class DiagnoseProviders
     public const long DiagnosticSourceEvents = 0x3;
 
     public const string SampleProfiler = "Microsoft-DotNETCore-SampleProfiler";
-    public const string Runtime = "Microsoft-Windows-DotNETRuntime";
+    public const string Runtime = RuntimeProviders.DotNetRuntime;
     public const string Hosting = "Microsoft.AspNetCore.Hosting";
     public const string Tpl = "System.Threading.Tasks.TplEventSource";
     public const string DiagnosticSource = "Microsoft-Diagnostics-DiagnosticSource";

@@ -17,8 +17,9 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         ArgumentNullException.ThrowIfNull(output);
         var d = diagnosis;
         var runtime = d.RuntimeVersion is { } v ? $".NET {v}" : "runtime version unknown";
-        output.WriteLine(string.Create(Inv,
-            $"tplab diagnose: process {d.ProcessId} ({d.ProcessName}), {runtime}: {d.CaptureDuration.TotalSeconds:0.0} s of stacks, answered in {d.AnswerTime.TotalSeconds:0.0} s"));
+        output.WriteLine(d.Source?.Kind == "dump"
+            ? string.Create(Inv, $"tplab diagnose: process {d.ProcessId} ({d.ProcessName}), {runtime}: the stacks of one moment, answered in {d.AnswerTime.TotalSeconds:0.0} s")
+            : string.Create(Inv, $"tplab diagnose: process {d.ProcessId} ({d.ProcessName}), {runtime}: {d.CaptureDuration.TotalSeconds:0.0} s of stacks, answered in {d.AnswerTime.TotalSeconds:0.0} s"));
         if (d.Source is { } source)
         {
             output.WriteLine($"source: {source.Kind} {source.Path}");
@@ -59,8 +60,9 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
             output.WriteLine(string.Create(Inv, $"    hot: {h.Method.DisplayName} runs on {h.Threads:0.0} pool threads on average ({h.Share:0%} of application CPU samples)"));
         }
         output.WriteLine();
-        output.WriteLine(string.Create(Inv,
-            $"evidence: {e.Samples} stack samples (one per thread every {e.SamplingIntervalMs:0.0} ms), {e.WaitEvents} wait events and {e.ContentionEvents} lock contentions with stacks, {e.Requests} requests in ASP.NET Core's events"));
+        output.WriteLine(d.Source?.Kind == "dump"
+            ? string.Create(Inv, $"evidence: {e.Samples} thread stacks at the moment of the dump")
+            : string.Create(Inv, $"evidence: {e.Samples} stack samples (one per thread every {e.SamplingIntervalMs:0.0} ms), {e.WaitEvents} wait events and {e.ContentionEvents} lock contentions with stacks, {e.Requests} requests in ASP.NET Core's events"));
         if (e.Fallback is { } fallback)
         {
             output.WriteLine($"fallback: {fallback}");

@@ -1,12 +1,14 @@
 using System.Globalization;
+using System.Text.RegularExpressions;
 using Spectre.Console;
+using Spectre.Console.Rendering;
 using Tplab.Lab.Running;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Reports.Terminal;
 
 /// <summary>How the lab's figures read in a terminal cell: milliseconds below 10 s, seconds above.</summary>
-internal static class Cells
+internal static partial class Cells
 {
     private static readonly CultureInfo C = CultureInfo.InvariantCulture;
 
@@ -55,4 +57,18 @@ internal static class Cells
         r.Timeline is { } t ? $"{t.ThreadsStart.ToString(C)} → {t.ThreadsPeak.ToString(C)}" : "–";
 
     public static string Escape(string text) => Markup.Escape(text);
+
+    /// <summary>
+    /// A line of prose that wraps under itself: <paramref name="prefix"/> (markup) stays in its own column and the
+    /// text wraps beside it, with every number kept on the same line as its unit.
+    /// </summary>
+    public static IRenderable Hanging(string prefix, string markup) =>
+        new Grid().AddColumn(new GridColumn().NoWrap().PadLeft(0).PadRight(1)).AddColumn(new GridColumn().PadLeft(0).PadRight(0))
+            .AddRow(new Markup(prefix), new Markup(KeepUnits(markup)));
+
+    /// <summary>Joins a number to the unit after it with a no-break space, so wrapping never parts "5.0" from "s".</summary>
+    public static string KeepUnits(string text) => NumberThenUnit().Replace(text, "$1\u00a0$2");
+
+    [GeneratedRegex(@"(\d) (ms|s|%|×|threads?|requests?|req/s|samples?|injections?)\b")]
+    private static partial Regex NumberThenUnit();
 }

@@ -15,6 +15,9 @@ namespace Tplab.Reports.Terminal;
 /// </summary>
 public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILabObserver
 {
+    /// <summary>Longest wait for the live display to start; past it the view falls back to printing (it never hangs the lab).</summary>
+    private static readonly TimeSpan LiveStartTimeout = TimeSpan.FromSeconds(5);
+
     private static readonly CultureInfo C = CultureInfo.InvariantCulture;
     private readonly SeedFigures _seeds = SeedFigures.Load();
     private readonly Lock _gate = new();
@@ -23,6 +26,8 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
     private TaskCompletionSource? _experimentDone;
     private Task? _liveTask;
     private (Scenario Scenario, TimeSpan At)? _lastLogged;
+    private Scenario? _running;
+    private bool _interactive = interactive;
 
     private static readonly TimeSpan LogEvery = TimeSpan.FromSeconds(10);
 
@@ -42,30 +47,71 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         console.MarkupLine(Cells.Escape(experiment.Title));
         console.MarkupLine($"[grey]{Cells.Escape(experiment.Scaling)}[/]");
         _table = new LabTable(experiment, _seeds);
-        if (interactive)
+        if (_interactive)
         {
-            var ready = new TaskCompletionSource();
-            _experimentDone = new TaskCompletionSource();
-            var done = _experimentDone.Task;
-            _liveTask = console.Live(_table.Render()).AutoClear(false).StartAsync(async ctx =>
-            {
-                _live = ctx;
-                ready.SetResult();
-                await done.ConfigureAwait(false);
-                ctx.UpdateTarget(_table.Render());
-            });
-            ready.Task.Wait();
+            StartLive(_table);
         }
     }
 
-    public void ScenarioStarted(Scenario scenario) => Update(scenario, $"[blue]▸ {Cells.Escape(scenario.Label)}[/] starting the target…");
+    // The live display can fail to start (another live display or prompt owns the console, for example): its task
+    // then ends without ever running the callback. Wait for whichever comes first, and print plainly from then on.
+    private void StartLive(LabTable table)
+    {
+        var ready = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Task live;
+        try
+        {
+            live = console.Live(table.Render(Width)).AutoClear(false).StartAsync(async ctx =>
+            {
+                lock (_gate)
+                {
+                    _live = ctx;
+                }
+                ready.TrySetResult();
+                await done.Task.ConfigureAwait(false);
+                lock (_gate)
+                {
+                    ctx.UpdateTarget(table.Render(Width));
+                    _live = null;
+                }
+            });
+        }
+        catch (InvalidOperationException)
+        {
+            live = Task.FromException(new InvalidOperationException("the live display did not start"));
+        }
+        var first = Task.WhenAny(ready.Task, live).Wait(LiveStartTimeout);
+        if (first && ready.Task.IsCompletedSuccessfully)
+        {
+            _experimentDone = done;
+            _liveTask = live;
+            return;
+        }
+        done.TrySetResult();
+        _interactive = false;
+        _experimentDone = null;
+        _liveTask = null;
+        live.ContinueWith(t => _ = t.Exception, TaskScheduler.Default);
+    }
+
+    private int Width => console.Profile.Width;
+
+    public void ScenarioStarted(Scenario scenario)
+    {
+        lock (_gate)
+        {
+            _running = scenario;
+        }
+        Update(scenario, $"[blue]▸ {Cells.Escape(scenario.Label)}[/] starting the target…");
+    }
 
     public void ScenarioProgress(Scenario scenario, LoadProgress progress, ThreadPoolSample? pool)
     {
         var expected = scenario.Load.ExpectedRequests;
         var poolText = pool is null ? "" : $" · pool {pool.ThreadCount.ToString(C)} threads, queue {pool.QueueLength.ToString(C)}, {pool.Verdict.ToString().ToLowerInvariant()}";
-        var figures = $"{progress.Done.ToString(C)}{(expected is int e ? "/" + e.ToString(C) : "")} done · {progress.Elapsed.TotalSeconds.ToString("0", C)} s · in flight {progress.InFlight.ToString(C)} · p99 {Cells.Ms(progress.P99Ms)}{Cells.Escape(poolText)}";
-        if (interactive)
+        var figures = $"{progress.Done.ToString(C)}{(expected is int e ? "/" + e.ToString(C) : "")} done · {progress.Elapsed.TotalSeconds.ToString("0", C)} s · in flight {progress.InFlight.ToString(C)} · p99 {Cells.Ms(progress.Done > 0 ? progress.P99Ms : null)}{Cells.Escape(poolText)}";
+        if (_interactive)
         {
             var bar = expected is int n && n > 0 ? Bar(progress.Done / (double)n) + " " : "";
             Update(scenario, $"[blue]▸ {Cells.Escape(scenario.Label)}[/] {bar}{figures}");
@@ -74,7 +120,8 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         // In a log: the first report of each scenario, then one every 10 s, so long runs show they are alive.
         lock (_gate)
         {
-            if (_lastLogged is { } last && last.Scenario == scenario && progress.Elapsed - last.At < LogEvery)
+            // A report that arrives after its scenario finished is stale: never print it over the result.
+            if (!ReferenceEquals(_running, scenario) || (_lastLogged is { } last && last.Scenario == scenario && progress.Elapsed - last.At < LogEvery))
             {
                 return;
             }
@@ -92,15 +139,19 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
             {
                 _table.Running = null;
             }
+            if (ReferenceEquals(_running, result.Scenario))
+            {
+                _running = null;
+            }
         }
-        if (interactive)
+        if (_interactive)
         {
             Refresh();
         }
         else
         {
             var s = result.Load?.Summary;
-            console.MarkupLine($"  {Cells.Escape(result.Scenario.Label)}: {Cells.Count(s?.Requests)} requests, mean {Cells.Ms(s?.LatencyMs.Mean)}, max {Cells.Ms(s?.LatencyMs.Max)}, pool {Cells.Threads(result)}, {Cells.Verdict(result)}");
+            console.Write(Cells.Hanging("  ", $"{Cells.Escape(result.Scenario.Label)}: {Cells.Count(s?.Requests)} requests, mean {Cells.Ms(s?.LatencyMs.Mean)}, max {Cells.Ms(s?.LatencyMs.Max)}, pool {Cells.Threads(result)}, {Cells.Verdict(result)}"));
         }
         if (result.Error is { } error)
         {
@@ -110,18 +161,39 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
 
     public void ExperimentFinished(ExperimentResult result)
     {
-        if (interactive && _experimentDone is not null)
+        var shown = false;
+        if (_interactive && _experimentDone is not null)
         {
-            _experimentDone.SetResult();
-            _liveTask?.Wait();
+            _experimentDone.TrySetResult();
+            try
+            {
+                shown = _liveTask?.Wait(LiveStartTimeout) == true;
+            }
+            catch (AggregateException)
+            {
+                // The live display failed while running: print the table plainly below.
+            }
         }
-        else if (_table is not null)
+        if (!shown && _table is not null)
         {
-            console.Write(_table.Render());
+            console.Write(_table.Render(Width));
         }
-        if (result.Lessons.Count > 0)
+        if (_table is not null)
         {
-            var lessons = new Table().Border(TableBorder.Simple).AddColumn("what it shows").AddColumn(new TableColumn("this run").RightAligned()).AddColumn(new TableColumn("seed").RightAligned());
+            console.Write(_table.Details());
+        }
+        // The lessons as a table when it fits without wrapping a cell, else one line each.
+        var labelWidth = result.Lessons.Select(l => l.Lesson.Label.Length).DefaultIfEmpty(0).Max();
+        if (result.Lessons.Count > 0 && labelWidth + 24 > Width)
+        {
+            foreach (var l in result.Lessons)
+            {
+                console.Write(Cells.Hanging("  ◆", $"{Cells.Escape(l.Lesson.Label)}: {Cells.Ratio(l.Ours)} this run, {Cells.Ratio(l.Seed)} in the seed"));
+            }
+        }
+        else if (result.Lessons.Count > 0)
+        {
+            var lessons = new Table().Border(TableBorder.Simple).AddColumn(new TableColumn("what it shows").NoWrap()).AddColumn(new TableColumn("this run").RightAligned()).AddColumn(new TableColumn("seed").RightAligned());
             foreach (var l in result.Lessons)
             {
                 lessons.AddRow(Cells.Escape(l.Lesson.Label), Cells.Ratio(l.Ours), Cells.Ratio(l.Seed));
@@ -130,12 +202,12 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         }
         foreach (var note in result.Experiment.RuntimeNotes.Concat(result.Observations))
         {
-            console.MarkupLine($"  • {Cells.Escape(note)}");
+            console.Write(Cells.Hanging("  •", Cells.Escape(note)));
         }
         foreach (var r in result.Scenarios.Where(r => r.Culprits.Count > 0))
         {
             var top = r.Culprits[0];
-            console.MarkupLine($"  [red]✗[/] {Cells.Escape(r.Scenario.Label)}: [bold]{Cells.Escape(top.BlockingCall)}[/] in [bold]{Cells.Escape(top.UserFrame)}[/] ({top.Threads.ToString("0.#", C)} pool threads held) — {Cells.Escape(top.Advice)}");
+            console.Write(Cells.Hanging("  [red]✗[/]", $"{Cells.Escape(r.Scenario.Label)}: [bold]{Cells.Escape(top.BlockingCall)}[/] in [bold]{Cells.Escape(top.UserFrame)}[/] ({top.Threads.ToString("0.#", C)} pool threads held) — {Cells.Escape(top.Advice)}"));
         }
     }
 
@@ -154,12 +226,16 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
     {
         lock (_gate)
         {
+            if (!ReferenceEquals(_running, scenario))
+            {
+                return;
+            }
             if (_table is not null)
             {
                 _table.Running = line;
             }
         }
-        if (interactive)
+        if (_interactive)
         {
             Refresh();
         }
@@ -171,7 +247,7 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         {
             if (_live is not null && _table is not null)
             {
-                _live.UpdateTarget(_table.Render());
+                _live.UpdateTarget(_table.Render(Width));
             }
         }
     }

@@ -48,7 +48,10 @@ public static class WatchRun
         if (trigger is not null)
         {
             // A diagnosis under way is finished (its capture is seconds long), so its file is not lost with the watch.
-            await trigger.Idle.WaitAsync(TimeSpan.FromSeconds(60), CancellationToken.None).ConfigureAwait(false);
+            if (await Task.WhenAny(trigger.Idle, Task.Delay(TimeSpan.FromSeconds(60), CancellationToken.None)).ConfigureAwait(false) != trigger.Idle)
+            {
+                await terminal.Error.WriteLineAsync("tplab watch: a diagnosis was still running 60 s after the watch ended; its file was not written").ConfigureAwait(false);
+            }
         }
         if ((watch.SinkError ?? sinks.ErrorOf(records)) is { } e)
         {
@@ -80,6 +83,7 @@ public static class WatchRun
     {
         "jsonl" => new JsonlWatchWriter(writer),
         "csv" => new CsvWatchWriter(writer),
+        "html" => new HtmlWatchWriter(writer),
         _ => new LiveWatchView(console, $"{title}, every {options.Interval.TotalSeconds.ToString("0.00", CultureInfo.InvariantCulture)} s"),
     };
 
@@ -109,7 +113,9 @@ public static class WatchRun
         }
         try
         {
-            return new StreamWriter(path, append: false) { AutoFlush = false };
+            // Each record is flushed after its line; a buffer far larger than a line means a reader tailing the
+            // file only ever sees whole lines (the OS receives each line in one write).
+            return new StreamWriter(path, append: false, new System.Text.UTF8Encoding(encoderShouldEmitUTF8Identifier: false), bufferSize: 1 << 16) { AutoFlush = false };
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {
@@ -132,7 +138,7 @@ public static class WatchRun
 
         public void OnSample(ThreadPoolSample sample)
         {
-            if (sample.Verdict == PoolVerdict.Starving && !_seen.Task.IsCompleted)
+            if (sample.Verdict.ThreadsHeld() && !_seen.Task.IsCompleted)
             {
                 Evidence = $"at {sample.Offset.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture)} s: {sample.Evidence}";
                 _seen.TrySetResult();

@@ -7,7 +7,7 @@ namespace Tplab.Watch.Running;
 public sealed record WatchRunOptions
 {
     /// <summary>The formats of <c>--format</c>.</summary>
-    public static readonly IReadOnlyList<string> Formats = ["live", "jsonl", "csv"];
+    public static readonly IReadOnlyList<string> Formats = ["live", "jsonl", "csv", "html"];
 
     /// <summary>A process to attach to; or <see cref="Name"/>, or <see cref="Command"/>.</summary>
     public int? ProcessId { get; init; }
@@ -24,7 +24,7 @@ public sealed record WatchRunOptions
     /// <summary>Stop after this long; null: until Ctrl+C or the process exits.</summary>
     public TimeSpan? Duration { get; init; }
 
-    /// <summary>live, jsonl or csv (default live).</summary>
+    /// <summary>live, jsonl, csv or html (default live).</summary>
     public string Format { get; init; } = "live";
 
     /// <summary>Write the records to this file instead of the terminal; null for the terminal.</summary>
@@ -53,7 +53,7 @@ public sealed record WatchRunOptions
         }
         if (Format == "live" && Output is not null)
         {
-            throw TplabException.Usage("--format live draws on the terminal; use --format jsonl or csv with --output");
+            throw TplabException.Usage("--format live draws on the terminal; use --format jsonl, csv or html with --output");
         }
         if (Duration is { } d && d <= TimeSpan.Zero)
         {

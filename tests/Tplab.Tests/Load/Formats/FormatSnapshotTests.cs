@@ -18,7 +18,8 @@ public sealed class FormatSnapshotTests
     public static TheoryData<string, string> Cases()
     {
         var data = new TheoryData<string, string>();
-        foreach (var format in LoadFormats.All)
+        // html inlines the report's scripts and styles: HtmlReportTests opens it in Chromium and checks it culture-free.
+        foreach (var format in LoadFormats.All.Where(f => f is not IResultFormat))
         {
             data.Add(format.Name, "closed");
             data.Add(format.Name, "open");

@@ -1,162 +1,215 @@
-// Draws tplab's report from the JSON embedded in #tplab-data: per experiment, the table beside the seed's
-// figures, the lessons, and three kinds of chart (latency over time, pool over time, latency percentiles).
-(function () {
+// Draws a tplab report from the JSON embedded in #tplab-data: { kind, summary, series }. kind "lab" is `tplab run`'s
+// report.html (per experiment: the table beside the seed, where each request's time went, the lessons, the charts);
+// "load" one `tplab load` run; "watch" one `tplab watch` timeline.
+(function (T) {
   "use strict";
   const data = JSON.parse(document.getElementById("tplab-data").textContent);
-  const summary = data.summary;
-  const series = data.series || {};
-  const colors = ["#d1495b", "#2e86ab", "#edae49", "#00798c", "#6a4c93", "#8ac926", "#ff595e", "#1982c4", "#525252", "#b5838d"];
-  window.tplabCharts = [];
+  const summary = data.summary, series = data.series || {};
+  const el = T.el, root = document.getElementById("content"), toc = document.getElementById("toc-list");
+  const slug = s => String(s).toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const tocEntry = (id, text, level) => toc.append(el("li", { class: level ? "sub" : null }, el("a", { href: "#" + id }, text)));
 
-  const el = (tag, attrs, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(c == null ? "" : String(c)));
+  function section(id, title, level) {
+    const node = el("section", { id });
+    node.append(el(level ? "h3" : "h2", {}, title));
+    tocEntry(id, title, level);
     return node;
+  }
+  // A section built before knowing whether anything goes in it: listed in the contents only once it has.
+  function quietSection(id, title) {
+    const node = el("section", { id });
+    node.append(el("h3", {}, title));
+    node.listIfFilled = () => { if (node.childNodes.length > 1) tocEntry(id, title, 1); return node.childNodes.length > 1; };
+    return node;
+  }
+
+  // ---- tables ----
+  const timing = r => r.load && r.load.handlerTiming;
+  function scenarioTable(rows, withSeed) {
+    const anyWaited = rows.some(r => timing(r));
+    const cols = [
+      ["scenario", r => r.label + (r.repeats ? ` ×${r.repeats.length}` : ""), "text"],
+      ["requests", r => T.num(r.load && r.load.requests)],
+      ["failed", r => T.num(r.load && r.load.failed)],
+      ["mean", r => spread(r, "meanMs", T.ms) ?? T.ms(r.load && r.load.latencyMs.mean)],
+      ["p99", r => spread(r, "p99Ms", T.ms) ?? T.ms(r.load && r.load.latencyMs.p99)],
+      ["max", r => T.ms(r.load && r.load.latencyMs.max)],
+      ...(anyWaited ? [["waited mean", r => T.ms(timing(r) && timing(r).waitedForThreadMs.mean)], ["waited p99", r => T.ms(timing(r) && timing(r).waitedForThreadMs.p99)]] : []),
+      ["req/s", r => spread(r, "requestsPerSecond", v => T.num(v, 1)) ?? T.num(r.load && r.load.throughputPerSecond, 1)],
+      ["pool threads", r => r.timeline ? `${r.timeline.threadsStart} → ${r.timeline.threadsPeak}` : "–"],
+      ["verdict", r => r.status === "completed" ? (r.verdict || "–") : `${r.verdict || "–"} (${r.status})`, "verdict"],
+      ...(withSeed ? [
+        ["seed mean", r => seedMs(r, "meanMs"), "seed"],
+        ["seed max", r => seedMs(r, "maxMs"), "seed"],
+        ["seed req/s", r => seedRange(r, "requestsPerSecond", v => T.num(v, 1)), "seed"]] : []),
+    ];
+    // A column with no value in any row (the pool of a plain load run, say) is left out.
+    cols.splice(0, cols.length, ...cols.filter((c, i) => i === 0 || rows.some(r => c[1](r) !== "–")));
+    const head = el("tr", {}, cols.map(c => el("th", { class: c[2] === "seed" ? "seed" : null }, c[0])));
+    const body = el("tbody", {}, rows.flatMap(r => [el("tr", {}, cols.map(c => el("td", {
+      class: c[2] === "verdict" ? "verdict-" + (r.verdict || "none") : c[2] === "text" ? "text" : c[2] === "seed" ? "seed" : null,
+    }, c[1](r))))].concat(endpointRows(r, cols))));
+    return el("div", { class: "table-wrap" }, el("table", {}, el("thead", {}, head), body));
+  }
+  // With --repeat: the mean over the runs and their range (lowest–highest run).
+  function spread(r, key, format) {
+    const s = r.spread && r.spread[key];
+    return s ? `${format(s.mean)} (${format(s.min)}–${format(s.max)})` : null;
+  }
+  // A request mix of several endpoints (your own service): one row per endpoint under its scenario.
+  const endpointCells = {
+    scenario: e => "└ " + e.name, requests: e => T.num(e.requests), failed: e => T.num(e.failed), mean: e => T.ms(e.meanMs),
+    p99: e => T.ms(e.p99Ms), max: e => T.ms(e.maxMs), "req/s": e => T.num(e.requestsPerSecond, 1),
   };
-  const num = (v, digits) => v == null || Number.isNaN(v) ? "–" : Number(v).toLocaleString("en-US", { maximumFractionDigits: digits ?? 0, minimumFractionDigits: digits ?? 0 });
-  const ms = v => v == null ? "–" : v >= 10000 ? num(v / 1000, 1) + " s" : num(v) + " ms";
-
-  document.getElementById("meta").textContent =
-    `${summary.tool} · ${summary.runtimeVersion} · ${summary.cores} cores · ${summary.os} · profile ${summary.profile} · ${summary.startedAt}` +
-    (summary.interrupted ? " · INTERRUPTED: partial results" : "");
-
-  const root = document.getElementById("experiments");
-  for (const skipped of summary.skipped || []) {
-    root.append(el("p", { class: "interrupted" }, `${skipped.experiment} skipped: ${skipped.reason}`));
+  function endpointRows(r, cols) {
+    if (!r.endpoints || r.endpoints.length < 2) return [];
+    return r.endpoints.map(e => el("tr", { class: "endpoint" }, cols.map(c => el("td", { class: c[2] === "text" ? "text" : null }, endpointCells[c[0]] ? endpointCells[c[0]](e) : ""))));
   }
-  for (const exp of summary.experiments) {
-    const rows = summary.scenarios.filter(s => s.experiment === exp.name);
-    const section = el("section", { id: "exp-" + exp.name });
-    section.append(el("h2", {}, `${exp.name} — ${exp.title}`));
-    if (exp.seeds.length) section.append(el("p", { class: "seeds" }, "Seeds: " + exp.seeds.join(", ")));
-    section.append(el("p", { class: "scaling" }, exp.scaling));
-    section.append(el("div", { class: "scroll" }, scenarioTable(rows)));
-    if (exp.lessons.length) section.append(el("h3", {}, "What it shows"), lessonTable(exp.lessons));
-    const notes = [...(exp.runtimeNotes || []), ...(exp.observations || [])];
-    if (notes.length) section.append(el("ul", { class: "notes" }, ...notes.map(n => el("li", {}, n))));
-    const culprits = rows.filter(r => (r.culprits || []).length);
-    if (culprits.length) section.append(el("h3", {}, "Blocking code found by diagnose"), culpritList(culprits));
-    const charts = el("div", { class: "charts" });
-    section.append(el("h3", {}, "Charts"), charts);
-    root.append(section);
-    latencyChart(charts, exp, rows);
-    percentileChart(charts, exp, rows);
-    for (const row of rows) poolChart(charts, exp, row);
+  function seedRange(r, key, format) {
+    const s = r.seed || {}, f = s.figures || {}, range = (s.ranges || {})[key];
+    if (T.finite(f[key])) return format(f[key]);
+    return range ? `${format(range[0])}–${format(range[1])}` : "–";
   }
-  document.body.dataset.rendered = "true";
+  const seedMs = (r, key) => seedRange(r, key, v => T.ms(v).replace(/\u00a0(ms|s)$/, "")) + unitOf(r, key);
+  const unitOf = (r, key) => { const s = r.seed || {}, v = (s.figures || {})[key] ?? ((s.ranges || {})[key] || [])[1]; return T.finite(v) ? (v >= 1000 ? "\u00a0s" : "\u00a0ms") : ""; };
 
-  function scenarioTable(rows) {
-    const head = ["scenario", "requests", "failed", "mean", "p50", "p99", "max", "req/s", "threads", "injections", "verdict", "seed mean", "seed p50", "seed max", "seed req/s", "seed failed"];
-    const table = el("table", {}, el("thead", {}, el("tr", {}, ...head.map(h => el("th", {}, h)))));
-    const body = el("tbody");
+  function details(rows) {
+    const list = el("ul", { class: "details" });
     for (const r of rows) {
-      const l = r.load || {}, lat = l.latencyMs || {}, t = r.timeline || {}, f = (r.seed && r.seed.figures) || {};
-      const inj = Object.entries(t.injectionsByReason || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "–";
-      const verdict = r.status === "completed" ? r.verdict : `${r.verdict || ""} (${r.status})`;
-      body.append(el("tr", {},
-        el("td", {}, r.label), el("td", {}, num(l.requests)), el("td", {}, num(l.failed)),
-        el("td", {}, ms(lat.mean)), el("td", {}, ms(lat.p50)), el("td", {}, ms(lat.p99)), el("td", {}, ms(lat.max)),
-        el("td", {}, num(l.throughputPerSecond, 1)),
-        el("td", {}, t.threadsStart == null ? "–" : `${t.threadsStart} → ${t.threadsPeak}`), el("td", {}, inj),
-        el("td", { class: "verdict-" + (r.verdict || "none") }, verdict || "–"),
-        el("td", {}, ms(f.meanMs)), el("td", {}, ms(f.p50Ms)), el("td", {}, ms(f.maxMs)), el("td", {}, num(f.requestsPerSecond, 1)), el("td", {}, num(f.failed))));
-    }
-    table.append(body);
-    return table;
-  }
-
-  function lessonTable(lessons) {
-    const table = el("table", {}, el("thead", {}, el("tr", {}, ...["ratio", "this run", "seed"].map(h => el("th", {}, h)))));
-    const body = el("tbody");
-    for (const l of lessons) body.append(el("tr", {}, el("td", {}, l.label), el("td", {}, l.ours == null ? "–" : num(l.ours, 1) + "×"), el("td", {}, l.seed == null ? "–" : num(l.seed, 1) + "×")));
-    table.append(body);
-    return table;
-  }
-
-  function culpritList(rows) {
-    const list = el("ul", { class: "notes" });
-    for (const r of rows) for (const c of r.culprits) {
-      list.append(el("li", {}, el("b", {}, r.label + ": "), el("span", { class: "culprit" }, `${c.blockingCall} in ${c.userFrame}`), ` — ${num(c.threads, 1)} pool threads held (${num(c.share * 100)}% of blocked time). ${c.advice}`));
+      const inj = Object.entries((r.timeline && r.timeline.injectionsByReason) || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
+      const parts = [r.evidence ? `${r.verdict}: ${r.evidence}` : "the pool was not watched", r.timeline ? `injections: ${inj}` : null, r.error ? `error: ${r.error}` : null].filter(Boolean);
+      list.append(el("li", {}, el("b", {}, r.label + ": "), parts.join("; ")));
     }
     return list;
   }
 
-  function chartBox(parent, title) {
-    const box = el("div", { class: "chart" }, el("h4", {}, title));
-    parent.append(box);
-    return box;
-  }
-
-  function register(id, title, points) { window.tplabCharts.push({ id, title, points }); }
-
-  // One scatter series per scenario: x = seconds since the scenario's first send, y = latency (ms).
-  function latencyChart(parent, exp, rows) {
-    const tables = [], names = [];
-    for (const r of rows) {
-      const s = series[`${exp.name}/${r.scenario}`];
-      if (s && s.latency && s.latency.t.length) { tables.push([s.latency.t, s.latency.ms]); names.push(r.label); }
+  // ---- where the time went: mean waited / handler / rest, one stacked bar per run ----
+  function splitBars(rows) {
+    const timed = rows.filter(r => timing(r) && timing(r).requests > 0);
+    if (!timed.length) return null;
+    const max = Math.max(...timed.map(r => timing(r).latencyMs.mean)) || 1;
+    const wrap = el("div", { class: "split" });
+    for (const r of timed) {
+      const t = timing(r), w = t.waitedForThreadMs.mean, h = t.handlerMs.mean, rest = t.restMs.mean, total = t.latencyMs.mean;
+      const pct = v => `${Math.max(0, (v / max) * 100)}%`;
+      wrap.append(el("div", { class: "split-row", "data-latency": total, "data-waited": w, "data-handler": h, "data-rest": rest },
+        el("span", { class: "split-label" }, r.label),
+        el("span", { class: "split-bar" },
+          el("span", { class: "part waited", style: `width:${pct(w)}`, title: `waited for a thread: ${T.ms(w)}` }),
+          el("span", { class: "part handler", style: `width:${pct(h)}`, title: `running the handler: ${T.ms(h)}` }),
+          el("span", { class: "part rest", style: `width:${pct(rest)}`, title: `the rest: ${T.ms(rest)}` })),
+        el("span", { class: "split-text" }, `${T.ms(total)} = waited ${T.ms(w)} + handler ${T.ms(h)} + rest ${T.ms(rest)}` + (t.requests < (r.load.requests || 0) ? ` (${T.num(t.requests)} of ${T.num(r.load.requests)} requests had the header)` : ""))));
     }
-    if (!tables.length) return;
-    const joined = uPlot.join(tables);
-    const box = chartBox(parent, "Latency of each request over time");
-    const opts = {
-      width: 560, height: 300, legend: { live: false },
-      scales: { x: { time: false } },
-      axes: [{ label: "seconds since start" }, { label: "latency (ms)", size: 60 }],
-      series: [{}, ...names.map((n, i) => ({ label: n, stroke: colors[i % colors.length], fill: colors[i % colors.length], paths: () => null, points: { show: true, size: 3, width: 0 } }))],
-    };
-    new uPlot(opts, joined, box);
-    register(`latency-${exp.name}`, "latency", tables.reduce((a, t) => a + t[0].length, 0));
+    // The headline, from the figures: where most of a request's time was waiting for a thread, and what the pool did meanwhile.
+    const headline = timed.filter(r => timing(r).waitedForThreadMs.mean >= 0.3 * timing(r).latencyMs.mean).map(r => {
+      const t = timing(r), share = Math.round((100 * t.waitedForThreadMs.mean) / t.latencyMs.mean);
+      const inj = Object.entries((r.timeline && r.timeline.injectionsByReason) || {}).map(([k, v]) => `${v} ${k}`).join(", ");
+      return el("li", {}, el("b", {}, r.label + ": "), `${share}% of the mean request (${T.ms(t.waitedForThreadMs.mean)} of ${T.ms(t.latencyMs.mean)}) was spent waiting for a pool thread` +
+        (r.timeline ? `, while the pool went from ${r.timeline.threadsStart} to ${r.timeline.threadsPeak} threads${inj ? ` (injections: ${inj})` : ""}.` : "."));
+    });
+    // Measured: where the rest is a large part, say so, with the background that explains it.
+    const slowRest = timed.filter(r => timing(r).restMs.mean > 100 && timing(r).restMs.mean > 0.2 * timing(r).latencyMs.mean);
+    const restNote = slowRest.length ? el("p", { class: "muted" }, `${slowRest.map(r => r.label).join(", ")}: ${T.ms(timing(slowRest[0]).restMs.mean)} on average passed after the handler returned` +
+      (slowRest.length > 1 ? " (first listed)" : "") + ". Background: Kestrel's socket transport sends responses from work items on the same thread pool, so a starved pool delays them too.") : null;
+    return el("div", {}, headline.length ? el("ul", { class: "headline" }, headline) : null, restNote, el("p", { class: "legend-inline" },
+      el("span", { class: "key waited" }), " waited for a pool thread ", el("span", { class: "key handler" }), " running the handler ", el("span", { class: "key rest" }), " the rest (after the handler: sending the response, connection) — mean per request, from the app's Server-Timing handler header"), wrap);
   }
 
-  // Latency by percentile, x on the usual 1/(1-p) log scale (as HdrHistogram plots it).
-  function percentileChart(parent, exp, rows) {
-    const tables = [], names = [];
-    for (const r of rows) {
-      const s = series[`${exp.name}/${r.scenario}`];
-      if (s && s.percentiles && s.percentiles.p.length) {
-        tables.push([s.percentiles.p.map(p => 1 / (1 - Math.min(p, 0.999999))), s.percentiles.ms]);
-        names.push(r.label);
+  function lessonsAndNotes(parent, exp) {
+    if (exp.lessons && exp.lessons.length) T.lessonChart(parent, `lessons-${exp.name}`, exp.lessons);
+    const notes = [...(exp.runtimeNotes || []), ...(exp.observations || [])];
+    if (notes.length) parent.append(el("ul", { class: "notes" }, notes.map(n => el("li", {}, n))));
+  }
+
+  function culprits(rows) {
+    const found = rows.filter(r => (r.culprits || []).length);
+    if (!found.length) return null;
+    return el("ul", { class: "notes" }, found.flatMap(r => r.culprits.map(c => el("li", {}, el("b", {}, r.label + ": "),
+      el("code", {}, `${c.blockingCall} in ${c.userFrame}`), ` — ${T.num(c.threads, 1)} pool threads held (${T.num(c.share * 100)}% of blocked time). ${c.advice}`))));
+  }
+
+  // Latency charts for a set of runs: by completion (closed loop: everyone starts at once, so the send time says
+  // little) and, in open loop, by scheduled send; then percentiles.
+  function latencyCharts(parent, key, runs, open) {
+    const grid = el("div", { class: "charts" });
+    parent.append(grid);
+    T.latencyChart(grid, `completion-${key}`, runs, "end", "Latency by completion time", open ? "each request at the moment it finished" : "each request at the moment it finished: waves show threads being added");
+    if (open) T.latencyChart(grid, `latency-${key}`, runs, "sched", "Latency by scheduled send", "open loop: latency counts from when the request was due (no coordinated omission)");
+    T.percentileChart(grid, `percentiles-${key}`, runs);
+  }
+
+  // ---- the three kinds of page ----
+  function lab() {
+    document.getElementById("meta").textContent =
+      `${summary.tool} · ${summary.runtimeVersion} · ${summary.cores} cores · ${summary.os} · profile ${summary.profile} · started ${summary.startedAt}` +
+      (summary.interrupted ? " · INTERRUPTED: partial results" : "");
+    for (const skipped of summary.skipped || []) root.append(el("p", { class: "warning" }, `${skipped.experiment} skipped: ${skipped.reason}`));
+    for (const exp of summary.experiments) {
+      const rows = summary.scenarios.filter(s => s.experiment === exp.name);
+      const runs = rows.map((r, index) => ({ label: r.label, index, s: series[`${exp.name}/${r.scenario}`], open: !!(r.load && r.load.model === "open") })).filter(r => r.s);
+      const sec = section("exp-" + slug(exp.name), `${exp.name} — ${exp.title}`);
+      if (exp.seeds.length) sec.append(el("p", { class: "muted" }, `Seeds: ${exp.seeds.join(", ")}${exp.seedRuntime ? " · seed runtime: " + exp.seedRuntime : ""}`));
+      sec.append(el("p", { class: "muted" }, exp.scaling));
+      sec.append(scenarioTable(rows, rows.some(r => r.seed)), details(rows));
+      const split = splitBars(rows);
+      if (split) { const sub = section(`split-${slug(exp.name)}`, "Where the time went", 1); sub.append(split); sec.append(sub); }
+      const cmp = quietSection(`seed-${slug(exp.name)}`, exp.seeds.length ? "Beside the seed" : "What it shows");
+      T.seedChart(cmp, `seed-${exp.name}`, exp, rows);
+      lessonsAndNotes(cmp, exp);
+      if (cmp.listIfFilled()) sec.append(cmp);
+      const found = culprits(rows);
+      if (found) { const sub = section(`culprits-${slug(exp.name)}`, "Blocking code found by diagnose", 1); sub.append(found); sec.append(sub); }
+      const lat = section(`latency-${slug(exp.name)}`, "Latency", 1);
+      sec.append(lat);
+      root.append(sec);
+      latencyCharts(lat, exp.name, runs, rows.some(r => r.load && r.load.model === "open"));
+      const per = section(`runs-${slug(exp.name)}`, "Each request, and the pool beside it", 1);
+      sec.append(per);
+      for (const run of runs) {
+        const row = rows.find(r => r.label === run.label);
+        T.timelineChart(per, `timeline-${exp.name}-${row.scenario}`, run);
+        T.poolChart(per, `pool-${exp.name}-${row.scenario}`, run);
       }
     }
-    if (!tables.length) return;
-    const box = chartBox(parent, "Latency by percentile");
-    const opts = {
-      width: 560, height: 300, legend: { live: false },
-      scales: { x: { time: false, distr: 3, log: 10 } },
-      axes: [{
-        label: "percentile",
-        splits: u => [1, 2, 10, 100, 1000, 10000, 100000, 1000000].filter(v => v >= u.scales.x.min && v <= u.scales.x.max),
-        values: (u, vals) => vals.map(v => String(Number((100 - 100 / v).toFixed(4))) + "%"),
-      }, { label: "latency (ms)", size: 60 }],
-      series: [{}, ...names.map((n, i) => ({ label: n, stroke: colors[i % colors.length], width: 2 }))],
-    };
-    new uPlot(opts, uPlot.join(tables), box);
-    register(`percentiles-${exp.name}`, "percentiles", tables.reduce((a, t) => a + t[0].length, 0));
   }
 
-  // Pool threads and queue length every sample, injections marked by reason.
-  function poolChart(parent, exp, row) {
-    const s = series[`${exp.name}/${row.scenario}`];
-    if (!s || !s.pool || !s.pool.t.length) return;
-    const reasons = [...new Set((s.injections && s.injections.reason) || [])];
-    const tables = [[s.pool.t, s.pool.threads, s.pool.queue]];
-    for (const reason of reasons) {
-      const idx = s.injections.reason.map((r, i) => r === reason ? i : -1).filter(i => i >= 0);
-      tables.push([idx.map(i => s.injections.t[i]), idx.map(i => s.injections.threads[i])]);
-    }
-    const box = chartBox(parent, `Pool over time — ${row.label}`);
-    const opts = {
-      width: 560, height: 240, legend: { live: false },
-      scales: { x: { time: false }, q: {} },
-      axes: [{ label: "seconds since start" }, { label: "threads", size: 50 }, { side: 1, scale: "q", label: "queue", size: 50, grid: { show: false } }],
-      series: [{},
-        { label: "pool threads", stroke: "#2e86ab", width: 2 },
-        { label: "queue length", stroke: "#d1495b", width: 1, scale: "q", dash: [4, 3] },
-        ...reasons.map((r, i) => ({ label: `injection: ${r}`, stroke: colors[(i + 2) % colors.length], fill: colors[(i + 2) % colors.length], paths: () => null, points: { show: true, size: 7, width: 0 } }))],
-    };
-    new uPlot(opts, uPlot.join(tables), box);
-    register(`pool-${exp.name}-${row.scenario}`, "pool", s.pool.t.length);
+  function load() {
+    const l = summary.load, run = { label: l.url, index: 0, s: series.run, open: l.model === "open" };
+    document.getElementById("title").textContent = "tplab load — " + l.url;
+    document.title = "tplab load — " + l.url;
+    document.getElementById("meta").textContent = `${summary.tool} · ${l.model === "open" ? `open loop, ${T.num(l.targetRate, 2)} req/s` : `closed loop, ${l.concurrency} users`} · started ${summary.startedAt}` + (l.interrupted ? " · INTERRUPTED: partial results" : "");
+    const sec = section("summary", "Summary");
+    sec.append(scenarioTable([{ label: l.url, load: l, status: "completed" }], false));
+    const split = splitBars([{ label: l.url, load: l }]);
+    if (split) { const sub = section("split", "Where the time went", 1); sub.append(split); sec.append(sub); }
+    root.append(sec);
+    const lat = section("latency", "Latency");
+    root.append(lat);
+    latencyCharts(lat, "run", [run], l.model === "open");
+    const per = section("requests", "Each request");
+    root.append(per);
+    T.timelineChart(per, "timeline-run", run);
   }
-})();
+
+  function watch() {
+    const w = summary.watch;
+    document.getElementById("title").textContent = `tplab watch — process ${w.pid}`;
+    document.title = `tplab watch — process ${w.pid}`;
+    document.getElementById("meta").textContent = `${summary.tool} · process ${w.pid} · every ${T.num(w.intervalMs)} ms · started ${summary.startedAt}`;
+    const sec = section("verdict", "Verdict");
+    sec.append(el("p", {}, el("b", { class: "verdict-" + w.verdict }, w.verdict), ` — ${w.evidence}`));
+    sec.append(el("p", { class: "muted" }, `pool threads ${w.threadsStart} → ${w.threadsPeak}, OS threads peak ${w.osThreadsPeak}, queue peak ${w.queuePeak}; injections: ` +
+      (Object.entries(w.injectionsByReason || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "none")));
+    root.append(sec);
+    const pool = section("pool", "The pool over time");
+    root.append(pool);
+    T.poolChart(pool, "pool-watch", { label: `process ${w.pid}`, index: 0, s: series.watch, xLabel: "seconds since the watch started" }, "Pool over time");
+  }
+
+  const footers = {
+    watch: "Made by tplab. Charts: uPlot (MIT). Pool threads, queue and completed/s are the runtime's own counters (EventPipe); OS threads and CPU come from /proc; injections are the runtime's thread-adjustment events, by reason.",
+  };
+  if (footers[data.kind]) document.querySelector("footer").textContent = footers[data.kind];
+  ({ lab, load, watch })[data.kind || "lab"]();
+  document.body.dataset.rendered = "true";
+})(window.tplab);

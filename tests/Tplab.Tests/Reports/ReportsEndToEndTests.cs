@@ -1,0 +1,56 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Reports;
+
+/// <summary>
+/// The reports of `tplab load` and `tplab watch` from the CLI against the real target (which stamps Server-Timing):
+/// load's text output splits each request's time and its html page shows the same split, summing to the latency;
+/// watch's html page draws the pool.
+/// </summary>
+public sealed partial class ReportsEndToEndTests(TargetFixture fixture) : IClassFixture<TargetFixture>, IDisposable
+{
+    private readonly string _folder = Directory.CreateTempSubdirectory("tplab-load-report-").FullName;
+
+    public void Dispose() => Directory.Delete(_folder, recursive: true);
+
+    [GeneratedRegex(@"Split \(mean\)  waited for a thread ([\d.]+) \+ handler ([\d.]+) \+ rest ([\d.]+) = ([\d.]+) ms \((\d+) of (\d+) requests")]
+    private static partial Regex SplitLine();
+
+    [Fact]
+    public async Task Load_WithTheHandlerStamp_PrintsTheSplit_AndWritesAPageThatShowsIt()
+    {
+        var html = Path.Combine(_folder, "load.html");
+        var (code, stdout, stderr) = await TplabCli.RunAsync(TimeSpan.FromMinutes(1),
+            "load", fixture.Url("/sleep?ms=300").ToString(), "-n", "12", "-c", "12", "--format", "text,html", "--output", "-", "--output", html);
+        Assert.True(code == 0, $"exit {code}: {stderr}");
+
+        var m = SplitLine().Match(stdout);
+        Assert.True(m.Success, stdout);
+        double N(int group) => double.Parse(m.Groups[group].Value, CultureInfo.InvariantCulture);
+        Assert.InRange(N(1) + N(2) + N(3), N(4) - 0.02, N(4) + 0.02);
+        // The handler slept 300 ms in every request (timers may end a millisecond early); every response had the stamp.
+        Assert.True(N(2) >= 299, $"handler mean {N(2)} ms");
+        Assert.Equal(("12", "12"), (m.Groups[5].Value, m.Groups[6].Value));
+
+        var view = await Browser.OpenAsync(html, Path.Combine(RepoPaths.Artifacts("screenshots"), "report-load-e2e.png"));
+        HtmlReportTests.AssertReadable(view);
+        var split = Assert.Single(view.Splits);
+        Assert.InRange(split.Latency, N(4) - 0.01, N(4) + 0.01);
+    }
+
+    [Fact]
+    public async Task Watch_FormatHtml_WritesThePoolChartPage()
+    {
+        var html = Path.Combine(_folder, "watch.html");
+        var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromMinutes(1),
+            "watch", fixture.Target.ProcessId.ToString(CultureInfo.InvariantCulture), "--interval", "250ms", "--duration", "2s", "--format", "html", "--output", html);
+        Assert.True(code == 0, $"exit {code}: {stderr}");
+
+        var view = await Browser.OpenAsync(html, Path.Combine(RepoPaths.Artifacts("screenshots"), "report-watch-e2e.png"));
+        HtmlReportTests.AssertReadable(view);
+        Assert.Equal("pool-watch", Assert.Single(view.Charts).Id);
+        Assert.Contains("pool threads", view.Legends, StringComparison.Ordinal);
+    }
+}
