@@ -82,6 +82,7 @@ internal static class CorpusRun
             Duration = TimeSpan.FromSeconds(30),
             Timeout = TimeSpan.FromSeconds(20),
             InterruptGrace = TimeSpan.FromMilliseconds(200),
+            KeepRecords = true, // the throughput during the capture is counted from them
         };
         var result = await LoadRunner.RunAsync(options, null, ct);
         return [.. result.Records.Where(r => r.Succeeded).Select(r => result.StartedAt + r.End)];
