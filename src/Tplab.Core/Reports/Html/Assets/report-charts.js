@@ -76,9 +76,9 @@
     const parts = split
       ? [...(lag ? [["lag", run.open ? "late send (behind the schedule)" : "before the send (the load generator's own delay)"]] : []), ["waited", "waited for a thread"], ["handler", "running the handler"], ["rest", "the rest (after the handler: sending the response, connection)"]]
       : [["whole", "latency (the app sent no handler timing)"]];
-    const maxEnd = Math.max(...q.end);
+    const maxEnd = Math.max(...q.end), anyFailed = q.ok.some(v => !v);
     const rows = order.map((i, k) => k);
-    const data = [[0, maxEnd], ...parts.map(() => [null, null]), [null, null]];
+    const data = [[0, maxEnd], ...parts.map(() => [null, null]), ...(anyFailed ? [[null, null]] : [])];
     const box = T.box(parent, `Where each request's time went — ${run.label}`,
       split ? "one bar per request in send order; the first part is time spent waiting for a pool thread" : "one bar per request in send order", true);
     const ticks = [];
@@ -92,7 +92,7 @@
         const i = order[k], top = y(k) - h / 2;
         const seg = (name, from, to) => { if (from != null && to != null && to > from && shown(name)) { ctx.fillStyle = T.parts[name]; ctx.fillRect(x(from), top, Math.max(1, x(to) - x(from)), h); } };
         if (!q.ok[i]) {
-          if (u.series[u.series.length - 1].show) { ctx.fillStyle = failedFill; ctx.fillRect(x(q.sched[i]), top, Math.max(1, x(q.end[i]) - x(q.sched[i])), h); }
+          if (anyFailed && u.series[u.series.length - 1].show) { ctx.fillStyle = failedFill; ctx.fillRect(x(q.sched[i]), top, Math.max(1, x(q.end[i]) - x(q.sched[i])), h); }
           continue;
         }
         if (split && q.hs[i] != null) {
@@ -111,7 +111,7 @@
       scales: { x: { time: false, range: [0, maxEnd * 1.02] }, y: { range: [-0.5, n - 0.5], dir: -1 } },
       axes: [secondsAxis(ticks), T.axis(ticks, { label: "request (in send order)", size: 60, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000] }, v => T.finite(v) && v >= 0 && Number.isInteger(v) ? String(v + 1) : "")],
       series: [{}, ...parts.map(p => ({ label: p[1], stroke: T.parts[p[0]], fill: T.parts[p[0]], width: 6, paths: () => null, points: { show: false } })),
-        { label: "failed or timed out (pale bar: from the send to the error)", stroke: failedFill, fill: failedFill, width: 6, paths: () => null, points: { show: false } }],
+        ...(anyFailed ? [{ label: "failed or timed out (pale bar: from the send to the error)", stroke: failedFill, fill: failedFill, width: 6, paths: () => null, points: { show: false } }] : [])],
       hooks: { draw: [draw] },
     }, data, box);
     T.register(id, rows.length, ticks);
