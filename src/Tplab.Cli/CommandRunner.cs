@@ -11,7 +11,8 @@ internal static class CommandRunner
 {
     public static async Task<int> InvokeAsync(RootCommand root, string[] args)
     {
-        var parsed = root.Parse(args);
+        // No response files: '@file' is a request body for load (-d @body.json, as curl and vegeta write it).
+        var parsed = root.Parse(args, new ParserConfiguration { ResponseFileTokenReplacer = null });
         if (parsed.Errors.Count > 0)
         {
             await Console.Error.WriteLineAsync($"tplab: {parsed.Errors[0].Message} (see tplab --help)");

@@ -2,7 +2,12 @@ using System.CommandLine;
 using System.Globalization;
 using Tplab.Common;
 using Tplab.Load;
+using Tplab.Load.Engine;
 using Tplab.Load.Formats;
+using Tplab.Load.Histograms;
+using Tplab.Load.Pacing;
+using Tplab.Load.Reports;
+using Tplab.Load.Requests;
 
 namespace Tplab.Cli.Commands;
 
@@ -14,7 +19,17 @@ internal static class LoadCommand
 {
     public static Command Create()
     {
-        var url = new Argument<string>("url") { Description = "The URL to GET (loopback unless --allow-remote)" };
+        var url = new Argument<string?>("url") { Description = "The URL to load (loopback unless --allow-remote); or give --targets", Arity = ArgumentArity.ZeroOrOne };
+        var method = new Option<string>("--method", "-X") { Description = "HTTP method", DefaultValueFactory = _ => "GET" };
+        var header = new Option<string[]>("--header", "-H") { Description = "Request header 'Name: value'; repeatable (with --targets: added to every target)" };
+        var body = new Option<string?>("--body", "-d") { Description = "Request body: the text itself, or @FILE for a file's bytes" };
+        var targetsFile = new Option<string?>("--targets") { Description = "vegeta targets file: 'METHOD URL', header lines, '@body' file, blank line between targets" };
+        var insecure = new Option<bool>("--insecure") { Description = "HTTPS: accept any certificate (a self-signed one on loopback)" };
+        var threshold = new Option<string[]>("--threshold") { Description = $"Objective checked at the end, exit 99 when one fails; repeatable: 'p99<500ms', 'errors<1%' ({Tplab.Load.Thresholds.Threshold.Metrics})" };
+        var stage = new Option<string[]>("--stage") { Description = "Open loop: DURATION:RATE, move linearly to RATE over DURATION (k6 stages); repeatable; starts from --rate (default 0)" };
+        var search = new Option<string?>("--search") { Description = "Find the highest rate START..MAX (per second) that meets every --threshold, each rate held for --duration" };
+        var searchStep = new Option<double?>("--search-step") { Description = "Rate added at each --search step (default START)" };
+        var abortOnThreshold = new Option<bool>("--abort-on-threshold") { Description = "Stop sending as soon as a threshold fails (checked every second from 2 s in)" };
         var concurrency = new Option<int>("--concurrency", "-c") { Description = "Closed loop: users (default 1)", DefaultValueFactory = _ => 1 };
         var requests = new Option<long?>("--requests", "-n") { Description = "Total requests (closed loop), or the hit limit with --rate" };
         var duration = new Option<string?>("--duration") { Description = "No request starts after this (10s, 1m, 500ms, 1.5s)" };
@@ -29,15 +44,23 @@ internal static class LoadCommand
         var output = new Option<string[]>("--output", "-o") { Description = "File for the format at the same position (- for stdout); repeatable" };
         var quiet = new Option<bool>("--quiet", "-q") { Description = "No progress line on stderr" };
         var allowRemote = new Option<bool>("--allow-remote") { Description = "Allow a target that is not loopback" };
+        var engine = new Option<string>("--engine") { Description = "auto (sockets for plain http on Linux, else httpclient), sockets, httpclient", DefaultValueFactory = _ => "auto" };
         var command = new Command("load", "Load a URL: closed loop (ab, JMeter, siege) or open loop with --rate (vegeta), latency measured right")
         {
-            url, concurrency, requests, duration, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive, format, output, quiet, allowRemote,
+            url, method, header, body, targetsFile, concurrency, requests, duration, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive,
+            insecure, stage, search, searchStep, threshold, abortOnThreshold, format, output, quiet, allowRemote, engine,
         };
+        command.Subcommands.Add(MergeCommand());
         command.SetAction(async (result, ct) =>
         {
+            var targets = Targets(result.GetValue(url), result.GetValue(method)!, result.GetValue(header) ?? [], result.GetValue(body), result.GetValue(targetsFile));
             var load = new LoadOptions
             {
-                Url = ParseUrl(result.GetValue(url)!),
+                Url = targets[0].Url,
+                Targets = targets,
+                Insecure = result.GetValue(insecure),
+                Thresholds = [.. (result.GetValue(threshold) ?? []).Select(Tplab.Load.Thresholds.Threshold.Parse)],
+                AbortOnThreshold = result.GetValue(abortOnThreshold),
                 Concurrency = result.GetValue(concurrency),
                 Requests = result.GetValue(requests),
                 Duration = Duration(result.GetValue(duration), "--duration"),
@@ -45,21 +68,92 @@ internal static class LoadCommand
                 Loops = result.GetValue(loops),
                 Think = result.GetValue(think) is { } t ? ThinkTime.Parse(t, "--think") : null,
                 Rate = result.GetValue(rate),
+                Stages = [.. (result.GetValue(stage) ?? []).Select(s => RateStage.Parse(s, "--stage"))],
                 MaxInFlight = result.GetValue(maxInFlight),
                 Timeout = DurationText.Parse(result.GetValue(timeout)!, "--timeout"),
                 KeepAlive = !result.GetValue(noKeepAlive),
                 AllowRemote = result.GetValue(allowRemote),
+                Engine = ParseEngine(result.GetValue(engine)!),
             };
-            var options = new LoadCommandOptions(load.Validate(), Outputs(result.GetValue(format) ?? [], result.GetValue(output) ?? []), result.GetValue(quiet));
+            if (result.GetValue(search) is { } range)
+            {
+                var (start, max) = SearchRange(range);
+                (load with { Rate = start }).Validate();
+                var steps = await RateSearch.RunAsync(load, start, max, result.GetValue(searchStep) ?? start, step => Console.Error.WriteLine("tplab: " + RateSearch.Describe(step)), ct);
+                RateSearch.Write(steps, Console.Out);
+                return steps.Any(s => s.Passed) ? ExitCodes.Ok : ExitCodes.ThresholdsFailed;
+            }
+            var outputs = Outputs(result.GetValue(format) ?? [], result.GetValue(output) ?? []);
+            // Only the html page needs every record in memory (its per-request timeline); csv and hlog stream.
+            load = load with { KeepRecords = outputs.Any(o => o.Format is IResultFormat) };
+            var options = new LoadCommandOptions(load.Validate(), outputs, result.GetValue(quiet));
             return await LoadCli.RunAsync(options, ct);
         });
         return command;
+    }
+
+    // tplab load merge A.hlog B.hlog: the interval logs of several runs (other processes, other machines) as one.
+    private static Command MergeCommand()
+    {
+        var files = new Argument<string[]>("files") { Description = "HdrHistogram interval logs (.hlog) written with --format hlog", Arity = ArgumentArity.OneOrMore };
+        var format = new Option<string>("--format") { Description = $"text, json or hgrm", DefaultValueFactory = _ => "text" };
+        var command = new Command("merge", "Merge interval logs (.hlog) from several runs into one latency report, exactly") { files, format };
+        command.SetAction(result =>
+        {
+            var name = result.GetValue(format)!.ToLowerInvariant();
+            if (name is not ("text" or "json" or "hgrm"))
+            {
+                throw TplabException.Usage($"merge --format must be one of {MergeReport.Formats}, got '{name}'");
+            }
+            MergeReport.Write(HistogramLog.Merge(result.GetValue(files)!), name, Console.Out);
+            return ExitCodes.Ok;
+        });
+        return command;
+    }
+
+    // What to send: the URL with -X, -H and -d, or a vegeta targets file (with -H on every target). Files are read now:
+    // a missing body or targets file stops the run before anything is sent.
+    private static IReadOnlyList<RequestTemplate> Targets(string? url, string method, string[] headerTexts, string? body, string? targetsFile)
+    {
+        var headers = headerTexts.Select(h => RequestText.ParseHeader(h, "--header")).ToList();
+        if (targetsFile is not null)
+        {
+            if (url is not null || body is not null)
+            {
+                throw TplabException.Usage("give either a URL (with -X, -d) or --targets FILE, not both");
+            }
+            return TargetsFile.Load(targetsFile, headers);
+        }
+        if (url is null)
+        {
+            throw TplabException.Usage("give the URL to load, or --targets FILE");
+        }
+        var content = body is null ? ReadOnlyMemory<byte>.Empty : RequestText.ReadBody(body, "--body");
+        return [new RequestTemplate(method.ToUpperInvariant(), ParseUrl(url), headers, content)];
+    }
+
+    private static (double Start, double Max) SearchRange(string text)
+    {
+        var parts = text.Split("..");
+        return parts.Length == 2
+            && double.TryParse(parts[0], NumberStyles.Float, CultureInfo.InvariantCulture, out var start)
+            && double.TryParse(parts[1], NumberStyles.Float, CultureInfo.InvariantCulture, out var max)
+            ? (start, max)
+            : throw TplabException.Usage($"--search must be START..MAX requests per second (e.g. 100..2000), got '{text}'");
     }
 
     private static Uri ParseUrl(string text) =>
         Uri.TryCreate(text, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https" && uri.Host.Length > 0
             ? uri
             : throw TplabException.Usage($"the URL must be an absolute http:// or https:// URL, got '{text}'");
+
+    private static EngineChoice ParseEngine(string text) => text.ToLowerInvariant() switch
+    {
+        "auto" => EngineChoice.Auto,
+        "sockets" => EngineChoice.Sockets,
+        "httpclient" => EngineChoice.HttpClient,
+        _ => throw TplabException.Usage($"--engine must be auto, sockets or httpclient, got '{text}'"),
+    };
 
     private static TimeSpan? Duration(string? text, string option) => text is null ? null : DurationText.Parse(text, option);
 
@@ -81,9 +175,9 @@ internal static class LoadCommand
         {
             list.Add(new ReportOutput(LoadFormats.Default, null));
         }
-        if (list.Count(o => o.Path is null) > 1 && list.Any(o => o.Path is null && o.Format.Name is "json" or "csv"))
+        if (list.Count(o => o.Path is null) > 1 && list.Any(o => o.Path is null && o.Format.Name is "json" or "csv" or "hlog"))
         {
-            throw TplabException.Usage("only one machine-readable format (json, csv) can go to stdout alongside others; give it --output FILE");
+            throw TplabException.Usage("only one machine-readable format (json, csv, hlog) can go to stdout alongside others; give it --output FILE");
         }
         return list;
     }
@@ -93,6 +187,7 @@ internal static class LoadCommand
         ".json" => "json",
         ".csv" => "csv",
         ".hgrm" => "hgrm",
+        ".hlog" => "hlog",
         ".txt" => "text",
         _ => throw TplabException.Usage($"cannot tell the format of --output {path} from its extension; give --format for it"),
     };

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Net;
 using Tplab.Common;
+using Tplab.Load.Engine;
 using Tplab.Load.Requests;
 
 namespace Tplab.Load;
@@ -53,6 +54,12 @@ public sealed record LoadOptions
     /// <summary>Open loop: requests per second, sent on schedule whatever the server does. Default null: closed loop.</summary>
     public double? Rate { get; init; }
 
+    /// <summary>
+    /// Open loop: a changing rate, k6's stages: from <see cref="Rate"/> (default 0) move linearly to each stage's rate
+    /// over its duration. The schedule's length is their sum; <see cref="Duration"/> is not given with stages. Default none.
+    /// </summary>
+    public IReadOnlyList<Pacing.RateStage> Stages { get; init; } = [];
+
     /// <summary>Open loop: most requests in flight at once; a send waits for a slot (its latency still counts from its schedule). Default none.</summary>
     public int? MaxInFlight { get; init; }
 
@@ -62,11 +69,26 @@ public sealed record LoadOptions
     /// <summary>Reuse connections (HTTP keep-alive). Default true; false sends <c>Connection: close</c> like ab without -k.</summary>
     public bool KeepAlive { get; init; } = true;
 
+    /// <summary>Which engine sends the requests. Default <see cref="EngineChoice.Auto"/>: sockets for plain http on Linux, else HttpClient.</summary>
+    public EngineChoice Engine { get; init; } = EngineChoice.Auto;
+
+    /// <summary>Objectives checked at the end (k6's thresholds); any failing makes the run exit 99. Default none.</summary>
+    public IReadOnlyList<Thresholds.Threshold> Thresholds { get; init; } = [];
+
+    /// <summary>Stop sending as soon as a threshold fails (checked once a second from 2 s into the run). Default false.</summary>
+    public bool AbortOnThreshold { get; init; }
+
+    /// <summary>HTTPS: accept any server certificate (a self-signed one on loopback). Default false.</summary>
+    public bool Insecure { get; init; }
+
     /// <summary>Allow a target that is not loopback. Default false.</summary>
     public bool AllowRemote { get; init; }
 
-    /// <summary>Keep every <see cref="RequestRecord"/> in the result (for CSV and charts). Default true.</summary>
-    public bool KeepRecords { get; init; } = true;
+    /// <summary>
+    /// Keep every <see cref="RequestRecord"/> in the result (the lab's charts). Default false: a run keeps histograms
+    /// only, and per-request output streams through an <see cref="IRecordSink"/> instead.
+    /// </summary>
+    public bool KeepRecords { get; init; }
 
     /// <summary>After Ctrl+C, how long in-flight requests may still finish. Default 2 s.</summary>
     public TimeSpan InterruptGrace { get; init; } = TimeSpan.FromSeconds(2);
@@ -75,7 +97,20 @@ public sealed record LoadOptions
     public TimeSpan LateThreshold { get; init; } = TimeSpan.FromMilliseconds(2);
 
     /// <summary>True when requests follow a schedule (<see cref="Rate"/> set).</summary>
-    public bool IsOpenLoop => Rate is not null;
+    public bool IsOpenLoop => Rate is not null || Stages.Count > 0;
+
+    /// <summary>When sending stops: <see cref="Duration"/>, or the end of the stages.</summary>
+    public TimeSpan? SendingLength => Stages.Count > 0 ? Stages.Aggregate(TimeSpan.Zero, (sum, s) => sum + s.Duration) : Duration;
+
+    /// <summary>The open-loop schedule these options ask for.</summary>
+    public Pacing.IPacer CreatePacer() => Stages.Count > 0
+        ? new Pacing.StagedPacer(Rate ?? 0, Stages, Requests)
+        : new Pacing.ConstantPacer(Rate ?? throw new InvalidOperationException("closed loop has no schedule"), Duration, Requests);
+
+    /// <summary>Open loop: the mean rate planned (the rate itself, or the stages' planned hits over their length).</summary>
+    public double? PlannedRate => Stages.Count > 0 && CreatePacer() is Pacing.StagedPacer p && p.Length > TimeSpan.Zero
+        ? p.PlannedHits / p.Length.TotalSeconds
+        : Rate;
 
     /// <summary>Checks every range; throws <see cref="TplabException"/> (usage) with one clear line.</summary>
     public LoadOptions Validate()
@@ -98,7 +133,20 @@ public sealed record LoadOptions
         CheckTime(Duration, "--duration", allowZero: false);
         CheckTime(RampUp, "--ramp-up", allowZero: true);
         CheckTime(Timeout, "--timeout", allowZero: false);
-        if (Rate is { } rate)
+        foreach (var stage in Stages)
+        {
+            Check(stage.Rate >= 0 && stage.Rate <= MaxRate && double.IsFinite(stage.Rate), $"a --stage rate must be between 0 and {MaxRate.ToString(CultureInfo.InvariantCulture)} per second, got {stage}");
+            Check(stage.Duration >= TimeSpan.Zero && stage.Duration <= MaxDuration, $"a --stage duration must be between 0 and 24h, got {stage}");
+        }
+        if (Stages.Count > 0)
+        {
+            Check(Duration is null, "--duration does not go with --stage: the stages' durations make the schedule");
+            Check(SendingLength > TimeSpan.Zero && SendingLength <= MaxDuration, "the stages must last more than 0 and at most 24h in all");
+            Check(Rate is null or (>= 0 and <= MaxRate), $"--rate (the start rate of the stages) must be between 0 and {MaxRate.ToString(CultureInfo.InvariantCulture)}");
+            Check(Loops is null && Think is null && RampUp == TimeSpan.Zero, "--loops, --think and --ramp-up are closed-loop options; they do not go with --stage");
+            Check(MaxInFlight is null or (>= 1 and <= 1_000_000), $"--max-in-flight must be between 1 and 1000000, got {MaxInFlight}");
+        }
+        else if (Rate is { } rate)
         {
             Check(rate > 0 && rate <= MaxRate && double.IsFinite(rate), $"--rate must be above 0 and at most {MaxRate.ToString(CultureInfo.InvariantCulture)} per second, got {rate.ToString(CultureInfo.InvariantCulture)}");
             Check(Duration is not null || Requests is not null, "--rate needs --duration (or -n) to end the schedule");
@@ -111,6 +159,7 @@ public sealed record LoadOptions
             Check(MaxInFlight is null, "--max-in-flight goes with --rate (open loop); closed loop is bounded by -c");
             Check(Requests is null || Requests >= Concurrency || Duration is not null, $"-n {Requests} is below -c {Concurrency}: some users would never send (ab refuses this too)");
         }
+        Check(!AbortOnThreshold || Thresholds.Count > 0, "--abort-on-threshold needs at least one --threshold");
         if (Think is { } think)
         {
             Check(think.Min >= TimeSpan.Zero && think.Max >= think.Min && think.Max <= TimeSpan.FromHours(1), $"--think must be MIN..MAX with 0 <= MIN <= MAX <= 1h, got {think}");

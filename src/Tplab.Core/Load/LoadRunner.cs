@@ -1,42 +1,65 @@
 using System.Threading.Channels;
 using Tplab.Load.Engine;
 using Tplab.Load.Reports;
+using Tplab.Load.Thresholds;
 
 namespace Tplab.Load;
 
 /// <summary>
 /// The entry point of load generation: runs the closed or open loop, streams every request record through
-/// one aggregator, reports progress about once a second, and returns the summary. Cancellation is not an
-/// error: sending stops, in-flight requests get <see cref="LoadOptions.InterruptGrace"/> to end, and the
-/// partial result comes back marked interrupted.
+/// one aggregator (and the caller's <see cref="IRecordSink"/>), reports progress about once a second, and returns
+/// the summary. Records are kept in the result only when <see cref="LoadOptions.KeepRecords"/> asks for them, so a
+/// long run's memory stays flat. Cancellation is not an error: sending stops, in-flight requests get
+/// <see cref="LoadOptions.InterruptGrace"/> to end, and the partial result comes back marked interrupted.
 /// </summary>
 public static class LoadRunner
 {
     private static readonly TimeSpan ProgressEvery = TimeSpan.FromSeconds(1);
 
+    // Records are picked up on a beat rather than one wake-up per record: at 100,000 requests a second a wake-up
+    // each would cost the generator more CPU than sending them.
+    private static readonly TimeSpan DrainEvery = TimeSpan.FromMilliseconds(10);
+
     /// <summary>Runs a load on the system clock.</summary>
     public static Task<LoadResult> RunAsync(LoadOptions options, IProgress<LoadProgress>? progress, CancellationToken ct) =>
-        RunAsync(options, progress, TimeProvider.System, ct);
+        RunAsync(options, progress, null, TimeProvider.System, ct);
+
+    /// <summary>Runs a load on the system clock, streaming each record to <paramref name="sink"/>.</summary>
+    public static Task<LoadResult> RunAsync(LoadOptions options, IProgress<LoadProgress>? progress, IRecordSink? sink, CancellationToken ct) =>
+        RunAsync(options, progress, sink, TimeProvider.System, ct);
 
     /// <summary>Runs a load, timing everything on <paramref name="time"/>.</summary>
-    public static async Task<LoadResult> RunAsync(LoadOptions options, IProgress<LoadProgress>? progress, TimeProvider time, CancellationToken ct)
+    public static Task<LoadResult> RunAsync(LoadOptions options, IProgress<LoadProgress>? progress, TimeProvider time, CancellationToken ct) =>
+        RunAsync(options, progress, null, time, ct);
+
+    /// <summary>Runs a load, timing everything on <paramref name="time"/> and streaming each record to <paramref name="sink"/>.</summary>
+    public static Task<LoadResult> RunAsync(LoadOptions options, IProgress<LoadProgress>? progress, IRecordSink? sink, TimeProvider time, CancellationToken ct) =>
+        RunAsync(options, progress, sink, time, SenderFactory.Create, ct);
+
+    /// <summary>The same with the sender made by <paramref name="newSender"/> (tests drive the loops without a network).</summary>
+    internal static async Task<LoadResult> RunAsync(
+        LoadOptions options, IProgress<LoadProgress>? progress, IRecordSink? sink, TimeProvider time, Func<LoadOptions, LoadClock, ISender> newSender, CancellationToken ct)
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
         var clock = new LoadClock(time);
         var counters = new LoadCounters();
-        using var sender = new HttpSender(options, clock);
+        using var sender = newSender(options, clock);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        using var deadline = options.Duration is { } d ? new CancellationTokenSource(d, time) : new CancellationTokenSource();
+        using var deadline = options.SendingLength is { } d ? new CancellationTokenSource(d, time) : new CancellationTokenSource();
         using var stopSending = CancellationTokenSource.CreateLinkedTokenSource(stop.Token, deadline.Token);
         using var abort = new CancellationTokenSource();
         // After Ctrl+C, in-flight requests may still end for a short grace; then they are cut as "interrupted".
         await using var onCancel = ct.Register(() => abort.CancelAfter(options.InterruptGrace)).ConfigureAwait(false);
 
         var channel = Channel.CreateUnbounded<RequestRecord>(new UnboundedChannelOptions { SingleReader = true, AllowSynchronousContinuations = false });
+        sink?.Begin(clock.StartedAt);
         var attack = AttackAsync(options, sender, clock, counters, channel.Writer, stopSending.Token, abort.Token);
 
         var aggregator = new SummaryAggregator(options);
+        var thresholdsFrom = TimeSpan.FromSeconds(2);
+        var nextThresholdCheck = thresholdsFrom;
+        string? abortedBy = null;
         var records = new List<RequestRecord>();
         var nextProgress = ProgressEvery;
         var reader = channel.Reader;
@@ -45,6 +68,7 @@ public static class LoadRunner
             while (reader.TryRead(out var record))
             {
                 aggregator.Add(record);
+                sink?.Write(record);
                 if (options.KeepRecords)
                 {
                     records.Add(record);
@@ -55,30 +79,45 @@ public static class LoadRunner
                 progress.Report(new LoadProgress(clock.Now, counters.Sent, counters.Done, counters.InFlight, counters.Errors, aggregator.CurrentP99Ms));
                 nextProgress = clock.Now + ProgressEvery;
             }
-            var more = reader.WaitToReadAsync(CancellationToken.None);
-            if (!more.IsCompleted && progress is not null)
+            if (options.AbortOnThreshold && abortedBy is null && clock.Now >= nextThresholdCheck)
             {
-                // A stalled server sends nothing back: wake up anyway to keep the progress line alive.
-                var moreTask = more.AsTask();
-                await Task.WhenAny(moreTask, Task.Delay(ProgressEvery, time)).ConfigureAwait(false);
-                if (!moreTask.IsCompleted)
+                nextThresholdCheck = clock.Now + ProgressEvery;
+                abortedBy = FirstFailing(options, aggregator);
+                if (abortedBy is not null)
                 {
-                    continue;
+                    await stop.CancelAsync().ConfigureAwait(false);
                 }
-                more = new ValueTask<bool>(moreTask);
             }
-            if (!await more.ConfigureAwait(false))
+            if (reader.Completion.IsCompleted)
             {
                 break;
             }
+            await Task.WhenAny(reader.Completion, Task.Delay(DrainEvery)).ConfigureAwait(false);
         }
         await attack.ConfigureAwait(false);
-        var summary = aggregator.Complete(ct.IsCancellationRequested, sender.ServerSoftware);
+        var summary = aggregator.Complete(ct.IsCancellationRequested, sender.ServerSoftware, sender.Engine);
+        summary = summary with
+        {
+            AbortedBy = abortedBy,
+            Thresholds = [.. options.Thresholds.Select(t => Evaluate(t, summary))],
+        };
         return new LoadResult(summary, records, clock.StartedAt);
     }
 
+    private static ThresholdResult Evaluate(Threshold threshold, LoadSummary summary)
+    {
+        var actual = threshold.Read(summary);
+        return new ThresholdResult(threshold.Text, threshold.Metric, actual, threshold.Passes(actual));
+    }
+
+    private static string? FirstFailing(LoadOptions options, SummaryAggregator aggregator)
+    {
+        var latency = aggregator.CurrentLatency;
+        return options.Thresholds.FirstOrDefault(t => !t.Passes(t.Read(latency, aggregator.CurrentRequests, aggregator.CurrentFailed)))?.Text;
+    }
+
     private static async Task AttackAsync(
-        LoadOptions options, HttpSender sender, LoadClock clock, LoadCounters counters,
+        LoadOptions options, ISender sender, LoadClock clock, LoadCounters counters,
         ChannelWriter<RequestRecord> writer, CancellationToken stopSending, CancellationToken abort)
     {
         try

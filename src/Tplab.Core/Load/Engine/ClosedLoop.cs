@@ -8,7 +8,7 @@ namespace Tplab.Load.Engine;
 /// shared request budget is spent, or when sending stops (duration or Ctrl+C). Think time sits between a
 /// user's requests and is never inside a latency.
 /// </summary>
-internal sealed class ClosedLoop(LoadOptions options, HttpSender sender, LoadClock clock, LoadCounters counters)
+internal sealed class ClosedLoop(LoadOptions options, ISender sender, LoadClock clock, LoadCounters counters)
 {
     private long _claimed;
 
@@ -40,7 +40,7 @@ internal sealed class ClosedLoop(LoadOptions options, HttpSender sender, LoadClo
             }
             counters.OnSent();
             var now = clock.Now;
-            var record = await sender.SendAsync(now, user, abort).ConfigureAwait(false);
+            var record = await SafeSend.SendAsync(sender, clock, now, user, abort).ConfigureAwait(false);
             counters.OnDone(record);
             results.TryWrite(record);
             if (options.Think is { } think && !await clock.WaitUntilAsync(clock.Now + Between(random!, think.Min, think.Max), stopSending).ConfigureAwait(false))

@@ -14,7 +14,7 @@ namespace Tplab.Load.Engine;
 /// with the app's handler timing when it sends one. Never throws for a request that fails: a refused
 /// connection, a timeout or an interruption is an error in the record.
 /// </summary>
-public sealed class HttpSender : IDisposable
+public sealed class HttpSender : ISender
 {
     private const int BodyBufferSize = 16 * 1024;
 
@@ -42,19 +42,31 @@ public sealed class HttpSender : IDisposable
             // One connection per user or in-flight request: the pool must never be what limits the load.
             MaxConnectionsPerServer = int.MaxValue,
             UseCookies = false,
-            UseProxy = false,
+            // A proxy only ever stands between tplab and a remote host; loopback goes direct.
+            UseProxy = options.AllowRemote,
             AllowAutoRedirect = false,
             AutomaticDecompression = DecompressionMethods.None,
             ConnectTimeout = options.Timeout,
             PooledConnectionIdleTimeout = TimeSpan.FromMinutes(2),
         };
+        if (options.Insecure)
+        {
+            // --insecure: a self-signed certificate on loopback (dotnet dev-certs, a test app) is accepted as it is.
+            handler.SslOptions = new System.Net.Security.SslClientAuthenticationOptions { RemoteCertificateValidationCallback = static (_, _, _, _) => true };
+        }
         _invoker = new HttpMessageInvoker(handler, disposeHandler: true);
         // What goes on the wire, for ab's and JMeter's byte counts (HttpClient does not expose raw bytes).
         _requestBytes = [.. _targets.Select(t => WireBytes(t, _keepAlive))];
     }
 
-    /// <summary>The Server header of the first response (ab's "Server Software"), if any came.</summary>
+    /// <inheritdoc />
+    public string Engine => "httpclient";
+
+    /// <inheritdoc />
     public string? ServerSoftware => Volatile.Read(ref _server);
+
+    /// <inheritdoc />
+    ValueTask<RequestRecord> ISender.SendAsync(TimeSpan scheduled, int user, CancellationToken abort) => new(SendAsync(scheduled, user, abort));
 
     /// <summary>Sends one request scheduled at <paramref name="scheduled"/>; <paramref name="abort"/> ends it as "interrupted".</summary>
     public async Task<RequestRecord> SendAsync(TimeSpan scheduled, int user, CancellationToken abort)

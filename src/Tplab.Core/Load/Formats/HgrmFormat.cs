@@ -21,8 +21,14 @@ public sealed class HgrmFormat : ISummaryFormat
     public void Write(LoadSummary summary, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(summary);
+        WriteDistribution(summary.LatencyHistogramMicros, writer);
+    }
+
+    /// <summary>The percentile distribution of a histogram of microseconds, in ms (also what <c>tplab load merge --format hgrm</c> prints).</summary>
+    public static void WriteDistribution(LatencyHistogram h, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(h);
         ArgumentNullException.ThrowIfNull(writer);
-        var h = summary.LatencyHistogramMicros;
         const int d = LatencyHistogram.SignificantDigits;
         writer.Write($"{"Value",12} {"Percentile",14} {"TotalCount",10} {"1/(1-Percentile)",14}\n\n");
         foreach (var step in PercentileDistribution.Steps(h))

@@ -27,9 +27,19 @@ public interface IResultFormat : ILoadFormat
     void Write(LoadResult result, TextWriter writer);
 }
 
-/// <summary>A format with one row per request (csv).</summary>
+/// <summary>A format written from the request records as they come (csv, hlog), so nothing accumulates in memory.</summary>
 public interface IRecordFormat : ILoadFormat
 {
-    /// <summary>Writes every record; <paramref name="startedAt"/> turns offsets into wall-clock timestamps.</summary>
-    void Write(IReadOnlyList<RequestRecord> records, DateTimeOffset startedAt, TextWriter writer);
+    /// <summary>Starts writing to <paramref name="writer"/>; <paramref name="startedAt"/> turns offsets into wall-clock times.</summary>
+    IRecordWriter Open(TextWriter writer, DateTimeOffset startedAt);
+}
+
+/// <summary>One record format being written.</summary>
+public interface IRecordWriter
+{
+    /// <summary>One finished request, in completion order.</summary>
+    void Write(in RequestRecord record);
+
+    /// <summary>The run is over: write what is pending.</summary>
+    void Complete();
 }

@@ -3,7 +3,7 @@ using Tplab.Load.Reports;
 namespace Tplab.Load.Formats;
 
 /// <summary>
-/// JMeter's Summary Report: one sampler row and the TOTAL row, with JMeter's formulas: Std. Dev. is the
+/// JMeter's Summary Report: one row per sampler (per request template) and the TOTAL row, with JMeter's formulas: Std. Dev. is the
 /// population standard deviation, Throughput = samples / (end of last − start of first sample) in a unit
 /// that keeps the figure at or above 1.0 (/sec, /min, /hour).
 /// </summary>
@@ -27,8 +27,12 @@ public sealed class JMeterFormat : ISummaryFormat
         {
             writer.WriteLine("(interrupted: partial results)");
         }
-        var row = Row(summary);
-        string[][] rows = [Columns, ["HTTP Request", .. row], ["TOTAL", .. row]];
+        var total = Row(summary.Requests, summary.Failed, summary.LatencyMs, summary.DurationSeconds, summary.BytesIn, summary.BytesOut);
+        // One row per label, as JMeter gives one per sampler; a single URL keeps JMeter's default sampler name.
+        var samplers = summary.Targets.Count > 1
+            ? summary.Targets.Select(t => (string[])[t.Label, .. Row(t.Requests, t.Failed, t.LatencyMs, t.DurationSeconds, t.BytesIn, t.BytesOut)])
+            : [["HTTP Request", .. total]];
+        string[][] rows = [Columns, .. samplers, ["TOTAL", .. total]];
         var widths = Enumerable.Range(0, Columns.Length).Select(c => rows.Max(r => r[c].Length)).ToArray();
         foreach (var r in rows)
         {
@@ -36,22 +40,20 @@ public sealed class JMeterFormat : ISummaryFormat
         }
     }
 
-    private static string[] Row(LoadSummary s)
+    private static string[] Row(long requests, long failed, LatencyStats l, double seconds, long bytesIn, long bytesOut)
     {
-        var seconds = s.DurationSeconds;
-        var l = s.LatencyMs;
         return
         [
-            Num.F(s.Requests),
+            Num.F(requests),
             Num.F(Math.Round(l.Mean, MidpointRounding.AwayFromZero), "0"),
             Num.F(Math.Round(l.Min, MidpointRounding.AwayFromZero), "0"),
             Num.F(Math.Round(l.Max, MidpointRounding.AwayFromZero), "0"),
             Num.Fixed(l.StdDev, 2),
-            Num.Fixed(s.Requests == 0 ? 0 : 100.0 * s.Failed / s.Requests, 2) + "%",
-            Throughput(s.Requests, seconds),
-            Num.Fixed(seconds > 0 ? s.BytesIn / 1024.0 / seconds : 0, 2),
-            Num.Fixed(seconds > 0 ? s.BytesOut / 1024.0 / seconds : 0, 2),
-            Num.Fixed(s.Requests == 0 ? 0 : (double)s.BytesIn / s.Requests, 1),
+            Num.Fixed(requests == 0 ? 0 : 100.0 * failed / requests, 2) + "%",
+            Throughput(requests, seconds),
+            Num.Fixed(seconds > 0 ? bytesIn / 1024.0 / seconds : 0, 2),
+            Num.Fixed(seconds > 0 ? bytesOut / 1024.0 / seconds : 0, 2),
+            Num.Fixed(requests == 0 ? 0 : (double)bytesIn / requests, 1),
         ];
     }
 

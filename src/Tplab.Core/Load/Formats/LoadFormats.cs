@@ -9,7 +9,7 @@ public static class LoadFormats
     public static IReadOnlyList<ILoadFormat> All { get; } =
     [
         new TextFormat(), new AbFormat(), new JMeterFormat(), new VegetaFormat(), new SiegeFormat(),
-        new JsonFormat(), new CsvFormat(), new HgrmFormat(), new HtmlFormat(),
+        new JsonFormat(), new CsvFormat(), new HgrmFormat(), new HlogFormat(), new HtmlFormat(),
     ];
 
     /// <summary>text.</summary>
@@ -36,7 +36,12 @@ public static class LoadFormats
                 whole.Write(result, writer);
                 break;
             case IRecordFormat records:
-                records.Write(result.Records, result.StartedAt, writer);
+                var stream = records.Open(writer, result.StartedAt);
+                foreach (var record in result.Records)
+                {
+                    stream.Write(record);
+                }
+                stream.Complete();
                 break;
             default:
                 throw new ArgumentException($"format {format?.Name} writes neither a summary nor records", nameof(format));

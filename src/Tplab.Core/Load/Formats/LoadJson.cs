@@ -24,6 +24,7 @@ public static class LoadJson
         writer.WriteNumber("schemaVersion", SchemaVersion);
         writer.WriteString("url", s.Url.ToString());
         writer.WriteString("model", s.Model);
+        writer.WriteString("engine", s.Engine);
         writer.WriteNumber("concurrency", s.Concurrency);
         writer.WriteBoolean("keepAlive", s.KeepAlive);
         writer.WriteBoolean("interrupted", s.Interrupted);
@@ -35,20 +36,9 @@ public static class LoadJson
         Stats(writer, "latencyMs", s.LatencyMs);
         if (s.HandlerTiming is { } timing)
         {
-            writer.WriteStartObject("handlerTiming");
-            writer.WriteNumber("requests", timing.Requests);
-            Stats(writer, "latencyMs", timing.LatencyMs);
-            Stats(writer, "waitedForThreadMs", timing.WaitedForThreadMs);
-            Stats(writer, "handlerMs", timing.HandlerMs);
-            Stats(writer, "restMs", timing.RestMs);
-            writer.WriteEndObject();
+            HandlerTiming(writer, timing);
         }
-        writer.WriteStartObject("statusCodes");
-        foreach (var (code, count) in s.StatusCodes)
-        {
-            writer.WriteNumber(code.ToString(CultureInfo.InvariantCulture), count);
-        }
-        writer.WriteEndObject();
+        StatusCodes(writer, s.StatusCodes);
         writer.WriteStartArray("errors");
         foreach (var error in s.Errors)
         {
@@ -69,6 +59,74 @@ public static class LoadJson
             Stats(writer, "sendLagMs", s.SendLagMs);
             Stats(writer, "serviceTimeMs", s.ServiceTimeMs);
         }
+        if (s.Thresholds.Count > 0)
+        {
+            writer.WriteStartArray("thresholds");
+            foreach (var t in s.Thresholds)
+            {
+                writer.WriteStartObject();
+                writer.WriteString("threshold", t.Threshold);
+                writer.WriteString("metric", t.Metric);
+                writer.WriteNumber("actual", Round(t.Actual));
+                writer.WriteBoolean("passed", t.Passed);
+                writer.WriteEndObject();
+            }
+            writer.WriteEndArray();
+            if (s.AbortedBy is { } by)
+            {
+                writer.WriteString("abortedBy", by);
+            }
+        }
+        writer.WriteStartArray("targets");
+        foreach (var t in s.Targets)
+        {
+            Target(writer, t);
+        }
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+    }
+
+    private static void Target(Utf8JsonWriter writer, TargetSummary t)
+    {
+        writer.WriteStartObject();
+        writer.WriteNumber("index", t.Index);
+        writer.WriteString("label", t.Label);
+        writer.WriteString("method", t.Method);
+        writer.WriteString("url", t.Url.ToString());
+        writer.WriteNumber("requests", t.Requests);
+        writer.WriteNumber("succeeded", t.Succeeded);
+        writer.WriteNumber("failed", t.Failed);
+        writer.WriteNumber("durationSeconds", Round(t.DurationSeconds));
+        writer.WriteNumber("throughputPerSecond", Round(t.DurationSeconds > 0 ? t.Requests / t.DurationSeconds : 0));
+        Stats(writer, "latencyMs", t.LatencyMs);
+        if (t.HandlerTiming is { } timing)
+        {
+            HandlerTiming(writer, timing);
+        }
+        StatusCodes(writer, t.StatusCodes);
+        writer.WriteNumber("bytesIn", t.BytesIn);
+        writer.WriteNumber("bytesOut", t.BytesOut);
+        writer.WriteEndObject();
+    }
+
+    private static void HandlerTiming(Utf8JsonWriter writer, HandlerTiming timing)
+    {
+        writer.WriteStartObject("handlerTiming");
+        writer.WriteNumber("requests", timing.Requests);
+        Stats(writer, "latencyMs", timing.LatencyMs);
+        Stats(writer, "waitedForThreadMs", timing.WaitedForThreadMs);
+        Stats(writer, "handlerMs", timing.HandlerMs);
+        Stats(writer, "restMs", timing.RestMs);
+        writer.WriteEndObject();
+    }
+
+    private static void StatusCodes(Utf8JsonWriter writer, IReadOnlyDictionary<int, long> codes)
+    {
+        writer.WriteStartObject("statusCodes");
+        foreach (var (code, count) in codes)
+        {
+            writer.WriteNumber(code.ToString(CultureInfo.InvariantCulture), count);
+        }
         writer.WriteEndObject();
     }
 
@@ -86,6 +144,7 @@ public static class LoadJson
     private static void Stats(Utf8JsonWriter writer, string name, LatencyStats stats)
     {
         writer.WriteStartObject(name);
+        writer.WriteNumber("count", stats.Count);
         writer.WriteNumber("min", Round(stats.Min));
         writer.WriteNumber("mean", Round(stats.Mean));
         writer.WriteNumber("stdDev", Round(stats.StdDev));

@@ -78,6 +78,33 @@ public sealed class LatencyHistogram
         TotalCount += other.TotalCount;
     }
 
+    /// <summary>Forgets every value (an interval histogram starting over).</summary>
+    public void Clear()
+    {
+        Array.Clear(_counts);
+        TotalCount = 0;
+    }
+
+    /// <summary>The largest index holding a count, or -1 when empty (where an encoding can stop).</summary>
+    internal int LastNonZeroIndex()
+    {
+        for (var i = _counts.Length - 1; i >= 0; i--)
+        {
+            if (_counts[i] != 0)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /// <summary>Adds <paramref name="count"/> at a counts index (decoding an encoded histogram of the same layout).</summary>
+    internal void AddAtIndex(int index, long count)
+    {
+        _counts[index] += count;
+        TotalCount += count;
+    }
+
     /// <summary>A copy that no longer changes when this one does.</summary>
     public LatencyHistogram Copy()
     {

@@ -17,6 +17,9 @@ public sealed record LoadSummary
     /// <summary>"closed" or "open".</summary>
     public required string Model { get; init; }
 
+    /// <summary>The engine that sent the requests: <c>sockets</c> or <c>httpclient</c>.</summary>
+    public string Engine { get; init; } = "httpclient";
+
     /// <summary>Closed-loop users (1 in open loop).</summary>
     public required int Concurrency { get; init; }
 
@@ -70,6 +73,18 @@ public sealed record LoadSummary
 
     /// <summary>Where the time went (waited for a thread, handler, rest), when the app sent the Server-Timing handler stamp; else null.</summary>
     public HandlerTiming? HandlerTiming { get; init; }
+
+    /// <summary>Figures per request template, in the targets' order (one entry for a single URL).</summary>
+    public IReadOnlyList<TargetSummary> Targets { get; init; } = [];
+
+    /// <summary>Each threshold's outcome, in the order given.</summary>
+    public IReadOnlyList<Thresholds.ThresholdResult> Thresholds { get; init; } = [];
+
+    /// <summary>The threshold that stopped the run early (with abort on), else null.</summary>
+    public string? AbortedBy { get; init; }
+
+    /// <summary>True when every threshold passed (or there were none).</summary>
+    public bool ThresholdsPassed => Thresholds.All(t => t.Passed);
 
     /// <summary>Sum of all service times, in seconds (siege's concurrency numerator).</summary>
     public required double TotalServiceSeconds { get; init; }

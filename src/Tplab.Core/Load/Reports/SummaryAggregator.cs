@@ -16,8 +16,9 @@ public sealed class SummaryAggregator
     private readonly LatencyAccumulator _service = new();
     private readonly LatencyAccumulator _waiting = new();
     private readonly LatencyAccumulator _lag = new();
+    private readonly StatusCounter _statusCodes = new();
     private readonly HandlerTimingAccumulator _handlerTiming = new();
-    private readonly SortedDictionary<int, long> _statusCodes = [];
+    private readonly TargetAccumulator[] _targets;
     private readonly Dictionary<string, long> _errors = new(StringComparer.Ordinal);
     private List<double>? _exact = [];
     private long _requests, _succeeded, _responded, _lengthMismatches, _late, _bytesIn, _bodyBytes, _bytesOut;
@@ -27,10 +28,23 @@ public sealed class SummaryAggregator
     private bool _completed;
 
     /// <summary>An aggregator for a run of <paramref name="options"/>.</summary>
-    public SummaryAggregator(LoadOptions options) => _options = options ?? throw new ArgumentNullException(nameof(options));
+    public SummaryAggregator(LoadOptions options)
+    {
+        _options = options ?? throw new ArgumentNullException(nameof(options));
+        _targets = [.. options.EffectiveTargets.Select((t, i) => new TargetAccumulator(i, t))];
+    }
 
     /// <summary>Live 99th percentile of latency so far, in milliseconds (for progress).</summary>
     public double CurrentP99Ms => _latency.Histogram.ValueAtPercentile(99) / 1000.0;
+
+    /// <summary>Live latency statistics so far (for thresholds checked during the run).</summary>
+    public LatencyStats CurrentLatency => _latency.Complete();
+
+    /// <summary>Requests so far.</summary>
+    public long CurrentRequests => _requests;
+
+    /// <summary>Failed requests so far.</summary>
+    public long CurrentFailed => _requests - _succeeded;
 
     /// <summary>Adds one request.</summary>
     public void Add(in RequestRecord record)
@@ -38,7 +52,15 @@ public sealed class SummaryAggregator
         ObjectDisposedException.ThrowIf(_completed, this);
         _requests++;
         _latency.Add(record.Latency);
-        _service.Add(record.ServiceTime);
+        if (_options.IsOpenLoop)
+        {
+            // In closed loop service time is latency (the send is the schedule): one histogram serves both.
+            _service.Add(record.ServiceTime);
+        }
+        if ((uint)record.Target < (uint)_targets.Length)
+        {
+            _targets[record.Target].Add(record);
+        }
         _serviceSeconds += record.ServiceTime.TotalSeconds;
         if (_exact is not null)
         {
@@ -60,7 +82,7 @@ public sealed class SummaryAggregator
         _lastStart = record.Start > _lastStart ? record.Start : _lastStart;
         _lastEnd = record.End > _lastEnd ? record.End : _lastEnd;
         _bytesOut += record.BytesOut;
-        _statusCodes[record.Status] = _statusCodes.GetValueOrDefault(record.Status) + 1;
+        _statusCodes.Add(record.Status);
         if (record.Error is { } error)
         {
             _errors[error] = _errors.GetValueOrDefault(error) + 1;
@@ -77,7 +99,7 @@ public sealed class SummaryAggregator
     }
 
     /// <summary>Finishes the summary; the aggregator takes no more records after this.</summary>
-    public LoadSummary Complete(bool interrupted, string? serverSoftware)
+    public LoadSummary Complete(bool interrupted, string? serverSoftware, string engine = "httpclient")
     {
         ObjectDisposedException.ThrowIf(_completed, this);
         _completed = true;
@@ -88,6 +110,7 @@ public sealed class SummaryAggregator
         {
             Url = _options.Url,
             Model = _options.IsOpenLoop ? "open" : "closed",
+            Engine = engine,
             Concurrency = _options.IsOpenLoop ? 1 : _options.Concurrency,
             KeepAlive = _options.KeepAlive,
             Interrupted = interrupted,
@@ -98,17 +121,18 @@ public sealed class SummaryAggregator
             DurationSeconds = any ? (_lastEnd - _firstStart).TotalSeconds : 0,
             SendingSeconds = sending,
             LatencyMs = _latency.Complete(),
-            ServiceTimeMs = _service.Complete(),
+            ServiceTimeMs = _options.IsOpenLoop ? _service.Complete() : _latency.Complete(),
+            Targets = [.. _targets.Select(t => t.Complete())],
             WaitingMs = _waiting.Complete(),
             SendLagMs = _lag.Complete(),
             HandlerTiming = _handlerTiming.Complete(),
             TotalServiceSeconds = _serviceSeconds,
-            TargetRate = _options.Rate,
+            TargetRate = _options.PlannedRate,
             // Counted from the schedule's origin (hit 0 is due at offset 0), so a late first send cannot flatter the rate.
             AchievedRate = _options.IsOpenLoop && _requests > 1 && _lastStart > TimeSpan.Zero ? (_requests - 1) / _lastStart.TotalSeconds : null,
             LateSends = _options.IsOpenLoop ? _late : null,
             LateThresholdMs = _options.IsOpenLoop ? _options.LateThreshold.TotalMilliseconds : null,
-            StatusCodes = new SortedDictionary<int, long>(_statusCodes),
+            StatusCodes = _statusCodes.ToDictionary(),
             Errors = [.. _errors.OrderByDescending(e => e.Value).ThenBy(e => e.Key, StringComparer.Ordinal).Select(e => new ErrorCount(e.Key, e.Value))],
             BytesIn = _bytesIn,
             BodyBytesIn = _bodyBytes,

@@ -1,4 +1,5 @@
 using Tplab.Load;
+using Tplab.Load.Engine;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Engine;
@@ -9,10 +10,12 @@ namespace Tplab.Tests.Load.Engine;
 /// </summary>
 public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<TargetFixture>
 {
-    [Fact]
-    public async Task ClosedLoop_RequestsAndConcurrency_CountsExactAndLatencyNearTheWait()
+    [Theory]
+    [InlineData(EngineChoice.Sockets)]
+    [InlineData(EngineChoice.HttpClient)]
+    public async Task ClosedLoop_RequestsAndConcurrency_CountsExactAndLatencyNearTheWait(EngineChoice engine)
     {
-        var options = new LoadOptions { Url = fixture.Url("/delay?ms=100"), Concurrency = 20, Requests = 100 };
+        var options = new LoadOptions { Engine = engine, Url = fixture.Url("/delay?ms=100"), Concurrency = 20, Requests = 100, KeepRecords = true };
         var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
         var s = result.Summary;
         Assert.Equal(100, s.Requests);
@@ -32,7 +35,7 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
     {
         var options = new LoadOptions
         {
-            Url = fixture.Url("/delay?ms=20"), Concurrency = 5, Loops = 3, RampUp = TimeSpan.FromMilliseconds(800),
+            Url = fixture.Url("/delay?ms=20"), Concurrency = 5, Loops = 3, RampUp = TimeSpan.FromMilliseconds(800), KeepRecords = true,
         };
         var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
         Assert.Equal(15, result.Summary.Requests);
@@ -53,7 +56,7 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
     {
         var options = new LoadOptions
         {
-            Url = fixture.Url("/delay?ms=0"), Concurrency = 1, Requests = 4,
+            Url = fixture.Url("/delay?ms=0"), Concurrency = 1, Requests = 4, KeepRecords = true,
             Think = new ThinkTime(TimeSpan.FromMilliseconds(150), TimeSpan.FromMilliseconds(150)),
         };
         var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
@@ -64,10 +67,12 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
         Assert.Equal(result.Summary.LatencyMs.Mean, ordered.Average(r => r.Latency.TotalMilliseconds), precision: 6);
     }
 
-    [Fact]
-    public async Task OpenLoop_RateForDuration_SendsTheScheduleAndTimesFromIt()
+    [Theory]
+    [InlineData(EngineChoice.Sockets)]
+    [InlineData(EngineChoice.HttpClient)]
+    public async Task OpenLoop_RateForDuration_SendsTheScheduleAndTimesFromIt(EngineChoice engine)
     {
-        var options = new LoadOptions { Url = fixture.Url("/delay?ms=100"), Rate = 40, Duration = TimeSpan.FromSeconds(2) };
+        var options = new LoadOptions { Engine = engine, Url = fixture.Url("/delay?ms=100"), Rate = 40, Duration = TimeSpan.FromSeconds(2), KeepRecords = true };
         var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
         var s = result.Summary;
         Assert.Equal(80, s.Requests);
@@ -80,10 +85,12 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
         Assert.Equal(40, s.TargetRate);
     }
 
-    [Fact]
-    public async Task OpenLoop_MaxInFlight_HoldsSendsBackAndTheWaitShowsInLatency()
+    [Theory]
+    [InlineData(EngineChoice.Sockets)]
+    [InlineData(EngineChoice.HttpClient)]
+    public async Task OpenLoop_MaxInFlight_HoldsSendsBackAndTheWaitShowsInLatency(EngineChoice engine)
     {
-        var options = new LoadOptions { Url = fixture.Url("/delay?ms=200"), Rate = 50, Requests = 20, MaxInFlight = 2 };
+        var options = new LoadOptions { Engine = engine, Url = fixture.Url("/delay?ms=200"), Rate = 50, Requests = 20, MaxInFlight = 2 };
         var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
         var s = result.Summary;
         Assert.Equal(20, s.Requests);
@@ -92,21 +99,26 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
         Assert.True(s.LateSends > 10);
     }
 
-    [Fact]
-    public async Task Timeout_IsAnErrorInTheResults()
+    [Theory]
+    [InlineData(EngineChoice.Sockets)]
+    [InlineData(EngineChoice.HttpClient)]
+    public async Task Timeout_IsAnErrorInTheResults(EngineChoice engine)
     {
-        var options = new LoadOptions { Url = fixture.Url("/delay?ms=3000"), Concurrency = 2, Requests = 2, Timeout = TimeSpan.FromMilliseconds(300) };
+        var options = new LoadOptions { Engine = engine, Url = fixture.Url("/delay?ms=3000"), Concurrency = 2, Requests = 2, Timeout = TimeSpan.FromMilliseconds(300) };
         var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
         Assert.Equal(2, result.Summary.Failed);
         Assert.Equal("timeout after 300ms", Assert.Single(result.Summary.Errors).Message);
         Assert.InRange(result.Summary.LatencyMs.Max, 250, 2500);
     }
 
-    [Fact]
-    public async Task Cancellation_ReturnsThePartialResultMarkedInterrupted()
+    [Theory]
+    [InlineData(EngineChoice.Sockets)]
+    [InlineData(EngineChoice.HttpClient)]
+    public async Task Cancellation_ReturnsThePartialResultMarkedInterrupted(EngineChoice engine)
     {
         var options = new LoadOptions
         {
+            Engine = engine,
             Url = fixture.Url("/delay?ms=100"), Concurrency = 4, Duration = TimeSpan.FromSeconds(30), InterruptGrace = TimeSpan.FromMilliseconds(500),
         };
         using var cts = new CancellationTokenSource(TimeSpan.FromSeconds(1));
@@ -117,10 +129,12 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
         Assert.InRange(result.Summary.DurationSeconds, 0.5, 5);
     }
 
-    [Fact]
-    public async Task RefusedTarget_EveryRequestIsAConnectError()
+    [Theory]
+    [InlineData(EngineChoice.Sockets)]
+    [InlineData(EngineChoice.HttpClient)]
+    public async Task RefusedTarget_EveryRequestIsAConnectError(EngineChoice engine)
     {
-        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Concurrency = 2, Requests = 4 };
+        var options = new LoadOptions { Engine = engine, Url = new Uri("http://127.0.0.1:1/"), Concurrency = 2, Requests = 4 };
         var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
         Assert.Equal(4, result.Summary.Failed);
         Assert.Equal(0, result.Summary.Responded);

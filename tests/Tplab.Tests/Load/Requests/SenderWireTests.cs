@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using Tplab.Load;
+using Tplab.Load.Engine;
 using Tplab.Load.Requests;
 
 namespace Tplab.Tests.Load.Requests;
@@ -19,7 +20,7 @@ public sealed class SenderWireTests
         var post = new RequestTemplate("POST", server.Url("/orders"), [new("Content-Type", "application/json"), new("X-Trace", "abc")],
             Encoding.UTF8.GetBytes("{\"sku\":1}"), Weight: 1);
         var get = RequestTemplate.Get(server.Url("/orders/42")) with { Weight = 3 };
-        var options = new LoadOptions { Url = get.Url, Targets = [get, post], Concurrency = 1, Requests = 8 };
+        var options = new LoadOptions { Url = get.Url, Targets = [get, post], Concurrency = 1, Requests = 8, KeepRecords = true };
 
         var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
 
@@ -46,11 +47,13 @@ public sealed class SenderWireTests
         });
     }
 
-    [Fact]
-    public async Task NoServerTimingHeader_HandlerFieldsNull()
+    [Theory]
+    [InlineData(EngineChoice.Sockets)]
+    [InlineData(EngineChoice.HttpClient)]
+    public async Task NoServerTimingHeader_HandlerFieldsNull(EngineChoice engine)
     {
         using var server = new RecordingServer(stampHandler: false);
-        var options = new LoadOptions { Url = server.Url("/x"), Concurrency = 1, Requests = 2 };
+        var options = new LoadOptions { Engine = engine, Url = server.Url("/x"), Concurrency = 1, Requests = 2, KeepRecords = true };
         var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
         Assert.Equal(2, result.Summary.Succeeded);
         Assert.All(result.Records, r => Assert.Null(r.WaitedForThread));

@@ -1,0 +1,60 @@
+using Tplab.Load;
+using Tplab.Load.Engine;
+
+namespace Tplab.Tests.Load.Engine;
+
+/// <summary>The loops' timing logic through the sender seam, with no network: what they do with each send's outcome.</summary>
+public sealed class LoopSeamTests
+{
+    [Fact]
+    public async Task OpenLoop_SenderThrowsUnexpectedly_EveryScheduledRequestStillEndsAsANamedError()
+    {
+        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Rate = 2000, Requests = 40, KeepRecords = true };
+        var result = await LoadRunner.RunAsync(options, null, null, TimeProvider.System, (_, clock) => new FakeSender(clock, failEvery: 2), CancellationToken.None);
+        Assert.Equal(40, result.Summary.Requests);
+        Assert.Equal(40, result.Records.Count);
+        var error = Assert.Single(result.Summary.Errors);
+        Assert.Equal("internal: InvalidOperationException: surprise", error.Message);
+        Assert.Equal(20, error.Count);
+        // Each record keeps its own slot on the schedule: 40 distinct scheduled times 0.5 ms apart.
+        Assert.Equal(40, result.Records.Select(r => r.Scheduled).Distinct().Count());
+        Assert.Equal(TimeSpan.FromMilliseconds(19.5), result.Records.Max(r => r.Scheduled));
+    }
+
+    [Fact]
+    public async Task ClosedLoop_SenderThrows_TheUserGoesOnAndTheBudgetIsExact()
+    {
+        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Concurrency = 4, Requests = 30, KeepRecords = true };
+        var result = await LoadRunner.RunAsync(options, null, null, TimeProvider.System, (_, clock) => new FakeSender(clock, failEvery: 3), CancellationToken.None);
+        Assert.Equal(30, result.Summary.Requests);
+        Assert.Equal(10, Assert.Single(result.Summary.Errors).Count);
+        Assert.All(result.Records, r => Assert.InRange(r.User, 0, 3));
+        // Closed loop: the schedule is the moment the user sends.
+        Assert.All(result.Records, r => Assert.True(r.Start >= r.Scheduled));
+        Assert.Equal("fake", result.Summary.Engine);
+    }
+
+    /// <summary>Answers 200 at once, or throws on every n-th call: a sender breaking its own contract.</summary>
+    private sealed class FakeSender(LoadClock clock, int failEvery) : ISender
+    {
+        private int _calls;
+
+        public string Engine => "fake";
+
+        public string? ServerSoftware => null;
+
+        public ValueTask<RequestRecord> SendAsync(TimeSpan scheduled, int user, CancellationToken abort)
+        {
+            if (Interlocked.Increment(ref _calls) % failEvery == 0)
+            {
+                throw new InvalidOperationException("surprise");
+            }
+            var now = clock.Now;
+            return ValueTask.FromResult(new RequestRecord(scheduled, now, now, now, 200, 10, 2, 20, null, user));
+        }
+
+        public void Dispose()
+        {
+        }
+    }
+}
