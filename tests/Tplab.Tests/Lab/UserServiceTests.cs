@@ -86,6 +86,14 @@ public sealed class UserServiceTests : IDisposable
     }
 
     [Fact]
+    public void Read_RunningProcessWithPoolSettings_IsAUsageError()
+    {
+        var path = Write("pid.yaml", "service: { pid: 1, url: 'http://127.0.0.1:1' }\nscenarios:\n  - { id: a, requests: [/x], minThreads: 50, load: { concurrency: 1, requests: 1 } }\n");
+        var error = Assert.Throws<TplabException>(() => PlanReader.Read(path));
+        Assert.Contains("scenarios[0]: process 1 is already running, so its pool settings cannot change", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Read_ServicePlan_ReadsRequestsWithWeightsHeadersAndBodyFile()
     {
         Write("order.json", """{"sku":3}""");
