@@ -146,7 +146,7 @@
     for (const skipped of summary.skipped || []) root.append(el("p", { class: "warning" }, `${skipped.experiment} skipped: ${skipped.reason}`));
     for (const exp of summary.experiments) {
       const rows = summary.scenarios.filter(s => s.experiment === exp.name);
-      const runs = rows.map((r, index) => ({ label: r.label, index, s: series[`${exp.name}/${r.scenario}`], open: !!(r.load && r.load.model === "open") })).filter(r => r.s);
+      const runs = rows.map((r, index) => ({ label: r.label, index, s: series[`${exp.name}/${r.scenario}`], open: !!(r.load && r.load.model === "open"), seed: r.seed })).filter(r => r.s);
       const sec = section("exp-" + slug(exp.name), `${exp.name} — ${exp.title}`);
       if (exp.seeds.length) sec.append(el("p", { class: "muted" }, `Seeds: ${exp.seeds.join(", ")}${exp.seedRuntime ? " · seed runtime: " + exp.seedRuntime : ""}`));
       sec.append(el("p", { class: "muted" }, exp.scaling));
