@@ -25,15 +25,16 @@ public sealed record VerdictThresholds
 
     /// <summary>
     /// Threads waiting for locks, on average over the interval, from which lock contention can be the verdict while
-    /// work is queued (default 1).
+    /// work is queued (default 0.5: half a thread's time).
     /// </summary>
-    public double LockWaitersMin { get; init; } = 1;
+    public double LockWaitersMin { get; init; } = 0.5;
 
     /// <summary>
-    /// Share of the pool's threads that must be waiting for locks for the verdict to be lock contention (default 1/3:
-    /// with the lock's holder, often itself a pool thread, that is the larger part of a small pool).
+    /// Share of the pool's threads that must be waiting for locks for the verdict to be lock contention (default 1/4:
+    /// the lock's holder is often itself a pool thread, and in a 3-thread pool one holds the lock while the waits of the
+    /// others average 0.8–2 threads).
     /// </summary>
-    public double LockWaitShare { get; init; } = 1.0 / 3;
+    public double LockWaitShare { get; init; } = 0.25;
 
     /// <summary>How long after the last starving sample the pool is still called recovering (default 2 s).</summary>
     public TimeSpan QuietPeriod { get; init; } = TimeSpan.FromSeconds(2);
