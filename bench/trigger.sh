@@ -8,8 +8,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 rounds="${1:-5}"; interval="${2:-0.25s}"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 dotnet build src/Tplab.Cli -c Release -v quiet -nologo | grep -E ' error |rror\(s\)' || true
-tplab="dotnet src/Tplab.Cli/bin/Release/net10.0/tplab.dll"
 work="$(mktemp -d)"; trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+# A copy, so a rebuild meanwhile cannot replace the files under the running watch.
+cp -r src/Tplab.Cli/bin/Release/net10.0 "$work/cli"
+tplab="dotnet $work/cli/tplab.dll"
 now() { date +%s.%N; }
 for r in $(seq 1 "$rounds"); do
   $tplab serve --port 0 --no-db >"$work/serve.log" 2>&1 & serve=$!

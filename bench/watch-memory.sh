@@ -15,7 +15,7 @@ tplab="dotnet $work/cli/tplab.dll"
 $tplab serve --port 0 --no-db >"$work/serve.log" 2>&1 &
 for _ in $(seq 1 100); do grep -q 'listening on' "$work/serve.log" && break; sleep 0.2; done
 pid=$(grep -o 'target pid [0-9]*' "$work/serve.log" | grep -o '[0-9]*')
-$tplab watch "$pid" --interval 0.25s --format jsonl --output "$work/watch.jsonl" --duration "$((minutes * 60 + 5))s" 2>/dev/null & watch=$!
+$tplab watch "$pid" --interval 0.25s --format jsonl --output "$work/watch.jsonl" --duration "$((minutes * 60 + 60))s" 2>/dev/null & watch=$!
 sleep 5
 # the dotnet process of the watch is $watch itself (dotnet runs tplab.dll in-process)
 for i in $(seq 0 $((minutes * 2))); do

@@ -6,6 +6,8 @@ what="${1:-test}"
 packages=()
 have_pg() { compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null; }
 have_pg || packages+=(postgresql)
+# diagnose --dump is tested on a core of a process without .NET, written by gdb's gcore.
+[ "$what" = test ] && ! command -v gcore >/dev/null && packages+=(gdb)
 # The HTML report is tested in Debian's Chromium (tests/browser).
 if [ -d "$(dirname "$0")/../tests/browser" ]; then
   command -v chromium >/dev/null || packages+=(chromium)

@@ -50,7 +50,16 @@ internal static class TargetHost
             await Console.Error.WriteLineAsync($"tplab-target: {e.Message.ReplaceLineEndings(" ")}");
             return 2;
         }
-        await app.StartAsync();
+        try
+        {
+            await app.StartAsync();
+        }
+        catch (IOException e)
+        {
+            // Kestrel's "Failed to bind to address …: address already in use": one line for the launcher to quote.
+            await Console.Error.WriteLineAsync($"tplab-target: {e.Message.ReplaceLineEndings(" ")}");
+            return 3;
+        }
         var address = app.Urls.First();
         Console.Out.WriteLine($"{ReadyPrefix}{address} (pid {Environment.ProcessId}, mode {options.Mode})");
         Console.Out.Flush();

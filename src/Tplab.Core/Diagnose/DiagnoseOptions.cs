@@ -1,3 +1,4 @@
+using System.Globalization;
 using Tplab.Common;
 
 namespace Tplab.Diagnose;
@@ -5,6 +6,9 @@ namespace Tplab.Diagnose;
 /// <summary>Options of a diagnosis; defaults are stated on each property and checked by <see cref="Validated"/>.</summary>
 public sealed record DiagnoseOptions
 {
+    // Users read these numbers: a dot whatever the machine's culture.
+    private static readonly CultureInfo Inv = CultureInfo.InvariantCulture;
+
     /// <summary>Smallest capture that still sees a few samples per blocked thread.</summary>
     public static readonly TimeSpan MinDuration = TimeSpan.FromMilliseconds(200);
 
@@ -46,15 +50,15 @@ public sealed record DiagnoseOptions
     {
         if (Duration < MinDuration || Duration > MaxDuration)
         {
-            throw TplabException.Usage($"--duration must be between {MinDuration.TotalSeconds:0.###}s and {MaxDuration.TotalSeconds:0}s, got {Duration.TotalSeconds:0.###}s");
+            throw TplabException.Usage(string.Create(Inv, $"--duration must be between {MinDuration.TotalSeconds:0.###}s and {MaxDuration.TotalSeconds:0}s, got {Duration.TotalSeconds:0.###}s"));
         }
         if (MinimumThreads is < 0 or > 10_000 || double.IsNaN(MinimumThreads))
         {
-            throw TplabException.Usage($"the minimum blocked threads must be between 0 and 10000, got {MinimumThreads}");
+            throw TplabException.Usage(string.Create(Inv, $"the minimum blocked threads must be between 0 and 10000, got {MinimumThreads}"));
         }
         if (StackFrames is < 4 or > 200)
         {
-            throw TplabException.Usage($"the stack length must be between 4 and 200 frames, got {StackFrames}");
+            throw TplabException.Usage(string.Create(Inv, $"the stack length must be between 4 and 200 frames, got {StackFrames}"));
         }
         return this;
     }

@@ -8,18 +8,22 @@ public static class PostgresBinaries
         "PostgreSQL server binaries not found: install them (Debian: apt-get install postgresql) or pass --pg CONNSTRING (or set TPLAB_PG)";
 
     /// <summary>The folder holding initdb and postgres, or null when none is installed.</summary>
-    public static string? Find()
+    public static string? Find() =>
+        Find(Environment.GetEnvironmentVariable("TPLAB_PG_BIN"), "/usr/lib/postgresql", Environment.GetEnvironmentVariable("PATH"));
+
+    /// <summary>
+    /// The search itself: <paramref name="fromEnvironment"/> (TPLAB_PG_BIN) when set, and then only it; else the
+    /// newest version under <paramref name="debianRoot"/> (Debian keeps one folder per major version); else PATH.
+    /// </summary>
+    internal static string? Find(string? fromEnvironment, string debianRoot, string? path)
     {
-        var fromEnv = Environment.GetEnvironmentVariable("TPLAB_PG_BIN");
-        if (!string.IsNullOrEmpty(fromEnv))
+        if (!string.IsNullOrEmpty(fromEnvironment))
         {
-            return Has(fromEnv) ? fromEnv : null;
+            return Has(fromEnvironment) ? fromEnvironment : null;
         }
-        // Debian keeps one folder per major version; take the newest.
-        const string debian = "/usr/lib/postgresql";
-        if (Directory.Exists(debian))
+        if (Directory.Exists(debianRoot))
         {
-            var newest = Directory.GetDirectories(debian)
+            var newest = Directory.GetDirectories(debianRoot)
                 .Select(d => (Dir: Path.Combine(d, "bin"), Version: int.TryParse(Path.GetFileName(d), out var v) ? v : 0))
                 .Where(x => Has(x.Dir))
                 .OrderByDescending(x => x.Version)
@@ -30,8 +34,7 @@ public static class PostgresBinaries
                 return newest;
             }
         }
-        var path = Environment.GetEnvironmentVariable("PATH") ?? "";
-        return path.Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries).FirstOrDefault(Has);
+        return (path ?? "").Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries).FirstOrDefault(Has);
     }
 
     private static bool Has(string dir) => File.Exists(Path.Combine(dir, "initdb")) && File.Exists(Path.Combine(dir, "postgres"));

@@ -15,15 +15,19 @@ public sealed class PrivatePostgres : IAsyncDisposable
     /// <summary>max_connections of the private server: above the target's pool (500), so the pool is the only cap.</summary>
     public const int MaxConnections = 600;
 
-    // $1 folder, $2 binaries, $3 port, $4 "runuser" when root (PostgreSQL refuses to run as root).
-    // pg_ctl starts the server in its own session, so Ctrl+C in tplab's terminal does not reach it; the guardian
-    // ignores SIGINT too and cleans up once tplab closes its stdin, or on SIGTERM/SIGHUP.
+    // $1 folder, $2 binaries, $3 port, $4 "runuser" when root (PostgreSQL refuses to run as root), $5 seconds per stop
+    // step. pg_ctl starts the server in its own session, so Ctrl+C in tplab's terminal does not reach it; the guardian
+    // ignores SIGINT too and cleans up once tplab closes its stdin, or on SIGTERM/SIGHUP. A fast stop that times out
+    // (a stuck backend) is followed by an immediate one, so the server never outlives the folder it runs in.
     private const string GuardianScript = """
-        dir="$1"; bin="$2"; port="$3"; as=""
+        dir="$1"; bin="$2"; port="$3"; as=""; stop="$5"
         if [ "$4" = runuser ]; then chown postgres: "$dir"; as="runuser -u postgres --"; fi
         started=""
         cleanup() {
-          [ -n "$started" ] && $as "$bin/pg_ctl" stop -D "$dir/data" -m fast -w -t 20 >/dev/null 2>&1
+          if [ -n "$started" ]; then
+            $as "$bin/pg_ctl" stop -D "$dir/data" -m fast -w -t "$stop" >/dev/null 2>&1 ||
+              $as "$bin/pg_ctl" stop -D "$dir/data" -m immediate -w -t "$stop" >/dev/null 2>&1
+          fi
           rm -rf "$dir"; exit 0
         }
         trap '' INT
@@ -42,10 +46,12 @@ public sealed class PrivatePostgres : IAsyncDisposable
         """;
 
     private readonly ChildProcess _guardian;
+    private readonly TimeSpan _stopTimeout;
 
-    private PrivatePostgres(ChildProcess guardian, string folder, int port)
+    private PrivatePostgres(ChildProcess guardian, string folder, int port, TimeSpan stopTimeout)
     {
         _guardian = guardian;
+        _stopTimeout = stopTimeout;
         Folder = folder;
         ConnectionString = $"Host={Path.Combine(folder, "data")};Port={port.ToString(CultureInfo.InvariantCulture)};Username=tplab;Database=postgres";
     }
@@ -60,9 +66,11 @@ public sealed class PrivatePostgres : IAsyncDisposable
     public int GuardianProcessId => _guardian.Id;
 
     /// <summary>Starts a private server; throws <see cref="TplabException"/> with one line when it cannot.</summary>
-    public static async Task<PrivatePostgres> StartAsync(TimeSpan? timeout = null, CancellationToken cancellationToken = default)
+    public static async Task<PrivatePostgres> StartAsync(PrivatePostgresOptions? options = null, CancellationToken cancellationToken = default)
     {
-        var bin = PostgresBinaries.Find() ?? throw new TplabException(ExitCodes.Environment, PostgresBinaries.HowToEnable);
+        options ??= new PrivatePostgresOptions();
+        var stop = options.StopTimeout;
+        var bin = options.Binaries ?? PostgresBinaries.Find() ?? throw new TplabException(ExitCodes.Environment, PostgresBinaries.HowToEnable);
         var root = Environment.IsPrivilegedProcess;
         if (root && !File.Exists("/usr/sbin/runuser") && !File.Exists("/sbin/runuser"))
         {
@@ -73,24 +81,84 @@ public sealed class PrivatePostgres : IAsyncDisposable
         var port = Random.Shared.Next(20000, 60000);
         var info = new ProcessStartInfo("/bin/sh")
         {
-            ArgumentList = { "-c", GuardianScript, "tplab-pg", folder, bin, port.ToString(CultureInfo.InvariantCulture), root ? "runuser" : "" },
+            ArgumentList =
+            {
+                "-c", GuardianScript, "tplab-pg", folder, bin, port.ToString(CultureInfo.InvariantCulture), root ? "runuser" : "",
+                Math.Max(1, (int)Math.Ceiling(stop.TotalSeconds)).ToString(CultureInfo.InvariantCulture),
+            },
         };
         var guardian = ChildProcess.Start(info, "the private PostgreSQL");
         try
         {
             await guardian.WaitForLineAsync(
                 l => l == "tplab-pg ready",
-                timeout ?? TimeSpan.FromSeconds(60),
+                options.StartTimeout,
                 cancellationToken).ConfigureAwait(false);
         }
         catch
         {
-            await guardian.DisposeAsync().ConfigureAwait(false);
+            await StopAsync(guardian, folder, stop).ConfigureAwait(false);
             throw;
         }
-        return new PrivatePostgres(guardian, folder, port);
+        return new PrivatePostgres(guardian, folder, port, stop);
     }
 
     /// <summary>Stops the server and deletes its folder.</summary>
-    public async ValueTask DisposeAsync() => await _guardian.DisposeAsync().ConfigureAwait(false);
+    public async ValueTask DisposeAsync() => await StopAsync(_guardian, Folder, _stopTimeout).ConfigureAwait(false);
+
+    /// <summary>How long the owner waits for the guardian: both stop steps and the folder's removal.</summary>
+    public static TimeSpan OwnerWait(TimeSpan stopTimeout) => stopTimeout * 3;
+
+    // The owner waits as long as the guardian's stop may take. Only if the guardian is stuck beyond that does the
+    // owner kill it, and then it ends the server itself: the guardian's death alone would leave it running.
+    private static async Task StopAsync(ChildProcess guardian, string folder, TimeSpan stop)
+    {
+        await guardian.DisposeAsync(OwnerWait(stop)).ConfigureAwait(false);
+        if (!Directory.Exists(folder))
+        {
+            return;
+        }
+        KillServer(Path.Combine(folder, "data", "postmaster.pid"));
+        try
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // Left for the temp cleaner; the server is gone, which is what matters.
+        }
+    }
+
+    // postmaster.pid's first line is the server's pid; SIGKILL of the postmaster ends its backends too.
+    private static void KillServer(string pidFile)
+    {
+        try
+        {
+            if (File.Exists(pidFile) && int.TryParse(File.ReadLines(pidFile).FirstOrDefault(), NumberStyles.Integer, CultureInfo.InvariantCulture, out var pid) && pid > 0)
+            {
+                using var server = Process.GetProcessById(pid);
+                server.Kill();
+            }
+        }
+        catch (Exception e) when (e is IOException or ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception)
+        {
+            // Already gone.
+        }
+    }
+}
+
+/// <summary>How to start and stop a <see cref="PrivatePostgres"/>; the defaults suit every use.</summary>
+public sealed record PrivatePostgresOptions
+{
+    /// <summary>The folder with initdb, pg_ctl and postgres; null finds the installed ones (<see cref="PostgresBinaries.Find"/>).</summary>
+    public string? Binaries { get; init; }
+
+    /// <summary>How long initdb and the server's start may take. Default 60 s.</summary>
+    public TimeSpan StartTimeout { get; init; } = TimeSpan.FromSeconds(60);
+
+    /// <summary>
+    /// How long each of the guardian's stop steps may take: a fast stop, then, if it timed out, an immediate one.
+    /// Default 20 s; the owner waits three times this (<see cref="PrivatePostgres.OwnerWait"/>) before it steps in.
+    /// </summary>
+    public TimeSpan StopTimeout { get; init; } = TimeSpan.FromSeconds(20);
 }

@@ -5,9 +5,11 @@ using Tplab.Common;
 namespace Tplab.Processes;
 
 /// <summary>
-/// A child process that cannot outlive tplab: its stdin is a pipe tplab holds open, and every child
-/// tplab starts ends when that pipe closes — which the kernel does when tplab exits, even on kill -9.
-/// Output lines are kept (the last few, for error messages) and can be awaited.
+/// A child process that does not outlive tplab. Its stdin is a pipe tplab holds open, which the kernel closes when
+/// tplab exits, even on kill -9. tplab's own children (target, downstream, the PostgreSQL guardian) end themselves on
+/// that end-of-file, cleanly; any other program (<c>watch -- COMMAND</c>) is started with
+/// <see cref="WhenTplabEnds.Kill"/>: a watchdog holding the same kind of pipe kills it. Output lines are kept (the
+/// last few, for error messages) and can be awaited.
 /// </summary>
 public sealed class ChildProcess : IAsyncDisposable
 {
@@ -18,6 +20,8 @@ public sealed class ChildProcess : IAsyncDisposable
     private readonly Lock _gate = new();
     private readonly TaskCompletionSource _exited = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly string _name;
+    private Watchdog? _watchdog;
+    private int? _exitCode;
 
     private ChildProcess(Process process, string name)
     {
@@ -31,8 +35,11 @@ public sealed class ChildProcess : IAsyncDisposable
     /// <summary>Completes when the child has exited.</summary>
     public Task Exited => _exited.Task;
 
-    /// <summary>Whether the child has exited.</summary>
-    public bool HasExited => _process.HasExited;
+    /// <summary>Whether the child has exited (also after <see cref="DisposeAsync"/>).</summary>
+    public bool HasExited => _exitCode is not null || _exited.Task.IsCompleted || SafeHasExited();
+
+    /// <summary>The child's exit code once it has exited; null before.</summary>
+    public int? ExitCode => _exitCode ?? SafeExitCode();
 
     /// <summary>Raised for every line the child prints (stdout and stderr).</summary>
     public event Action<string>? LineReceived;
@@ -40,9 +47,14 @@ public sealed class ChildProcess : IAsyncDisposable
     /// <summary>The last lines the child printed, oldest first.</summary>
     public IReadOnlyList<string> RecentOutput => [.. _recent];
 
-    /// <summary>Starts <paramref name="info"/> with its standard streams redirected.</summary>
-    public static ChildProcess Start(ProcessStartInfo info, string name)
+    /// <summary>
+    /// Starts <paramref name="info"/> with its standard streams redirected. <paramref name="whenTplabEnds"/> says how
+    /// it ends if tplab dies: by itself on its stdin's end-of-file (tplab's own programs), or killed by a watchdog.
+    /// A program that cannot be started is a <see cref="TplabException"/> with <paramref name="cannotStart"/> as its exit code.
+    /// </summary>
+    public static ChildProcess Start(ProcessStartInfo info, string name, WhenTplabEnds whenTplabEnds = WhenTplabEnds.ChildEndsItself, int cannotStart = ExitCodes.Environment)
     {
+        ArgumentNullException.ThrowIfNull(info);
         info.RedirectStandardInput = true;
         info.RedirectStandardOutput = true;
         info.RedirectStandardError = true;
@@ -58,7 +70,23 @@ public sealed class ChildProcess : IAsyncDisposable
         }
         catch (System.ComponentModel.Win32Exception e)
         {
-            throw new TplabException(ExitCodes.Environment, $"could not start {name} ({info.FileName}): {e.Message}", e);
+            throw new TplabException(cannotStart, $"could not start {name} ({info.FileName}): {e.Message}", e);
+        }
+        if (whenTplabEnds == WhenTplabEnds.Kill)
+        {
+            try
+            {
+                child._watchdog = Watchdog.Start(process.Id);
+                if (child._exited.Task.IsCompleted)
+                {
+                    child._watchdog.Dispose(); // it ended before the watchdog was set: OnExited could not stop it
+                }
+            }
+            catch (System.ComponentModel.Win32Exception e)
+            {
+                child.Kill();
+                throw new TplabException(ExitCodes.Environment, $"could not start the watchdog (/bin/sh) that ends {name} with tplab: {e.Message}", e);
+            }
         }
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
@@ -88,22 +116,36 @@ public sealed class ChildProcess : IAsyncDisposable
             return await done.Task.ConfigureAwait(false);
         }
         cancellationToken.ThrowIfCancellationRequested();
-        var why = finished == _exited.Task ? $"exited with code {SafeExitCode()}" : $"was not ready after {timeout.TotalSeconds:0} s";
+        var why = finished == _exited.Task ? $"exited with code {ExitCode}" : $"was not ready after {timeout.TotalSeconds.ToString("0", System.Globalization.CultureInfo.InvariantCulture)} s";
         throw new TplabException(ExitCodes.Environment, $"{_name} {why}: {LastLines()}");
     }
 
-    /// <summary>The child's last output, on one line, for error messages.</summary>
+    /// <summary>
+    /// The child's last output, on one line, for error messages: stack frames of a crash are left out, the
+    /// exception's own line is kept (a user reads "address already in use", not "at TargetHost.RunAsync").
+    /// </summary>
     public string LastLines(int count = 3)
     {
-        var lines = RecentOutput.Where(l => !string.IsNullOrWhiteSpace(l)).TakeLast(count).ToArray();
+        var lines = RecentOutput.Where(l => !string.IsNullOrWhiteSpace(l) && !IsStackFrame(l)).TakeLast(count).ToArray();
         return lines.Length == 0 ? "(no output)" : string.Join(" | ", lines);
     }
 
-    /// <summary>Asks the child to end (closes its stdin), then kills it if it has not ended in <paramref name="grace"/>.</summary>
+    private static bool IsStackFrame(string line)
+    {
+        var t = line.TrimStart();
+        return (t.StartsWith("at ", StringComparison.Ordinal) && line.Length > t.Length)
+            || t.StartsWith("--- End of ", StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// Asks the child to end (closes its stdin; a program that does not watch it also gets SIGTERM, as a service
+    /// manager would ask it), then kills it if it has not ended in <paramref name="grace"/>.
+    /// </summary>
     public async Task StopAsync(TimeSpan grace)
     {
-        if (_process.HasExited)
+        if (HasExited)
         {
+            _watchdog?.Dispose();
             return;
         }
         try
@@ -112,6 +154,10 @@ public sealed class ChildProcess : IAsyncDisposable
         }
         catch (IOException)
         {
+        }
+        if (_watchdog is not null)
+        {
+            Signals.Terminate(_process.Id);
         }
         using var cts = new CancellationTokenSource(grace);
         try
@@ -123,6 +169,7 @@ public sealed class ChildProcess : IAsyncDisposable
             Kill();
             await _process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
         }
+        _watchdog?.Dispose();
     }
 
     /// <summary>Kills the child and its descendants at once.</summary>
@@ -140,10 +187,28 @@ public sealed class ChildProcess : IAsyncDisposable
         }
     }
 
-    public async ValueTask DisposeAsync()
+    /// <summary>Stops the child as <see cref="StopAsync"/> does with a 10 s grace, then releases it.</summary>
+    public async ValueTask DisposeAsync() => await DisposeAsync(TimeSpan.FromSeconds(10)).ConfigureAwait(false);
+
+    /// <summary>Stops the child with <paramref name="grace"/> before it is killed, then releases it.</summary>
+    public async ValueTask DisposeAsync(TimeSpan grace)
     {
-        await StopAsync(TimeSpan.FromSeconds(10)).ConfigureAwait(false);
+        await StopAsync(grace).ConfigureAwait(false);
+        _exitCode ??= SafeExitCode();
         _process.Dispose();
+    }
+
+    private bool SafeHasExited()
+    {
+        try
+        {
+            return _process.HasExited;
+        }
+        catch (InvalidOperationException)
+        {
+            // Disposed: it was stopped first, so it has exited.
+            return true;
+        }
     }
 
     private int? SafeExitCode()
@@ -188,6 +253,18 @@ public sealed class ChildProcess : IAsyncDisposable
     {
         // Let the last output lines arrive before anyone reads RecentOutput.
         _process.WaitForExit();
+        _exitCode = SafeExitCode();
+        _watchdog?.Dispose();
         _exited.TrySetResult();
     }
+}
+
+/// <summary>How a child ends when tplab dies (even by kill -9).</summary>
+public enum WhenTplabEnds
+{
+    /// <summary>It ends itself when its stdin closes: tplab's own programs, which may need to clean up first.</summary>
+    ChildEndsItself,
+
+    /// <summary>A watchdog kills it: any program that does not watch its stdin (<c>watch -- COMMAND</c>).</summary>
+    Kill,
 }

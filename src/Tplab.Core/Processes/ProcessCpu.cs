@@ -11,16 +11,17 @@ namespace Tplab.Processes;
 public static class ProcessCpu
 {
     /// <summary>
-    /// Cores the process may use: the smaller of its CPU affinity and its cgroup quota (v2 <c>cpu.max</c>, v1
-    /// <c>cpu.cfs_quota_us</c>), or DOTNET_PROCESSOR_COUNT when set in its environment; this machine's count when
-    /// none is readable.
+    /// Cores the process may use, as its runtime counts them for Environment.ProcessorCount: the smaller of its CPU
+    /// affinity and its cgroup quota rounded up (v2 <c>cpu.max</c>, v1 <c>cpu.cfs_quota_us</c>), or DOTNET_PROCESSOR_COUNT
+    /// when set in its environment; this machine's count when none is readable.
     /// </summary>
     public static double AvailableCores(int processId)
     {
         var cores = (double)(Affinity(processId) ?? Environment.ProcessorCount);
         if (Quota(processId) is { } quota)
         {
-            cores = Math.Min(cores, quota);
+            // Rounded up, as the runtime does for Environment.ProcessorCount: CPU percent is then the gate thread's own.
+            cores = Math.Min(cores, Math.Ceiling(quota));
         }
         if (ProcessorCountOverride(processId) is { } forced)
         {
@@ -73,6 +74,45 @@ public static class ProcessCpu
         var open = statLine.IndexOf('(', StringComparison.Ordinal);
         var close = statLine.LastIndexOf(')');
         return open >= 0 && close > open ? statLine[(open + 1)..close] : null;
+    }
+
+    /// <summary>
+    /// The whole machine's CPU time so far, in clock ticks, from the first line of /proc/stat: busy (user, nice, system,
+    /// irq, softirq, steal) and total (busy plus idle and iowait); null when unreadable.
+    /// </summary>
+    public static (long Busy, long Total)? MachineCpuTicks()
+    {
+        try
+        {
+            using var reader = new StreamReader("/proc/stat");
+            return MachineCpuTicksOf(reader.ReadLine() ?? "");
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>Busy and total ticks of a /proc/stat "cpu" line.</summary>
+    public static (long Busy, long Total)? MachineCpuTicksOf(string cpuLine)
+    {
+        var fields = cpuLine.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        if (fields.Length < 8 || fields[0] != "cpu")
+        {
+            return null;
+        }
+        var values = new long[8];
+        for (var i = 0; i < 8; i++)
+        {
+            if (!long.TryParse(fields[i + 1], NumberStyles.None, CultureInfo.InvariantCulture, out values[i]))
+            {
+                return null;
+            }
+        }
+        // user nice system idle iowait irq softirq steal
+        var idle = values[3] + values[4];
+        var busy = values[0] + values[1] + values[2] + values[5] + values[6] + values[7];
+        return (busy, busy + idle);
     }
 
     /// <summary>Count of CPUs in a list such as "0-3,8,10-11".</summary>

@@ -1,3 +1,4 @@
+using System.Globalization;
 using Tplab.Common;
 using Tplab.Watch.Output;
 using Tplab.Watch.Verdicts;
@@ -30,11 +31,11 @@ public sealed record WatchOptions
     {
         if (Interval < MinInterval)
         {
-            throw TplabException.Usage($"--interval must be at least {MinInterval.TotalSeconds:0.00} s, got {Interval.TotalSeconds:0.###} s");
+            throw TplabException.Usage(string.Create(CultureInfo.InvariantCulture, $"--interval must be at least {MinInterval.TotalSeconds:0.00} s, got {Interval.TotalSeconds:0.###} s"));
         }
         if (Interval > TimeSpan.FromHours(1))
         {
-            throw TplabException.Usage($"--interval must be at most 1 h, got {Interval}");
+            throw TplabException.Usage($"--interval must be at most 1 h, got {DurationText.Format(Interval)}");
         }
         Thresholds.Validated();
         return this;

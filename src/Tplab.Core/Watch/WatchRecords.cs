@@ -41,12 +41,16 @@ public sealed record ThreadPoolSample(
     /// <summary>Cores the process may use (affinity, cgroup quota, DOTNET_PROCESSOR_COUNT): the 100% of <see cref="CpuPercent"/>.</summary>
     public double Cores { get; init; }
 
+    /// <summary>The whole machine's busy CPU over the interval, in percent of all its cores (/proc/stat); null when unreadable.</summary>
+    public double? MachineCpuPercent { get; init; }
+
     /// <summary>The pool-counter part of the sample, as the verdict rule reads it.</summary>
     public PoolReading Reading => new(Offset, ThreadCount, QueueLength, CompletedPerSecond, CpuPercent)
     {
         LockWaiters = LockWaiters ?? 0,
         RunnableWorkers = RunnableWorkers,
         Cores = Cores,
+        MachineCpuPercent = MachineCpuPercent,
     };
 }
 
@@ -80,4 +84,7 @@ public sealed record PoolReading(TimeSpan Offset, int ThreadCount, long QueueLen
 
     /// <summary>Cores the process may use; 0 when unknown.</summary>
     public double Cores { get; init; }
+
+    /// <summary>The whole machine's busy CPU, in percent of all its cores; null when unknown.</summary>
+    public double? MachineCpuPercent { get; init; }
 }

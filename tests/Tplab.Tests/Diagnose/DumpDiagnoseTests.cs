@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using Tplab.Common;
@@ -23,30 +22,14 @@ public sealed class DumpDiagnoseTests
             await using (var flood = Flood.Start(target.Url("/sleep?ms=2000"), 24, TimeSpan.FromSeconds(30), TimeSpan.FromSeconds(15)))
             {
                 await Task.Delay(TimeSpan.FromSeconds(2));
-                var info = new ProcessStartInfo(Preconditions.Createdump!)
-                {
-                    ArgumentList = { "-f", dump, target.ProcessId.ToString(CultureInfo.InvariantCulture) },
-                    RedirectStandardOutput = true,
-                    RedirectStandardError = true,
-                };
-                using var createdump = Process.Start(info)!;
-                var output = createdump.StandardOutput.ReadToEndAsync();
-                var error = await createdump.StandardError.ReadToEndAsync();
-                await createdump.WaitForExitAsync().WaitAsync(Limit);
-                Assert.True(createdump.ExitCode == 0 && File.Exists(dump), $"createdump exit {createdump.ExitCode}: {await output} {error}");
+                var (exit, output) = await Preconditions.RunToolAsync(Preconditions.Createdump!, Limit, "-f", dump, target.ProcessId.ToString(CultureInfo.InvariantCulture));
+                Assert.True(exit == 0 && File.Exists(dump), $"createdump exit {exit}: {output}");
             }
 
-            var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "diagnose", "--dump", dump, "--format", "json");
+            using var doc = await SleepDiagnosis.AssertBlockedOnSleepAsync(Limit, "dump", "--dump", dump);
 
-            Assert.True(code == 0, stderr);
-            using var doc = JsonDocument.Parse(stdout);
             var root = doc.RootElement;
-            Assert.Equal("blocked", root.GetProperty("verdict").GetString());
-            var top = root.GetProperty("culprits")[0];
-            Assert.Equal("Thread.Sleep", top.GetProperty("blockingCall").GetString());
-            Assert.EndsWith("WaitController.Sleep", top.GetProperty("userFrame").GetString(), StringComparison.Ordinal);
-            Assert.True(top.GetProperty("threads").GetDouble() >= 1, stdout);
-            Assert.Equal("dump", root.GetProperty("source").GetProperty("kind").GetString());
+            Assert.True(root.GetProperty("culprits")[0].GetProperty("threads").GetDouble() >= 1, root.ToString());
             Assert.Contains("worker threads", root.GetProperty("pool").GetProperty("unavailable").GetString(), StringComparison.Ordinal);
 
             var cut = Path.Combine(dir.FullName, "cut.dmp");
@@ -64,6 +47,31 @@ public sealed class DumpDiagnoseTests
         }
         finally
         {
+            dir.Delete(recursive: true);
+        }
+    }
+
+    [GcoreFact]
+    public async Task DumpOfAProcessWithoutDotNet_OneLineExit2()
+    {
+        var dir = Directory.CreateTempSubdirectory("tplab-core-");
+        using var sleep = System.Diagnostics.Process.Start("sleep", "30");
+        try
+        {
+            var (exit, output) = await Preconditions.RunToolAsync(Preconditions.Gcore!, Limit, "-o", Path.Combine(dir.FullName, "core"), sleep.Id.ToString(CultureInfo.InvariantCulture));
+            var cores = Directory.GetFiles(dir.FullName, "core*");
+            Assert.True(cores.Length == 1, $"gcore exit {exit}: {output}");
+            var core = cores[0];
+
+            var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "diagnose", "--dump", core);
+
+            Assert.Equal(ExitCodes.Usage, code);
+            Assert.Equal("", stdout);
+            Assert.Contains("without a .NET runtime", Assert.Single(stderr.TrimEnd('\n').Split('\n')), StringComparison.Ordinal);
+        }
+        finally
+        {
+            sleep.Kill();
             dir.Delete(recursive: true);
         }
     }

@@ -1,7 +1,7 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using Tplab.Common;
+using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Offline;
 using Tplab.Target;
 using Tplab.Tests.Support;
@@ -24,6 +24,55 @@ public sealed class OfflineTraceTests
         Assert.Contains($"--providers '{TraceRecipe.ProvidersArgument()}'", doc, StringComparison.Ordinal);
     }
 
+    public static TheoryData<CapturedStacks, string?> TraceContentsCases
+    {
+        get
+        {
+            var frame = new Tplab.Diagnose.Stacks.StackFrame("System.Private.CoreLib", "System.Threading.Thread", "Sleep");
+            var samples = new List<RawSample> { new(1, 0, true, [frame]) };
+            var waits = new List<RawWait> { new(1, 0, 5, [frame]) };
+            var full = new TraceContents(7, "dotnet app.dll", null, EventsWithStacks: 2, RundownMethods: 900, Events: 1000);
+            return new()
+            {
+                // everything there
+                { new CapturedStacks(samples, waits, 0, 10, 1) { Contents = full }, null },
+                // collected with --rundown false
+                { new CapturedStacks(samples, waits, 0, 10, 1) { Contents = full with { RundownMethods = 0 } }, "rundown" },
+                // without the WaitHandle keyword
+                { new CapturedStacks(samples, [], 0, 10, 0) { Contents = full }, "wait events" },
+                // no stack walks at all
+                { new CapturedStacks(samples, waits, 0, 10, 1) { Contents = full with { EventsWithStacks = 0 } }, "stacks (the events were collected without stack walks)" },
+            };
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(TraceContentsCases))]
+    public void Missing_NamesEachGapInOneLine(CapturedStacks stacks, string? gap)
+    {
+        var line = TraceDiagnoser.Missing(stacks, new Version(10, 0, 12), hasPool: true);
+
+        if (gap is null)
+        {
+            Assert.Null(line);
+        }
+        else
+        {
+            Assert.StartsWith("the trace lacks ", line, StringComparison.Ordinal);
+            Assert.Contains(gap, line, StringComparison.Ordinal);
+            Assert.DoesNotContain('\n', line!);
+        }
+    }
+
+    [Fact]
+    public void ProvidersArgument_QuotesValuesHoldingSeparators_AsDotnetTraceRequires()
+    {
+        var argument = TraceRecipe.ProvidersArgument();
+
+        Assert.Contains("System.Runtime:0x0:4:EventCounterIntervalSec=1", argument, StringComparison.Ordinal);
+        Assert.Single(TraceRecipe.Providers(), p => p.Name == "Microsoft-Windows-DotNETRuntime");
+    }
+
     [DotnetTraceFact]
     public async Task DotnetTraceFile_GivesTheLiveDiagnosis_AndATruncatedCopyIsOneLineExit2()
     {
@@ -36,32 +85,22 @@ public sealed class OfflineTraceTests
             {
                 await Task.Delay(TimeSpan.FromSeconds(1.5));
                 var pid = target.ProcessId.ToString(CultureInfo.InvariantCulture);
-                var collect = new ProcessStartInfo(Preconditions.DotnetTrace!)
-                {
-                    ArgumentList = { "collect", "-p", pid, "--duration", "00:00:00:03", "--providers", TraceRecipe.ProvidersArgument(), "-o", trace },
-                    RedirectStandardOutput = true,
-                    RedirectStandardError = true,
-                };
-                using var tool = Process.Start(collect)!;
-                var toolOut = tool.StandardOutput.ReadToEndAsync();
-                var toolErr = await tool.StandardError.ReadToEndAsync();
-                await tool.WaitForExitAsync().WaitAsync(Limit);
-                Assert.True(tool.ExitCode == 0 && File.Exists(trace), $"dotnet-trace exit {tool.ExitCode}: {await toolOut} {toolErr}");
+                var (exit, output) = await Preconditions.RunToolAsync(Preconditions.DotnetTrace!, Limit,
+                    "collect", "-p", pid, "--duration", "00:00:00:03", "--providers", TraceRecipe.ProvidersArgument(), "-o", trace);
+                Assert.True(exit == 0 && File.Exists(trace), $"dotnet-trace exit {exit}: {output}");
             }
 
-            var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "diagnose", "--trace", trace, "--format", "json");
+            using var doc = await SleepDiagnosis.AssertBlockedOnSleepAsync(Limit, "trace", "--trace", trace);
 
-            Assert.True(code == 0, stderr);
-            using var doc = JsonDocument.Parse(stdout);
             var root = doc.RootElement;
-            Assert.Equal("blocked", root.GetProperty("verdict").GetString());
-            var top = root.GetProperty("culprits")[0];
-            Assert.Equal("Thread.Sleep", top.GetProperty("blockingCall").GetString());
-            Assert.EndsWith("WaitController.Sleep", top.GetProperty("userFrame").GetString(), StringComparison.Ordinal);
             Assert.Equal("10", root.GetProperty("runtimeVersion").GetString()!.Split('.')[0]);
             Assert.Equal("trace", root.GetProperty("source").GetProperty("kind").GetString());
             Assert.Equal(JsonValueKind.Null, root.GetProperty("source").GetProperty("missing").ValueKind);
-            Assert.Equal("starving", root.GetProperty("pool").GetProperty("verdict").GetString());
+            // The pool, replayed from the trace's counters through the verdict rule: starving, or already draining
+            // its queue by the end of the 3 s on a loaded machine (the pool keeps adding threads).
+            var pool = root.GetProperty("pool");
+            Assert.Contains(pool.GetProperty("verdict").GetString(), new[] { "starving", "recovering" });
+            Assert.True(pool.GetProperty("queuePeak").GetInt64() >= 10, pool.ToString());
 
             var truncated = Path.Combine(dir.FullName, "truncated.nettrace");
             var bytes = await File.ReadAllBytesAsync(trace);

@@ -22,13 +22,15 @@ public sealed class LabEndToEndTests : IDisposable
     }
 
     // Blocking vs async under a closed loop well above the 2-core default minimum: small, but the lesson shows.
+    // Sleeps of 1.5 s: no thread comes free for 500 ms, so the gate thread itself injects for starvation (shorter sleeps
+    // dequeue often enough to stay under its radar), and the watch's verdict and the culprit hunt rest on that.
     private const string SmallPlan = """
         name: small
         matrix:
           variants: [sleep, delay]
-          waitMs: 500
+          waitMs: 1500
           loads:
-            - { concurrency: 16, requests: 32, timeout: 30s }
+            - { concurrency: 12, requests: 12, timeout: 30s }
         """;
 
     [Fact]
@@ -53,21 +55,34 @@ public sealed class LabEndToEndTests : IDisposable
             Assert.Equal(JsonValueKind.Null, s.GetProperty("minThreads").ValueKind);
             Assert.Equal("completed", s.GetProperty("status").GetString());
             var load = s.GetProperty("load");
-            Assert.Equal(32, load.GetProperty("requests").GetInt64());
-            Assert.Equal(32, load.GetProperty("succeeded").GetInt64());
-            // .NET timers tick in milliseconds and may fire a little early: Task.Delay(500) can end at 499.x ms.
-            Assert.True(load.GetProperty("latencyMs").GetProperty("min").GetDouble() >= 495);
+            Assert.Equal(12, load.GetProperty("requests").GetInt64());
+            Assert.Equal(12, load.GetProperty("succeeded").GetInt64());
+            // .NET timers tick in milliseconds and may fire a little early: Task.Delay(1500) can end at 1499.x ms.
+            Assert.True(load.GetProperty("latencyMs").GetProperty("min").GetDouble() >= 1495);
             var timeline = s.GetProperty("timeline");
             Assert.True(timeline.GetProperty("samples").GetInt32() > 0, variant);
             Assert.True(timeline.GetProperty("threadsPeak").GetInt32() >= timeline.GetProperty("threadsStart").GetInt32());
             Assert.Contains(s.GetProperty("verdict").GetString(), new[] { "healthy", "starving", "recovering" });
             Assert.True(File.Exists(Path.Combine(run, s.GetProperty("files").GetProperty("requests").GetString()!)));
             Assert.True(File.Exists(Path.Combine(run, s.GetProperty("files").GetProperty("timeline").GetString()!)));
-            Assert.Equal(33, File.ReadAllLines(Path.Combine(run, s.GetProperty("files").GetProperty("requests").GetString()!)).Length);
+            Assert.Equal(13, File.ReadAllLines(Path.Combine(run, s.GetProperty("files").GetProperty("requests").GetString()!)).Length);
         }
-        // the lesson: 16 concurrent Thread.Sleep on a 2-thread minimum queue up; Task.Delay does not
+        // the lesson: 12 concurrent Thread.Sleep on a core-count minimum queue up; Task.Delay does not
         Assert.True(Mean(scenarios["sleep"]) > Mean(scenarios["delay"]) * 1.3, $"sleep {Mean(scenarios["sleep"])} vs delay {Mean(scenarios["delay"])}");
         Assert.Equal("healthy", scenarios["delay"].GetProperty("verdict").GetString());
+        Assert.Empty(scenarios["delay"].GetProperty("culprits").EnumerateArray());
+        // the watch saw the pool starve (it may be recovering by the watch's end), and diagnose, run while it starved,
+        // named the blocking call and the handler
+        Assert.True(scenarios["sleep"].GetProperty("timeline").GetProperty("injectionsByReason").GetProperty("Starvation").GetInt32() >= 1);
+        Assert.Contains(scenarios["sleep"].GetProperty("verdict").GetString(), new[] { "starving", "recovering" });
+        var culprit = scenarios["sleep"].GetProperty("culprits").EnumerateArray().First();
+        Assert.Contains("Thread.Sleep", culprit.GetProperty("blockingCall").GetString(), StringComparison.Ordinal);
+        Assert.Contains("WaitController.Sleep", culprit.GetProperty("userFrame").GetString(), StringComparison.Ordinal);
+        // a plan has no seed: no seed figures, no background notes, no lessons against a seed
+        var experiment = Assert.Single(root.GetProperty("experiments").EnumerateArray());
+        Assert.Empty(experiment.GetProperty("runtimeNotes").EnumerateArray());
+        Assert.Empty(experiment.GetProperty("lessons").EnumerateArray());
+        Assert.All(scenarios.Values, s => Assert.Equal(JsonValueKind.Null, s.GetProperty("seed").ValueKind));
 
         var view = await Browser.OpenAsync(Path.Combine(run, "report.html"), Path.Combine(RepoPaths.Artifacts("screenshots"), "report-lab-e2e.png"));
         Reports.HtmlReportTests.AssertReadable(view);

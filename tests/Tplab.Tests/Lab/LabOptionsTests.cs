@@ -1,5 +1,6 @@
 using Tplab.Common;
 using Tplab.Lab.Running;
+using Tplab.Tests.Support;
 using Xunit;
 
 namespace Tplab.Tests.Lab;
@@ -30,20 +31,8 @@ public sealed class LabOptionsTests
     {
         var root = Path.Combine(Path.GetTempPath(), "tplab-labopts-" + Guid.NewGuid().ToString("N"));
         var options = new LabOptions { WatchInterval = TimeSpan.FromMilliseconds(10), ResultsRoot = root };
-        var e = await Assert.ThrowsAsync<TplabException>(() => LabRunner.RunAsync(options, new NullObserver(), CancellationToken.None));
+        var e = await Assert.ThrowsAsync<TplabException>(() => LabRunner.RunAsync(options, new NullLabObserver(), CancellationToken.None));
         Assert.Equal(ExitCodes.Usage, e.ExitCode);
         Assert.False(Directory.Exists(root));
-    }
-
-    private sealed class NullObserver : ILabObserver
-    {
-        public void LabStarted(IReadOnlyList<Tplab.Lab.Experiments.Experiment> experiments, string folder) => throw new InvalidOperationException("started");
-        public void ExperimentSkipped(Tplab.Lab.Experiments.Experiment experiment, string reason) { }
-        public void ExperimentStarted(Tplab.Lab.Experiments.Experiment experiment) { }
-        public void ScenarioStarted(Tplab.Lab.Experiments.Scenario scenario) { }
-        public void ScenarioProgress(Tplab.Lab.Experiments.Scenario scenario, Tplab.Load.LoadProgress progress, Tplab.Watch.ThreadPoolSample? pool) { }
-        public void ScenarioFinished(ScenarioResult result) { }
-        public void ExperimentFinished(ExperimentResult result) { }
-        public void LabFinished(LabResult result) { }
     }
 }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Npgsql;
 using Tplab.Postgres;
 using Tplab.Tests.Support;
@@ -5,9 +6,13 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Postgres;
 
 /// <summary>The private, throwaway PostgreSQL: real server binaries, gone when its owner ends.</summary>
-public sealed class PrivatePostgresTests
+public sealed class PrivatePostgresTests : IDisposable
 {
-    [Fact]
+    private readonly string _folder = Directory.CreateTempSubdirectory("tplab-pgtest-").FullName;
+
+    public void Dispose() => Directory.Delete(_folder, recursive: true);
+
+    [PostgresFact]
     public async Task StartAsync_ServesQueries_AndDisposeRemovesEverything()
     {
         var pg = await PrivatePostgres.StartAsync();
@@ -27,7 +32,7 @@ public sealed class PrivatePostgresTests
         Assert.Empty(ProcessTable.WithCommandLine(folder));
     }
 
-    [Fact]
+    [PostgresFact]
     public async Task OwnerKilled_ServerAndFolderAreGone()
     {
         await using var serve = TplabCli.Start("serve", "--port", "0");
@@ -37,7 +42,7 @@ public sealed class PrivatePostgresTests
         var targetPid = int.Parse(ready.Split("target pid ")[1].Split(',')[0], System.Globalization.CultureInfo.InvariantCulture);
 
         // kill -9 of the CLI alone: its children get no signal and must notice by themselves.
-        System.Diagnostics.Process.GetProcessById(serve.Id).Kill(entireProcessTree: false);
+        Process.GetProcessById(serve.Id).Kill(entireProcessTree: false);
 
         Assert.True(await ProcessTable.EventuallyAsync(() => !Directory.Exists(folder) && ProcessTable.WithCommandLine(folder).Count == 0, TimeSpan.FromSeconds(30)),
             $"PostgreSQL in {folder} outlived its owner");
@@ -45,9 +50,84 @@ public sealed class PrivatePostgresTests
     }
 
     [Fact]
-    public void Find_WithMissingBinaries_SaysHowToInstall()
+    public void Find_SearchesTheVariableThenDebianThenPath()
     {
+        var debian = Directory.CreateDirectory(Path.Combine(_folder, "usr-lib-postgresql")).FullName;
+        var v15 = Binaries(Path.Combine(debian, "15", "bin"));
+        var v17 = Binaries(Path.Combine(debian, "17", "bin"));
+        Directory.CreateDirectory(Path.Combine(debian, "18", "bin")); // an empty newer folder: not an installation
+        var onPath = Binaries(Path.Combine(_folder, "opt-bin"));
+
+        Assert.Equal(v17, PostgresBinaries.Find(null, debian, onPath));
+        Assert.Equal(v15, PostgresBinaries.Find(v15, debian, onPath));
+        Assert.Equal(onPath, PostgresBinaries.Find(null, Path.Combine(_folder, "none"), "/nowhere:" + onPath));
+        // missing binaries: the variable names a folder without them, or nothing is installed anywhere
+        Assert.Null(PostgresBinaries.Find(Path.Combine(_folder, "nope"), debian, onPath));
+        Assert.Null(PostgresBinaries.Find(null, Path.Combine(_folder, "none"), "/nowhere"));
         Assert.Contains("apt-get install postgresql", PostgresBinaries.HowToEnable, StringComparison.Ordinal);
         Assert.Contains("--pg", PostgresBinaries.HowToEnable, StringComparison.Ordinal);
+    }
+
+    // A stand-in pg_ctl whose fast stop takes SLOW seconds ("hang": never returns, whatever -t says), so the guardian's
+    // and the owner's timeouts are exercised in seconds instead of the real 20 s.
+    private const string FakePgCtl = """
+        #!/bin/sh
+        cmd="$1"; shift
+        while [ $# -gt 0 ]; do case "$1" in -D) d="$2"; shift 2;; -m) m="$2"; shift 2;; -t) t="$2"; shift 2;; -l|-o) shift 2;; *) shift;; esac; done
+        slow=$(cat "$(dirname "$0")/slow")
+        case "$cmd" in
+          start) sh -c 'while :; do sleep 1; done' fake-postmaster "$d" </dev/null >/dev/null 2>&1 &
+                 echo $! > "$d/postmaster.pid"; exit 0;;
+          stop) pid=$(head -n 1 "$d/postmaster.pid")
+                if [ "$m" = immediate ]; then [ "$slow" = hang ] && sleep 600; kill -KILL "$pid"; exit 0; fi
+                [ "$slow" = hang ] && sleep 600
+                if [ "$slow" -gt "$t" ]; then sleep "$t"; exit 1; fi
+                sleep "$slow"; kill -KILL "$pid"; exit 0;;
+        esac
+        """;
+
+    // fast stop slower than the old owner's patience relative to the guardian's budget, a fast stop that times out
+    // (then the immediate one), and a guardian stuck past the owner's wait (then the owner ends the server itself)
+    [PostgresUserTheory]
+    [InlineData("1")]
+    [InlineData("2")]
+    [InlineData("hang")]
+    public async Task Dispose_SlowStop_ServerAndFolderAreGone(string slow)
+    {
+        var bin = Binaries(Path.Combine(_folder, "fake-bin"));
+        File.WriteAllText(Path.Combine(bin, "pg_ctl"), FakePgCtl.Replace("\r", "", StringComparison.Ordinal) + "\n");
+        File.WriteAllText(Path.Combine(bin, "slow"), slow);
+        var stop = TimeSpan.FromSeconds(1);
+        var pg = await PrivatePostgres.StartAsync(new PrivatePostgresOptions { Binaries = bin, StopTimeout = stop });
+        var folder = pg.Folder;
+        Assert.True(await ProcessTable.EventuallyAsync(() => ProcessTable.WithCommandLine("fake-postmaster " + folder).Count == 1, TimeSpan.FromSeconds(10)));
+
+        var clock = Stopwatch.StartNew();
+        await pg.DisposeAsync();
+
+        Assert.True(clock.Elapsed < PrivatePostgres.OwnerWait(stop) + TimeSpan.FromSeconds(5), $"dispose took {clock.Elapsed}");
+        Assert.False(Directory.Exists(folder));
+        Assert.True(await ProcessTable.EventuallyAsync(() => ProcessTable.WithCommandLine("fake-postmaster " + folder).Count == 0, TimeSpan.FromSeconds(3)),
+            $"the server outlived a stop that took {slow}");
+    }
+
+    private static string Binaries(string dir)
+    {
+        Directory.CreateDirectory(dir);
+        foreach (var name in new[] { "initdb", "postgres", "pg_ctl" })
+        {
+            var file = Path.Combine(dir, name);
+            File.WriteAllText(file, name == "initdb" ? "#!/bin/sh\nmkdir -p \"$2\"\n" : "#!/bin/sh\nexit 0\n");
+            if (!OperatingSystem.IsWindows())
+            {
+                File.SetUnixFileMode(file, (UnixFileMode)0b111_101_101);
+            }
+        }
+        // The guardian runs them as postgres when tplab is root: every folder on the way must let it in.
+        for (var d = dir; !OperatingSystem.IsWindows() && d.StartsWith(Path.GetTempPath(), StringComparison.Ordinal) && d.Length > Path.GetTempPath().Length; d = Path.GetDirectoryName(d)!)
+        {
+            File.SetUnixFileMode(d, (UnixFileMode)0b111_101_101);
+        }
+        return dir;
     }
 }

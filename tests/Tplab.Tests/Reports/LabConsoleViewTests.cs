@@ -137,4 +137,23 @@ public sealed class LabConsoleViewTests
             await other;
         }
     }
+
+    [Fact]
+    public void Lessons_TooLongForATableRow_ArePrintedAsLines()
+    {
+        var (console, output) = Console(80);
+        var view = new LabConsoleView(console, interactive: false);
+        var experiment = FakeLabResults.Experiment(Sleep, SleepMin) with
+        {
+            Lessons = [new Lesson("Thread.Sleep under a fixed arrival rate against the same handler with 100 minimum threads (mean)", "sleep", "sleep-min100")],
+        };
+        var results = new[] { FakeLabResults.Result(Sleep, 20, 100), FakeLabResults.Result(SleepMin, 20, 0, starving: false) };
+        view.ExperimentStarted(experiment);
+        view.ExperimentFinished(Lessons.Complete(experiment, results, SeedFigures.Load()));
+
+        var lines = output.ToString().Split('\n');
+        Assert.All(lines, l => Assert.True(l.Length <= 80, l));
+        Assert.Contains(lines, l => l.StartsWith("  ◆ Thread.Sleep under a fixed arrival rate", StringComparison.Ordinal));
+        Assert.DoesNotContain(lines, l => l.Contains("what it shows", StringComparison.Ordinal));
+    }
 }

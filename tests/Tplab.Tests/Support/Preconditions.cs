@@ -18,6 +18,32 @@ internal static class Preconditions
     public static string? Createdump { get; } =
         Path.Combine(Path.GetDirectoryName(typeof(object).Assembly.Location) ?? "", "createdump") is var p && File.Exists(p) ? p : null;
 
+    /// <summary>Runs a tool (dotnet-trace, createdump) to its end within <paramref name="limit"/>; its exit code and both outputs.</summary>
+    public static async Task<(int ExitCode, string Output)> RunToolAsync(string tool, TimeSpan limit, params string[] args)
+    {
+        var info = new System.Diagnostics.ProcessStartInfo(tool) { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var arg in args)
+        {
+            info.ArgumentList.Add(arg);
+        }
+        using var process = System.Diagnostics.Process.Start(info)!;
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = await process.StandardError.ReadToEndAsync();
+        try
+        {
+            await process.WaitForExitAsync().WaitAsync(limit);
+        }
+        catch (TimeoutException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw;
+        }
+        return (process.ExitCode, await stdout + stderr);
+    }
+
+    /// <summary>gdb's gcore, which dumps any process (here: one without .NET), or null.</summary>
+    public static string? Gcore { get; } = new[] { "/usr/bin/gcore", "/usr/local/bin/gcore" }.FirstOrDefault(File.Exists);
+
     private static string? FindDotnetTrace()
     {
         var home = Environment.GetEnvironmentVariable("HOME") ?? "/root";
@@ -47,6 +73,18 @@ public sealed class RootFactAttribute : FactAttribute
         if (!Preconditions.IsRoot)
         {
             Skip = "needs root (unshare --mount, setpriv); the CI machine runs as root";
+        }
+    }
+}
+
+/// <summary>A fact that needs gdb's gcore.</summary>
+public sealed class GcoreFactAttribute : FactAttribute
+{
+    public GcoreFactAttribute()
+    {
+        if (Preconditions.Gcore is null)
+        {
+            Skip = "gcore (Debian package gdb) is not installed; scripts/install-deps.sh test installs it";
         }
     }
 }
@@ -83,6 +121,33 @@ public sealed class BenchFactAttribute : FactAttribute
         if (Environment.GetEnvironmentVariable("TPLAB_BENCH") != "1")
         {
             Skip = "a benchmark: run it with its bench/ script (TPLAB_BENCH=1)";
+        }
+    }
+}
+
+/// <summary>A fact that needs PostgreSQL: skipped, with how to install it, when its binaries are not on this machine.</summary>
+public sealed class PostgresFactAttribute : FactAttribute
+{
+    public PostgresFactAttribute()
+    {
+        if (PostgresBinaries.Find() is null)
+        {
+            Skip = "PostgreSQL is not installed: " + PostgresBinaries.HowToEnable;
+        }
+    }
+}
+
+/// <summary>
+/// A theory that runs a PostgreSQL guardian (real or stand-in binaries): as root it runs them as the postgres user,
+/// so that user must exist; skipped with the reason when it does not. Not root: nothing needed.
+/// </summary>
+public sealed class PostgresUserTheoryAttribute : TheoryAttribute
+{
+    public PostgresUserTheoryAttribute()
+    {
+        if (Preconditions.IsRoot && !File.ReadLines("/etc/passwd").Any(l => l.StartsWith("postgres:", StringComparison.Ordinal)))
+        {
+            Skip = "running as root without a postgres user to run the server as: scripts/install-deps.sh installs postgresql, which creates it";
         }
     }
 }

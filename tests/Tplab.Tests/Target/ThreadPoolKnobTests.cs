@@ -2,11 +2,15 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using Tplab.Common;
 using Tplab.Target;
+using Tplab.Tests.Support;
+using Tplab.Watch;
+using Tplab.Watch.Verdicts;
+using Xunit.Abstractions;
 
 namespace Tplab.Tests.Target;
 
 /// <summary>Thread-pool settings reach the target's runtime in the form users apply them, and take effect.</summary>
-public sealed class ThreadPoolKnobTests
+public sealed class ThreadPoolKnobTests(DownstreamFixture fixture, ITestOutputHelper output) : IClassFixture<DownstreamFixture>
 {
     private static readonly HttpClient Http = new();
 
@@ -40,13 +44,43 @@ public sealed class ThreadPoolKnobTests
         Assert.Equal(40, threads.GetProperty("maxWorkerThreads").GetInt32());
     }
 
-    [Theory]
-    [InlineData("System.Threading.ThreadPool.HillClimbing.Disable", "true", "true")]
-    [InlineData("System.Threading.ThreadPool.Blocking.CooperativeBlocking", "false", "false")]
-    public async Task BooleanKnob_InRuntimeConfig_IsSeenByTheRuntime(string name, string value, string seen)
+    // Not that AppContext echoes the value: that the runtime's pool behaves differently, seen in its own events.
+    // The control is the same flood without the knob: ThreadPoolWatchTests.HttpResult_Flooded_InjectsForCooperativeBlocking
+    // sees tens of CooperativeBlocking injections for it.
+    [Fact]
+    public async Task CooperativeBlockingOff_TheRuntimeStopsCompensatingBlockedWaits()
     {
-        var threads = await ThreadsAsync(Knob(name, value));
-        Assert.Equal(seen, threads.GetProperty("knobs").GetProperty(name).GetString());
+        var name = "System.Threading.ThreadPool.Blocking.CooperativeBlocking";
+        var (timeline, threads) = await WatchFloodAsync("/http-result?ms=100", Knob(name, "false"), concurrency: 10, seconds: 2);
+        Assert.Equal("false", threads.GetProperty("knobs").GetProperty(name).GetString());
+        Assert.Equal(0, timeline.InjectionCount(InjectionReason.CooperativeBlocking));
+        Assert.True(timeline.QueuePeak > 0, "the flood never blocked the pool: the test saw nothing");
+    }
+
+    [Fact]
+    public async Task HillClimbingDisabled_TheRuntimeMakesNoHillClimbingMoves()
+    {
+        var (on, _) = await WatchFloodAsync("/delay?ms=5", new ThreadPoolSettings());
+        var (off, threads) = await WatchFloodAsync("/delay?ms=5", Knob("System.Threading.ThreadPool.HillClimbing.Disable", "true"));
+        Assert.Equal("true", threads.GetProperty("knobs").GetProperty("System.Threading.ThreadPool.HillClimbing.Disable").GetString());
+        Assert.True(HillClimbing(on) > 0, "the default pool made no hill-climbing move under the flood: the test saw nothing");
+        Assert.Equal(0, HillClimbing(off));
+    }
+
+    private static int HillClimbing(PoolTimeline t) => t.Injections.Count(i => i.Reason is >= InjectionReason.Warmup and <= InjectionReason.Stabilizing);
+
+    private async Task<(PoolTimeline Timeline, JsonElement Threads)> WatchFloodAsync(string path, ThreadPoolSettings settings, int concurrency = 40, int seconds = 3)
+    {
+        await using var target = await fixture.Stack.StartTargetAsync(settings);
+        var threads = (await Http.GetFromJsonAsync<JsonElement>(target.Url("/threads"))).Clone();
+        await using var watch = await ThreadPoolWatch.StartAsync(target.ProcessId, new WatchOptions { Interval = TimeSpan.FromMilliseconds(500) });
+        await using (Flood.Start(target.Url(path), concurrency, TimeSpan.FromSeconds(seconds), TimeSpan.FromSeconds(20)))
+        {
+            await Task.Delay(TimeSpan.FromSeconds(seconds));
+        }
+        var timeline = await watch.StopAsync();
+        output.WriteLine($"{path}: {string.Join(", ", timeline.InjectionsByReason.Select(kv => $"{kv.Key} {kv.Value}"))}, queue peak {timeline.QueuePeak}");
+        return (timeline, threads);
     }
 
     [Fact]

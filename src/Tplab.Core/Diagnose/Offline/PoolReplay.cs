@@ -71,7 +71,7 @@ internal static class PoolReplay
                 injections.Where(i => i.Offset >= from && i.Offset <= offset).ToList(),
                 lastStarving is { } last ? offset - last : null);
             var verdict = VerdictRule.Judge(window, thresholds);
-            lastStarving = verdict.Verdict == PoolVerdict.Starving ? offset : lastStarving;
+            lastStarving = verdict.Verdict.ThreadsHeld() ? offset : lastStarving;
             // The trace holds no OS thread count (that is /proc, live only): 0 here.
             samples.Add(new ThreadPoolSample(offset, reading.ThreadCount, reading.QueueLength, reading.CompletedPerSecond, 0, reading.CpuPercent,
                 Get(PoolCounters.Contentions), 0, verdict.Verdict, verdict.Evidence));

@@ -36,7 +36,9 @@ public static class TraceRecipe
         var text = string.Create(CultureInfo.InvariantCulture, $"{p.Name}:0x{p.Keywords:X}:{(int)p.EventLevel}");
         if (p.Arguments is { Count: > 0 } args)
         {
-            text += ":" + string.Join(';', args.OrderBy(a => a.Key, StringComparer.Ordinal).Select(a => $"{a.Key}={a.Value}"));
+            // dotnet-trace's rule: a value holding ';' or '=' (or a line break) is wrapped in double quotes.
+            text += ":" + string.Join(';', args.OrderBy(a => a.Key, StringComparer.Ordinal).Select(a =>
+                a.Value.IndexOfAny([';', '=', '\r', '\n']) >= 0 ? $"{a.Key}=\"{a.Value}\"" : $"{a.Key}={a.Value}"));
         }
         return text;
     }

@@ -12,7 +12,7 @@ public enum LabProfile
     Full,
 }
 
-/// <summary>The four seed experiments (see ../shared/seeds/README.md), in quick and full profiles.</summary>
+/// <summary>The four seed experiments (their write-ups and figures: Lab/Seeds/seed-figures.json), in quick and full profiles.</summary>
 public static class SeedExperiments
 {
     /// <summary>Experiment names, in run order.</summary>

@@ -25,7 +25,7 @@ internal static class CulpritHunt
     {
         try
         {
-            while (watch.Latest?.Verdict != PoolVerdict.Starving)
+            while (watch.Latest?.Verdict.ThreadsHeld() != true)
             {
                 await Task.Delay(Poll, stopLooking).ConfigureAwait(false);
             }

@@ -31,7 +31,8 @@ internal static class Lessons
         return new ExperimentResult(experiment, results, lessons, observations);
     }
 
-    private static List<double> Means(IEnumerable<ScenarioResult> runs) => [.. runs.Select(r => r.MeanMs).OfType<double>()];
+    // With --repeat a scenario's result carries each run's mean (ScenarioResult.Runs): the spread is over those.
+    private static List<double> Means(IEnumerable<ScenarioResult> runs) => [.. runs.SelectMany(r => r.RunMeansMs)];
 
     // A scenario cut short has a mean over the requests that finished, which leaves out the slowest: not comparable.
     private static string? Incomplete(IEnumerable<ScenarioResult> runs)

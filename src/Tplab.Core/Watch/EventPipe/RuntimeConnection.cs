@@ -72,7 +72,8 @@ public sealed class RuntimeConnection : IAsyncDisposable
             info.ArgumentList.Add(arg);
         }
         info.Environment["DOTNET_DiagnosticPorts"] = socket + ",suspend,connect";
-        var child = ChildProcess.Start(info, command[0]);
+        // A user's program does not watch its stdin as tplab's own do: a watchdog ends it with tplab, even by kill -9.
+        var child = ChildProcess.Start(info, command[0], WhenTplabEnds.Kill, cannotStart: ExitCodes.Usage);
         _ = child.Exited.ContinueWith(_ => wait.Cancel(), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         DiagnosticsClientConnector? connector = null;
         try
@@ -84,14 +85,20 @@ public sealed class RuntimeConnection : IAsyncDisposable
         }
         if (connector is null)
         {
+            // Read before stopping it: a command still running here never connected, whatever it does later.
+            var exited = child.HasExited;
+            await child.DisposeAsync(TimeSpan.Zero).ConfigureAwait(false);
             cancellationToken.ThrowIfCancellationRequested();
-            await child.DisposeAsync().ConfigureAwait(false);
-            var why = child.HasExited ? $"exited before its runtime connected ({child.LastLines()})" : $"did not connect within {timeout.TotalSeconds:0} s";
+            var why = exited
+                ? $"exited with code {child.ExitCode?.ToString(CultureInfo.InvariantCulture) ?? "?"} before a .NET runtime connected{Output(child)}"
+                : $"did not connect within {timeout.TotalSeconds.ToString("0", CultureInfo.InvariantCulture)} s and was stopped";
             throw new TplabException(ExitCodes.NoProcess,
                 $"{command[0]} {why}: it is not a .NET program, or its runtime is older than .NET {RuntimeVersion.StartupSuspend} (watching from start-up needs .NET {RuntimeVersion.StartupSuspend}+)");
         }
         return new RuntimeConnection(child.Id, connector.Instance, child, connector);
     }
+
+    private static string Output(ChildProcess child) => child.RecentOutput.Any(l => !string.IsNullOrWhiteSpace(l)) ? $" (its last output: {child.LastLines(1)})" : "";
 
     /// <summary>Lets a process started by <see cref="LaunchAsync"/> run; a no-op for an attached one.</summary>
     public void Resume()

@@ -23,6 +23,14 @@ public static class WatchJson
         w.WriteNumber("cpuPercent", Round(s.CpuPercent, 1));
         w.WriteNumber("contentionsPerSecond", Round(s.ContentionsPerSecond, 1));
         w.WriteNumber("cores", Round(s.Cores, 2));
+        if (s.MachineCpuPercent is { } machine)
+        {
+            w.WriteNumber("machineCpuPercent", Round(machine, 1));
+        }
+        else
+        {
+            w.WriteNull("machineCpuPercent");
+        }
         if (s.LockWaiters is { } waiters)
         {
             w.WriteNumber("lockWaiters", Round(waiters, 1));

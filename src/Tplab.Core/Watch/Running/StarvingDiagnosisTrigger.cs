@@ -65,7 +65,7 @@ public sealed class StarvingDiagnosisTrigger(
                 _inEpisode = false;
                 return;
             }
-            if (sample.Verdict != PoolVerdict.Starving || _inEpisode || _capturing
+            if (!sample.Verdict.ThreadsHeld() || _inEpisode || _capturing
                 || (_lastStart is { } last && time.GetElapsedTime(last) < options.Cooldown))
             {
                 return;

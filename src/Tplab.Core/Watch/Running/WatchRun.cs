@@ -48,7 +48,10 @@ public static class WatchRun
         if (trigger is not null)
         {
             // A diagnosis under way is finished (its capture is seconds long), so its file is not lost with the watch.
-            await trigger.Idle.WaitAsync(TimeSpan.FromSeconds(60), CancellationToken.None).ConfigureAwait(false);
+            if (await Task.WhenAny(trigger.Idle, Task.Delay(TimeSpan.FromSeconds(60), CancellationToken.None)).ConfigureAwait(false) != trigger.Idle)
+            {
+                await terminal.Error.WriteLineAsync("tplab watch: a diagnosis was still running 60 s after the watch ended; its file was not written").ConfigureAwait(false);
+            }
         }
         if ((watch.SinkError ?? sinks.ErrorOf(records)) is { } e)
         {
@@ -135,7 +138,7 @@ public static class WatchRun
 
         public void OnSample(ThreadPoolSample sample)
         {
-            if (sample.Verdict == PoolVerdict.Starving && !_seen.Task.IsCompleted)
+            if (sample.Verdict.ThreadsHeld() && !_seen.Task.IsCompleted)
             {
                 Evidence = $"at {sample.Offset.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture)} s: {sample.Evidence}";
                 _seen.TrySetResult();

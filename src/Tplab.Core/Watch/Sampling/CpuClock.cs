@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Tplab.Processes;
 
 namespace Tplab.Watch.Sampling;
 
@@ -14,6 +15,7 @@ public sealed class CpuClock : IDisposable
     private long _lastTimestamp;
 
     private readonly double _cores;
+    private (long Busy, long Total)? _lastMachine = ProcessCpu.MachineCpuTicks();
 
     /// <summary>Starts measuring <paramref name="processId"/> at <paramref name="timestamp"/>, out of <paramref name="cores"/> cores.</summary>
     public CpuClock(int processId, long timestamp, double cores)
@@ -31,6 +33,9 @@ public sealed class CpuClock : IDisposable
         _lastTimestamp = timestamp;
     }
 
+    /// <summary>The whole machine's busy CPU, in percent of all its cores, over the interval of the last <see cref="Read"/>; null when unreadable.</summary>
+    public double? MachineBusyPercent { get; private set; }
+
     /// <summary>CPU percent since the previous reading, or null once the process is gone.</summary>
     public double? Read(long timestamp, long frequency)
     {
@@ -46,6 +51,11 @@ public sealed class CpuClock : IDisposable
             var percent = wall <= 0 ? 0 : (cpu - _lastCpu).TotalSeconds / wall / _cores * 100;
             _lastCpu = cpu;
             _lastTimestamp = timestamp;
+            var machine = ProcessCpu.MachineCpuTicks();
+            MachineBusyPercent = machine is { } m && _lastMachine is { } l && m.Total > l.Total
+                ? Math.Clamp((m.Busy - l.Busy) * 100.0 / (m.Total - l.Total), 0, 100)
+                : null;
+            _lastMachine = machine;
             return Math.Clamp(percent, 0, 100);
         }
         catch (Exception e) when (e is InvalidOperationException or System.ComponentModel.Win32Exception or IOException)

@@ -113,8 +113,13 @@ internal sealed class Sampler : IDisposable
                     ProcessExited = true;
                     break;
                 }
-                // Skip ticks missed (a suspended laptop, a stalled machine) instead of sampling in a burst.
-                tick = Math.Max(tick + 1, (int)(Elapsed.Ticks / _options.Interval.Ticks) + 1);
+                if (Latest is null && !AwaitFirstCounters(TimeSpan.FromTicks(_options.Interval.Ticks * (tick + 1))))
+                {
+                    break;
+                }
+                // Skip ticks missed (a suspended laptop, a stalled machine) instead of sampling in a burst, and a tick
+                // less than half an interval after the last sample (the first one, taken when the counters came).
+                tick = Math.Max(tick + 1, (int)((Elapsed + _options.Interval / 2).Ticks / _options.Interval.Ticks) + 1);
             }
             _ended.TrySetResult();
         }
@@ -122,6 +127,32 @@ internal sealed class Sampler : IDisposable
         {
             _ended.TrySetException(e);
         }
+    }
+
+    /// <summary>
+    /// The runtime's first counter payload comes about one interval after the session opens, often just after the
+    /// first tick, which then makes no sample: wait for it (until the next tick) and sample at once, so a short watch
+    /// still has its first sample near the first interval. False when stopped or the process is gone.
+    /// </summary>
+    private bool AwaitFirstCounters(TimeSpan nextTick)
+    {
+        while (_counters.Current.LastArrival is null && Elapsed < nextTick)
+        {
+            if (_stop.Wait(TimeSpan.FromMilliseconds(50)))
+            {
+                return false;
+            }
+        }
+        if (_counters.Current.LastArrival is null || Elapsed >= nextTick)
+        {
+            return true;
+        }
+        if (!TakeSample())
+        {
+            ProcessExited = true;
+            return false;
+        }
+        return true;
     }
 
     private bool TakeSample()
@@ -153,12 +184,13 @@ internal sealed class Sampler : IDisposable
             LockWaiters = lockWaits?.Average ?? 0,
             RunnableWorkers = runnable,
             Cores = _cores,
+            MachineCpuPercent = _cpu.MachineBusyPercent,
         };
         var from = offset - _options.Thresholds.Lookback;
         var window = new VerdictWindow(
             reading,
-            _samples.Where(s => s.Offset >= from).Select(s => s.Reading).ToList(),
-            _injections.Where(i => i.Offset >= from).ToList(),
+            Since(_samples, from, TimeSpan.Zero).Select(s => s.Reading).ToList(),
+            Since(_injections, from, _options.Thresholds.Lookback).Where(i => i.Offset >= from).ToList(),
             _lastStarving is { } last ? offset - last : null);
         var verdict = VerdictRule.Judge(window, _options.Thresholds);
         if (verdict.Verdict.ThreadsHeld())
@@ -172,12 +204,26 @@ internal sealed class Sampler : IDisposable
             LockWaiters = lockWaits?.Average,
             RunnableWorkers = runnable,
             Cores = _cores,
+            MachineCpuPercent = _cpu.MachineBusyPercent,
         };
         _samples.Add(sample);
         Volatile.Write(ref _latest, sample);
         _records.Writer.TryWrite(sample);
         Deliver(s => s.OnSample(sample));
         return true;
+    }
+
+    // The records from `from` on, found from the end: a watch of hours holds tens of thousands of samples, and a
+    // scan from the start at every tick would make each tick slower than the last. Injections arrive nearly in
+    // order (stamped by the target); `slack` keeps looking that much further back for one that came late.
+    private static IEnumerable<T> Since<T>(List<T> records, TimeSpan from, TimeSpan slack) where T : WatchRecord
+    {
+        var first = records.Count;
+        while (first > 0 && records[first - 1].Offset >= from - slack)
+        {
+            first--;
+        }
+        return records.Skip(first);
     }
 
     private void DrainInjections(TimeSpan upTo)

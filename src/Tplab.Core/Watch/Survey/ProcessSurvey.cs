@@ -5,7 +5,7 @@ using Tplab.Watch.Verdicts;
 namespace Tplab.Watch.Survey;
 
 /// <summary>One line of <c>tplab ps</c>: a .NET process and its pool over a short sample.</summary>
-/// <param name="Verdict">healthy, starving, recovering; or "unknown" when the sample failed (see <see cref="Error"/>).</param>
+/// <param name="Verdict">healthy, starving, recovering, lock-contention, cpu-saturated; or "unknown" when the sample failed (see <see cref="Error"/>).</param>
 public sealed record SurveyedProcess(int ProcessId, string Name, Version? RuntimeVersion, int? PoolThreads, long? QueueLength, string Verdict, string? Error);
 
 /// <summary>

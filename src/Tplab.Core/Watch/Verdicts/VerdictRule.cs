@@ -47,11 +47,18 @@ public static class VerdictRule
         var computing = now.RunnableWorkers is { } busy && busy >= Math.Max(1, now.ThreadCount / 2.0);
         if ((now.QueueLength >= thresholds.QueueMin && (computing || !lowCpu)) || (computing && now.RunnableWorkers > Math.Max(1, now.Cores)))
         {
-            return new(PoolVerdict.CpuSaturated, string.Join(", ",
+            var cpuParts = new List<string>
+            {
                 $"queue {N(now.QueueLength)} and {queueTrend}",
                 now.RunnableWorkers is { } r ? $"{N(r)} of {N(now.ThreadCount)} pool threads running or waiting for a core" : "pool threads busy",
                 now.Cores > 0 ? $"{Cpu(now)} of {N(now.Cores)} cores" : Cpu(now),
-                "work waits for CPU, not for threads: more threads will not help"));
+            };
+            if (lowCpu && now.MachineCpuPercent is >= 90 and { } machine)
+            {
+                cpuParts.Add($"machine {machine.ToString("0", CultureInfo.InvariantCulture)}% busy: the process gets only part of its cores");
+            }
+            cpuParts.Add("work waits for CPU, not for threads: more threads will not help");
+            return new(PoolVerdict.CpuSaturated, string.Join(", ", cpuParts));
         }
 
         // One Starvation injection with a short queue is the runtime keeping up (one thread added, queue drained);

@@ -1,0 +1,47 @@
+using System.Net.Sockets;
+using Tplab.Processes;
+
+namespace Tplab.Tests.Processes;
+
+/// <summary>The one place tplab reads /proc, tells runtime versions and recognises permission errors.</summary>
+public sealed class ProcessFilesTests
+{
+    [Theory]
+    // a framework-dependent app, a preview, a self-contained app (no version in the path), no runtime
+    [InlineData("7f0 r-xp 0 08:01 1 /usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12/libcoreclr.so", "10.0.12")]
+    [InlineData("7f0 r-xp 0 08:01 1 /opt/dotnet/shared/Microsoft.NETCore.App/9.0.0-rc.2.24473.5/libcoreclr.so", "9.0.0")]
+    [InlineData("7f0 r-xp 0 08:01 1 /app/libcoreclr.so", null)]
+    [InlineData("7f0 r-xp 0 08:01 1 /usr/lib/libc.so.6", null)]
+    public void RuntimeVersion_FromMaps_ReadsTheFrameworkFolder(string line, string? expected) =>
+        Assert.Equal(expected, RuntimeVersion.FromMaps([line])?.ToString());
+
+    [Fact]
+    public void ProcessFiles_OwnProcess_IsAliveNamedOwnedAndInOurMountNamespace()
+    {
+        var self = Environment.ProcessId;
+
+        Assert.True(ProcessFiles.IsAlive(self));
+        Assert.False(ProcessFiles.IsAlive(0));
+        Assert.NotEqual("?", ProcessFiles.Name(self));
+        Assert.Equal(ProcessFiles.OwnUid(), ProcessFiles.EffectiveUid(self));
+        Assert.Equal(self, ProcessFiles.NamespacePid(self));
+        Assert.True(ProcessFiles.SharesMountNamespace(self));
+        Assert.True(ProcessFiles.OsThreads(self) > 1);
+        Assert.Equal(RuntimeVersion.Of(self)?.Major, Environment.Version.Major);
+        Assert.NotNull(DiagnosticSocket.Find(self));
+    }
+
+    public static TheoryData<Exception, bool> PermissionCases => new()
+    {
+        { new UnauthorizedAccessException("denied"), true },
+        { new IOException("outer", new SocketException((int)SocketError.AccessDenied)), true },
+        { new InvalidOperationException("connect: Permission denied"), true },
+        { new IOException("connection refused", new SocketException((int)SocketError.ConnectionRefused)), false },
+        { new TimeoutException("slow"), false },
+    };
+
+    [Theory]
+    [MemberData(nameof(PermissionCases))]
+    public void AttachErrors_IsPermissionDenied_LooksThroughInnerExceptions(Exception e, bool expected) =>
+        Assert.Equal(expected, AttachErrors.IsPermissionDenied(e));
+}

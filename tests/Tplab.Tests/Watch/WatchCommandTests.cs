@@ -1,0 +1,68 @@
+using System.Globalization;
+using Tplab.Common;
+using Tplab.Target;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Watch;
+
+/// <summary><c>tplab watch -- COMMAND</c>: the command is the user's program, started by tplab and never left behind.</summary>
+public sealed class WatchCommandTests
+{
+    private static readonly TimeSpan Limit = TimeSpan.FromSeconds(60);
+
+    // The target without --watch-parent does not read its stdin: like any user's app, it must be ended by tplab.
+    // `sleep` is not .NET: killed while tplab still waits for a runtime to connect.
+    [Theory]
+    [InlineData("dotnet")]
+    [InlineData("sleep")]
+    public async Task TplabKilled9_TheCommandEndsToo(string kind)
+    {
+        var marker = "tplab-orphan-" + Guid.NewGuid().ToString("N")[..8];
+        var seconds = "300." + Random.Shared.Next(100_000, 999_999).ToString(CultureInfo.InvariantCulture);
+        string[] command = kind == "dotnet"
+            ? [DotnetHost.Path, Path.Combine(AppContext.BaseDirectory, "Tplab.Target.dll"), "serve", "--port", "0"]
+            : ["sleep", seconds];
+        var output = Path.Combine(Path.GetTempPath(), marker + ".jsonl");
+        await using var tplab = TplabCli.Start(["watch", "--format", "jsonl", "--output", output, "--", .. command]);
+        var pid = 0;
+        try
+        {
+            if (kind == "dotnet")
+            {
+                var line = await tplab.WaitForLineAsync(l => l.StartsWith("tplab watch: watching pid ", StringComparison.Ordinal), Limit);
+                pid = int.Parse(line.Split(' ')[4], CultureInfo.InvariantCulture);
+            }
+            else
+            {
+                // tplab's own command line holds the same words: the command is the process that is not tplab.
+                int[] Sleeps() => [.. ProcessTable.WithCommandLine("sleep " + seconds).Where(p => p != tplab.Id)];
+                Assert.True(await ProcessTable.EventuallyAsync(() => Sleeps().Length == 1, TimeSpan.FromSeconds(20)), "the command never started");
+                pid = Sleeps()[0];
+            }
+            Assert.True(ProcessTable.IsAlive(pid));
+
+            ProcessTree.Signal(tplab.Id, "KILL");
+
+            Assert.True(await ProcessTable.EventuallyAsync(() => !ProcessTable.IsAlive(pid), TimeSpan.FromSeconds(10)), $"the {kind} command (pid {pid}) outlived tplab");
+        }
+        finally
+        {
+            File.Delete(output);
+            if (pid > 0 && ProcessTable.IsAlive(pid))
+            {
+                ProcessTree.Signal(pid, "KILL"); // the test failed: leave no orphan behind it
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData("/bin/true", ExitCodes.NoProcess, "tplab: /bin/true exited with code 0 before a .NET runtime connected: it is not a .NET program")]
+    [InlineData("/no/such/program", ExitCodes.Usage, "tplab: could not start /no/such/program")]
+    public async Task CommandThatIsNotDotNet_OneLineAndItsCode(string command, int code, string start)
+    {
+        var (exit, _, stderr) = await TplabCli.RunAsync(Limit, "watch", "--", command);
+        Assert.Equal(code, exit);
+        var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith(start, line, StringComparison.Ordinal);
+    }
+}
