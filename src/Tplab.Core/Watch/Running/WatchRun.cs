@@ -23,6 +23,10 @@ public static class WatchRun
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(terminal);
         options.Validated();
+        if (options.From is { } from)
+        {
+            return Rewrite(options, from, terminal);
+        }
         var pid = options.ProcessId ?? (options.Name is { } name ? ProcessFinder.ByName(name).ProcessId : (int?)null);
         using var file = OpenOutput(options.Output);
         var title = pid is { } p ? $"tplab watch: pid {p.ToString(CultureInfo.InvariantCulture)}" : $"tplab watch: {string.Join(' ', options.Command)}";
@@ -76,6 +80,36 @@ public static class WatchRun
             default:
                 return ExitCodes.Ok;
         }
+    }
+
+    // A saved watch written again in another format: the records in time order, then the summary, as a live watch delivers them.
+    private static int Rewrite(WatchRunOptions options, string from, WatchTerminal terminal)
+    {
+        PoolTimeline timeline;
+        try
+        {
+            using var input = new StreamReader(from);
+            timeline = JsonlWatchReader.Read(input);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw TplabException.Usage($"cannot read --from {from}: {e.Message}");
+        }
+        using var file = OpenOutput(options.Output);
+        var sink = SinkFor(options, file ?? terminal.Out, terminal.Console, $"tplab watch: {from}");
+        foreach (var record in timeline.Samples.Cast<WatchRecord>().Concat(timeline.Injections).OrderBy(r => r.Offset))
+        {
+            if (record is ThreadPoolSample s)
+            {
+                sink.OnSample(s);
+            }
+            else if (record is ThreadPoolInjection i)
+            {
+                sink.OnInjection(i);
+            }
+        }
+        sink.OnCompleted(timeline);
+        return ExitCodes.Ok;
     }
 
     /// <summary>The record sink of a format: the live view, JSONL or CSV.</summary>
