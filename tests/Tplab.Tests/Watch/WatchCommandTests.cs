@@ -65,4 +65,20 @@ public sealed class WatchCommandTests
         var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.StartsWith(start, line, StringComparison.Ordinal);
     }
+
+    // A failure between start and resume (the session refused, say) must not leave a runtime suspended, nor wait for it.
+    [Fact]
+    public async Task StartedButNeverResumed_IsKilledAtOnce()
+    {
+        var target = Path.Combine(AppContext.BaseDirectory, "Tplab.Target.dll");
+        var connection = await Tplab.Watch.EventPipe.RuntimeConnection.LaunchAsync([DotnetHost.Path, target, "serve", "--port", "0"], TimeSpan.FromSeconds(30), CancellationToken.None);
+        var pid = connection.ProcessId;
+        Assert.True(ProcessTable.IsAlive(pid));
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+
+        await connection.DisposeAsync();
+
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"disposing took {clock.Elapsed}: it waited for a suspended runtime to end by itself");
+        Assert.True(await ProcessTable.EventuallyAsync(() => !ProcessTable.IsAlive(pid), TimeSpan.FromSeconds(3)), "the suspended runtime was left behind");
+    }
 }
