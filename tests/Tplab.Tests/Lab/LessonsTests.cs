@@ -54,7 +54,8 @@ public sealed class LessonsTests
     {
         var r = Lessons.Complete(Seed("jmeter-1000"), [Result("jmeter-1000", "delay", 1000)], Seeds);
         Assert.Equal(ShapeMatch.NotCompared, r.Lessons[0].Match);
-        Assert.Equal("did not run", r.Lessons[0].Incomplete);
+        Assert.Equal("sleep was not run (not selected)", r.Lessons[0].Incomplete);
+        Assert.Contains("Thread.Sleep vs await Task.Delay (mean): no ratio here, 1.7–2.4× in the seed — not compared: sleep was not run (not selected).", r.Observations);
     }
 
     [Fact]
