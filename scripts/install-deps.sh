@@ -11,6 +11,9 @@ have_pg || packages+=(postgresql)
 # The HTML report is tested in Debian's Chromium (tests/browser).
 if [ -d "$(dirname "$0")/../tests/browser" ]; then
   command -v chromium >/dev/null || packages+=(chromium)
+  # playwright-core drives it from Node.js (test.sh runs npm ci in tests/browser).
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
 fi
 if [ "$what" = bench ]; then
   command -v wrk >/dev/null || packages+=(wrk)

@@ -8,6 +8,8 @@ var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET t
     DownstreamCommand.Create(),
     LoadCommand.Create(),
     RunCommand.Create(),
+    CompareCommand.Create(),
+    TuneCommand.Create(),
     WatchCommand.Create(),
     DiagnoseCommand.Create(),
     PsCommand.Create(),

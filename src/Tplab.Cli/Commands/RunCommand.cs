@@ -21,11 +21,12 @@ internal static class RunCommand
         var pg = new Option<string?>("--pg") { Description = "Npgsql connection string for the db variants; default $TPLAB_PG, else a private PostgreSQL" };
         var noDiagnose = new Option<bool>("--no-diagnose") { Description = "Do not look for the blocking code during starving scenarios" };
         var interval = new Option<string>("--interval") { Description = "Pool sampling interval (at least 250ms)", DefaultValueFactory = _ => "500ms" };
+        var repeat = new Option<int>("--repeat") { Description = "Run each scenario N times, each on a fresh process; tables show the mean and the range", DefaultValueFactory = _ => 1 };
         var (minThreads, knobs) = ThreadPoolOptions.Create();
         minThreads.Description = "Run every selected variant with SetMinThreads(N) instead of the experiments' own settings";
         var command = new Command("run", "Reproduce the seed experiments: tables in the terminal, results/<timestamp>/summary.json and report.html")
         {
-            full, experiment, variant, plan, minThreads, knobs, results, pg, noDiagnose, interval,
+            full, experiment, variant, plan, repeat, minThreads, knobs, results, pg, noDiagnose, interval,
         };
         command.SetAction(async (r, ct) =>
         {
@@ -41,6 +42,7 @@ internal static class RunCommand
                 ConnectionString = r.GetValue(pg) ?? NullIfEmpty(Environment.GetEnvironmentVariable("TPLAB_PG")),
                 Diagnose = !r.GetValue(noDiagnose),
                 WatchInterval = DurationText.Parse(r.GetValue(interval)!, "--interval"),
+                Repeat = r.GetValue(repeat),
             }.Validated();
             var interactive = !Console.IsOutputRedirected && AnsiConsole.Profile.Capabilities.Interactive;
             var console = interactive ? AnsiConsole.Console : PlainConsole();

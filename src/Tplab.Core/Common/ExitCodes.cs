@@ -33,6 +33,9 @@ public static class ExitCodes
     /// <summary><c>watch --fail-on starving</c>: the pool was starving (the data so far was kept).</summary>
     public const int Starving = 9;
 
+    /// <summary><c>tplab compare --fail-if-worse</c>: B is worse than A beyond the threshold in some scenario.</summary>
+    public const int Worse = 10;
+
     /// <summary>A load's --threshold failed (k6 uses the same code); the report was still written.</summary>
     public const int ThresholdsFailed = 99;
 

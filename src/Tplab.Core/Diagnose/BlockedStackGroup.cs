@@ -1,3 +1,4 @@
+using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose;
@@ -7,7 +8,7 @@ namespace Tplab.Diagnose;
 /// blocked pool-thread time, one trimmed sample stack, and what to do about it.
 /// </summary>
 /// <param name="BlockingCall">The call that holds the threads (<c>Thread.Sleep</c>, <c>Task.Result</c>, <c>NpgsqlCommand.ExecuteNonQuery</c>).</param>
-/// <param name="UserFrame">The application method that made it, lambdas and async state machines folded in; null if no application frame was on the stack.</param>
+/// <param name="UserFrame">The application method that made it, lambdas and async state machines folded in (for an inlined method, named by MVC's or the JIT's events); null if none is known.</param>
 /// <param name="Context">Where the call runs (request path, Task.Run body, async method), from the sample stack.</param>
 /// <param name="Threads">Pool threads held on average over the capture (blocked thread-time / capture time).</param>
 /// <param name="DistinctThreads">Different pool threads seen held here during the capture.</param>
@@ -24,4 +25,23 @@ public sealed record BlockedStackGroup(
     double Share,
     TimeSpan Held,
     IReadOnlyList<string> Stack,
-    string Advice);
+    string Advice)
+{
+    /// <summary>The endpoint of most of the held requests (from ASP.NET Core's events), or null when none was seen.</summary>
+    public Endpoint? Endpoint { get; init; }
+
+    /// <summary>Other endpoints seen held by the same call from the same method.</summary>
+    public int OtherEndpoints { get; init; }
+
+    /// <summary>The application call chain, outermost first; the last is <see cref="UserFrame"/>.</summary>
+    public IReadOnlyList<UserMethod> Chain { get; init; } = [];
+
+    /// <summary>
+    /// When no application method is known: the compiled framework frame the application's code was inlined into
+    /// (<c>dynamicClass.lambda_method4</c>, a minimal API's request delegate), or null.
+    /// </summary>
+    public string? InlinedInto { get; init; }
+
+    /// <summary>What kind of code runs the call (MVC action, minimal API, middleware, filter, hosted service...).</summary>
+    public CodePlace Place { get; init; }
+}

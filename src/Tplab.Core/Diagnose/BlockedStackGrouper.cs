@@ -1,4 +1,6 @@
 using Tplab.Diagnose.Capture;
+using Tplab.Diagnose.Code;
+using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose;
@@ -10,13 +12,13 @@ namespace Tplab.Diagnose;
 public sealed record StackSummary(int PoolThreadsSeen, double BlockedThreads, int Observations);
 
 /// <summary>
-/// Aggregates observations one at a time (<see cref="Add"/>) into groups keyed by (blocking call, user method),
-/// then ranks them once (<see cref="Complete"/>) by pool threads held.
+/// Aggregates observations one at a time (<see cref="Add"/>) into groups keyed by (blocking call, user method — or,
+/// when the method's frame is gone, the endpoint), then ranks them once (<see cref="Complete"/>) by pool threads held.
 /// </summary>
-public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFrames)
+public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFrames, InlineIndex? inlines = null, ApplicationCode? code = null)
 {
-    private readonly Dictionary<(string Call, string? User), Accumulator> _groups = [];
-    private readonly Dictionary<IReadOnlyList<StackFrame>, BlockedStack?> _classified = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<(string Call, string? Who), Accumulator> _groups = [];
+    private readonly Dictionary<(IReadOnlyList<StackFrame>, bool), BlockedStack?> _classified = new(new StackKeyComparer());
     private readonly HashSet<int> _poolThreads = [];
     private double _heldMs;
     private int _observations;
@@ -30,14 +32,17 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         }
     }
 
-    /// <summary>Adds one observation; ignored unless it is a pool work item held by a catalogue call.</summary>
-    public void Add(ThreadObservation observation)
+    /// <summary>Adds one observation; ignored unless it is a pool work item held by a blocking call.</summary>
+    public void Add(ThreadObservation observation, Endpoint? endpoint = null)
     {
+        // A wait the runtime reported, or a long stretch outside managed code, is kept even when no catalogue entry knows it.
+        var unrecognised = observation.Source == ObservationSource.WaitEvent;
+        var key = (observation.Frames, unrecognised);
         // Stacks are shared between events by TraceReader, so classify each distinct stack once.
-        if (!_classified.TryGetValue(observation.Frames, out var blocked))
+        if (!_classified.TryGetValue(key, out var blocked))
         {
-            blocked = classifier.Classify(observation.Frames);
-            _classified[observation.Frames] = blocked;
+            blocked = classifier.Classify(observation.Frames, unrecognised);
+            _classified[key] = blocked;
         }
         if (blocked is null)
         {
@@ -46,54 +51,234 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         _poolThreads.Add(observation.ThreadId);
         _heldMs += observation.HeldMs;
         _observations++;
-        var key = (blocked.Call.Name, blocked.User?.FullName);
-        if (!_groups.TryGetValue(key, out var group))
+        // Without an application frame, the endpoint tells apart what would otherwise be one anonymous group.
+        var who = blocked.User?.FullName ?? endpoint?.ToString() ?? blocked.Boundary?.FullName;
+        var groupKey = (blocked.Call.Name + "|" + blocked.Call.On, who);
+        if (!_groups.TryGetValue(groupKey, out var group))
         {
-            _groups[key] = group = new Accumulator();
+            _groups[groupKey] = group = new Accumulator();
         }
-        group.Add(observation, blocked);
+        group.Add(observation, blocked, endpoint);
     }
 
     /// <summary>The groups holding at least <paramref name="minimumThreads"/> pool threads on average, most threads first, and the summary.</summary>
     public (IReadOnlyList<BlockedStackGroup> Groups, StackSummary Summary) Complete(TimeSpan captured, double minimumThreads)
     {
         var captureMs = Math.Max(captured.TotalMilliseconds, 1);
+        MergeAnonymous();
         var groups = _groups.Values
-            .Select(g => g.ToGroup(captureMs, _heldMs, stackFrames))
+            .Select(g => g.ToGroup(captureMs, _heldMs, stackFrames, inlines, code))
             .Where(g => g.Threads >= minimumThreads && g.Threads > 0)
             .OrderByDescending(g => g.Threads)
             .ThenBy(g => g.UserFrame?.FullName, StringComparer.Ordinal)
             .ToList();
-        return (groups, new StackSummary(_poolThreads.Count, _heldMs / captureMs, _observations));
+        return (CausesFirst(groups), new StackSummary(_poolThreads.Count, _heldMs / captureMs, _observations));
+    }
+
+    /// <summary>
+    /// A group with neither a method nor an endpoint (a request that started before the capture, its code inlined
+    /// into a compiled frame) joins the one named group with the same call and place, when there is exactly one.
+    /// </summary>
+    private void MergeAnonymous()
+    {
+        foreach (var (key, anonymous) in _groups.Where(g => g.Value.IsAnonymous).ToList())
+        {
+            var homes = _groups.Where(g => !g.Value.IsAnonymous && g.Key.Call == key.Call && g.Value.Place == anonymous.Place).ToList();
+            if (homes.Count == 1)
+            {
+                homes[0].Value.Absorb(anonymous);
+                _groups.Remove(key);
+            }
+        }
+    }
+
+    // Threads queued on the DI container's lock wait for another thread's service factory: that factory's
+    // blocking call is the cause and ranks first, however many threads pile up behind the lock.
+    private static List<BlockedStackGroup> CausesFirst(List<BlockedStackGroup> groups)
+    {
+        if (!groups.Any(g => g.BlockingCall.ContainerLock) || !groups.Any(InFactory))
+        {
+            return groups;
+        }
+        return [.. groups.Where(InFactory), .. groups.Where(g => !InFactory(g) && !g.BlockingCall.ContainerLock), .. groups.Where(g => g.BlockingCall.ContainerLock)];
+
+        static bool InFactory(BlockedStackGroup g) =>
+            !g.BlockingCall.ContainerLock && g.Stack.Any(f => f.StartsWith("Microsoft.Extensions.DependencyInjection.ServiceLookup.", StringComparison.Ordinal));
     }
 
     private sealed class Accumulator
     {
         private readonly HashSet<int> _threads = [];
         private readonly Dictionary<BlockedStack, double> _stacks = new(ReferenceEqualityComparer.Instance);
+        private readonly Dictionary<Endpoint, double> _endpoints = [];
         private double _heldMs;
 
-        public void Add(ThreadObservation observation, BlockedStack stack)
+        /// <summary>No application method on its stacks and no endpoint from the events.</summary>
+        public bool IsAnonymous => _endpoints.Count == 0 && _stacks.Keys.All(s => s.User is null);
+
+        public CodePlace Place => _stacks.MaxBy(s => s.Value).Key.Place;
+
+        public void Absorb(Accumulator other)
+        {
+            _threads.UnionWith(other._threads);
+            _heldMs += other._heldMs;
+            foreach (var (stack, ms) in other._stacks)
+            {
+                _stacks[stack] = _stacks.GetValueOrDefault(stack) + ms;
+            }
+        }
+
+        public void Add(ThreadObservation observation, BlockedStack stack, Endpoint? endpoint)
         {
             _threads.Add(observation.ThreadId);
             _heldMs += observation.HeldMs;
             _stacks[stack] = _stacks.GetValueOrDefault(stack) + observation.HeldMs;
+            if (endpoint is not null)
+            {
+                _endpoints[endpoint] = _endpoints.GetValueOrDefault(endpoint) + observation.HeldMs;
+            }
         }
 
-        public BlockedStackGroup ToGroup(double captureMs, double allHeldMs, int stackFrames)
+        public BlockedStackGroup ToGroup(double captureMs, double allHeldMs, int stackFrames, InlineIndex? inlines, ApplicationCode? code)
         {
-            // The stack that held threads longest stands for the group, and its context shapes the advice.
-            var sample = _stacks.MaxBy(s => s.Value).Key;
+            // The stack that held threads longest stands for the group, and its context shapes the advice
+            // (one with an application frame, when an anonymous group was merged in).
+            var sample = (_stacks.Any(s => s.Key.User is not null) ? _stacks.Where(s => s.Key.User is not null) : _stacks).MaxBy(s => s.Value).Key;
+            var endpoint = _endpoints.Count > 0 ? _endpoints.MaxBy(e => e.Value).Key : null;
+            var (user, chain, raw) = Attribute(sample, endpoint, inlines, code);
+            sample = sample with { Call = AsWritten(sample.Call, raw, code) };
             return new BlockedStackGroup(
                 sample.Call,
-                sample.User,
+                user,
                 sample.Context,
                 _heldMs / captureMs,
                 _threads.Count,
                 allHeldMs > 0 ? _heldMs / allHeldMs : 0,
                 TimeSpan.FromMilliseconds(_heldMs),
                 StackTrimmer.Trim(sample, stackFrames),
-                BlockingAdvice.For(sample));
+                BlockingAdvice.For(sample, user, chain.Count > 0 ? chain[0] : null))
+            {
+                Endpoint = endpoint,
+                OtherEndpoints = Math.Max(0, _endpoints.Count - 1),
+                Chain = chain,
+                Place = sample.Place,
+                InlinedInto = user is null ? sample.Boundary?.FullName : null,
+            };
         }
+
+        /// <summary>
+        /// The method to name and the chain to it. A frame the JIT inlined away is named from the JIT's inlining
+        /// events (which application methods went into the frame that called the blocking API), or, for an MVC
+        /// action inlined into MVC's compiled invoker, from MVC's own BeforeAction event.
+        /// </summary>
+        private static (UserMethod? User, IReadOnlyList<UserMethod> Chain, (string Type, string Method)? Raw) Attribute(
+            BlockedStack stack, Endpoint? endpoint, InlineIndex? inlines, ApplicationCode? code)
+        {
+            var physical = stack.User?.Frame ?? stack.Boundary;
+            var calledFromThere = physical is not null && ReferenceEquals(stack.Caller, physical);
+            if (calledFromThere && inlines?.InlinedInto(physical!) is { Count: > 0 } inlined)
+            {
+                return (inlined[^1], [.. stack.Chain, .. inlined], null);
+            }
+            var isTarget = Targets(stack.Call);
+            // A user frame that called the blocking API but whose own IL does not: a method it calls was inlined into it.
+            if (calledFromThere && stack.User is { Frame: { } frame } user && code is { MethodCount: > 0 }
+                && !code.Calls(frame.OpenTypeName, frame.MethodName, isTarget)
+                && code.PathTo(frame.OpenTypeName, frame.MethodName, isTarget) is { Count: > 0 } path)
+            {
+                var named = Named(path, user.DisplayName);
+                return (named[^1], [.. stack.Chain, .. named], path[^1]);
+            }
+            if (stack.User is null && stack.Boundary is { } boundary)
+            {
+                // An MVC action or page handler inlined into its compiled invoker: MVC's event names it, the IL what it reached.
+                if (stack.Place is CodePlace.MvcAction or CodePlace.RazorPage && endpoint?.Action is { } action)
+                {
+                    var named = UserMethod.Named(action.TypeName, action.MethodName, boundary.FullName);
+                    if (calledFromThere && code is { MethodCount: > 0 } && !code.Calls(action.TypeName, action.MethodName, isTarget)
+                        && code.PathTo(action.TypeName, action.MethodName, isTarget) is { Count: > 0 } reachedPath)
+                    {
+                        var reached = Named(reachedPath, boundary.FullName);
+                        return (reached[^1], [named, .. reached], reachedPath[^1]);
+                    }
+                    return (named, [named], (action.TypeName, action.MethodName));
+                }
+                // A middleware or filter inlined into the framework's frame: the one entry point whose code reaches the call.
+                // (Only when the call sits right on that frame: a library frame between means the library made it.)
+                if (calledFromThere && stack.Place is CodePlace.Middleware or CodePlace.Filter && code is { MethodCount: > 0 }
+                    && Entry(code, isTarget, stack.Place == CodePlace.Filter ? FilterEntries : MiddlewareEntries) is { } chain)
+                {
+                    var named = Named(chain, boundary.FullName);
+                    return (named[^1], named, chain[^1]);
+                }
+                // Nothing anchors the search (a minimal API whose requests started before the capture): a call that only
+                // one method of the application makes was made there.
+                if (calledFromThere && code is { MethodCount: > 0 } && code.OnlyCaller(isTarget) is { } only)
+                {
+                    var named = UserMethod.Named(only.Type, only.Method, boundary.FullName);
+                    return (named, [named], only);
+                }
+            }
+            return (stack.User, stack.Chain, stack.User?.Frame is { } f ? (f.OpenTypeName, f.MethodName) : null);
+        }
+
+        /// <summary>
+        /// A call known only by the runtime's internal frames (<c>Task wait</c>: Task.Wait was inlined) is named as the
+        /// application's IL wrote it (<c>Task.Wait</c>), when the method that made it is known.
+        /// </summary>
+        private static BlockingCall AsWritten(BlockingCall call, (string Type, string Method)? raw, ApplicationCode? code)
+        {
+            if (raw is not { } method || code is not { MethodCount: > 0 } || !call.Name.Contains(' ', StringComparison.Ordinal) || call.Kind == BlockingKind.Unrecognised)
+            {
+                return call;
+            }
+            return code.CalleeMatching(method.Type, method.Method, Targets(call)) is { } callee
+                && BlockingCallCatalogue.Match(new StackFrame("", callee.Type, callee.Method)) is { } written
+                ? call with { Name = written.Name }
+                : call;
+        }
+
+        private static readonly string[] MiddlewareEntries = ["InvokeAsync", "Invoke"];
+
+        private static readonly string[] FilterEntries =
+        [
+            "OnActionExecuting", "OnActionExecuted", "OnActionExecutionAsync", "OnResourceExecuting", "OnResourceExecutionAsync",
+            "OnAuthorization", "OnAuthorizationAsync", "OnResultExecuting", "OnResultExecutionAsync", "OnException", "OnExceptionAsync",
+        ];
+
+        private static IReadOnlyList<(string Type, string Method)>? Entry(ApplicationCode code, Func<string, string, bool> isTarget, string[] names)
+        {
+            var found = new List<IReadOnlyList<(string Type, string Method)>>();
+            foreach (var entry in names.SelectMany(code.MethodsNamed))
+            {
+                if (code.Calls(entry.Type, entry.Method, isTarget))
+                {
+                    found.Add([entry]);
+                }
+                else if (code.PathTo(entry.Type, entry.Method, isTarget) is { Count: > 0 } path)
+                {
+                    found.Add([entry, .. path]);
+                }
+            }
+            return found.Count == 1 ? found[0] : null;
+        }
+
+        // The whole chain went into the compiled frame that is on the stack.
+        private static List<UserMethod> Named(IReadOnlyList<(string Type, string Method)> path, string into) =>
+            [.. path.Select(p => UserMethod.Named(p.Type, p.Method, into))];
+
+        /// <summary>Calls in the IL that are this blocking call: same catalogue name (<c>Task`1.get_Result</c> is <c>Task.Result</c>).</summary>
+        private static Func<string, string, bool> Targets(BlockingCall call) =>
+            (type, method) => BlockingCallCatalogue.Match(new StackFrame("", type, method)) is { } match
+                && (match.Name == call.Name || (match.Kind == call.Kind && call.Name.Contains(' ', StringComparison.Ordinal)));
+    }
+
+    private sealed class StackKeyComparer : IEqualityComparer<(IReadOnlyList<StackFrame> Frames, bool Unrecognised)>
+    {
+        public bool Equals((IReadOnlyList<StackFrame> Frames, bool Unrecognised) x, (IReadOnlyList<StackFrame> Frames, bool Unrecognised) y) =>
+            ReferenceEquals(x.Frames, y.Frames) && x.Unrecognised == y.Unrecognised;
+
+        public int GetHashCode((IReadOnlyList<StackFrame> Frames, bool Unrecognised) obj) =>
+            HashCode.Combine(System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(obj.Frames), obj.Unrecognised);
     }
 }

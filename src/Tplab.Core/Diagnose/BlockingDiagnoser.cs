@@ -1,9 +1,12 @@
 using Tplab.Common;
 using Tplab.Diagnose.Capture;
+using Tplab.Diagnose.Code;
+using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 using Tplab.Processes;
 using Tplab.Watch.EventPipe;
 using Tplab.Watch;
+using Tplab.Watch.Verdicts;
 
 namespace Tplab.Diagnose;
 
@@ -42,6 +45,12 @@ public static class BlockingDiagnoser
             }
         }
         var diagnosis = Analyse(target, capture, options, options.Time.GetElapsedTime(started));
+        // The pool watch sees the CPU the process gets (a share of the cores on a busy machine), which the stacks cannot:
+        // with no blocking culprit and the watch calling the pool CPU-saturated, the hot methods are the answer.
+        if (diagnosis.Verdict == DiagnosisVerdict.Clear && pool?.Verdict == PoolVerdict.CpuSaturated && diagnosis.HotMethods.Count > 0)
+        {
+            diagnosis = diagnosis with { Verdict = DiagnosisVerdict.CpuBound };
+        }
         return diagnosis with { Pool = pool, PoolUnavailable = unwatched };
     }
 
@@ -88,11 +97,19 @@ public static class BlockingDiagnoser
         }
     }
 
+    /// <summary>Pool threads running application code on average, from CPU samples, above which a capture with no blocking is called CPU-bound.</summary>
+    public const double CpuBoundThreads = 0.8;
+
     /// <summary>The diagnosis of captured stacks; separate from the capture so it can be tested on recorded or hand-built stacks.</summary>
     public static Diagnosis Analyse(TargetFacts target, StackCaptureResult capture, DiagnoseOptions options, TimeSpan answerTime)
     {
         var stacks = capture.Stacks;
-        var grouper = new BlockedStackGrouper(new StackClassifier(new LibraryCode(options.LibraryPrefixes)), options.StackFrames);
+        var library = new LibraryCode(options.LibraryPrefixes);
+        var requests = new RequestIndex(stacks.Requests);
+        using var code = ApplicationCode.Load(stacks.Modules, library);
+        var grouper = new BlockedStackGrouper(new StackClassifier(library), options.StackFrames, new InlineIndex(stacks.Inlinings, library), code);
+        var cpu = new CpuProfile(library);
+        var interval = HeldTime.SamplingIntervalMs(stacks.Samples);
         var seen = new HashSet<int>();
         foreach (var sample in stacks.Samples)
         {
@@ -100,28 +117,45 @@ public static class BlockingDiagnoser
             {
                 grouper.SeeThread(sample.ThreadId, sample.Frames);
             }
+            if (!sample.External)
+            {
+                cpu.Add(sample.Frames, interval);
+            }
         }
         foreach (var observation in HeldTime.Observe(stacks.Samples, stacks.Waits, stacks.StartMs, stacks.EndMs))
         {
-            grouper.Add(observation);
+            // The request is looked up where the wait began: that is when its thread was last seen serving it.
+            grouper.Add(observation, requests.Find(observation.ThreadId, observation.StartMs + observation.HeldMs, observation.Frames));
         }
         var (groups, summary) = grouper.Complete(capture.Recorded, options.MinimumThreads);
+        var (busy, hot) = cpu.Complete(capture.Recorded.TotalMilliseconds);
         var evidence = new StackEvidence(
             stacks.Samples.Count,
             stacks.WaitStartEvents,
-            HeldTime.SamplingIntervalMs(stacks.Samples),
+            interval,
             summary.PoolThreadsSeen,
             summary.BlockedThreads,
-            FallbackOf(target.RuntimeVersion, stacks.WaitStartEvents));
+            FallbackOf(target.RuntimeVersion, stacks.WaitStartEvents))
+        {
+            ContentionEvents = stacks.ContentionEvents,
+            Requests = requests.Count,
+            BusyThreads = busy,
+        };
+        var verdict = groups.Count > 0 ? DiagnosisVerdict.Blocked
+            : busy >= CpuBoundThreads ? DiagnosisVerdict.CpuBound
+            : DiagnosisVerdict.Clear;
         return new Diagnosis(
             target.ProcessId,
             target.Name,
             target.RuntimeVersion,
-            groups.Count > 0 ? DiagnosisVerdict.Blocked : DiagnosisVerdict.Clear,
+            verdict,
             groups,
             capture.Recorded,
             answerTime,
-            evidence);
+            evidence)
+        {
+            HotMethods = hot,
+        };
     }
 
     /// <summary>What the diagnosis relies on when the runtime raises no wait events; null when it has them.</summary>

@@ -10,6 +10,9 @@ public enum DiagnosisVerdict
 
     /// <summary>At least one culprit holds pool threads.</summary>
     Blocked,
+
+    /// <summary>No blocking, but pool threads are busy running application code (see <see cref="Diagnosis.HotMethods"/>).</summary>
+    CpuBound,
 }
 
 /// <summary>How the blocked stacks were found, and what the capture contained.</summary>
@@ -19,7 +22,17 @@ public enum DiagnosisVerdict
 /// <param name="PoolThreadsSeen">Different pool worker threads in the stacks.</param>
 /// <param name="BlockedThreads">Pool threads held by a catalogue call, on average over the capture.</param>
 /// <param name="Fallback">What the diagnosis fell back to on a runtime without wait events; null when it had them.</param>
-public sealed record StackEvidence(int Samples, int WaitEvents, double SamplingIntervalMs, int PoolThreadsSeen, double BlockedThreads, string? Fallback);
+public sealed record StackEvidence(int Samples, int WaitEvents, double SamplingIntervalMs, int PoolThreadsSeen, double BlockedThreads, string? Fallback)
+{
+    /// <summary>ContentionStart events read (contended locks).</summary>
+    public int ContentionEvents { get; init; }
+
+    /// <summary>Requests ASP.NET Core's events reported during the capture (0: not an ASP.NET Core app, or no traffic).</summary>
+    public int Requests { get; init; }
+
+    /// <summary>Pool threads running application code on average (CPU samples), whatever the verdict.</summary>
+    public double BusyThreads { get; init; }
+}
 
 /// <summary>The answer of <see cref="BlockingDiagnoser"/>: which code holds the pool threads of one process, ranked, with advice.</summary>
 /// <param name="ProcessId">The diagnosed process.</param>
@@ -43,6 +56,9 @@ public sealed record Diagnosis(
 {
     /// <summary>The thread pool during the capture, from <see cref="ThreadPoolWatch"/>; null when not watched (see <see cref="PoolUnavailable"/>).</summary>
     public PoolTimeline? Pool { get; init; }
+
+    /// <summary>The application methods pool threads were busy running, hottest first (reported when the verdict is CPU-bound).</summary>
+    public IReadOnlyList<HotMethod> HotMethods { get; init; } = [];
 
     /// <summary>Why <see cref="Pool"/> is null, in one line; null when it is there.</summary>
     public string? PoolUnavailable { get; init; }

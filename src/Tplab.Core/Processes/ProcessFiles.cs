@@ -28,6 +28,20 @@ public static class ProcessFiles
     public static int? OsThreads(int processId) =>
         StatusField(processId, "Threads:") is { } v && int.TryParse(v, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : null;
 
+    /// <summary>The most resident memory the process has used so far (VmHWM of /proc/PID/status), in bytes; null when it is gone.</summary>
+    public static long? PeakResidentBytes(int processId) =>
+        StatusField(processId, "VmHWM:")?.Split(' ')[0] is { } kb && long.TryParse(kb, NumberStyles.None, CultureInfo.InvariantCulture, out var v) ? v * 1024 : null;
+
+    /// <summary>The process group of the process (fifth field of /proc/PID/stat), or null when it is gone.</summary>
+    public static int? ProcessGroup(int processId)
+    {
+        // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ')'.
+        var stat = Read(processId, "stat");
+        var close = stat?.LastIndexOf(')') ?? -1;
+        var fields = stat is not null && close >= 0 && close + 2 < stat.Length ? stat[(close + 2)..].Split(' ') : [];
+        return fields.Length > 2 && int.TryParse(fields[2], NumberStyles.None, CultureInfo.InvariantCulture, out var g) ? g : null;
+    }
+
     /// <summary>One field of /proc/PID/status (the text after "Name:"), or null when unreadable.</summary>
     public static string? Status(int processId, string field) => StatusField(processId, field + ":");
 

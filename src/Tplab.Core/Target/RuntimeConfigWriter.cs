@@ -32,7 +32,8 @@ public static class RuntimeConfigWriter
         var text = root.ToJsonString(new JsonSerializerOptions { WriteIndented = true });
         var hash = Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(text)))[..16];
         var folder = Directory.CreateDirectory(Path.Combine(Path.GetTempPath(), "tplab-runtimeconfig")).FullName;
-        var path = Path.Combine(folder, $"{DotnetHost.TargetAssembly}.{hash}.runtimeconfig.json");
+        var app = Path.GetFileName(baseConfigPath).Replace(".runtimeconfig.json", "", StringComparison.OrdinalIgnoreCase);
+        var path = Path.Combine(folder, $"{app}.{hash}.runtimeconfig.json");
         if (!File.Exists(path))
         {
             AtomicFile.WriteAllText(path, text);

@@ -9,7 +9,7 @@ namespace Tplab.Target;
 /// A running target (the seed variants) or downstream process, always separate from tplab's own
 /// process: its thread pool is the thing measured. Ends when disposed, or when tplab ends.
 /// </summary>
-public sealed class TargetProcess : IAsyncDisposable
+public sealed class TargetProcess : IServiceInstance
 {
     /// <summary>The line the target prints once it listens.</summary>
     public const string ReadyPrefix = "tplab-target listening on ";

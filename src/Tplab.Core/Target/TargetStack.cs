@@ -20,7 +20,7 @@ public sealed record TargetStackOptions
 /// The downstream service and the database that targets call, started once; fresh targets are started
 /// from it (one per lab scenario, so no pool history leaks between them). Disposing stops everything.
 /// </summary>
-public sealed class TargetStack : IAsyncDisposable
+public sealed class TargetStack : IServiceLauncher, IAsyncDisposable
 {
     private TargetProcess? _downstream;
     private PrivatePostgres? _postgres;
@@ -91,6 +91,13 @@ public sealed class TargetStack : IAsyncDisposable
         TargetProcess.StartTargetAsync(
             new TargetOptions { Port = port, Downstream = Downstream, ConnectionString = ConnectionString, ThreadPool = settings },
             cancellationToken);
+
+    /// <inheritdoc/>
+    public bool StartsFresh => true;
+
+    /// <inheritdoc/>
+    async Task<IServiceInstance> IServiceLauncher.StartAsync(ThreadPoolSettings settings, CancellationToken cancellationToken) =>
+        await StartTargetAsync(settings, 0, cancellationToken).ConfigureAwait(false);
 
     public async ValueTask DisposeAsync()
     {

@@ -1,4 +1,3 @@
-using System.Runtime.CompilerServices;
 using Microsoft.AspNetCore.Mvc;
 using Tplab.Target.Infrastructure;
 
@@ -10,9 +9,6 @@ public sealed class DbController(Database database) : ControllerBase
 {
     /// <summary>Sync action, sync driver call.</summary>
     [HttpGet("/db-sync")]
-    // Kept out of line: the JIT would otherwise inline this small body into MVC's compiled invoker, and the
-    // action's frame would vanish from the stacks diagnose reads (docs/diagnose.md, "Limits").
-    [MethodImpl(MethodImplOptions.NoInlining)]
     public IActionResult DbSync()
     {
         var ms = WaitParameterMiddleware.Read(HttpContext);
@@ -49,9 +45,6 @@ public sealed class DbController(Database database) : ControllerBase
 
     /// <summary>Sync over async: the async driver call, then <c>.Wait()</c>.</summary>
     [HttpGet("/db-wait")]
-    // Kept out of line: the JIT would otherwise inline this small body into MVC's compiled invoker, and the
-    // action's frame would vanish from the stacks diagnose reads (docs/diagnose.md, "Limits").
-    [MethodImpl(MethodImplOptions.NoInlining)]
     public IActionResult DbWait()
     {
         var ms = WaitParameterMiddleware.Read(HttpContext);

@@ -1,4 +1,3 @@
-using System.Runtime.CompilerServices;
 using Microsoft.AspNetCore.Mvc;
 using Tplab.Target.Infrastructure;
 
@@ -10,9 +9,6 @@ public sealed class HttpController(IHttpClientFactory clients) : ControllerBase
 {
     /// <summary>Sync over async: the pool thread waits on the task.</summary>
     [HttpGet("/http-result")]
-    // Kept out of line: the JIT would otherwise inline this small body into MVC's compiled invoker, and the
-    // action's frame would vanish from the stacks diagnose reads (docs/diagnose.md, "Limits").
-    [MethodImpl(MethodImplOptions.NoInlining)]
     public IActionResult HttpResult()
     {
         var ms = WaitParameterMiddleware.Read(HttpContext);

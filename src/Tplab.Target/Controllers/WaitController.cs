@@ -1,4 +1,3 @@
-using System.Runtime.CompilerServices;
 using Microsoft.AspNetCore.Mvc;
 using Tplab.Target.Infrastructure;
 
@@ -10,9 +9,6 @@ public sealed class WaitController : ControllerBase
 {
     /// <summary>Blocks the pool thread for the whole wait.</summary>
     [HttpGet("/sleep")]
-    // Kept out of line: the JIT would otherwise inline this small body into MVC's compiled invoker, and the
-    // action's frame would vanish from the stacks diagnose reads (docs/diagnose.md, "Limits").
-    [MethodImpl(MethodImplOptions.NoInlining)]
     public IActionResult Sleep()
     {
         var ms = WaitParameterMiddleware.Read(HttpContext);

@@ -30,6 +30,19 @@ internal static class CorpusJudge
                 }
             }
         }
+        else if (expected.Illness == Illness.CpuBound)
+        {
+            // A different illness from blocking: no culprit, the verdict cpu-bound and the hot method named.
+            var hot = diagnosis.HotMethods.Count > 0 ? diagnosis.HotMethods[0].Method.FullName : null;
+            if (diagnosis.Verdict != DiagnosisVerdict.CpuBound)
+            {
+                differences.Add($"expected cpu-bound, diagnose said {(diagnosis.Verdict == DiagnosisVerdict.Clear ? "clear" : outcome.Said)}");
+            }
+            else if (hot != "ShopApp." + expected.UserMethod)
+            {
+                differences.Add($"hot method: expected ShopApp.{expected.UserMethod}, got {hot}");
+            }
+        }
         else if (diagnosis.Verdict != DiagnosisVerdict.Clear)
         {
             differences.Add($"expected no culprit ({expected.Illness}), diagnose said {outcome.Said}");

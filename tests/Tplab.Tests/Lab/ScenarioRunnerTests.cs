@@ -16,7 +16,7 @@ public sealed class ScenarioRunnerTests
         await using var stack = await TargetStack.StartAsync(new TargetStackOptions { Database = false });
         ThreadPoolWatch? watched = null;
         var stopLooking = CancellationToken.None;
-        var runner = new ScenarioRunner(stack, new LabOptions { WatchInterval = TimeSpan.FromMilliseconds(250) }, new NullLabObserver())
+        var runner = new ScenarioRunner(new LabOptions { WatchInterval = TimeSpan.FromMilliseconds(250) }, new NullLabObserver())
         {
             Hunt = (_, watch, stop, _) =>
             {
@@ -27,7 +27,7 @@ public sealed class ScenarioRunnerTests
         // Concurrency 0 fails only the load engine's own validation: the load throws after the watch began.
         var scenario = new Scenario { Experiment = "t", Id = "bad", Variant = "delay", WaitMs = 0, Load = new LoadProfile { Concurrency = 0, Requests = 1 } };
 
-        await Assert.ThrowsAsync<TplabException>(() => runner.RunAsync(scenario, CancellationToken.None));
+        await Assert.ThrowsAsync<TplabException>(() => runner.RunAsync(scenario, stack, CancellationToken.None));
 
         Assert.NotNull(watched);
         Assert.True(stopLooking.IsCancellationRequested, "the hunt was left waiting for a starving sample");

@@ -52,7 +52,8 @@ public sealed class HtmlReportTests : IDisposable
         var writer = new ResultsWriter(_folder, new LabOptions(), seeds);
         foreach (var r in results)
         {
-            writer.WriteScenario(r);
+            writer.WriteScenarioFiles(r);
+            writer.AddCharts(r);
         }
         writer.WriteSummary(new LabResult(_folder, [Lessons.Complete(experiment, results, seeds)], [("siege-db", "a </script> in a reason must not break the page")], Interrupted: false));
 

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
 using Tplab.Tests.Support;
+using Tplab.Watch.Output;
 
 namespace Tplab.Tests.Reports;
 
@@ -52,5 +53,26 @@ public sealed partial class ReportsEndToEndTests(TargetFixture fixture) : IClass
         HtmlReportTests.AssertReadable(view);
         Assert.Equal("pool-watch", Assert.Single(view.Charts).Id);
         Assert.Contains("pool threads", view.Legends, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Watch_From_WritesASavedJsonlAgainAsAPage()
+    {
+        var jsonl = Path.Combine(_folder, "saved.jsonl");
+        using (var writer = new StreamWriter(jsonl))
+        {
+            JsonlWatchWriter.WriteTimeline(FakeLabResults.Result(FakeLabResults.Scenario("sleep", "sleep"), 10, 100).Timeline!, writer);
+        }
+        var html = Path.Combine(_folder, "saved.html");
+
+        var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromMinutes(1), "watch", "--from", jsonl, "--format", "html", "--output", html);
+
+        Assert.True(code == 0, $"exit {code}: {stderr}");
+        var page = await File.ReadAllTextAsync(html);
+        Assert.Contains("\"kind\":\"watch\"", page, StringComparison.Ordinal);
+        Assert.Contains("\"verdict\":\"starving\"", page, StringComparison.Ordinal);
+        var (bad, _, badErr) = await TplabCli.RunAsync(TimeSpan.FromMinutes(1), "watch", "--from", html, "--format", "html", "--output", html + ".2");
+        Assert.Equal(2, bad);
+        Assert.Contains("line 1 is not a tplab watch record", badErr, StringComparison.Ordinal);
     }
 }

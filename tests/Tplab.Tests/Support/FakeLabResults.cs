@@ -86,6 +86,6 @@ internal static class FakeLabResults
         {
             injections.Add(new ThreadPoolInjection(TimeSpan.FromSeconds(5.2), 14, InjectionReason.Warmup, 0, 0));
         }
-        return new PoolTimeline(4242, TimeSpan.FromMilliseconds(500), TimeSpan.FromSeconds(6), samples, injections, limits: null, processExited: false);
+        return new PoolTimeline(4242, TimeSpan.FromMilliseconds(500), TimeSpan.FromSeconds(6), samples, [.. injections.OrderBy(i => i.Offset)], limits: null, processExited: false);
     }
 }

@@ -15,8 +15,15 @@ public static class HeldTime
         var interval = SamplingIntervalMs(samples);
         var result = new List<ThreadObservation>();
         var waitsByThread = waits.GroupBy(w => w.ThreadId).ToDictionary(g => g.Key, g => g.OrderBy(w => w.StartMs).ToList());
-        foreach (var wait in waits)
+        var lastStop = new Dictionary<int, double>();
+        foreach (var wait in waits.OrderBy(w => w.ThreadId).ThenBy(w => w.StartMs))
         {
+            // A lock's contention events and a wait handle's events can nest on one thread: count the outer one only.
+            if (lastStop.TryGetValue(wait.ThreadId, out var previousStop) && wait.StartMs < previousStop)
+            {
+                continue;
+            }
+            lastStop[wait.ThreadId] = wait.StopMs ?? endMs;
             var stop = Math.Min(wait.StopMs ?? endMs, endMs);
             var start = Math.Max(wait.StartMs, startMs);
             if (stop > start)
@@ -32,9 +39,11 @@ public static class HeldTime
             {
                 var gap = previous is { } p ? Math.Min(sample.TimeMs - p, interval * MaxGapIntervals) : interval;
                 previous = sample.TimeMs;
-                if (sample.External && !InsideWait(threadWaits, sample.TimeMs, endMs))
+                // A thread's first sample stands for one interval before it, but never for time before the capture.
+                var from = Math.Max(sample.TimeMs - gap, startMs);
+                if (sample.External && !InsideWait(threadWaits, sample.TimeMs, endMs) && sample.TimeMs > from)
                 {
-                    result.Add(new ThreadObservation(sample.ThreadId, sample.TimeMs - gap, gap, sample.Frames, ObservationSource.Sample));
+                    result.Add(new ThreadObservation(sample.ThreadId, from, sample.TimeMs - from, sample.Frames, ObservationSource.Sample));
                 }
             }
         }

@@ -18,16 +18,6 @@ public sealed record StackCaptureResult(CapturedStacks Stacks, TimeSpan Recorded
 /// </summary>
 public static class StackCapture
 {
-    /// <summary>WaitHandleKeyword of Microsoft-Windows-DotNETRuntime: WaitHandleWait/Start (301) and /Stop (302), Verbose.</summary>
-    public const long WaitHandleKeyword = 0x40000000000;
-
-    /// <summary>The providers of the session.</summary>
-    public static IReadOnlyList<EventPipeProvider> Providers { get; } =
-    [
-        new("Microsoft-DotNETCore-SampleProfiler", EventLevel.Informational),
-        new("Microsoft-Windows-DotNETRuntime", EventLevel.Verbose, WaitHandleKeyword),
-    ];
-
     /// <summary>
     /// Records for <see cref="DiagnoseOptions.Duration"/> over <paramref name="connection"/>; throws a
     /// <see cref="TplabException"/> (exit 6 or 7) when the target refuses or exits. With
@@ -56,7 +46,7 @@ public static class StackCapture
     private static async Task<TimeSpan> RecordAsync(RuntimeConnection connection, string path, DiagnoseOptions options, CancellationToken cancellationToken)
     {
         var processId = connection.ProcessId;
-        var config = new EventPipeSessionConfiguration(Providers, 256, requestRundown: true, requestStackwalk: true);
+        var config = new EventPipeSessionConfiguration(DiagnoseProviders.All, 256, requestRundown: true, requestStackwalk: true);
         using var session = await connection.StartSessionAsync(config, cancellationToken).ConfigureAwait(false);
         var time = options.Time;
         var started = time.GetTimestamp();

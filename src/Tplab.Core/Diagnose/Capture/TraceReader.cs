@@ -1,5 +1,6 @@
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;
+using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose.Capture;
@@ -7,6 +8,18 @@ namespace Tplab.Diagnose.Capture;
 /// <summary>What one capture holds: sample-profiler stacks, wait events with stacks, and the window they cover.</summary>
 public sealed record CapturedStacks(IReadOnlyList<RawSample> Samples, IReadOnlyList<RawWait> Waits, double StartMs, double EndMs, int WaitStartEvents)
 {
+    /// <summary>ASP.NET Core's request events (hosting start/stop, matched endpoint, MVC action), in time order.</summary>
+    public IReadOnlyList<RequestEvent> Requests { get; init; } = [];
+
+    /// <summary>The JIT's successful inlinings of application methods during the capture.</summary>
+    public IReadOnlyList<Inlining> Inlinings { get; init; } = [];
+
+    /// <summary>ContentionStart events read (contended <c>lock</c>s), all threads.</summary>
+    public int ContentionEvents { get; init; }
+
+    /// <summary>The IL paths of the modules the process had loaded (from the rundown), to read the application's code.</summary>
+    public IReadOnlyList<string> Modules { get; init; } = [];
+
     /// <summary>What else the trace told about itself (the process, the rundown, stacks); for traces collected elsewhere.</summary>
     public TraceContents Contents { get; init; } = TraceContents.Empty;
 }
@@ -22,14 +35,17 @@ public sealed record TraceContents(int? ProcessId, string? CommandLine, string? 
     public static readonly TraceContents Empty = new(null, null, null, 0, 0, 0);
 }
 
+/// <summary>One MethodJitInliningSucceeded: <see cref="Inlinee"/> went into <see cref="Inliner"/> while <see cref="Root"/> was compiled.</summary>
+public sealed record Inlining(string Root, string Inliner, string Inlinee);
+
 /// <summary>
 /// Reads a finished .nettrace through TraceLog, which resolves method names from the rundown the runtime wrote
 /// at the end of the session, and keeps only what diagnosis needs: stacks per thread and time.
 /// </summary>
 public static class TraceReader
 {
-    private const string SampleProfiler = "Microsoft-DotNETCore-SampleProfiler";
-    private const string Runtime = "Microsoft-Windows-DotNETRuntime";
+    private const string SampleProfiler = DiagnoseProviders.SampleProfiler;
+    private const string Runtime = DiagnoseProviders.Runtime;
     private const string Rundown = "Microsoft-Windows-DotNETRuntimeRundown";
 
     // Sample types from coreclr's sampleprofiler.h: 1 = External (native or blocked), 2 = Managed (running managed code).
@@ -38,7 +54,8 @@ public static class TraceReader
     /// <summary>Reads the stacks of a finished .nettrace; TraceEvent's exceptions pass through (the caller knows whose file it is).</summary>
     public static CapturedStacks Read(string nettracePath)
     {
-        var etlx = TraceLog.CreateFromEventPipeDataFile(nettracePath);
+        // The .etlx goes to the temp folder: a user's trace may sit in a folder tplab cannot write to.
+        var etlx = TraceLog.CreateFromEventPipeDataFile(nettracePath, Path.Combine(Path.GetTempPath(), $"tplab-{Guid.NewGuid():N}.etlx"));
         try
         {
             using var log = new TraceLog(etlx);
@@ -47,6 +64,11 @@ public static class TraceReader
             var waits = new List<RawWait>();
             var open = new Dictionary<int, (double Start, IReadOnlyList<StackFrame> Frames)>();
             var waitStarts = 0;
+            var contentions = 0;
+            var openLocks = new Dictionary<int, (double Start, IReadOnlyList<StackFrame> Frames)>();
+            var requests = new List<RequestEvent>();
+            var inlinings = new List<Inlining>();
+            var modules = new HashSet<string>(StringComparer.Ordinal);
             double first = double.MaxValue, last = 0;
             int? processId = null;
             string? commandLine = null, runtimePath = null;
@@ -72,28 +94,123 @@ public static class TraceReader
                     var type = e.PayloadByName("Type") is { } v ? Convert.ToInt32(v, System.Globalization.CultureInfo.InvariantCulture) : 0;
                     samples.Add(new RawSample(e.ThreadID, t, type == ExternalSample, FramesOf(e, frames)));
                 }
-                else if (e.ProviderName == Runtime && e.EventName == "WaitHandleWait/Start")
+                else if (e.ProviderName == Runtime)
                 {
-                    waitStarts++;
-                    open[e.ThreadID] = (t, FramesOf(e, frames));
+                    switch (e.EventName)
+                    {
+                        case "WaitHandleWait/Start":
+                            waitStarts++;
+                            open[e.ThreadID] = (t, FramesOf(e, frames));
+                            break;
+                        case "WaitHandleWait/Stop" when open.Remove(e.ThreadID, out var started):
+                            waits.Add(new RawWait(e.ThreadID, started.Start, t, started.Frames));
+                            break;
+                        // A contended lock: the runtime raises these with the waiting thread's stack.
+                        case "Contention/Start":
+                            contentions++;
+                            openLocks[e.ThreadID] = (t, FramesOf(e, frames));
+                            break;
+                        case "Contention/Stop" when openLocks.Remove(e.ThreadID, out var locked):
+                            waits.Add(new RawWait(e.ThreadID, locked.Start, t, locked.Frames));
+                            break;
+                        case "Method/InliningSucceeded" when InliningOf(e) is { } inlining:
+                            inlinings.Add(inlining);
+                            break;
+                    }
                 }
-                else if (e.ProviderName == Runtime && e.EventName == "WaitHandleWait/Stop" && open.Remove(e.ThreadID, out var started))
+                else if (e.ProviderName == Rundown && e.EventName == "Loader/ModuleDCStop"
+                    && e.PayloadByName("ModuleILPath") is string { Length: > 0 } module)
                 {
-                    waits.Add(new RawWait(e.ThreadID, started.Start, t, started.Frames));
+                    modules.Add(module);
+                }
+                else if (RequestEventOf(e, t) is { } request)
+                {
+                    requests.Add(request);
                 }
             }
             waits.AddRange(open.Select(o => new RawWait(o.Key, o.Value.Start, null, o.Value.Frames)));
+            waits.AddRange(openLocks.Select(o => new RawWait(o.Key, o.Value.Start, null, o.Value.Frames)));
+            var captured = first > last
+                ? new CapturedStacks(samples, waits, 0, 0, waitStarts)
+                : new CapturedStacks(samples, waits, first, last, waitStarts);
             // TraceLog keeps the rundown's method events to itself (it names frames with them); its statistics count them.
             rundownMethods = log.Stats.Where(c => c.ProviderName == Rundown && c.EventName.StartsWith("Method/DCStop", StringComparison.Ordinal)).Sum(c => c.Count);
             var contents = new TraceContents(processId, commandLine, runtimePath, withStacks, rundownMethods, events);
-            return first > last
-                ? new CapturedStacks(samples, waits, 0, 0, waitStarts) { Contents = contents }
-                : new CapturedStacks(samples, waits, first, last, waitStarts) { Contents = contents };
+            return captured with { Requests = requests, Inlinings = inlinings, ContentionEvents = contentions, Modules = [.. modules], Contents = contents };
         }
         finally
         {
             TryDelete(etlx);
         }
+    }
+
+    private static Inlining? InliningOf(TraceEvent e)
+    {
+        var inlineeType = e.PayloadByName("InlineeNamespace") as string ?? "";
+        // Only application methods matter; the runtime's own inlinings are the bulk of these events.
+        if (inlineeType.Length == 0 || inlineeType.StartsWith("System.", StringComparison.Ordinal) || inlineeType.StartsWith("Microsoft.", StringComparison.Ordinal))
+        {
+            return null;
+        }
+        string Name(string prefix) => (e.PayloadByName(prefix + "Namespace") as string ?? "") + "." + (e.PayloadByName(prefix + "Name") as string ?? "");
+        return new Inlining(Name("MethodBeingCompiled"), Name("Inliner"), Name("Inlinee"));
+    }
+
+    private static RequestEvent? RequestEventOf(TraceEvent e, double t)
+    {
+        if (e.ProviderName == DiagnoseProviders.Hosting)
+        {
+            var kind = e.EventName switch
+            {
+                "Request/Start" or "RequestStart" => RequestEventKind.Start,
+                "Request/Stop" or "RequestStop" => RequestEventKind.Stop,
+                _ => (RequestEventKind?)null,
+            };
+            return kind is { } k ? new RequestEvent(k, e.ThreadID, t, e.ActivityID, FieldsOf(e)) : null;
+        }
+        if (e.ProviderName == DiagnoseProviders.DiagnosticSource && e.PayloadByName("EventName") is string name)
+        {
+            var kind = name switch
+            {
+                DiagnoseProviders.EndpointMatched => RequestEventKind.EndpointMatched,
+                DiagnoseProviders.BeforeAction or DiagnoseProviders.BeforeHandlerMethod => RequestEventKind.BeforeAction,
+                _ => (RequestEventKind?)null,
+            };
+            return kind is { } k ? new RequestEvent(k, e.ThreadID, t, e.ActivityID, ArgumentsOf(e.PayloadByName("Arguments"))) : null;
+        }
+        return null;
+    }
+
+    private static Dictionary<string, string> FieldsOf(TraceEvent e)
+    {
+        var fields = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (var name in e.PayloadNames)
+        {
+            fields[name] = e.PayloadByName(name)?.ToString() ?? "";
+        }
+        return fields;
+    }
+
+    // The bridge writes its transforms as an array of { Key, Value } pairs.
+    private static Dictionary<string, string> ArgumentsOf(object? arguments)
+    {
+        var fields = new Dictionary<string, string>(StringComparer.Ordinal);
+        if (arguments is not System.Collections.IEnumerable items)
+        {
+            return fields;
+        }
+        foreach (var item in items)
+        {
+            if (item is IEnumerable<KeyValuePair<string, object>> pairs)
+            {
+                var map = pairs.ToDictionary(p => p.Key, p => p.Value, StringComparer.Ordinal);
+                if (map.GetValueOrDefault("Key") is string key)
+                {
+                    fields[key] = map.GetValueOrDefault("Value")?.ToString() ?? "";
+                }
+            }
+        }
+        return fields;
     }
 
     private static IReadOnlyList<StackFrame> FramesOf(TraceEvent e, Dictionary<CallStackIndex, IReadOnlyList<StackFrame>> cache)

@@ -8,7 +8,7 @@ namespace Tplab.Diagnose.Offline;
 
 /// <summary>
 /// The <c>dotnet-trace collect</c> command line that records what <c>tplab diagnose --trace</c> reads: the providers of
-/// the live capture (<see cref="StackCapture.Providers"/>) and of the pool watch (<see cref="RuntimeProviders.ForWatch"/>),
+/// the live capture (<see cref="DiagnoseProviders.All"/>) and of the pool watch (<see cref="RuntimeProviders.ForWatch"/>),
 /// merged per provider. Derived from those lists, so docs/diagnose.md's line is checked against the code by a test.
 /// </summary>
 public static class TraceRecipe
@@ -16,7 +16,7 @@ public static class TraceRecipe
     /// <summary>The providers, merged: one entry per provider, keywords OR-ed, the most verbose level, arguments joined.</summary>
     public static IReadOnlyList<EventPipeProvider> Providers()
     {
-        var all = StackCapture.Providers.Concat(RuntimeProviders.ForWatch(TimeSpan.FromSeconds(1)));
+        var all = DiagnoseProviders.All.Concat(RuntimeProviders.ForWatch(TimeSpan.FromSeconds(1)));
         return [.. all.GroupBy(p => p.Name).Select(g => new EventPipeProvider(
             g.Key,
             g.Max(p => p.EventLevel),

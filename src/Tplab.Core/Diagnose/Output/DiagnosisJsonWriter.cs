@@ -9,7 +9,7 @@ namespace Tplab.Diagnose.Output;
 public sealed class DiagnosisJsonWriter : IDiagnosisWriter
 {
     /// <summary>Bumped when a field changes meaning or goes away.</summary>
-    public const int SchemaVersion = 1;
+    public const int SchemaVersion = 2;
 
     private static readonly JsonSerializerOptions Json = new()
     {
@@ -33,13 +33,19 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
         d.ProcessId,
         d.ProcessName,
         d.RuntimeVersion?.ToString(),
-        d.Verdict == DiagnosisVerdict.Blocked ? "blocked" : "clear",
+        CulpritNames.VerdictId(d.Verdict),
         Math.Round(d.CaptureDuration.TotalSeconds, 3),
         Math.Round(d.AnswerTime.TotalSeconds, 3),
         [.. d.Culprits.Select(c => new CulpritDocument(
             c.BlockingCall.Name,
-            KindName(c.BlockingCall.Kind),
+            CulpritNames.KindId(c.BlockingCall.Kind),
+            c.BlockingCall.On,
             c.UserFrame?.FullName,
+            c.UserFrame is { } u ? u.InlinedInto : c.InlinedInto,
+            c.Endpoint is { } ep ? new EndpointDocument(ep.Method, ep.Route, ep.Action?.FullName) : null,
+            c.OtherEndpoints,
+            CulpritNames.PlaceId(c.Place),
+            [.. c.Chain.Select(m => m.FullName)],
             ContextNames(c.Context),
             Math.Round(c.Threads, 2),
             c.DistinctThreads,
@@ -52,24 +58,15 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
             Math.Round(d.Evidence.SamplingIntervalMs, 3),
             d.Evidence.PoolThreadsSeen,
             Math.Round(d.Evidence.BlockedThreads, 2),
-            d.Evidence.Fallback),
+            d.Evidence.Fallback,
+            d.Evidence.ContentionEvents,
+            d.Evidence.Requests,
+            Math.Round(d.Evidence.BusyThreads, 2)),
+        [.. (d.Verdict == DiagnosisVerdict.CpuBound ? d.HotMethods : []).Select(h => new HotMethodDocument(h.Method.FullName, Math.Round(h.Threads, 2), Math.Round(h.Share, 3)))],
         d.Pool is { } pool
             ? new PoolDocument(pool.Verdict.ToWord(), pool.Evidence, pool.ThreadsStart, pool.ThreadsPeak, pool.QueuePeak, pool.InjectionsByReason, null)
             : new PoolDocument(null, null, null, null, null, null, d.PoolUnavailable ?? "not watched"),
         d.Source is { } source ? new SourceDocument(source.Kind, source.Path, source.Missing) : new SourceDocument("live", null, null));
-
-    private static string KindName(BlockingKind kind) => kind switch
-    {
-        BlockingKind.Sleep => "sleep",
-        BlockingKind.SyncOverAsync => "sync-over-async",
-        BlockingKind.Lock => "lock",
-        BlockingKind.SyncWait => "sync-wait",
-        BlockingKind.SyncDatabaseIO => "sync-database-io",
-        BlockingKind.SyncHttp => "sync-http",
-        BlockingKind.SyncSocketIO => "sync-socket-io",
-        BlockingKind.SyncStreamIO => "sync-stream-io",
-        _ => kind.ToString(),
-    };
 
     private static string[] ContextNames(CallContext context) =>
     [
@@ -81,12 +78,13 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
     internal sealed record DiagnosisDocument(
         int Schema, int ProcessId, string ProcessName, string? RuntimeVersion, string Verdict,
         double CaptureSeconds, double AnswerSeconds, IReadOnlyList<CulpritDocument> Culprits, EvidenceDocument Evidence,
-        PoolDocument Pool, SourceDocument Source);
+        IReadOnlyList<HotMethodDocument> HotMethods, PoolDocument Pool, SourceDocument Source);
 
     internal sealed record SourceDocument(string Kind, string? Path, string? Missing);
 
     internal sealed record CulpritDocument(
-        string BlockingCall, string BlockingKind, string? UserFrame, IReadOnlyList<string> Context,
+        string BlockingCall, string BlockingKind, string? BlockingOn, string? UserFrame, string? InlinedInto, EndpointDocument? Endpoint,
+        int OtherEndpoints, string Place, IReadOnlyList<string> Chain, IReadOnlyList<string> Context,
         double Threads, int DistinctThreads, double Share, IReadOnlyList<string> Stack, string Advice);
 
     internal sealed record PoolDocument(
@@ -94,5 +92,10 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
         IReadOnlyDictionary<string, int>? InjectionsByReason, string? Unavailable);
 
     internal sealed record EvidenceDocument(
-        int Samples, int WaitEvents, double SamplingIntervalMs, int PoolThreadsSeen, double BlockedThreads, string? Fallback);
+        int Samples, int WaitEvents, double SamplingIntervalMs, int PoolThreadsSeen, double BlockedThreads, string? Fallback,
+        int ContentionEvents, int Requests, double BusyThreads);
+
+    internal sealed record EndpointDocument(string Method, string Route, string? Action);
+
+    internal sealed record HotMethodDocument(string Method, double Threads, double Share);
 }

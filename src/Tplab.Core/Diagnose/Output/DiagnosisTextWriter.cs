@@ -29,31 +29,40 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
             }
         }
         var e = d.Evidence;
-        output.WriteLine(d.Verdict == DiagnosisVerdict.Blocked
-            ? string.Create(Inv, $"verdict: BLOCKED, {e.BlockedThreads:0.0} of {e.PoolThreadsSeen} pool threads held by blocking calls on average")
-            : string.Create(Inv, $"verdict: CLEAR, no pool thread held by a known blocking call ({e.BlockedThreads:0.00} on average, {e.PoolThreadsSeen} pool threads seen)"));
+        output.WriteLine(d.Verdict switch
+        {
+            DiagnosisVerdict.Blocked => string.Create(Inv, $"verdict: BLOCKED, {e.BlockedThreads:0.0} of {e.PoolThreadsSeen} pool threads held by blocking calls on average"),
+            DiagnosisVerdict.CpuBound => string.Create(Inv, $"verdict: CPU-BOUND, no blocking call holds pool threads, but {e.BusyThreads:0.0} pool threads on average are busy running application code"),
+            _ => string.Create(Inv, $"verdict: CLEAR, no pool thread held by a blocking call ({e.BlockedThreads:0.00} on average, {e.PoolThreadsSeen} pool threads seen)"),
+        });
         output.WriteLine(PoolLine(d));
         var rank = 0;
         foreach (var c in d.Culprits)
         {
             rank++;
             output.WriteLine();
-            var who = c.UserFrame?.DisplayName ?? "(library code only)";
             output.WriteLine(string.Create(Inv,
-                $"#{rank}  {who} holds {c.Threads:0.0} pool threads ({c.DistinctThreads} different), {c.Share:0%} of blocked time"));
+                $"#{rank}  {CulpritNames.Who(c)} holds {c.Threads:0.0} pool threads ({c.DistinctThreads} different), {c.Share:0%} of blocked time"));
+            var others = c.OtherEndpoints > 0 ? string.Create(Inv, $" and {c.OtherEndpoints} other endpoint(s)") : "";
+            output.WriteLine($"    endpoint: {(c.Endpoint is { } ep ? ep + others : "not seen in ASP.NET Core's events")}");
+            output.WriteLine($"    where: {CulpritNames.PlaceText(c.Place)}{(c.Chain.Count > 1 ? ", calls: " + CulpritNames.Chain(c) : "")}");
             output.WriteLine($"    blocking call: {c.BlockingCall}{ContextText(c.Context)}");
             output.WriteLine($"    fix: {c.Advice}");
             output.WriteLine("    stack (top first):");
             foreach (var frame in c.Stack)
             {
-                var mine = c.UserFrame is { } u && frame == u.Frame.OpenTypeName + "." + u.Frame.MethodName ? "   <- your code" : "";
+                var mine = c.UserFrame?.Frame is { } u && frame == u.OpenTypeName + "." + u.MethodName ? "   <- your code" : "";
                 output.WriteLine($"      {frame}{mine}");
             }
+        }
+        foreach (var h in d.Verdict == DiagnosisVerdict.CpuBound ? d.HotMethods : [])
+        {
+            output.WriteLine(string.Create(Inv, $"    hot: {h.Method.DisplayName} runs on {h.Threads:0.0} pool threads on average ({h.Share:0%} of application CPU samples)"));
         }
         output.WriteLine();
         output.WriteLine(d.Source?.Kind == "dump"
             ? string.Create(Inv, $"evidence: {e.Samples} thread stacks at the moment of the dump")
-            : string.Create(Inv, $"evidence: {e.Samples} stack samples (one per thread every {e.SamplingIntervalMs:0.0} ms), {e.WaitEvents} wait events with stacks"));
+            : string.Create(Inv, $"evidence: {e.Samples} stack samples (one per thread every {e.SamplingIntervalMs:0.0} ms), {e.WaitEvents} wait events and {e.ContentionEvents} lock contentions with stacks, {e.Requests} requests in ASP.NET Core's events"));
         if (e.Fallback is { } fallback)
         {
             output.WriteLine($"fallback: {fallback}");

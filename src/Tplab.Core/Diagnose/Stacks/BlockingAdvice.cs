@@ -1,48 +1,91 @@
 namespace Tplab.Diagnose.Stacks;
 
-/// <summary>What to do about a blocked stack, per blocking call and context, in the words of a code review.</summary>
+/// <summary>
+/// What to do about a blocked stack, in the words of a code review: why the call holds a pool thread, then the
+/// change that gives it back, phrased for the place it runs in (an action, a middleware, a filter, a background
+/// service...). Only public APIs are suggested.
+/// </summary>
 public static class BlockingAdvice
 {
-    /// <summary>One or two sentences: why this holds a pool thread, and the change that gives it back.</summary>
-    public static string For(BlockedStack stack)
+    /// <summary>One or two sentences for <paramref name="stack"/>; <paramref name="who"/> overrides the method named (for an inlined action).</summary>
+    public static string For(BlockedStack stack, UserMethod? who = null, UserMethod? owner = null)
     {
         var call = stack.Call;
-        var method = stack.User?.DisplayName;
-        var where = method is null ? "the caller (no application frame on the stack; read the sample stack)" : method;
-        var taskRun = stack.Context.HasFlag(CallContext.TaskRun);
-        var asyncMethod = stack.Context.HasFlag(CallContext.AsyncMethod);
-        var request = stack.Context.HasFlag(CallContext.RequestPath) ? " while the request waits" : "";
-        var asyncApi = AsyncName(call);
-
-        return call.Kind switch
+        var method = (who ?? stack.User)?.DisplayName;
+        // The middleware, page or filter the innermost method was reached from, when that is another method.
+        if (owner is not null && method is not null && owner.DisplayName != method
+            && stack.Place is CodePlace.Middleware or CodePlace.RazorPage or CodePlace.Filter or CodePlace.Hub or CodePlace.MvcAction)
         {
-            BlockingKind.Sleep when taskRun =>
-                $"`await Task.Run(() => Thread.Sleep(...))` only moves the sleep to another pool thread, which it holds for the whole wait. Drop the Task.Run and `await Task.Delay(...)` in {where}.",
-            BlockingKind.Sleep =>
-                $"Thread.Sleep holds the pool thread for the whole wait{request}. Make {where} async and `await Task.Delay(...)` instead.",
+            method = $"{owner.DisplayName} (through {method})";
+        }
+        var request = stack.Context.HasFlag(CallContext.RequestPath) || stack.Place is CodePlace.MvcAction or CodePlace.MinimalApi or CodePlace.Middleware or CodePlace.Filter or CodePlace.RazorPage
+            ? " while the request waits" : "";
+        if (call.ContainerLock)
+        {
+            return "Threads queue on the dependency-injection container's lock while another thread runs a slow service factory: "
+                + "this is the symptom; the culprit is the factory (the blocking call ranked above). Make the factory cheap, or build the value at startup.";
+        }
+        var why = Why(call, request, stack.Context.HasFlag(CallContext.TaskRun), stack.Context.HasFlag(CallContext.AsyncMethod) ? method : null);
+        var change = Change(call);
+        if (call.Kind == BlockingKind.Lock)
+        {
+            return $"{why} In {method ?? "the code holding the lock"}, {change}.";
+        }
+        return $"{why} {Where(stack.Place, method, change, stack.Context)}";
+    }
 
-            BlockingKind.SyncOverAsync when taskRun =>
-                $"{Form(call)} inside a Task.Run body blocks that pool thread until the inner task completes. Make the lambda async and await, or await the inner task directly in {where}.",
-            BlockingKind.SyncOverAsync =>
-                $"{Form(call)} blocks the pool thread until the task completes{request} (sync over async), and the task's own continuation needs another pool thread to finish. Make {where} async and `await` the call instead.",
+    private static string Why(BlockingCall call, string request, bool taskRun, string? asyncMethod) => call.Kind switch
+    {
+        BlockingKind.SyncDatabaseIO when taskRun => $"`Task.Run(() => ...{call.Frame.MethodName}())` still holds a pool thread for the whole database call; Task.Run only moves it.",
+        _ when asyncMethod is not null && call.Kind is not (BlockingKind.SyncOverAsync or BlockingKind.Lock or BlockingKind.Unrecognised) =>
+            $"{asyncMethod} is async but calls the synchronous {call.Name}, which holds the pool thread{request}.",
+        BlockingKind.Sleep when taskRun => "`Task.Run(() => Thread.Sleep(...))` only moves the sleep to another pool thread, which it holds for the whole wait.",
+        BlockingKind.Sleep => $"Thread.Sleep holds the pool thread for the whole wait{request}.",
+        BlockingKind.SyncOverAsync => $"{Form(call)} blocks the pool thread until the task completes{request} (sync over async), and the task's own continuation needs another pool thread to finish.",
+        BlockingKind.Lock => $"Pool threads queue on a contended lock{request}; each one waits for the holder to leave the critical section.",
+        BlockingKind.SyncWait => $"{call.Name} blocks the pool thread until something signals it{request}.",
+        BlockingKind.SyncDatabaseIO => $"{call.Name} is synchronous: the pool thread waits for the database{request}.",
+        BlockingKind.SyncHttp => $"{call.Name} is a synchronous HTTP call: the pool thread waits for the server{request}.",
+        BlockingKind.SyncSocketIO or BlockingKind.SyncStreamIO => $"{call.Name} is synchronous I/O{(call.On is { } on ? " on " + on : "")}: the pool thread waits for the data{request}.",
+        _ => $"The pool thread waits in {call.Name}, a call tplab does not recognise{request}; read the stack: if it is a synchronous call, use its async form.",
+    };
 
-            BlockingKind.Lock =>
-                $"Pool threads queue on a contended lock in {where}. Keep the critical section short and free of I/O; if it must wait for async work, use `await semaphore.WaitAsync()` instead of lock.",
-            BlockingKind.SyncWait =>
-                $"{call.Name} blocks the pool thread until something signals it. In {where}, await an async signal instead (`await semaphore.WaitAsync()`, an awaited TaskCompletionSource, a Channel).",
+    /// <summary>The awaited replacement, in public API terms.</summary>
+    private static string Change(BlockingCall call) => call.Kind switch
+    {
+        BlockingKind.Sleep => "`await Task.Delay(...)`",
+        BlockingKind.SyncOverAsync => $"`await` the task instead of {Form(call)}",
+        BlockingKind.Lock => "keep the critical section short and free of I/O; if it must wait for async work inside, use `await semaphore.WaitAsync()` (a SemaphoreSlim(1, 1)) instead of lock",
+        BlockingKind.SyncWait when call.Name == "Process.WaitForExit" => "`await process.WaitForExitAsync()`",
+        BlockingKind.SyncWait when call.Name == "SemaphoreSlim.Wait" => "`await semaphore.WaitAsync()`",
+        BlockingKind.SyncWait => "await an async signal instead (`await semaphore.WaitAsync()`, an awaited TaskCompletionSource, a Channel)",
+        BlockingKind.SyncHttp => "`await client.SendAsync(...)` (or GetAsync/PostAsync)",
+        BlockingKind.SyncStreamIO when call.On == "the request body" =>
+            call.Name.StartsWith("StreamReader", StringComparison.Ordinal) ? "`await reader.ReadToEndAsync()` (or read `Request.BodyReader`)" : "`await Request.Body.ReadAsync(...)` (or read `Request.BodyReader`)",
+        BlockingKind.SyncStreamIO when call.On == "the response body" => "`await Response.Body.WriteAsync(...)` (or `await Response.WriteAsync(...)`)",
+        BlockingKind.SyncStreamIO when call.Name.StartsWith("StreamReader read", StringComparison.Ordinal) => "`await reader.ReadToEndAsync()` / `ReadLineAsync()`",
+        BlockingKind.SyncSocketIO when call.Frame.TypeName == "System.Net.Dns" => $"`await Dns.{call.Frame.MethodName}Async(...)`",
+        _ when AsyncName(call) is { } name => $"`await ...{name}(...)`",
+        _ => "the async API of the library that made it (see the stack)",
+    };
 
-            BlockingKind.SyncDatabaseIO when taskRun =>
-                $"`await Task.Run(() => ...{call.Name}())` still holds a pool thread for the whole database call; Task.Run only moves it. Call the driver's async API directly in {where}: `await ...{asyncApi}(...)`.",
-            BlockingKind.SyncDatabaseIO when asyncMethod =>
-                $"{where} is async but calls the synchronous {call.Name}, which holds the pool thread until the database answers. Use `await ...{asyncApi}(...)`.",
-            BlockingKind.SyncDatabaseIO =>
-                $"{call.Name} is synchronous: the pool thread waits for the database{request}. Make {where} async and use `await ...{asyncApi}(...)`.",
-
-            BlockingKind.SyncHttp =>
-                $"{call.Name} is a synchronous HTTP call: the pool thread waits for the server{request}. In {where}, use `await client.SendAsync(...)` (or GetAsync/PostAsync).",
-            BlockingKind.SyncSocketIO or BlockingKind.SyncStreamIO =>
-                $"{call.Name} is synchronous I/O: the pool thread waits for the data{request}. In {where}, use the async form `await ...{asyncApi}(...)`{(taskRun ? " instead of wrapping it in Task.Run" : "")}.",
-            _ => $"{call.Name} holds the pool thread in {where}; replace it with an awaited asynchronous equivalent.",
+    private static string Where(CodePlace place, string? method, string change, CallContext context)
+    {
+        var m = method ?? "the code";
+        return place switch
+        {
+            CodePlace.MvcAction => $"Make the action {m} async (`async Task<IActionResult>`) and use {change}.",
+            CodePlace.MinimalApi => method is null
+                ? $"Make the endpoint's handler async (`async (...) => ...`) and use {change}."
+                : $"Make {m} async, and the endpoint's handler with it, and use {change}.",
+            CodePlace.Middleware => $"The middleware {m} runs on every request that passes it, so each one holds a pool thread: make it async all the way (`await next(context)`) and use {change}.",
+            CodePlace.Filter => $"In the filter {m}, implement the async interface (IAsyncActionFilter, IAsyncResourceFilter, IAsyncAuthorizationFilter) and use {change}.",
+            CodePlace.RazorPage => $"Use an async page handler (`OnGetAsync`/`OnPostAsync`) in {m} and {change}.",
+            CodePlace.Hub => $"Make the hub method {m} async (returning Task) and use {change}.",
+            CodePlace.HostedService => $"{m} runs on pool threads once it has awaited: use {change}; a loop that must block belongs on its own thread (`Task.Factory.StartNew(..., TaskCreationOptions.LongRunning)`).",
+            CodePlace.Timer => $"Timer callbacks run on pool threads: move {m} to a BackgroundService with `PeriodicTimer` and use {change}.",
+            _ when context.HasFlag(CallContext.TaskRun) => $"Drop the Task.Run and use {change} in {m}.",
+            _ => $"In {m}, use {change}.",
         };
     }
 
@@ -54,6 +97,10 @@ public static class BlockingAdvice
         _ => call.Name,
     };
 
-    // NpgsqlCommand.ExecuteNonQuery → ExecuteNonQueryAsync; Dapper's Query → QueryAsync.
-    private static string AsyncName(BlockingCall call) => call.Frame.MethodName + "Async";
+    // NpgsqlCommand.ExecuteNonQuery → ExecuteNonQueryAsync; Dapper's Query → QueryAsync. Never for an internal type.
+    private static string? AsyncName(BlockingCall call) =>
+        call.Frame.TypeName.Contains(".Internal", StringComparison.Ordinal) || call.Frame.TypeName.Contains("AsyncContext", StringComparison.Ordinal)
+        || call.Name.Contains(' ', StringComparison.Ordinal) || call.Frame.MethodName.Length == 0 || call.Frame.MethodName.StartsWith('<')
+            ? null
+            : call.Frame.MethodName + "Async";
 }

@@ -26,6 +26,9 @@ public enum BlockingKind
 
     /// <summary>Synchronous file or stream I/O.</summary>
     SyncStreamIO,
+
+    /// <summary>A wait the catalogue does not know (a native call, an unknown driver): reported with its stack.</summary>
+    Unrecognised,
 }
 
 /// <summary>
@@ -34,6 +37,12 @@ public enum BlockingKind
 /// </summary>
 public sealed record BlockingCall(BlockingKind Kind, string Name, StackFrame Frame)
 {
+    /// <summary>What it blocks on when the stack says (the request body, a socket, a file), or null.</summary>
+    public string? On { get; init; }
+
+    /// <summary>A <c>lock</c> inside the dependency-injection container: a symptom of another thread's slow service factory.</summary>
+    public bool ContainerLock { get; init; }
+
     /// <summary>The family in words, for the text report.</summary>
     public string KindLabel => Kind switch
     {
@@ -45,9 +54,10 @@ public sealed record BlockingCall(BlockingKind Kind, string Name, StackFrame Fra
         BlockingKind.SyncHttp => "synchronous HTTP",
         BlockingKind.SyncSocketIO => "synchronous socket I/O",
         BlockingKind.SyncStreamIO => "synchronous file/stream I/O",
+        BlockingKind.Unrecognised => "unrecognised wait",
         _ => Kind.ToString(),
     };
 
     /// <summary><c>Name (family)</c>, for example <c>NpgsqlCommand.ExecuteNonQuery (synchronous database I/O)</c>.</summary>
-    public override string ToString() => $"{Name} ({KindLabel})";
+    public override string ToString() => On is null ? $"{Name} ({KindLabel})" : $"{Name} on {On} ({KindLabel})";
 }

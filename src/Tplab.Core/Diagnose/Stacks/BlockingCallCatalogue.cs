@@ -36,13 +36,17 @@ public static class BlockingCallCatalogue
         E("System.Runtime.CompilerServices.ConfiguredTaskAwaitable`1+ConfiguredTaskAwaiter", Awaiters, BlockingKind.SyncOverAsync, "GetAwaiter().GetResult()"),
         E("System.Runtime.CompilerServices.ValueTaskAwaiter`1", Awaiters, BlockingKind.SyncOverAsync, "GetAwaiter().GetResult()"),
 
-        E("System.Threading.Monitor", "Enter|ReliableEnter|TryEnter|ReliableEnterTimeout|EnterSlow", BlockingKind.Lock, "lock (Monitor.Enter)"),
+        // At Tier 1 the JIT inlines Monitor.Enter's fast path into the caller: only Enter_Slowpath is left on the stack.
+        E("System.Threading.Monitor", "Enter|ReliableEnter|TryEnter|ReliableEnterTimeout|EnterSlow|Enter_Slowpath|TryEnter_Slowpath", BlockingKind.Lock, "lock (Monitor.Enter)"),
         E("System.Threading.Lock", "Enter|EnterAndGetCurrentThreadId|TryEnterSlow|TryEnter|EnterScope", BlockingKind.Lock, "lock (Lock.Enter)"),
         E("System.Threading.ReaderWriterLockSlim", "EnterReadLock|EnterWriteLock|EnterUpgradeableReadLock|TryEnterReadLock|TryEnterWriteLock|TryEnterUpgradeableReadLock", BlockingKind.Lock),
         E("System.Threading.Monitor", "Wait|ObjWait", BlockingKind.SyncWait, "Monitor.Wait"),
         E("System.Threading.ManualResetEventSlim", "Wait", BlockingKind.SyncWait, "ManualResetEventSlim.Wait"),
         E("System.Threading.SemaphoreSlim", "Wait", BlockingKind.SyncWait, "SemaphoreSlim.Wait"),
-        E("System.Threading.WaitHandle", "WaitOne|WaitOneNoCheck|WaitAny|WaitAll|WaitMultiple|WaitMultipleIgnoringSyncContext|WaitOneCore", BlockingKind.SyncWait, "WaitHandle.WaitOne"),
+        E("System.Threading.WaitHandle", "WaitOne|WaitOneNoCheck|WaitOneCore", BlockingKind.SyncWait, "WaitHandle.WaitOne"),
+        E("System.Threading.WaitHandle", "WaitAll", BlockingKind.SyncWait, "WaitHandle.WaitAll"),
+        E("System.Threading.WaitHandle", "WaitAny|WaitMultiple|WaitMultipleIgnoringSyncContext", BlockingKind.SyncWait, "WaitHandle.WaitAny"),
+        E("System.Diagnostics.Process", "WaitForExit|WaitForExitCore|WaitForInputIdle", BlockingKind.SyncWait, "Process.WaitForExit"),
         E("System.Threading.CountdownEvent", "Wait", BlockingKind.SyncWait, "CountdownEvent.Wait"),
         E("System.Threading.Barrier", "SignalAndWait", BlockingKind.SyncWait, "Barrier.SignalAndWait"),
 
@@ -61,7 +65,13 @@ public static class BlockingCallCatalogue
         E("System.IO.FileStream", "Read|Write|Flush|ReadByte|WriteByte|CopyTo", BlockingKind.SyncStreamIO),
         E("System.IO.RandomAccess", "Read|Write", BlockingKind.SyncStreamIO),
         E("System.IO.StreamReader", "ReadToEnd|ReadLine|Read", BlockingKind.SyncStreamIO),
-        E("System.IO.Stream", "CopyTo|ReadExactly|ReadAtLeast", BlockingKind.SyncStreamIO),
+        // At Tier 1 the JIT inlines ReadToEnd/ReadLine into their caller, leaving the buffer fill they share.
+        E("System.IO.StreamReader", "ReadBuffer", BlockingKind.SyncStreamIO, "StreamReader read (ReadToEnd/ReadLine)"),
+        E("System.IO.Stream", "CopyTo|ReadExactly|ReadAtLeast|Read|Write|Flush|ReadByte|WriteByte", BlockingKind.SyncStreamIO),
+        E("System.IO.StreamWriter", "Write|WriteLine|Flush", BlockingKind.SyncStreamIO),
+        // Kestrel's request and response streams: the synchronous calls block on the connection (AllowSynchronousIO).
+        E("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpRequestStream", "Read|ReadByte|CopyTo", BlockingKind.SyncStreamIO, "Request.Body.Read"),
+        E("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpResponseStream", "Write|WriteByte|Flush", BlockingKind.SyncStreamIO, "Response.Body.Write"),
 
         // Database drivers: namespaces, so the public sync API (NpgsqlCommand.ExecuteNonQuery) is the outermost match.
         E("Npgsql.", DbCalls, BlockingKind.SyncDatabaseIO),
@@ -86,6 +96,47 @@ public static class BlockingCallCatalogue
             }
         }
         return null;
+    }
+
+    /// <summary>
+    /// Adds what the call blocks on when the frames between it and the application say so: the request body
+    /// (Kestrel's request stream), a socket, a file, or dependency injection's lock while another thread builds a singleton.
+    /// </summary>
+    public static BlockingCall? Refine(BlockingCall? call, IReadOnlyList<StackFrame> frames, int callIndex)
+    {
+        if (call is null)
+        {
+            return null;
+        }
+        var above = frames.Take(callIndex + 1).ToList();
+        string? on = null;
+        if (above.Any(f => f.TypeName.StartsWith("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpRequestStream", StringComparison.Ordinal)))
+        {
+            on = "the request body";
+        }
+        else if (above.Any(f => f.TypeName.StartsWith("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpResponseStream", StringComparison.Ordinal)))
+        {
+            on = "the response body";
+        }
+        else if (call.Kind is BlockingKind.SyncStreamIO && above.Any(f => f.TypeName.StartsWith("System.Net.Sockets.", StringComparison.Ordinal)))
+        {
+            on = "a socket";
+        }
+        else if (call.Kind is BlockingKind.SyncStreamIO && above.Any(f => f.TypeName.StartsWith("System.IO.FileStream", StringComparison.Ordinal) || f.TypeName.StartsWith("System.IO.RandomAccess", StringComparison.Ordinal)))
+        {
+            on = "a file";
+        }
+        // The container locks while it builds a singleton or scoped service: the thread waits for another thread's factory.
+        var container = call.Kind is BlockingKind.Lock
+            && frames.Skip(callIndex + 1).Take(8).Any(f => f.TypeName.StartsWith("Microsoft.Extensions.DependencyInjection.ServiceLookup.", StringComparison.Ordinal));
+        return call with { On = container ? "dependency injection's lock, while another thread runs a service factory" : on, ContainerLock = container };
+    }
+
+    /// <summary>A wait no catalogue entry explains, named after the top frame that has a name.</summary>
+    public static BlockingCall Unrecognised(IReadOnlyList<StackFrame> frames)
+    {
+        var top = frames.FirstOrDefault(f => !f.IsUnresolved) ?? new StackFrame("", "", "[native code]");
+        return new BlockingCall(BlockingKind.Unrecognised, top.TypeName.Length == 0 ? top.MethodName : ShortName(top), top);
     }
 
     /// <summary><c>Npgsql.NpgsqlCommand.ExecuteNonQuery</c> → <c>NpgsqlCommand.ExecuteNonQuery</c>.</summary>

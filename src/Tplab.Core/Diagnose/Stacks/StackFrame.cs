@@ -3,6 +3,9 @@ namespace Tplab.Diagnose.Stacks;
 /// <summary>One resolved managed frame: the module and the method's type and name, without the signature.</summary>
 public sealed record StackFrame(string Module, string TypeName, string MethodName)
 {
+    /// <summary>Parameters in the signature TraceEvent printed (for a dynamic method, the closure counts), or -1 when there was none.</summary>
+    public int ParameterCount { get; init; } = -1;
+
     /// <summary>A frame the runtime could not name (native code or a method without rundown).</summary>
     public bool IsUnresolved => TypeName.Length == 0 && MethodName.Length == 0;
 
@@ -22,14 +25,39 @@ public sealed record StackFrame(string Module, string TypeName, string MethodNam
     {
         var name = fullMethodName;
         var paren = IndexOutside(name, '(');
+        var parameters = -1;
         if (paren >= 0)
         {
+            parameters = CountParameters(name[(paren + 1)..]);
             name = name[..paren];
         }
         var dot = LastIndexOutside(name, '.');
-        return dot <= 0
+        var frame = dot <= 0
             ? new StackFrame(module, "", name)
             : new StackFrame(module, name[..dot], name[(dot + 1)..]);
+        return parameters < 0 ? frame : frame with { ParameterCount = parameters };
+    }
+
+    // "pMT: 0x1,class System.Object,pMT: 0x2)" → 3; "()" → 0.
+    private static int CountParameters(string signature)
+    {
+        var depth = 0;
+        var count = 0;
+        var any = false;
+        foreach (var c in signature)
+        {
+            if (c == ')' && depth == 0)
+            {
+                break;
+            }
+            depth += Depth(c);
+            if (c == ',' && depth == 0)
+            {
+                count++;
+            }
+            any |= !char.IsWhiteSpace(c);
+        }
+        return any ? count + 1 : 0;
     }
 
     private static int IndexOutside(string s, char wanted)

@@ -10,7 +10,8 @@ public static class StackTrimmer
     public static IReadOnlyList<string> Trim(BlockedStack stack, int maxFrames)
     {
         var frames = stack.Frames;
-        var userIndex = stack.User is { } user ? IndexOf(frames, user.Frame) : -1;
+        var anchor = stack.User?.Frame ?? stack.Boundary;
+        var userIndex = anchor is not null ? IndexOf(frames, anchor) : -1;
         var end = userIndex >= 0 ? Math.Min(frames.Count, userIndex + 1 + CallerFrames) : frames.Count;
         var kept = new List<string>();
         for (var i = 0; i < end; i++)

@@ -19,8 +19,14 @@ public enum UserFrameShape
 /// The application method a blocked stack is attributed to, with compiler-generated names folded back into the
 /// method the developer wrote: <c>DbController+&lt;&gt;c__DisplayClass4_0.&lt;DbTaskRun&gt;b__0</c> → <c>DbController.DbTaskRun</c>.
 /// </summary>
-public sealed partial record UserMethod(string TypeName, string MethodName, UserFrameShape Shape, StackFrame Frame)
+public sealed partial record UserMethod(string TypeName, string MethodName, UserFrameShape Shape, StackFrame? Frame)
 {
+    /// <summary>
+    /// When the method has no frame of its own because the JIT inlined it: the method it went into
+    /// (<c>dynamicClass.lambda_method5</c>, MVC's invoker, or the application method that called it). Null otherwise.
+    /// </summary>
+    public string? InlinedInto { get; init; }
+
     /// <summary><c>Namespace.Type.Method</c>.</summary>
     public string FullName => TypeName + "." + MethodName;
 
@@ -35,6 +41,10 @@ public sealed partial record UserMethod(string TypeName, string MethodName, User
     }
 
     public override string ToString() => FullName;
+
+    /// <summary>A method known by name only (from MVC's events or the JIT's inlining events), with no frame on the stack.</summary>
+    public static UserMethod Named(string typeName, string methodName, string inlinedInto) =>
+        From(new StackFrame("", typeName, methodName)) with { Frame = null, InlinedInto = inlinedInto };
 
     /// <summary>Folds compiler-generated types and methods of <paramref name="frame"/> into the method the developer wrote.</summary>
     public static UserMethod From(StackFrame frame)

@@ -30,6 +30,9 @@ public sealed record Experiment
     /// <summary>Background known before running (the seed's runtime and machine), each starting "Background:"; never a prediction of this run.</summary>
     public IReadOnlyList<string> RuntimeNotes { get; init; } = [];
 
+    /// <summary>The user's service the scenarios load; null for tplab's built-in target.</summary>
+    public Target.Service.ServiceDefinition? Service { get; init; }
+
     /// <summary>Whether any scenario waits on the database.</summary>
     public bool NeedsDatabase => Scenarios.Any(s => s.NeedsDatabase);
 }

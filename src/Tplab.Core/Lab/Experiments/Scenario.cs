@@ -11,8 +11,11 @@ public sealed record Scenario
     /// <summary>Id within the experiment, e.g. <c>sleep-min100</c>; matches the seed figures' ids.</summary>
     public required string Id { get; init; }
 
-    /// <summary>The target's route without the slash, e.g. <c>sleep</c>.</summary>
-    public required string Variant { get; init; }
+    /// <summary>The built-in target's route without the slash, e.g. <c>sleep</c>; null for the user's service.</summary>
+    public string? Variant { get; init; }
+
+    /// <summary>The user's service: the requests to send, with their weights; empty for the built-in target.</summary>
+    public IReadOnlyList<RequestSpec> Requests { get; init; } = [];
 
     /// <summary>How long each handler waits (<c>?ms=</c>).</summary>
     public int WaitMs { get; init; } = 1000;
@@ -27,14 +30,16 @@ public sealed record Scenario
     public TimeSpan Deadline { get; init; } = TimeSpan.FromMinutes(3);
 
     /// <summary>The variants that wait on the database.</summary>
-    public bool NeedsDatabase => Variant.StartsWith("db-", StringComparison.Ordinal);
+    public bool NeedsDatabase => Variant?.StartsWith("db-", StringComparison.Ordinal) == true;
 
-    /// <summary>The path and query the load requests.</summary>
-    public string PathAndQuery => $"/{Variant}?ms={WaitMs}";
+    /// <summary>The path and query the load requests: the variant's route, else the first request's path.</summary>
+    public string PathAndQuery => Variant is { } v ? $"/{v}?ms={WaitMs}" : Requests[0].Path;
 
     /// <summary>A name given in a plan file; null for the seed experiments, whose labels come from variant and settings.</summary>
     public string? Name { get; init; }
 
     /// <summary>A label for tables: the plan's name, else the variant and its pool settings.</summary>
-    public string Label => Name ?? (ThreadPool == ThreadPoolSettings.Default ? Variant : $"{Variant} ({ThreadPool.Label()})");
+    public string Label => Name ?? (ThreadPool == ThreadPoolSettings.Default ? What : $"{What} ({ThreadPool.Label()})");
+
+    private string What => Variant ?? Id;
 }

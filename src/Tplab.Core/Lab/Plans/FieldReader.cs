@@ -101,20 +101,26 @@ internal sealed class FieldReader(string path)
     public JsonArray List(JsonObject o, string at, string field) =>
         o[field] as JsonArray is { Count: > 0 } a ? a : throw Error(path, Join(at, field), "is required (a non-empty list)");
 
-    public IReadOnlyList<KeyValuePair<string, string>> Knobs(JsonObject o, string at)
+    public IReadOnlyList<KeyValuePair<string, string>> Knobs(JsonObject o, string at) => Map(o, at, "knobs");
+
+    /// <summary>An object of NAME: VALUE (knobs, environment, headers); numbers and booleans are kept as written.</summary>
+    public IReadOnlyList<KeyValuePair<string, string>> Map(JsonObject o, string at, string field)
     {
-        if (o["knobs"] is null)
+        if (o[field] is null)
         {
             return [];
         }
-        var knobs = o["knobs"] as JsonObject ?? throw Error(path, Join(at, "knobs"), "must be an object of NAME: VALUE");
-        return [.. knobs.Select(kv => KeyValuePair.Create(kv.Key, kv.Value switch
+        var map = o[field] as JsonObject ?? throw Error(path, Join(at, field), "must be an object of NAME: VALUE");
+        return [.. map.Select(kv => KeyValuePair.Create(kv.Key, kv.Value switch
         {
             JsonValue v when v.TryGetValue<string>(out var s) => s,
             JsonValue v => v.ToJsonString(),
-            _ => throw Error(path, Join(at, $"knobs.{kv.Key}"), "must be a number, true/false or a string"),
+            _ => throw Error(path, Join(at, $"{field}.{kv.Key}"), "must be a number, true/false or a string"),
         }))];
     }
+
+    /// <summary>A file or folder named in the plan, relative to the plan's folder.</summary>
+    public string RelativeToPlan(string file) => System.IO.Path.GetFullPath(file, System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path))!);
 
     private double? Number(JsonNode? node, string at) => node switch
     {

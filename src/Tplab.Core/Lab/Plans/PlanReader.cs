@@ -18,7 +18,7 @@ public static class PlanReader
     {
         var root = PlanDocument.Read(path) as JsonObject ?? throw Error(path, "", "the plan must be an object with 'scenarios' or 'matrix'");
         var reader = new FieldReader(path);
-        reader.OnlyKnown(root, "", "name", "scenarios", "matrix");
+        reader.OnlyKnown(root, "", "name", "service", "scenarios", "matrix");
         var name = reader.Name(root, "", "name")
             ?? reader.CheckName(Path.GetFileNameWithoutExtension(path), "name", " (taken from the file name: give 'name')");
         if (SeedExperiments.Names.Contains(name, StringComparer.OrdinalIgnoreCase))
@@ -26,17 +26,23 @@ public static class PlanReader
             // Results and seed figures are filed by experiment name: a plan must not pass for a seed experiment.
             throw Error(path, "name", $"'{name}' is the name of a seed experiment; give the plan another name");
         }
+        var service = root["service"] is { } sv ? ServiceReader.Read(reader, sv as JsonObject ?? throw Error(path, "service", "must be an object")) : null;
         var scenarios = new List<Scenario>();
         if (root["scenarios"] is { } list)
         {
             var items = list as JsonArray ?? throw Error(path, "scenarios", "must be a list");
             for (var i = 0; i < items.Count; i++)
             {
-                scenarios.Add(ReadScenario(reader, name, items[i] as JsonObject ?? throw Error(path, $"scenarios[{i}]", "must be an object"), $"scenarios[{i}]"));
+                var item = items[i] as JsonObject ?? throw Error(path, $"scenarios[{i}]", "must be an object");
+                scenarios.Add(service is null ? ReadScenario(reader, name, item, $"scenarios[{i}]") : ServiceReader.Scenario(reader, name, item, $"scenarios[{i}]"));
             }
         }
         if (root["matrix"] is { } m)
         {
+            if (service is not null)
+            {
+                throw Error(path, "matrix", "varies the built-in target's variants; with a service, list 'scenarios' with their 'requests'");
+            }
             scenarios.AddRange(ReadMatrix(reader, name, m as JsonObject ?? throw Error(path, "matrix", "must be an object")));
         }
         if (scenarios.Count == 0)
@@ -48,7 +54,11 @@ public static class PlanReader
         {
             throw Error(path, "", $"two scenarios have the id '{duplicate.Key}': give them distinct 'id' values");
         }
-        return new Experiment { Name = name, Title = $"plan {name}", Seeds = [], Scenarios = scenarios, Scaling = $"plan file {Path.GetFileName(path)}" };
+        return new Experiment
+        {
+            Name = name, Title = service is null ? $"plan {name}" : $"plan {name}: {service.Describe()}", Seeds = [], Scenarios = scenarios,
+            Scaling = $"plan file {Path.GetFileName(path)}", Service = service,
+        };
     }
 
     private static Scenario ReadScenario(FieldReader r, string experiment, JsonObject o, string at)
@@ -91,7 +101,7 @@ public static class PlanReader
         }
     }
 
-    private static LoadProfile ReadLoad(FieldReader r, JsonObject o, string at)
+    internal static LoadProfile ReadLoad(FieldReader r, JsonObject o, string at)
     {
         r.OnlyKnown(o, at, "model", "concurrency", "requests", "loops", "rampUp", "duration", "think", "rate", "timeout");
         var model = (r.String(o, at, "model") ?? (o["rate"] is null ? "closed" : "open")) switch
@@ -125,7 +135,7 @@ public static class PlanReader
         return profile;
     }
 
-    private static string AutoId(string variant, ThreadPoolSettings pool, LoadProfile load)
+    internal static string AutoId(string variant, ThreadPoolSettings pool, LoadProfile load)
     {
         var id = variant;
         if (pool.MinThreads is int min)

@@ -20,9 +20,12 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
     private readonly JsonObject _series = [];
     private readonly DateTimeOffset _startedAt = options.Time.GetUtcNow();
 
-    public static string RelativeFile(Scenario s, string kind) => $"{s.Experiment}/{s.Id}.{kind}";
+    /// <summary>A scenario's file, e.g. <c>ab-100/sleep.requests.csv</c>; with --repeat, <c>ab-100/sleep.run2.requests.csv</c>.</summary>
+    public static string RelativeFile(Scenario s, string kind, int run = 0) =>
+        run > 0 ? $"{s.Experiment}/{s.Id}.run{run.ToString(System.Globalization.CultureInfo.InvariantCulture)}.{kind}" : $"{s.Experiment}/{s.Id}.{kind}";
 
-    public void WriteScenario(ScenarioResult result)
+    /// <summary>Writes one run's request CSV and pool timeline.</summary>
+    public void WriteScenarioFiles(ScenarioResult result)
     {
         var s = result.Scenario;
         Guard(() =>
@@ -30,15 +33,18 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
             Directory.CreateDirectory(Path.Combine(folder, s.Experiment));
             if (result.Load is { } load)
             {
-                AtomicFile.Write(Path.Combine(folder, RelativeFile(s, "requests.csv")), w => new CsvFormat().Write(load.Records, load.StartedAt, w));
+                AtomicFile.Write(Path.Combine(folder, RelativeFile(s, "requests.csv", result.Run)), w => new CsvFormat().Write(load.Records, load.StartedAt, w));
             }
             if (result.Timeline is { } timeline)
             {
-                AtomicFile.Write(Path.Combine(folder, RelativeFile(s, "timeline.jsonl")), w => JsonlWatchWriter.WriteTimeline(timeline, w));
+                AtomicFile.Write(Path.Combine(folder, RelativeFile(s, "timeline.jsonl", result.Run)), w => JsonlWatchWriter.WriteTimeline(timeline, w));
             }
         });
-        _series[$"{s.Experiment}/{s.Id}"] = ReportSeries.Build(result.Load, result.Timeline, result.WatchStartedAt);
     }
+
+    /// <summary>Adds the scenario's charts to report.html (with --repeat, the representative run's).</summary>
+    public void AddCharts(ScenarioResult result) =>
+        _series[$"{result.Scenario.Experiment}/{result.Scenario.Id}"] = ReportSeries.Build(result.Load, result.Timeline, result.WatchStartedAt);
 
     public void WriteSummary(LabResult lab)
     {

@@ -35,6 +35,11 @@ internal static class SummaryJson
         ["seeds"] = new JsonArray([.. e.Experiment.Seeds.Select(s => JsonValue.Create(s))]),
         ["seedRuntime"] = e.Experiment.Seeds.Count > 0 ? seeds.Runtime(e.Experiment.Name)?.Description : null,
         ["scaling"] = e.Experiment.Scaling,
+        ["service"] = e.Experiment.Service is { } service ? new JsonObject
+        {
+            ["command"] = service.Command, ["workingDirectory"] = service.WorkingDirectory, ["url"] = service.Url?.ToString(),
+            ["pid"] = service.ProcessId, ["minThreadsVia"] = service.Command is null ? null : Camel(service.EffectiveMinThreadsVia.ToString()),
+        } : null,
         ["runtimeNotes"] = new JsonArray([.. e.Experiment.RuntimeNotes.Select(n => JsonValue.Create(n))]),
         ["observations"] = new JsonArray([.. e.Observations.Select(n => JsonValue.Create(n))]),
         ["lessons"] = new JsonArray([.. e.Lessons.Select(l => new JsonObject
@@ -56,13 +61,14 @@ internal static class SummaryJson
             ["scenario"] = s.Id,
             ["label"] = s.Label,
             ["variant"] = s.Variant,
-            ["waitMs"] = s.WaitMs,
+            ["waitMs"] = s.Variant is null ? null : s.WaitMs,
             ["minThreads"] = s.ThreadPool.MinThreads,
             ["knobs"] = new JsonObject(s.ThreadPool.Knobs.Select(k => KeyValuePair.Create(k.Key, (JsonNode?)JsonValue.Create(k.Value)))),
             ["loadProfile"] = s.Load.Describe(),
             ["status"] = Camel(r.Status.ToString()),
             ["error"] = r.Error,
             ["load"] = r.Load is null ? null : LoadJson.ToJsonObject(r.Load.Summary),
+            ["processId"] = t?.ProcessId,
             ["timeline"] = t is null ? null : new JsonObject
             {
                 ["samples"] = t.Samples.Count,
@@ -73,6 +79,16 @@ internal static class SummaryJson
                 ["injectionsByReason"] = new JsonObject(t.InjectionsByReason.Select(kv => KeyValuePair.Create(kv.Key, (JsonNode?)JsonValue.Create(kv.Value)))),
                 ["processExited"] = t.ProcessExited,
             },
+            ["endpoints"] = r.Endpoints.Count == 0 ? null : new JsonArray([.. r.Endpoints.Select(e => new JsonObject
+            {
+                ["name"] = e.Label, ["method"] = e.Method, ["path"] = e.Path, ["weight"] = e.Weight, ["bodyBytes"] = e.BodyBytes, ["requests"] = e.Requests, ["failed"] = e.Failed,
+                ["meanMs"] = Round(e.MeanMs), ["p50Ms"] = Round(e.P50Ms), ["p99Ms"] = Round(e.P99Ms), ["maxMs"] = Round(e.MaxMs),
+                ["requestsPerSecond"] = Round(e.RequestsPerSecond),
+            })]),
+            ["cost"] = r.Cost is { } cost ? new JsonObject { ["peakRssMb"] = cost.PeakRssMb, ["cpuSeconds"] = cost.CpuSeconds } : null,
+            ["run"] = r.Run == 0 ? null : r.Run,
+            ["repeats"] = r.Runs.Count == 0 ? null : new JsonArray([.. r.Runs.Select(RunJson)]),
+            ["spread"] = r.Runs.Count == 0 ? null : SpreadJson(r),
             ["verdict"] = t is null ? null : t.Verdict.ToString().ToLowerInvariant(),
             ["evidence"] = t?.Evidence,
             ["culprits"] = new JsonArray([.. r.Culprits.Select(c => new JsonObject
@@ -83,11 +99,40 @@ internal static class SummaryJson
             ["seed"] = seeds?.For(s.Experiment, s.Id)?.DeepClone(),
             ["files"] = new JsonObject
             {
-                ["requests"] = ResultsWriter.RelativeFile(s, "requests.csv"),
-                ["timeline"] = ResultsWriter.RelativeFile(s, "timeline.jsonl"),
+                ["requests"] = ResultsWriter.RelativeFile(s, "requests.csv", r.Run),
+                ["timeline"] = ResultsWriter.RelativeFile(s, "timeline.jsonl", r.Run),
             },
         };
     }
+
+    private static JsonObject RunJson(RunFigures f) => new()
+    {
+        ["run"] = f.Run, ["status"] = Camel(f.Status.ToString()), ["requests"] = f.Requests, ["failed"] = f.Failed,
+        ["meanMs"] = Round(f.MeanMs), ["p50Ms"] = Round(f.P50Ms), ["p99Ms"] = Round(f.P99Ms), ["maxMs"] = Round(f.MaxMs),
+        ["requestsPerSecond"] = Round(f.RequestsPerSecond), ["threadsPeak"] = f.ThreadsPeak, ["injections"] = f.Injections,
+        ["peakRssMb"] = f.PeakRssMb, ["cpuSeconds"] = f.CpuSeconds,
+    };
+
+    /// <summary>Mean, range and standard deviation over the runs of each figure that compare and the lessons read.</summary>
+    private static JsonObject SpreadJson(ScenarioResult r)
+    {
+        var o = new JsonObject();
+        foreach (var (name, figure) in SpreadFigures)
+        {
+            o[name] = r.SpreadOf(figure) is { } sp
+                ? new JsonObject { ["mean"] = Round(sp.Mean), ["min"] = Round(sp.Min), ["max"] = Round(sp.Max), ["stdDev"] = Round(sp.StdDev), ["runs"] = sp.Runs }
+                : null;
+        }
+        return o;
+    }
+
+    /// <summary>The figures that get a spread in summary.json, by their JSON name.</summary>
+    public static readonly IReadOnlyList<(string Name, Func<RunFigures, double?> Figure)> SpreadFigures =
+    [
+        ("meanMs", f => f.MeanMs), ("p50Ms", f => f.P50Ms), ("p99Ms", f => f.P99Ms), ("maxMs", f => f.MaxMs),
+        ("requestsPerSecond", f => f.RequestsPerSecond), ("failed", f => f.Failed), ("threadsPeak", f => f.ThreadsPeak),
+        ("injections", f => f.Injections), ("peakRssMb", f => f.PeakRssMb), ("cpuSeconds", f => f.CpuSeconds),
+    ];
 
     private static double? Round(double? v) => v is double d ? Math.Round(d, 3) : null;
 

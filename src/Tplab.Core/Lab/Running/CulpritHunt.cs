@@ -32,7 +32,7 @@ internal static class CulpritHunt
             // The lab already watches this target; a second watch session would only change the counters' interval.
             var diagnosis = await BlockingDiagnoser.DiagnoseAsync(processId, new DiagnoseOptions { Duration = Capture, WatchPool = false }, ct).ConfigureAwait(false);
             return [.. diagnosis.Culprits.Select(c => new Culprit(
-                c.BlockingCall.Name, c.UserFrame?.FullName ?? "(no application frame)", c.Threads, c.Share, [.. c.Stack], c.Advice))];
+                c.BlockingCall.Name, c.UserFrame?.FullName ?? Tplab.Diagnose.Output.CulpritNames.NoApplicationFrame, c.Threads, c.Share, [.. c.Stack], c.Advice))];
         }
         catch (OperationCanceledException)
         {

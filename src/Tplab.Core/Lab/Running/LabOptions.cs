@@ -35,6 +35,9 @@ public sealed record LabOptions
     /// <summary>How often the target's pool is sampled (at least 250 ms, at most 1 h). Default 0.5 s: twice seed 004's rate, so that scenarios of a second or two still get samples.</summary>
     public TimeSpan WatchInterval { get; init; } = TimeSpan.FromMilliseconds(500);
 
+    /// <summary>How many times each scenario runs, each on a fresh process; tables then show the mean and the range. Default 1.</summary>
+    public int Repeat { get; init; } = 1;
+
     /// <summary>The clock for timestamps of the results folder.</summary>
     public TimeProvider Time { get; init; } = TimeProvider.System;
 

@@ -4,6 +4,7 @@ using Tplab.Lab.Experiments;
 using Tplab.Lab.Results;
 using Tplab.Lab.Seeds;
 using Tplab.Target;
+using Tplab.Target.Service;
 
 namespace Tplab.Lab.Running;
 
@@ -28,13 +29,16 @@ public static class LabRunner
         var needsDb = experiments.Any(e => e.NeedsDatabase);
         var done = new List<ExperimentResult>();
         var skipped = new List<(string, string)>();
-        await using var stack = await TargetStack.StartAsync(
-            new TargetStackOptions { ConnectionString = options.ConnectionString, Database = needsDb }, ct).ConfigureAwait(false);
-        var runner = new ScenarioRunner(stack, options, observer);
+        // The downstream and the database serve only tplab's own target; a plan of the user's service needs neither.
+        await using var stack = experiments.Any(e => e.Service is null)
+            ? await TargetStack.StartAsync(new TargetStackOptions { ConnectionString = options.ConnectionString, Database = needsDb }, ct).ConfigureAwait(false)
+            : null;
+        var runner = new ScenarioRunner(options, observer);
         var interrupted = false;
         foreach (var experiment in experiments)
         {
-            if (experiment.NeedsDatabase && stack.DatabaseUnavailable is { } why)
+            IServiceLauncher launcher = experiment.Service is { } service ? new UserServiceLauncher(service) : stack!;
+            if (experiment.NeedsDatabase && stack?.DatabaseUnavailable is { } why)
             {
                 skipped.Add((experiment.Name, why));
                 observer.ExperimentSkipped(experiment, why);
@@ -44,19 +48,22 @@ public static class LabRunner
             var results = new List<ScenarioResult>();
             foreach (var scenario in experiment.Scenarios)
             {
-                observer.ScenarioStarted(scenario);
-                ScenarioResult result;
-                try
+                var runs = new List<ScenarioResult>();
+                for (var run = 1; run <= options.Repeat; run++)
                 {
-                    result = await runner.RunAsync(scenario, ct).ConfigureAwait(false);
+                    observer.ScenarioStarted(scenario);
+                    var one = await RunOnceAsync(runner, scenario, launcher, ct).ConfigureAwait(false);
+                    one = options.Repeat > 1 ? one with { Run = run } : one;
+                    writer.WriteScenarioFiles(one);
+                    runs.Add(one);
+                    if (one.Status == ScenarioStatus.Interrupted)
+                    {
+                        break;
+                    }
                 }
-                catch (Exception e) when (e is not OperationCanceledException and not TplabException { ExitCode: ExitCodes.OutputFailed })
-                {
-                    // One scenario's surprise (a target that crashed mid-capture, say) costs that scenario, not the run.
-                    result = new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message.ReplaceLineEndings(" ") };
-                }
+                var result = Repeats.Combine(runs);
                 results.Add(result);
-                writer.WriteScenario(result);
+                writer.AddCharts(result);
                 observer.ScenarioFinished(result);
                 if (result.Status == ScenarioStatus.Interrupted)
                 {
@@ -77,6 +84,19 @@ public static class LabRunner
         writer.WriteSummary(lab);
         observer.LabFinished(lab);
         return lab;
+    }
+
+    private static async Task<ScenarioResult> RunOnceAsync(ScenarioRunner runner, Scenario scenario, IServiceLauncher launcher, CancellationToken ct)
+    {
+        try
+        {
+            return await runner.RunAsync(scenario, launcher, ct).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is not OperationCanceledException and not TplabException { ExitCode: ExitCodes.OutputFailed })
+        {
+            // One scenario's surprise (a target that crashed mid-capture, say) costs that scenario, not the run.
+            return new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message.ReplaceLineEndings(" ") };
+        }
     }
 }
 

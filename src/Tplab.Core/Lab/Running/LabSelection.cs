@@ -31,7 +31,7 @@ public static class LabSelection
             }
             var wanted = options.Variants.Select(v => v.TrimStart('/')).ToHashSet(StringComparer.Ordinal);
             experiments = [.. experiments
-                .Select(e => e with { Scenarios = [.. e.Scenarios.Where(s => wanted.Contains(s.Variant))] })
+                .Select(e => e with { Scenarios = [.. e.Scenarios.Where(s => s.Variant is { } v && wanted.Contains(v))] })
                 .Where(e => e.Scenarios.Count > 0)];
             if (experiments.Count == 0)
             {
@@ -43,7 +43,7 @@ public static class LabSelection
             // One scenario per variant is enough once every scenario gets the same pool settings.
             experiments = [.. experiments.Select(e => e with
             {
-                Scenarios = [.. e.Scenarios.GroupBy(s => s.Variant).Select(g => g.First() with { Id = g.Key + "-custom", ThreadPool = pool })],
+                Scenarios = [.. e.Scenarios.GroupBy(s => s.Variant ?? s.Id).Select(g => g.First() with { Id = g.Key + "-custom", ThreadPool = pool })],
                 Lessons = [],
             })];
         }

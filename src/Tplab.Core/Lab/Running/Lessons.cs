@@ -33,7 +33,8 @@ internal static class Lessons
 
     private const string NotRun = " was not run (not selected)";
 
-    private static List<double> Means(IEnumerable<ScenarioResult> runs) => [.. runs.Select(r => r.MeanMs).OfType<double>()];
+    // With --repeat a scenario's result carries each run's mean (ScenarioResult.Runs): the spread is over those.
+    private static List<double> Means(IEnumerable<ScenarioResult> runs) => [.. runs.SelectMany(r => r.RunMeansMs)];
 
     // A scenario cut short has a mean over the requests that finished, which leaves out the slowest: not comparable.
     private static string? Incomplete(string id, IEnumerable<ScenarioResult> runs)

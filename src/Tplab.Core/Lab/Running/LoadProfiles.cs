@@ -7,12 +7,14 @@ namespace Tplab.Lab.Running;
 /// <summary>Maps a scenario's load profile (the seeds' terms) to the load generator's options.</summary>
 internal static class LoadProfiles
 {
-    public static LoadOptions ToOptions(Scenario scenario, TargetProcess target)
+    public static LoadOptions ToOptions(Scenario scenario, IServiceInstance target)
     {
         var p = scenario.Load;
+        var targets = scenario.Requests.Select(q => q.ToTemplate(target.BaseAddress)).ToList();
         return new LoadOptions
         {
-            Url = target.Url(scenario.PathAndQuery),
+            Url = targets.Count > 0 ? targets[0].Url : target.Url(scenario.PathAndQuery),
+            Targets = targets,
             Concurrency = p.Model == LoadModel.Closed ? p.Concurrency : 1,
             Requests = p.Requests,
             Loops = p.Loops,

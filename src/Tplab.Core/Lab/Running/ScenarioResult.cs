@@ -44,8 +44,27 @@ public sealed record ScenarioResult
     /// <summary>Blocking code found by diagnose during the scenario (empty when none, or not starving).</summary>
     public IReadOnlyList<Culprit> Culprits { get; init; } = [];
 
-    /// <summary>Mean latency in ms, when the load ran and some request ended.</summary>
-    public double? MeanMs => Load is { Summary.Requests: > 0 } l ? l.Summary.LatencyMs.Mean : null;
+    /// <summary>Per endpoint of the scenario's request mix (the user's service); empty for the built-in target.</summary>
+    public IReadOnlyList<EndpointFigures> Endpoints => EndpointFigures.Of(Scenario, Load);
+
+    /// <summary>Peak memory and CPU of the service's process; null when it could not be read.</summary>
+    public ProcessCost? Cost { get; init; }
+
+    /// <summary>With --repeat: which run (1-based) this result's requests, timeline and charts come from; 0 when not repeated.</summary>
+    public int Run { get; init; }
+
+    /// <summary>With --repeat: every run's figures, in run order; empty when the scenario ran once.</summary>
+    public IReadOnlyList<RunFigures> Runs { get; init; } = [];
+
+    /// <summary>Mean latency in ms, when the load ran and some request ended; with --repeat, the mean over the runs.</summary>
+    public double? MeanMs => Runs.Count > 1 ? Spread.Of(Runs.Select(r => r.MeanMs))?.Mean
+        : Load is { Summary.Requests: > 0 } l ? l.Summary.LatencyMs.Mean : null;
+
+    /// <summary>Each run's mean latency in ms (one value when the scenario ran once), for rules that use the spread.</summary>
+    public IReadOnlyList<double> RunMeansMs => Runs.Count > 1 ? [.. Runs.Select(r => r.MeanMs).OfType<double>()] : MeanMs is double m ? [m] : [];
+
+    /// <summary>One figure over the repeated runs; null when the scenario ran once.</summary>
+    public Spread? SpreadOf(Func<RunFigures, double?> figure) => Runs.Count > 1 ? Spread.Of(Runs.Select(figure)) : null;
 }
 
 /// <summary>A blocking call and the user method that made it, as diagnose names it.</summary>

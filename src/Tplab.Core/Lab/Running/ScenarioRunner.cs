@@ -2,25 +2,26 @@ using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Load;
 using Tplab.Target;
+using Tplab.Target.Service;
 using Tplab.Watch;
 
 namespace Tplab.Lab.Running;
 
 /// <summary>
-/// Runs one scenario against a fresh target process (no pool history leaks between scenarios): watch the
-/// target's pool, load it, look for the blocking code while it starves, then stop everything.
+/// Runs one scenario against a fresh process of the service (no pool history leaks between scenarios): watch its
+/// pool, load it, look for the blocking code while it starves, then stop everything.
 /// </summary>
-internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILabObserver observer)
+internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
 {
     /// <summary>Starts the culprit hunt (pid, watch, stop looking, abort); tests put a fake here to see it stopped.</summary>
     internal Func<int, ThreadPoolWatch, CancellationToken, CancellationToken, Task<IReadOnlyList<Culprit>>> Hunt { get; init; } = CulpritHunt.StartAsync;
 
-    public async Task<ScenarioResult> RunAsync(Scenario scenario, CancellationToken userCancel)
+    public async Task<ScenarioResult> RunAsync(Scenario scenario, IServiceLauncher launcher, CancellationToken userCancel)
     {
-        TargetProcess target;
+        IServiceInstance target;
         try
         {
-            target = await stack.StartTargetAsync(scenario.ThreadPool, cancellationToken: userCancel).ConfigureAwait(false);
+            target = await launcher.StartAsync(scenario.ThreadPool, userCancel).ConfigureAwait(false);
         }
         catch (TplabException e) when (!userCancel.IsCancellationRequested)
         {
@@ -28,7 +29,7 @@ internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILab
         }
         await using (target.ConfigureAwait(false))
         {
-            await WarmUpAsync(scenario, target, userCancel).ConfigureAwait(false);
+            await WarmUpAsync(scenario, launcher, target, userCancel).ConfigureAwait(false);
             var watchStarted = options.Time.GetUtcNow();
             ThreadPoolWatch? watch = null;
             string? watchError = null;
@@ -55,7 +56,7 @@ internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILab
         }
     }
 
-    private async Task<ScenarioResult> LoadAndWatchAsync(Scenario scenario, TargetProcess target, ThreadPoolWatch? watch, DateTimeOffset watchStarted, string? watchError, CancellationToken userCancel)
+    private async Task<ScenarioResult> LoadAndWatchAsync(Scenario scenario, IServiceInstance target, ThreadPoolWatch? watch, DateTimeOffset watchStarted, string? watchError, CancellationToken userCancel)
     {
         if (watch is not null)
         {
@@ -68,6 +69,7 @@ internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILab
         var culprits = options.Diagnose && watch is not null
             ? Hunt(target.ProcessId, watch, loading.Token, deadline.Token)
             : Task.FromResult<IReadOnlyList<Culprit>>([]);
+        var cpuAtStart = ProcessCost.CpuTime(target.ProcessId);
         var progress = new Progress<LoadProgress>(p => observer.ScenarioProgress(scenario, p, watch?.Latest));
         LoadResult load;
         IReadOnlyList<Culprit> found;
@@ -81,6 +83,7 @@ internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILab
             await loading.CancelAsync().ConfigureAwait(false);
             found = await culprits.ConfigureAwait(false);
         }
+        var cost = ProcessCost.Measure(target.ProcessId, cpuAtStart);
         PoolTimeline? timeline = null;
         if (watch is not null)
         {
@@ -99,7 +102,7 @@ internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILab
         return new ScenarioResult
         {
             Scenario = scenario, Status = status, Error = error, Load = load, Timeline = timeline,
-            WatchStartedAt = watchStarted, Culprits = found,
+            WatchStartedAt = watchStarted, Culprits = found, Cost = cost,
         };
     }
 
@@ -132,14 +135,23 @@ internal sealed class ScenarioRunner(TargetStack stack, LabOptions options, ILab
     /// <summary>Warm-up requests per fresh target: enough to compile the route, too few to grow the pool.</summary>
     public const int WarmUpRequests = 8;
 
-    // Compiles the route's code path (Kestrel, MVC, the action, the driver) with ms=0 and two requests at a time, so
-    // the first measured requests do not pay for the JIT; two concurrent requests never make the pool add threads.
-    private static async Task WarmUpAsync(Scenario scenario, TargetProcess target, CancellationToken ct)
+    // Compiles the code paths (Kestrel, the framework, the handlers, the drivers) two requests at a time, so the first
+    // measured requests do not pay for the JIT; two concurrent requests never make the pool add threads. The built-in
+    // target's routes wait ms=0; the user's service gets its scenario's own requests.
+    private static async Task WarmUpAsync(Scenario scenario, IServiceLauncher launcher, IServiceInstance target, CancellationToken ct)
     {
-        var warm = new LoadOptions
+        var count = launcher is UserServiceLauncher user ? user.Service.WarmUpRequests : WarmUpRequests;
+        if (count == 0)
         {
-            Url = target.Url($"/{scenario.Variant}?ms=0"), Concurrency = 2, Requests = WarmUpRequests,
-            Timeout = TimeSpan.FromSeconds(10), KeepRecords = false,
+            return;
+        }
+        var load = LoadProfiles.ToOptions(scenario, target);
+        var warm = load with
+        {
+            Url = scenario.Variant is { } v ? target.Url($"/{v}?ms=0") : load.Url,
+            Targets = scenario.Variant is null ? load.Targets : [],
+            Concurrency = 2, Requests = count, Loops = null, Duration = null, RampUp = TimeSpan.Zero, Think = null, Rate = null,
+            Timeout = TimeSpan.FromSeconds(30), KeepRecords = false,
         };
         await LoadRunner.RunAsync(warm, null, ct).ConfigureAwait(false);
     }

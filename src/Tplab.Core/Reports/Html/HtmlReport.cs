@@ -46,7 +46,7 @@ public static class HtmlReport
         writer.Write(page);
     }
 
-    private static string Asset(string name)
+    internal static string Asset(string name)
     {
         using var stream = Assembly.GetExecutingAssembly().GetManifestResourceStream("Tplab.Report." + name)
             ?? throw new InvalidOperationException($"report asset {name} is missing from the build");

@@ -5,6 +5,7 @@ using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
 using Tplab.Load;
 using Tplab.Watch;
+using Tplab.Watch.Verdicts;
 
 namespace Tplab.Reports.Terminal;
 
@@ -109,7 +110,7 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
     public void ScenarioProgress(Scenario scenario, LoadProgress progress, ThreadPoolSample? pool)
     {
         var expected = scenario.Load.ExpectedRequests;
-        var poolText = pool is null ? "" : $" · pool {pool.ThreadCount.ToString(C)} threads, queue {pool.QueueLength.ToString(C)}, {pool.Verdict.ToString().ToLowerInvariant()}";
+        var poolText = pool is null ? "" : $" · pool {pool.ThreadCount.ToString(C)} threads, queue {pool.QueueLength.ToString(C)}, {pool.Verdict.ToWord()}";
         var figures = $"{progress.Done.ToString(C)}{(expected is int e ? "/" + e.ToString(C) : "")} done · {progress.Elapsed.TotalSeconds.ToString("0", C)} s · in flight {progress.InFlight.ToString(C)} · p99 {Cells.Ms(progress.Done > 0 ? progress.P99Ms : null)}{Cells.Escape(poolText)}";
         if (_interactive)
         {

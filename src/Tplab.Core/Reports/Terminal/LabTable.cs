@@ -13,22 +13,28 @@ namespace Tplab.Reports.Terminal;
 /// </summary>
 internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
 {
-    /// <summary>A column: its header, its cell per scenario (null when it has no value), and its rank (0 = kept first).</summary>
-    private sealed record Column(string Header, int Rank, Func<ScenarioResult, string?> Cell, bool Left = false);
+    /// <summary>
+    /// A column: its header, its cell per scenario (null when it has no value), its rank (0 = kept first), and its cell
+    /// in an endpoint's row under a scenario with a request mix (null: empty).
+    /// </summary>
+    private sealed record Column(string Header, int Rank, Func<ScenarioResult, string?> Cell, bool Left = false, Func<EndpointFigures, string?>? Endpoint = null);
+
+    /// <summary>A row: a scenario, or one endpoint of its request mix.</summary>
+    private readonly record struct Row(ScenarioResult Scenario, EndpointFigures? Endpoint);
 
     // Left to right as shown; Rank says which go first when the terminal is narrow.
     private IReadOnlyList<Column> AllColumns() =>
     [
-        new("scenario", 0, r => Cells.Escape(r.Scenario.Label), Left: true),
-        new("reqs", 12, r => Cells.Count(r.Load?.Summary.Requests)),
-        new("failed", 5, r => Cells.Count(r.Load?.Summary.Failed)),
-        new("mean", 1, r => Cells.Ms(r.Load?.Summary.LatencyMs.Mean)),
-        new("p50", 14, r => Cells.Ms(r.Load?.Summary.LatencyMs.P50)),
-        new("p99", 2, r => Cells.Ms(r.Load?.Summary.LatencyMs.P99)),
-        new("max", 7, r => Cells.Ms(r.Load?.Summary.LatencyMs.Max)),
+        new("scenario", 0, r => Cells.Escape(r.Scenario.Label + (r.Runs.Count > 1 ? $" ×{r.Runs.Count}" : "")), Left: true, Endpoint: e => Cells.Escape("  └ " + e.Label)),
+        new("reqs", 12, r => Cells.Count(r.Load?.Summary.Requests), Endpoint: e => Cells.Count(e.Requests)),
+        new("failed", 5, r => Cells.Count(r.Load?.Summary.Failed), Endpoint: e => Cells.Count(e.Failed)),
+        new("mean", 1, r => Repeated(r, f => f.MeanMs, r.Load?.Summary.LatencyMs.Mean, Cells.Ms, range: true), Endpoint: e => Cells.Ms(e.MeanMs)),
+        new("p50", 14, r => Repeated(r, f => f.P50Ms, r.Load?.Summary.LatencyMs.P50, Cells.Ms, range: false), Endpoint: e => Cells.Ms(e.P50Ms)),
+        new("p99", 2, r => Repeated(r, f => f.P99Ms, r.Load?.Summary.LatencyMs.P99, Cells.Ms, range: true), Endpoint: e => Cells.Ms(e.P99Ms)),
+        new("max", 7, r => Repeated(r, f => f.MaxMs, r.Load?.Summary.LatencyMs.Max, Cells.Ms, range: false), Endpoint: e => Cells.Ms(e.MaxMs)),
         new("waited mean", 6, r => Optional(Split(r)?.WaitedMean)),
         new("waited p99", 10, r => Optional(Split(r)?.WaitedP99)),
-        new("req/s", 8, r => Cells.Rate(r.Load?.Summary.ThroughputPerSecond)),
+        new("req/s", 8, r => Repeated(r, f => f.RequestsPerSecond, r.Load?.Summary.ThroughputPerSecond, Cells.Rate, range: true), Endpoint: e => Cells.Rate(e.RequestsPerSecond)),
         new("threads", 9, Cells.Threads),
         new("verdict", 4, Cells.Verdict),
         new("seed mean", 3, r => Seed(r, "meanMs", Cells.Ms)),
@@ -65,8 +71,9 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
 
     private List<(Column Column, string?[] Cells)> Choose(int width)
     {
+        var rows = Rows().ToList();
         var all = AllColumns()
-            .Select(c => (Column: c, Cells: _done.Select(c.Cell).ToArray()))
+            .Select(c => (Column: c, Cells: rows.Select(row => CellOf(c, row)).ToArray()))
             .Where(c => c.Column.Rank == 0 || _done.Count == 0 || c.Cells.Any(v => v is not null and not "–"))
             .ToList();
         // Simple border: one space of padding each side of a cell plus one separator per column, and one at the end.
@@ -95,9 +102,12 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
             var c = new TableColumn(column.Header).NoWrap();
             table.AddColumn(column.Left ? c.LeftAligned() : c.RightAligned());
         }
-        for (var row = 0; row < _done.Count; row++)
+        var rows = Rows().ToList();
+        for (var row = 0; row < rows.Count; row++)
         {
-            table.AddRow([.. columns.Select(c => c.Cells[row] ?? "–")]);
+            // An endpoint row leaves empty what only a scenario has (threads, verdict, seed figures).
+            var empty = rows[row].Endpoint is null ? "–" : "";
+            table.AddRow([.. columns.Select(c => c.Cells[row] ?? empty)]);
         }
         if (experiment.Seeds.Count > 0)
         {
@@ -105,6 +115,17 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
         }
         return table;
     }
+
+    // With --repeat: the mean over the runs, and where asked the range (lowest–highest run) in brackets.
+    private static string Repeated(ScenarioResult r, Func<RunFigures, double?> figure, double? single, Func<double?, string> format, bool range) =>
+        r.SpreadOf(figure) is { } sp ? format(sp.Mean) + (range ? $" ({format(sp.Min)}–{format(sp.Max)})" : "") : format(single);
+
+    // A scenario's row, then one row per endpoint when its request mix has several.
+    private IEnumerable<Row> Rows() => _done.SelectMany(r => r.Endpoints.Count > 1
+        ? [new Row(r, null), .. r.Endpoints.Select(e => new Row(r, e))]
+        : new[] { new Row(r, null) });
+
+    private static string? CellOf(Column c, Row row) => row.Endpoint is { } e ? c.Endpoint?.Invoke(e) : c.Cell(row.Scenario);
 
     private string? Seed(ScenarioResult r, string field, Func<double?, string> format) =>
         seeds.FigureOrMidRange(experiment.Name, r.Scenario.Id, field) is double v ? format(v) : null;

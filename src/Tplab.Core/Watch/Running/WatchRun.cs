@@ -23,6 +23,10 @@ public static class WatchRun
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(terminal);
         options.Validated();
+        if (options.From is { } from)
+        {
+            return Rewrite(options, from, terminal);
+        }
         var pid = options.ProcessId ?? (options.Name is { } name ? ProcessFinder.ByName(name).ProcessId : (int?)null);
         // jsonl and csv stream a line per record; the HTML page is one document, written whole when the watch ends.
         using var page = options.Format == "html" && options.Output is { } pagePath ? OpenPage(pagePath) : null;
@@ -86,6 +90,36 @@ public static class WatchRun
             default:
                 return ExitCodes.Ok;
         }
+    }
+
+    // A saved watch written again in another format: the records in time order, then the summary, as a live watch delivers them.
+    private static int Rewrite(WatchRunOptions options, string from, WatchTerminal terminal)
+    {
+        PoolTimeline timeline;
+        try
+        {
+            using var input = new StreamReader(from);
+            timeline = JsonlWatchReader.Read(input);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw TplabException.Usage($"cannot read --from {from}: {e.Message}");
+        }
+        using var file = OpenOutput(options.Output);
+        var sink = SinkFor(options, file ?? terminal.Out, terminal.Console, $"tplab watch: {from}");
+        foreach (var record in timeline.Samples.Cast<WatchRecord>().Concat(timeline.Injections).OrderBy(r => r.Offset))
+        {
+            if (record is ThreadPoolSample s)
+            {
+                sink.OnSample(s);
+            }
+            else if (record is ThreadPoolInjection i)
+            {
+                sink.OnInjection(i);
+            }
+        }
+        sink.OnCompleted(timeline);
+        return ExitCodes.Ok;
     }
 
     /// <summary>The record sink of a format: the live view, JSONL or CSV.</summary>

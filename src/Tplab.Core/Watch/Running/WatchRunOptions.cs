@@ -18,6 +18,9 @@ public sealed record WatchRunOptions
     /// <summary>A command to start and watch from its first moment (after <c>--</c>); empty when attaching.</summary>
     public IReadOnlyList<string> Command { get; init; } = [];
 
+    /// <summary>A saved watch (<c>--format jsonl</c>) to write again in <see cref="Format"/> instead of watching a process (<c>--from</c>).</summary>
+    public string? From { get; init; }
+
     /// <summary>Time between samples (default 1 s).</summary>
     public TimeSpan Interval { get; init; } = TimeSpan.FromSeconds(1);
 
@@ -42,10 +45,10 @@ public sealed record WatchRunOptions
     /// <summary>These options, or a usage error naming the first bad value.</summary>
     public WatchRunOptions Validated()
     {
-        var targets = (ProcessId is null ? 0 : 1) + (Name is null ? 0 : 1) + (Command.Count == 0 ? 0 : 1);
+        var targets = (ProcessId is null ? 0 : 1) + (Name is null ? 0 : 1) + (Command.Count == 0 ? 0 : 1) + (From is null ? 0 : 1);
         if (targets != 1)
         {
-            throw TplabException.Usage("watch needs one of: a process id, -n NAME, or -- and a command: tplab watch PID | tplab watch -n NAME | tplab watch -- COMMAND ARGS");
+            throw TplabException.Usage("watch needs one of: a process id, -n NAME, -- and a command, or --from FILE.jsonl: tplab watch PID | tplab watch -n NAME | tplab watch -- COMMAND ARGS | tplab watch --from FILE.jsonl");
         }
         if (!Formats.Contains(Format))
         {

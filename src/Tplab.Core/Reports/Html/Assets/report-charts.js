@@ -76,9 +76,9 @@
     const parts = split
       ? [...(lag ? [["lag", run.open ? "late send (behind the schedule)" : "before the send (the load generator's own delay)"]] : []), ["waited", "waited for a thread"], ["handler", "running the handler"], ["rest", "the rest (after the handler: sending the response, connection)"]]
       : [["whole", "latency (the app sent no handler timing)"]];
-    const maxEnd = Math.max(...q.end);
+    const maxEnd = Math.max(...q.end), anyFailed = q.ok.some(v => !v);
     const rows = order.map((i, k) => k);
-    const data = [[0, maxEnd], ...parts.map(() => [null, null]), [null, null]];
+    const data = [[0, maxEnd], ...parts.map(() => [null, null]), ...(anyFailed ? [[null, null]] : [])];
     const box = T.box(parent, `Where each request's time went — ${run.label}`,
       split ? "one bar per request in send order; the first part is time spent waiting for a pool thread" : "one bar per request in send order", true);
     const ticks = [];
@@ -92,7 +92,7 @@
         const i = order[k], top = y(k) - h / 2;
         const seg = (name, from, to) => { if (from != null && to != null && to > from && shown(name)) { ctx.fillStyle = T.parts[name]; ctx.fillRect(x(from), top, Math.max(1, x(to) - x(from)), h); } };
         if (!q.ok[i]) {
-          if (u.series[u.series.length - 1].show) { ctx.fillStyle = failedFill; ctx.fillRect(x(q.sched[i]), top, Math.max(1, x(q.end[i]) - x(q.sched[i])), h); }
+          if (anyFailed && u.series[u.series.length - 1].show) { ctx.fillStyle = failedFill; ctx.fillRect(x(q.sched[i]), top, Math.max(1, x(q.end[i]) - x(q.sched[i])), h); }
           continue;
         }
         if (split && q.hs[i] != null) {
@@ -111,7 +111,7 @@
       scales: { x: { time: false, range: [0, maxEnd * 1.02] }, y: { range: [-0.5, n - 0.5], dir: -1 } },
       axes: [secondsAxis(ticks), T.axis(ticks, { label: "request (in send order)", size: 60, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000] }, v => T.finite(v) && v >= 0 && Number.isInteger(v) ? String(v + 1) : "")],
       series: [{}, ...parts.map(p => ({ label: p[1], stroke: T.parts[p[0]], fill: T.parts[p[0]], width: 6, paths: () => null, points: { show: false } })),
-        { label: "failed or timed out (pale bar: from the send to the error)", stroke: failedFill, fill: failedFill, width: 6, paths: () => null, points: { show: false } }],
+        ...(anyFailed ? [{ label: "failed or timed out (pale bar: from the send to the error)", stroke: failedFill, fill: failedFill, width: 6, paths: () => null, points: { show: false } }] : [])],
       hooks: { draw: [draw] },
     }, data, box);
     T.register(id, rows.length, ticks);
@@ -138,8 +138,8 @@
       tables.push([idx.map(i => q.end[i]), idx.map(i => q.ms[i] / 1000)]);
     }
     // One colour per reason wherever it appears, none shared with the lines; unknown reasons share the last.
-    const reasonColors = { Starvation: "#D55E00", CooperativeBlocking: "#CC79A7", Warmup: "#000000", ClimbingMove: "#009E73", ChangePoint: "#0072B2", Stabilizing: "#56B4E9" };
-    const marker = r => reasonColors[r] || "#F0E442";
+    const reasonColors = { Starvation: "#D55E00", CooperativeBlocking: "#CC79A7", Warmup: "#000000", ClimbingMove: "#F0E442", ChangePoint: "#882255", Stabilizing: "#44AA99" };
+    const marker = r => reasonColors[r] || "#AA4499";
     const box = T.box(parent, title || `Pool and latency over time — ${run.label}`, "click a legend entry to hide or show it; hover for values", true), ticks = [];
     const series = [{ label: "time", value: (u, v) => T.tick(v, "s") },
       { label: "pool threads", stroke: "#0072B2", width: 2, value: (u, v) => T.tick(v) },
@@ -147,11 +147,25 @@
       { label: "queue length", stroke: "#E69F00", width: 2, scale: "queue", value: (u, v) => T.tick(v, "items") },
       { label: "completed work items /s", stroke: "#009E73", width: 1, scale: "rate", value: (u, v) => T.tick(v, "/s") },
       { label: "CPU of the process", stroke: "#999999", width: 1, scale: "cpu", dash: [2, 2], value: (u, v) => T.tick(v, "%") },
-      ...reasons.map((r, i) => ({ label: `injection: ${r}`, stroke: marker(r), fill: marker(r), paths: () => null, points: { show: true, size: 10, width: 0 }, value: (u, v) => v == null ? "–" : `→ ${v} threads` })),
+      ...reasons.map((r, i) => ({ label: `injection: ${r}`, stroke: "#000000", fill: marker(r), paths: () => null, points: { show: true, size: 10, width: 1, stroke: "#000000", fill: marker(r) }, value: (u, v) => v == null ? "–" : `→ ${v} threads` })),
       ...(hasLatency ? [{ label: "request latency (at completion)", scale: "lat", stroke: "#6b6b6b", fill: "#6b6b6b", paths: () => null, points: { show: true, size: 3, width: 0 }, value: (u, v) => T.tick(v, "s") }] : [])];
+    // The seed's published thread counts (seed 004 logged the process's threads every second), as a band to compare with.
+    const sf = (run.seed && run.seed.figures) || {};
+    const seedLo = T.finite(sf.threadsStart) ? sf.threadsStart : sf.threadsPeak, seedHi = T.finite(sf.threadsPeak) ? sf.threadsPeak : sf.threadsStart;
+    const seedBand = T.finite(seedLo) ? u => {
+      const ctx = u.ctx, y1 = u.valToPos(seedHi, "y", true), y0 = u.valToPos(seedLo, "y", true);
+      ctx.save();
+      ctx.fillStyle = "rgba(0, 114, 178, 0.10)";
+      ctx.fillRect(u.bbox.left, y1 - 2, u.bbox.width, Math.max(4, y0 - y1 + 4));
+      ctx.fillStyle = "#0a4f8a";
+      ctx.font = `${Math.round(11 * devicePixelRatio)}px system-ui, sans-serif`;
+      ctx.fillText(`seed: ${seedLo === seedHi ? seedLo : `${seedLo}–${seedHi}`} threads of the process`, u.bbox.left + 6, y1 - 6);
+      ctx.restore();
+    } : null;
     new uPlot({
       width: T.width(box), height: 320, legend: { live: true },
-      scales: { x: { time: false }, y: { range: (u, min, max) => [0, Math.max(4, max * 1.1)] }, queue: { range: (u, min, max) => [0, Math.max(4, max * 1.1)] }, rate: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] }, cpu: { range: [0, 100] }, lat: { range: (u, min, max) => [0, Math.max(0.1, max * 1.1)] } },
+      hooks: seedBand ? { draw: [seedBand] } : {},
+      scales: { x: { time: false }, y: { range: (u, min, max) => [0, Math.max(4, (T.finite(seedHi) ? Math.max(max, seedHi) : max) * 1.1)] }, queue: { range: (u, min, max) => [0, Math.max(4, max * 1.1)] }, rate: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] }, cpu: { range: [0, 100] }, lat: { range: (u, min, max) => [0, Math.max(0.1, max * 1.1)] } },
       axes: [secondsAxis(ticks, run.xLabel),
         T.axis(ticks, { label: "threads", size: 50 }, v => T.tick(v)),
         T.axis(ticks, { side: 1, scale: "queue", label: "queue (items)", size: 60, grid: { show: false } }, v => T.tick(v)),

@@ -28,14 +28,14 @@
   function scenarioTable(rows, withSeed) {
     const anyWaited = rows.some(r => timing(r));
     const cols = [
-      ["scenario", r => r.label, "text"],
+      ["scenario", r => r.label + (r.repeats ? ` ×${r.repeats.length}` : ""), "text"],
       ["requests", r => T.num(r.load && r.load.requests)],
       ["failed", r => T.num(r.load && r.load.failed)],
-      ["mean", r => T.ms(r.load && r.load.latencyMs.mean)],
-      ["p99", r => T.ms(r.load && r.load.latencyMs.p99)],
+      ["mean", r => spread(r, "meanMs", T.ms) ?? T.ms(r.load && r.load.latencyMs.mean)],
+      ["p99", r => spread(r, "p99Ms", T.ms) ?? T.ms(r.load && r.load.latencyMs.p99)],
       ["max", r => T.ms(r.load && r.load.latencyMs.max)],
       ...(anyWaited ? [["waited mean", r => T.ms(timing(r) && timing(r).waitedForThreadMs.mean)], ["waited p99", r => T.ms(timing(r) && timing(r).waitedForThreadMs.p99)]] : []),
-      ["req/s", r => T.num(r.load && r.load.throughputPerSecond, 1)],
+      ["req/s", r => spread(r, "requestsPerSecond", v => T.num(v, 1)) ?? T.num(r.load && r.load.throughputPerSecond, 1)],
       ["pool threads", r => r.timeline ? `${r.timeline.threadsStart} → ${r.timeline.threadsPeak}` : "–"],
       ["verdict", r => r.status === "completed" ? (r.verdict || "–") : `${r.verdict || "–"} (${r.status})`, "verdict"],
       ...(withSeed ? [
@@ -46,10 +46,24 @@
     // A column with no value in any row (the pool of a plain load run, say) is left out.
     cols.splice(0, cols.length, ...cols.filter((c, i) => i === 0 || rows.some(r => c[1](r) !== "–")));
     const head = el("tr", {}, cols.map(c => el("th", { class: c[2] === "seed" ? "seed" : null }, c[0])));
-    const body = el("tbody", {}, rows.map(r => el("tr", {}, cols.map(c => el("td", {
+    const body = el("tbody", {}, rows.flatMap(r => [el("tr", {}, cols.map(c => el("td", {
       class: c[2] === "verdict" ? "verdict-" + (r.verdict || "none") : c[2] === "text" ? "text" : c[2] === "seed" ? "seed" : null,
-    }, c[1](r))))));
+    }, c[1](r))))].concat(endpointRows(r, cols))));
     return el("div", { class: "table-wrap" }, el("table", {}, el("thead", {}, head), body));
+  }
+  // With --repeat: the mean over the runs and their range (lowest–highest run).
+  function spread(r, key, format) {
+    const s = r.spread && r.spread[key];
+    return s ? `${format(s.mean)} (${format(s.min)}–${format(s.max)})` : null;
+  }
+  // A request mix of several endpoints (your own service): one row per endpoint under its scenario.
+  const endpointCells = {
+    scenario: e => "└ " + e.name, requests: e => T.num(e.requests), failed: e => T.num(e.failed), mean: e => T.ms(e.meanMs),
+    p99: e => T.ms(e.p99Ms), max: e => T.ms(e.maxMs), "req/s": e => T.num(e.requestsPerSecond, 1),
+  };
+  function endpointRows(r, cols) {
+    if (!r.endpoints || r.endpoints.length < 2) return [];
+    return r.endpoints.map(e => el("tr", { class: "endpoint" }, cols.map(c => el("td", { class: c[2] === "text" ? "text" : null }, endpointCells[c[0]] ? endpointCells[c[0]](e) : ""))));
   }
   function seedRange(r, key, format) {
     const s = r.seed || {}, f = s.figures || {}, range = (s.ranges || {})[key];
@@ -132,7 +146,7 @@
     for (const skipped of summary.skipped || []) root.append(el("p", { class: "warning" }, `${skipped.experiment} skipped: ${skipped.reason}`));
     for (const exp of summary.experiments) {
       const rows = summary.scenarios.filter(s => s.experiment === exp.name);
-      const runs = rows.map((r, index) => ({ label: r.label, index, s: series[`${exp.name}/${r.scenario}`], open: !!(r.load && r.load.model === "open") })).filter(r => r.s);
+      const runs = rows.map((r, index) => ({ label: r.label, index, s: series[`${exp.name}/${r.scenario}`], open: !!(r.load && r.load.model === "open"), seed: r.seed })).filter(r => r.s);
       const sec = section("exp-" + slug(exp.name), `${exp.name} — ${exp.title}`);
       if (exp.seeds.length) sec.append(el("p", { class: "muted" }, `Seeds: ${exp.seeds.join(", ")}${exp.seedRuntime ? " · seed runtime: " + exp.seedRuntime : ""}`));
       sec.append(el("p", { class: "muted" }, exp.scaling));

@@ -1,0 +1,53 @@
+using System.CommandLine;
+using System.Globalization;
+using Tplab.Common;
+using Tplab.Lab.Comparing;
+
+namespace Tplab.Cli.Commands;
+
+/// <summary><c>tplab compare A B</c>: two lab results side by side, scenario by scenario, with a verdict each.</summary>
+internal static class CompareCommand
+{
+    public static Command Create()
+    {
+        var a = new Argument<string>("A") { Description = "The baseline: a results folder of tplab run, or its summary.json" };
+        var b = new Argument<string>("B") { Description = "The candidate, compared against A" };
+        var failIfWorse = new Option<string?>("--fail-if-worse") { Description = "Exit 9 when a scenario of B is worse than A beyond this change, e.g. 10% (also the threshold of the verdicts; default 10%)" };
+        var format = new Option<string>("--format") { Description = "text, json or html", DefaultValueFactory = _ => "text" };
+        format.AcceptOnlyFromAmong("text", "json", "html");
+        var output = new Option<string?>("--output", "-o") { Description = "Write to this file instead of stdout" };
+        var command = new Command("compare", "Compare two lab results scenario by scenario: mean/p50/p99/max, throughput, errors, threads, injections; better, worse or no clear change")
+        {
+            a, b, failIfWorse, format, output,
+        };
+        command.SetAction(r =>
+        {
+            var threshold = r.GetValue(failIfWorse) is { } t ? Percent(t) : Comparison.DefaultThresholdPercent;
+            var comparison = Comparison.Compare(ResultsFile.Read(r.GetValue(a)!), ResultsFile.Read(r.GetValue(b)!), threshold);
+            Action<Comparison, TextWriter> write = r.GetValue(format) switch
+            {
+                "json" => ComparisonJson.Write,
+                "html" => ComparisonHtml.Write,
+                _ => ComparisonText.Write,
+            };
+            if (r.GetValue(output) is { } file)
+            {
+                AtomicFile.Write(file, w => write(comparison, w));
+            }
+            else
+            {
+                write(comparison, Console.Out);
+            }
+            return r.GetValue(failIfWorse) is not null && comparison.AnyWorse ? ExitCodes.Worse : ExitCodes.Ok;
+        });
+        return command;
+    }
+
+    private static double Percent(string text)
+    {
+        var trimmed = text.Trim().TrimEnd('%');
+        return double.TryParse(trimmed, NumberStyles.Float, CultureInfo.InvariantCulture, out var p) && p >= 0 && p <= 1000
+            ? p
+            : throw TplabException.Usage($"--fail-if-worse must be a percentage from 0 to 1000, such as 10%, got '{text}'");
+    }
+}

@@ -1,0 +1,94 @@
+using System.Diagnostics;
+using System.Globalization;
+using Tplab.Common;
+
+namespace Tplab.Processes;
+
+/// <summary>
+/// A user's command line (which knows nothing of tplab) started so that it cannot outlive tplab. A small shell
+/// guardian starts it in its own session and process group, then waits on tplab's pipe: when tplab ends, even by
+/// kill -9, the kernel closes the pipe and the guardian ends the whole group (TERM, then KILL after 5 s). Ctrl+C in
+/// tplab's terminal does not reach the group; tplab decides when it stops.
+/// </summary>
+public sealed class GuardedCommand : IAsyncDisposable
+{
+    /// <summary>The guardian's line naming the group leader's pid.</summary>
+    private const string StartedPrefix = "tplab-guardian: started ";
+
+    /// <summary>The guardian's line once the command has exited on its own.</summary>
+    public const string ExitedPrefix = "tplab-guardian: exited ";
+
+    // $1 working folder, $2 the command line. The command's stdin is /dev/null; its output is the guardian's.
+    // Descriptor 3 keeps tplab's pipe for the watcher: a background job's stdin is /dev/null in sh. The watcher must
+    // not hold the guardian's stdout: tplab reads it to its end before it sees the guardian exit.
+    private const string Script = """
+        cd "$1" || { echo "tplab-guardian: cannot enter the working folder $1"; exit 1; }
+        trap '' INT
+        exec 3<&0
+        setsid /bin/sh -c "$2" </dev/null &
+        pid=$!
+        echo "tplab-guardian: started $pid"
+        (
+          cat <&3 >/dev/null
+          kill -TERM -"$pid" 2>/dev/null
+          i=0
+          while kill -0 -"$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+          kill -KILL -"$pid" 2>/dev/null
+        ) >/dev/null 2>&1 &
+        exec 3<&-
+        wait "$pid"
+        code=$?
+        echo "tplab-guardian: exited $code"
+        kill -KILL -"$pid" 2>/dev/null
+        exit $code
+        """;
+
+    private readonly ChildProcess _guardian;
+
+    private GuardedCommand(ChildProcess guardian, int groupId)
+    {
+        _guardian = guardian;
+        GroupId = groupId;
+    }
+
+    /// <summary>The process group (and session) of the command: its first process's id.</summary>
+    public int GroupId { get; }
+
+    /// <summary>The guardian; its output is the command's output.</summary>
+    public ChildProcess Guardian => _guardian;
+
+    /// <summary>Whether the command has exited (the guardian then exits too).</summary>
+    public bool HasExited => _guardian.HasExited || _guardian.RecentOutput.Any(l => l.StartsWith(ExitedPrefix, StringComparison.Ordinal));
+
+    /// <summary>Starts <paramref name="commandLine"/> with /bin/sh in <paramref name="workingDirectory"/>.</summary>
+    public static async Task<GuardedCommand> StartAsync(
+        string commandLine, string workingDirectory, IEnumerable<KeyValuePair<string, string>> environment, string name, CancellationToken cancellationToken)
+    {
+        if (!Directory.Exists(workingDirectory))
+        {
+            throw TplabException.Usage($"{name}: the working folder {workingDirectory} does not exist");
+        }
+        var info = new ProcessStartInfo("/bin/sh") { ArgumentList = { "-c", Script, "tplab-guardian", workingDirectory, commandLine } };
+        foreach (var (key, value) in environment)
+        {
+            info.Environment[key] = value;
+        }
+        var guardian = ChildProcess.Start(info, name);
+        try
+        {
+            var line = await guardian.WaitForLineAsync(l => l.StartsWith(StartedPrefix, StringComparison.Ordinal), TimeSpan.FromSeconds(10), cancellationToken).ConfigureAwait(false);
+            return new GuardedCommand(guardian, int.Parse(line[StartedPrefix.Length..], CultureInfo.InvariantCulture));
+        }
+        catch
+        {
+            await guardian.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    /// <summary>Processes of the command's group still alive (the command and whatever it started).</summary>
+    public IReadOnlyList<int> Members() => [.. ProcessFiles.AllProcessIds().Where(pid => ProcessFiles.ProcessGroup(pid) == GroupId && ProcessFiles.IsAlive(pid))];
+
+    /// <summary>Ends the command's group (TERM, KILL after 5 s) and the guardian.</summary>
+    public ValueTask DisposeAsync() => _guardian.DisposeAsync();
+}

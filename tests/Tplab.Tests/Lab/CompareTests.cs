@@ -1,0 +1,128 @@
+using Tplab.Common;
+using Tplab.Lab.Comparing;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Lab;
+
+/// <summary>The verdict rule of tplab compare (docs/lab.md, "Comparing runs") and its bad inputs.</summary>
+public sealed class CompareTests : IDisposable
+{
+    private readonly string _folder = Directory.CreateTempSubdirectory("tplab-compare-test-").FullName;
+
+    public void Dispose() => Directory.Delete(_folder, recursive: true);
+
+    private static ResultsFile Results(string name, params (string Key, Dictionary<string, Figure> Figures)[] scenarios) =>
+        new(name, null, [.. scenarios.Select(s => new ScenarioFigures(s.Key, s.Key, "completed", s.Figures))]);
+
+    private static Dictionary<string, Figure> Figures(double mean, double p99, double rps, double failed = 0, double requests = 100, double? meanMin = null, double? meanMax = null) => new()
+    {
+        ["meanMs"] = new Figure(mean, meanMin, meanMax, meanMin is null ? 1 : 5),
+        ["p99Ms"] = new Figure(p99),
+        ["requestsPerSecond"] = new Figure(rps),
+        ["failed"] = new Figure(failed),
+        ["requests"] = new Figure(requests),
+    };
+
+    [Theory]
+    // mean A, mean B, expected verdict (p99 and req/s unchanged)
+    [InlineData(1000, 1050, Change.NoClearChange)] // +5%: within 10%
+    [InlineData(1000, 1200, Change.Worse)]         // +20%
+    [InlineData(1000, 500, Change.Better)]         // −50%
+    [InlineData(1000, 1100, Change.NoClearChange)] // exactly the threshold is not beyond it
+    public void Compare_SingleRuns_JudgesByThreshold(double meanA, double meanB, Change expected)
+    {
+        var c = Comparison.Compare(Results("a", ("x/s", Figures(meanA, 2000, 10))), Results("b", ("x/s", Figures(meanB, 2000, 10))));
+        Assert.Equal(expected, Assert.Single(c.Scenarios).Verdict);
+    }
+
+    [Theory]
+    // A's runs range 800–1200 (mean 1000); B's mean is +30% in both rows
+    [InlineData(1250, 1350, Change.Worse)]         // every run of B above A's slowest: clear
+    [InlineData(1100, 1500, Change.NoClearChange)] // B's runs overlap A's: noise
+    public void Compare_Repeats_ChangeInsideTheSpreadIsNoise(double minB, double maxB, Change expected)
+    {
+        var a = Results("a", ("x/s", Figures(1000, 2000, 10, meanMin: 800, meanMax: 1200)));
+        var b = Results("b", ("x/s", Figures(1300, 2000, 10, meanMin: minB, meanMax: maxB)));
+        Assert.Equal(expected, Assert.Single(Comparison.Compare(a, b).Scenarios).Verdict);
+    }
+
+    [Fact]
+    public void Compare_OneSideRepeated_SingleValueInsideTheRangeIsNoise()
+    {
+        var a = Results("a", ("x/s", Figures(1000, 2000, 10)));
+        var b = Results("b", ("x/s", Figures(1300, 2000, 10, meanMin: 900, meanMax: 1700)));
+        Assert.Equal(Change.NoClearChange, Assert.Single(Comparison.Compare(a, b).Scenarios).Verdict);
+    }
+
+    [Theory]
+    // failed A, failed B of 100 requests: the failed share must move by more than one point
+    [InlineData(0, 1, Change.NoClearChange)]
+    [InlineData(0, 5, Change.Worse)]
+    [InlineData(5, 0, Change.Better)]
+    public void Compare_Errors_JudgedByTheFailedShare(double failedA, double failedB, Change expected)
+    {
+        var c = Comparison.Compare(Results("a", ("x/s", Figures(1000, 2000, 10, failedA))), Results("b", ("x/s", Figures(1000, 2000, 10, failedB))));
+        Assert.Equal(expected, Assert.Single(c.Scenarios).Verdict);
+    }
+
+    [Fact]
+    public void Compare_OneWorseOneBetter_IsWorseAndNamesTheFigure()
+    {
+        var c = Comparison.Compare(Results("a", ("x/s", Figures(1000, 2000, 10))), Results("b", ("x/s", Figures(500, 4000, 10))));
+        var s = Assert.Single(c.Scenarios);
+        Assert.Equal(Change.Worse, s.Verdict);
+        Assert.Equal("p99 +100%", s.Reason);
+        Assert.True(c.AnyWorse);
+    }
+
+    [Fact]
+    public void Compare_ThroughputHigherIsBetter()
+    {
+        var c = Comparison.Compare(Results("a", ("x/s", Figures(1000, 2000, 10))), Results("b", ("x/s", Figures(1000, 2000, 20))));
+        Assert.Equal(Change.Better, Assert.Single(c.Scenarios).Verdict);
+    }
+
+    [Fact]
+    public void Compare_ScenariosOnOneSide_AreListedNotCompared()
+    {
+        var c = Comparison.Compare(
+            Results("a", ("x/s", Figures(1000, 2000, 10)), ("x/only-a", Figures(1, 1, 1))),
+            Results("b", ("x/s", Figures(1000, 2000, 10)), ("x/only-b", Figures(1, 1, 1))));
+        Assert.Equal(["x/only-a"], c.OnlyInA);
+        Assert.Equal(["x/only-b"], c.OnlyInB);
+    }
+
+    [Fact]
+    public void Compare_NoScenarioInCommon_IsAUsageErrorNamingBothSides()
+    {
+        var error = Assert.Throws<TplabException>(() => Comparison.Compare(Results("a", ("x/one", Figures(1, 1, 1))), Results("b", ("y/two", Figures(1, 1, 1)))));
+        Assert.Equal(ExitCodes.Usage, error.ExitCode);
+        Assert.Contains("no scenario in common (A: x/one; B: y/two)", error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("missing", "no such results folder or summary.json")]
+    [InlineData("empty-folder", "no summary.json in this folder")]
+    [InlineData("garbage.json", "not a readable tplab summary.json")]
+    [InlineData("other.json", "not a tplab summary.json")]
+    public async Task Cli_BadInput_OneLineAndExitCode2(string input, string expected)
+    {
+        Directory.CreateDirectory(Path.Combine(_folder, "empty-folder"));
+        File.WriteAllText(Path.Combine(_folder, "garbage.json"), "{ not json");
+        File.WriteAllText(Path.Combine(_folder, "other.json"), """{ "hello": 1 }""");
+        var (code, stdout, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(30), "compare", Path.Combine(_folder, input), Path.Combine(_folder, input));
+        Assert.Equal(ExitCodes.Usage, code);
+        Assert.Equal("", stdout);
+        var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith("tplab: ", line, StringComparison.Ordinal);
+        Assert.Contains(expected, line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Cli_BadThreshold_IsAUsageError()
+    {
+        var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(30), "compare", _folder, _folder, "--fail-if-worse", "ten");
+        Assert.Equal(ExitCodes.Usage, code);
+        Assert.Contains("--fail-if-worse must be a percentage", stderr, StringComparison.Ordinal);
+    }
+}
