@@ -44,8 +44,10 @@ internal static class Lessons
         {
             return id + NotRun;
         }
-        var cut = list.FirstOrDefault(r => r.Status != ScenarioStatus.Completed || r.MeanMs is null);
-        return cut is null ? null : cut.Scenario.Id + " " + cut.Status switch
+        // With --repeat, one run cut short is enough: the spread would mix whole and partial means.
+        var cut = list.FirstOrDefault(r => r.Status != ScenarioStatus.Completed || r.MeanMs is null || r.Runs.Any(x => x.Status != ScenarioStatus.Completed));
+        var status = cut?.Runs.FirstOrDefault(x => x.Status != ScenarioStatus.Completed)?.Status ?? cut?.Status;
+        return cut is null ? null : cut.Scenario.Id + " " + status switch
         {
             ScenarioStatus.Interrupted => "was interrupted",
             ScenarioStatus.DeadlineReached => "stopped at its deadline",
