@@ -211,6 +211,7 @@ internal static class LoadCommand
         ".hgrm" => "hgrm",
         ".hlog" => "hlog",
         ".txt" => "text",
+        ".html" or ".htm" => "html",
         _ => throw TplabException.Usage($"cannot tell the format of --output {path} from its extension; give --format for it"),
     };
 }

@@ -17,7 +17,18 @@ internal static class SleepDiagnosis
         Assert.Equal("blocked", root.GetProperty("verdict").GetString());
         var top = root.GetProperty("culprits")[0];
         Assert.Equal("Thread.Sleep", top.GetProperty("blockingCall").GetString());
-        Assert.EndsWith("WaitController.Sleep", top.GetProperty("userFrame").GetString(), StringComparison.Ordinal);
+        if (kind == "dump" && top.GetProperty("userFrame").ValueKind == JsonValueKind.Null)
+        {
+            // A dump holds no ASP.NET Core events: an action the JIT inlined into MVC's invoker (the target carries no
+            // NoInlining mark) is placed and the frame its code went into named (MVC's executor: a dump may not name the
+            // compiled lambda), but the action itself cannot be.
+            Assert.True(top.GetProperty("place").GetString() == "mvc-action"
+                && !string.IsNullOrEmpty(top.GetProperty("inlinedInto").GetString()), top.ToString());
+        }
+        else
+        {
+            Assert.EndsWith("WaitController.Sleep", top.GetProperty("userFrame").GetString(), StringComparison.Ordinal);
+        }
         Assert.Equal(kind, root.GetProperty("source").GetProperty("kind").GetString());
         return doc;
     }

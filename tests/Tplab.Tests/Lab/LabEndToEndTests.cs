@@ -109,15 +109,18 @@ public sealed class LabEndToEndTests : IDisposable
         await run.WaitForLineAsync(l => l.Contains("▸ long-db:", StringComparison.Ordinal) && l.Contains(" done", StringComparison.Ordinal), TimeSpan.FromSeconds(90));
         Assert.True(await ProcessTable.EventuallyAsync(() => ProcessTree.Descendants(run.Id).Count >= 3, TimeSpan.FromSeconds(30)));
         var children = ProcessTree.Descendants(run.Id);
-        var pgFolders = ProcessTable.WithCommandLine("tplab-pg-").Count;
+        // This run's PostgreSQL folders only: other tplab runs on the machine may have their own.
+        var pgFolders = Directory.EnumerateDirectories(Path.GetTempPath(), "tplab-pg-*")
+            .Where(d => ProcessTable.WithCommandLine(d).Any(children.Contains)).ToList();
 
         ProcessTree.Signal(run.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
 
         Assert.True(await ProcessTable.EventuallyAsync(() => run.HasExited, TimeSpan.FromSeconds(40)), "tplab did not end");
         Assert.True(await ProcessTable.EventuallyAsync(() => children.All(p => !ProcessTable.IsAlive(p)), TimeSpan.FromSeconds(30)),
             $"left behind: {string.Join(", ", children.Where(ProcessTable.IsAlive))}");
-        Assert.True(pgFolders > 0);
-        Assert.True(await ProcessTable.EventuallyAsync(() => !Directory.EnumerateDirectories(Path.GetTempPath(), "tplab-pg-*").Any(d => ProcessTable.WithCommandLine(d).Count > 0), TimeSpan.FromSeconds(30)));
+        Assert.NotEmpty(pgFolders);
+        Assert.True(await ProcessTable.EventuallyAsync(() => pgFolders.All(d => ProcessTable.WithCommandLine(d).Count == 0), TimeSpan.FromSeconds(30)),
+            $"PostgreSQL still runs in {string.Join(", ", pgFolders)}");
         if (signal == "INT")
         {
             var folder = Assert.Single(Directory.GetDirectories(results));

@@ -86,6 +86,14 @@ public sealed class UserServiceTests : IDisposable
     }
 
     [Fact]
+    public void Read_RunningProcessWithPoolSettings_IsAUsageError()
+    {
+        var path = Write("pid.yaml", "service: { pid: 1, url: 'http://127.0.0.1:1' }\nscenarios:\n  - { id: a, requests: [/x], minThreads: 50, load: { concurrency: 1, requests: 1 } }\n");
+        var error = Assert.Throws<TplabException>(() => PlanReader.Read(path));
+        Assert.Contains("scenarios[0]: process 1 is already running, so its pool settings cannot change", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Read_ServicePlan_ReadsRequestsWithWeightsHeadersAndBodyFile()
     {
         Write("order.json", """{"sku":3}""");
@@ -133,8 +141,9 @@ public sealed class UserServiceTests : IDisposable
         {
             Assert.Equal("completed", s.GetProperty("status").GetString());
             Assert.Equal(32, s.GetProperty("load").GetProperty("succeeded").GetInt64());
-            var endpoints = s.GetProperty("endpoints").EnumerateArray().ToList();
-            Assert.Equal(["GET /orders/42", "place order"], endpoints.Select(e => e.GetProperty("name").GetString()));
+            Assert.Equal([3, 1], s.GetProperty("requests").EnumerateArray().Select(q => q.GetProperty("weight").GetInt32()));
+            var endpoints = s.GetProperty("load").GetProperty("targets").EnumerateArray().ToList();
+            Assert.Equal(["GET /orders/42", "place order"], endpoints.Select(e => e.GetProperty("label").GetString()));
             // 3:1 weights over 32 requests; the POST's JSON body reached the app (it answers 400 without one)
             Assert.Equal([24L, 8L], endpoints.Select(e => e.GetProperty("requests").GetInt64()));
             Assert.All(endpoints, e => Assert.Equal(0, e.GetProperty("failed").GetInt64()));

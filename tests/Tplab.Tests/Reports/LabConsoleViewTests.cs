@@ -70,7 +70,7 @@ public sealed class LabConsoleViewTests
         Assert.DoesNotContain("…", text, StringComparison.Ordinal);
         // Evidence and injections go under the table, one line per scenario.
         Assert.Contains(lines, l => l.StartsWith("  • sleep: starving", StringComparison.Ordinal));
-        Assert.Contains("injections: Starvation 10, Warmup 1", string.Join(" ", lines.Select(l => l.Trim())), StringComparison.Ordinal);
+        Assert.Contains("injections: Starvation 10, Warmup 1", string.Join(" ", lines.Select(l => l.Trim())).Replace('\u00a0', ' '), StringComparison.Ordinal);
         Assert.DoesNotContain("injections", header, StringComparison.Ordinal);
     }
 

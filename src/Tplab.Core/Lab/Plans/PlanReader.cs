@@ -34,7 +34,7 @@ public static class PlanReader
             for (var i = 0; i < items.Count; i++)
             {
                 var item = items[i] as JsonObject ?? throw Error(path, $"scenarios[{i}]", "must be an object");
-                scenarios.Add(service is null ? ReadScenario(reader, name, item, $"scenarios[{i}]") : ServiceReader.Scenario(reader, name, item, $"scenarios[{i}]"));
+                scenarios.Add(service is null ? ReadScenario(reader, name, item, $"scenarios[{i}]") : ServiceReader.Scenario(reader, service, name, item, $"scenarios[{i}]"));
             }
         }
         if (root["matrix"] is { } m)

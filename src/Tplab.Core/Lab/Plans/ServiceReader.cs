@@ -65,12 +65,16 @@ internal static class ServiceReader
         };
     }
 
-    public static Scenario Scenario(FieldReader r, string experiment, JsonObject o, string at)
+    public static Scenario Scenario(FieldReader r, ServiceDefinition service, string experiment, JsonObject o, string at)
     {
         r.OnlyKnown(o, at, "id", "requests", "minThreads", "knobs", "load", "deadline");
         var list = r.List(o, at, "requests");
         var requests = list.Select((n, i) => Request(r, n, Join(at, $"requests[{i}]"))).ToList();
         var pool = new ThreadPoolSettings { MinThreads = r.Int(o, at, "minThreads", 1, short.MaxValue), Knobs = r.Knobs(o, at) };
+        if (service.ProcessId is int pid && pool != ThreadPoolSettings.Default)
+        {
+            throw Error(r.Path, at, $"process {pid} is already running, so its pool settings cannot change: give service.command to let tplab start it, or drop minThreads and knobs");
+        }
         var load = ReadLoad(r, o["load"] as JsonObject ?? throw Error(r.Path, Join(at, "load"), "is required (an object)"), Join(at, "load"));
         var given = r.String(o, at, "id");
         return new Scenario

@@ -79,11 +79,9 @@ internal static class SummaryJson
                 ["injectionsByReason"] = new JsonObject(t.InjectionsByReason.Select(kv => KeyValuePair.Create(kv.Key, (JsonNode?)JsonValue.Create(kv.Value)))),
                 ["processExited"] = t.ProcessExited,
             },
-            ["endpoints"] = r.Endpoints.Count == 0 ? null : new JsonArray([.. r.Endpoints.Select(e => new JsonObject
+            ["requests"] = s.Requests.Count == 0 ? null : new JsonArray([.. s.Requests.Select(q => new JsonObject
             {
-                ["name"] = e.Label, ["method"] = e.Method, ["path"] = e.Path, ["weight"] = e.Weight, ["bodyBytes"] = e.BodyBytes, ["requests"] = e.Requests, ["failed"] = e.Failed,
-                ["meanMs"] = Round(e.MeanMs), ["p50Ms"] = Round(e.P50Ms), ["p99Ms"] = Round(e.P99Ms), ["maxMs"] = Round(e.MaxMs),
-                ["requestsPerSecond"] = Round(e.RequestsPerSecond),
+                ["name"] = q.Label, ["method"] = q.Method, ["path"] = q.Path, ["weight"] = q.Weight, ["bodyBytes"] = q.Body.Length,
             })]),
             ["cost"] = r.Cost is { } cost ? new JsonObject { ["peakRssMb"] = cost.PeakRssMb, ["cpuSeconds"] = cost.CpuSeconds } : null,
             ["run"] = r.Run == 0 ? null : r.Run,

@@ -1,5 +1,6 @@
 using Tplab.Lab.Experiments;
 using Tplab.Load;
+using Tplab.Load.Reports;
 using Tplab.Watch;
 
 namespace Tplab.Lab.Running;
@@ -44,8 +45,8 @@ public sealed record ScenarioResult
     /// <summary>Blocking code found by diagnose during the scenario (empty when none, or not starving).</summary>
     public IReadOnlyList<Culprit> Culprits { get; init; } = [];
 
-    /// <summary>Per endpoint of the scenario's request mix (the user's service); empty for the built-in target.</summary>
-    public IReadOnlyList<EndpointFigures> Endpoints => EndpointFigures.Of(Scenario, Load);
+    /// <summary>Per endpoint of the scenario's request mix (the user's service), as the load summarised them; empty for the built-in target.</summary>
+    public IReadOnlyList<TargetSummary> Endpoints => Scenario.Requests.Count > 0 && Load is { } l ? l.Summary.Targets : [];
 
     /// <summary>Peak memory and CPU of the service's process; null when it could not be read.</summary>
     public ProcessCost? Cost { get; init; }

@@ -50,7 +50,7 @@ internal static partial class Cells
 
     public static string Injections(ScenarioResult r) =>
         r.Timeline is { InjectionsByReason.Count: > 0 } t
-            ? string.Join(", ", t.InjectionsByReason.Select(kv => $"{kv.Key} {kv.Value.ToString(C)}"))
+            ? string.Join(", ", t.InjectionsByReason.Select(kv => $"{kv.Key}\u00a0{kv.Value.ToString(C)}"))
             : r.Timeline is null ? "–" : "none";
 
     public static string Threads(ScenarioResult r) =>
@@ -67,7 +67,10 @@ internal static partial class Cells
             .AddRow(new Markup(prefix), new Markup(KeepUnits(markup)));
 
     /// <summary>Joins a number to the unit after it with a no-break space, so wrapping never parts "5.0" from "s".</summary>
-    public static string KeepUnits(string text) => NumberThenUnit().Replace(text, "$1\u00a0$2");
+    public static string KeepUnits(string text) => Arrow().Replace(NumberThenUnit().Replace(text, "$1\u00a0$2"), "$1\u00a0→\u00a0$2");
+
+    [GeneratedRegex(@"(\d) → (\d)")]
+    private static partial Regex Arrow();
 
     [GeneratedRegex(@"(\d) (ms|s|%|×|threads?|requests?|req/s|samples?|injections?)\b")]
     private static partial Regex NumberThenUnit();

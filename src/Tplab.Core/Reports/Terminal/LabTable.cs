@@ -3,6 +3,7 @@ using Spectre.Console.Rendering;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
+using Tplab.Load.Reports;
 
 namespace Tplab.Reports.Terminal;
 
@@ -17,10 +18,10 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
     /// A column: its header, its cell per scenario (null when it has no value), its rank (0 = kept first), and its cell
     /// in an endpoint's row under a scenario with a request mix (null: empty).
     /// </summary>
-    private sealed record Column(string Header, int Rank, Func<ScenarioResult, string?> Cell, bool Left = false, Func<EndpointFigures, string?>? Endpoint = null);
+    private sealed record Column(string Header, int Rank, Func<ScenarioResult, string?> Cell, bool Left = false, Func<TargetSummary, string?>? Endpoint = null);
 
     /// <summary>A row: a scenario, or one endpoint of its request mix.</summary>
-    private readonly record struct Row(ScenarioResult Scenario, EndpointFigures? Endpoint);
+    private readonly record struct Row(ScenarioResult Scenario, TargetSummary? Endpoint);
 
     // Left to right as shown; Rank says which go first when the terminal is narrow.
     private IReadOnlyList<Column> AllColumns() =>
@@ -28,13 +29,13 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
         new("scenario", 0, r => Cells.Escape(r.Scenario.Label + (r.Runs.Count > 1 ? $" ×{r.Runs.Count}" : "")), Left: true, Endpoint: e => Cells.Escape("  └ " + e.Label)),
         new("reqs", 12, r => Cells.Count(r.Load?.Summary.Requests), Endpoint: e => Cells.Count(e.Requests)),
         new("failed", 5, r => Cells.Count(r.Load?.Summary.Failed), Endpoint: e => Cells.Count(e.Failed)),
-        new("mean", 1, r => Repeated(r, f => f.MeanMs, r.Load?.Summary.LatencyMs.Mean, Cells.Ms, range: true), Endpoint: e => Cells.Ms(e.MeanMs)),
-        new("p50", 14, r => Repeated(r, f => f.P50Ms, r.Load?.Summary.LatencyMs.P50, Cells.Ms, range: false), Endpoint: e => Cells.Ms(e.P50Ms)),
-        new("p99", 2, r => Repeated(r, f => f.P99Ms, r.Load?.Summary.LatencyMs.P99, Cells.Ms, range: true), Endpoint: e => Cells.Ms(e.P99Ms)),
-        new("max", 7, r => Repeated(r, f => f.MaxMs, r.Load?.Summary.LatencyMs.Max, Cells.Ms, range: false), Endpoint: e => Cells.Ms(e.MaxMs)),
+        new("mean", 1, r => Repeated(r, f => f.MeanMs, r.Load?.Summary.LatencyMs.Mean, Cells.Ms, range: true), Endpoint: e => Cells.Ms(e.LatencyMs.Mean)),
+        new("p50", 14, r => Repeated(r, f => f.P50Ms, r.Load?.Summary.LatencyMs.P50, Cells.Ms, range: false), Endpoint: e => Cells.Ms(e.LatencyMs.P50)),
+        new("p99", 2, r => Repeated(r, f => f.P99Ms, r.Load?.Summary.LatencyMs.P99, Cells.Ms, range: true), Endpoint: e => Cells.Ms(e.LatencyMs.P99)),
+        new("max", 7, r => Repeated(r, f => f.MaxMs, r.Load?.Summary.LatencyMs.Max, Cells.Ms, range: false), Endpoint: e => Cells.Ms(e.LatencyMs.Max)),
         new("waited mean", 6, r => Optional(Split(r)?.WaitedMean)),
         new("waited p99", 10, r => Optional(Split(r)?.WaitedP99)),
-        new("req/s", 8, r => Repeated(r, f => f.RequestsPerSecond, r.Load?.Summary.ThroughputPerSecond, Cells.Rate, range: true), Endpoint: e => Cells.Rate(e.RequestsPerSecond)),
+        new("req/s", 8, r => Repeated(r, f => f.RequestsPerSecond, r.Load?.Summary.ThroughputPerSecond, Cells.Rate, range: true), Endpoint: e => Cells.Rate(e.DurationSeconds > 0 ? e.Requests / e.DurationSeconds : null)),
         new("threads", 9, Cells.Threads),
         new("verdict", 4, Cells.Verdict),
         new("seed mean", 3, r => Seed(r, "meanMs", Cells.Ms)),

@@ -58,12 +58,13 @@
   }
   // A request mix of several endpoints (your own service): one row per endpoint under its scenario.
   const endpointCells = {
-    scenario: e => "└ " + e.name, requests: e => T.num(e.requests), failed: e => T.num(e.failed), mean: e => T.ms(e.meanMs),
-    p99: e => T.ms(e.p99Ms), max: e => T.ms(e.maxMs), "req/s": e => T.num(e.requestsPerSecond, 1),
+    scenario: e => "└ " + e.label, requests: e => T.num(e.requests), failed: e => T.num(e.failed), mean: e => T.ms(e.latencyMs.mean),
+    p99: e => T.ms(e.latencyMs.p99), max: e => T.ms(e.latencyMs.max), "req/s": e => T.num(e.throughputPerSecond, 1),
   };
   function endpointRows(r, cols) {
-    if (!r.endpoints || r.endpoints.length < 2) return [];
-    return r.endpoints.map(e => el("tr", { class: "endpoint" }, cols.map(c => el("td", { class: c[2] === "text" ? "text" : null }, endpointCells[c[0]] ? endpointCells[c[0]](e) : ""))));
+    const targets = (r.requests && r.load && r.load.targets) || [];
+    if (targets.length < 2) return [];
+    return targets.map(e => el("tr", { class: "endpoint" }, cols.map(c => el("td", { class: c[2] === "text" ? "text" : null }, endpointCells[c[0]] ? endpointCells[c[0]](e) : ""))));
   }
   function seedRange(r, key, format) {
     const s = r.seed || {}, f = s.figures || {}, range = (s.ranges || {})[key];

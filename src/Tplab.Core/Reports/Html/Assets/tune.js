@@ -23,11 +23,14 @@
   const fails = points.map(p => p.meets ? null : p.y);
   const bound = points.map(() => t.objectiveBoundMs);
   const chart = document.getElementById("chart");
+  // The axes' tick labels as drawn, for the Chromium check (tests/browser).
+  const ticks = [];
+  const labels = (u, splits) => { const v = splits.map(x => String(Math.round(x * 100) / 100)); ticks.push(...v); return v; };
   if (points.length > 0) {
     const opts = {
       width: Math.min(1100, window.innerWidth - 60), height: 320,
       scales: { x: { time: false } },
-      axes: [{ label: "minimum worker threads" }, { label: t.objectiveFigure + " (ms)" }],
+      axes: [{ label: "minimum worker threads", values: labels }, { label: t.objectiveFigure + " (ms)", values: labels, size: 60 }],
       series: [{},
         { label: "meets", stroke: "#1b7f3b", width: 0, points: { show: true, size: 9, fill: "#1b7f3b" } },
         { label: "fails", stroke: "#b00020", width: 0, points: { show: true, size: 9, fill: "#b00020" } },
@@ -37,7 +40,7 @@
   } else {
     chart.append(el("p", {}, "No trial ended with a figure to plot."));
   }
-  window.tplabCharts.push({ id: "tune-objective", title: "objective vs minimum", points: points.length });
+  window.tplabCharts.push({ id: "tune-objective", title: "objective vs minimum", points: points.length, ticks });
 
   const body = document.getElementById("body");
   const answer = t.defaultMeets ? `The default pool already meets ${t.objective}: no minimum needed.`
