@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Benchmarks tplab load against its peers on this machine, in one run against one target:
-#   1. throughput, closed loop, 50 users, 10 s on the trivial endpoint /: tplab vs wrk, hey, ab (ratios)
-#   2. open-loop accuracy at 1,000 and 5,000 req/s for 10 s: achieved/target rate and send-lag p99
-#   3. agreement with ab on /delay?ms=100, 1,000 requests, 100 concurrent: mean and p50
-# Usage: bench/load.sh [seconds]   (default 10). Prints a Markdown block for BENCHMARKS.md.
+# Benchmarks tplab load against its peers in ONE run against ONE target (tplab serve --no-db, GET /):
+#   a. throughput, generator and target sharing both cores: closed loop, 50 connections, SECS seconds each
+#   b. pinned (taskset): every target thread on core 1, the generator on core 0: requests per CPU-second of the
+#      generator (user + sys of its process, from /usr/bin/time), the figure pinned throughput alone cannot give
+#   c. open-loop accuracy at 1,000, 5,000 and 20,000/s: achieved / target rate, send lag p50/p99, late sends
+#   d. memory of a long open-loop run at 5,000/s, histograms only vs streaming per-request CSV (RSS every 5 s)
+# Usage: bench/load.sh [SECS] [MEM_SECS]   (defaults 10 and 60). Prints Markdown for BENCHMARKS.md.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 secs="${1:-10}"
+mem_secs="${2:-60}"
 scripts/install-deps.sh bench
 dotnet build src/Tplab.Cli/Tplab.Cli.csproj -c Release --nologo -v quiet -clp:ErrorsOnly >/dev/null
 tplab=(dotnet "$root/src/Tplab.Cli/bin/Release/net10.0/tplab.dll")
@@ -20,49 +23,82 @@ trap cleanup EXIT
 serve_pid=$!
 for _ in $(seq 1 100); do grep -q "listening on" "$work/serve.out" 2>/dev/null && break; sleep 0.2; done
 base="$(grep -o 'http://127.0.0.1:[0-9]*/' "$work/serve.out" | head -1)"
-[ -n "$base" ] || { echo "bench: the target did not start" >&2; cat "$work/serve.err" >&2; exit 3; }
+target_pid="$(grep -o 'target pid [0-9]*' "$work/serve.out" | awk '{print $3}')"
+[ -n "$base" ] && [ -n "$target_pid" ] || { echo "bench: the target did not start" >&2; cat "$work/serve.err" >&2; exit 3; }
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, d))" "$@"; }
+ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 
 # Warm the target (JIT, connections) so the first tool measured is not penalised.
 wrk -t2 -c50 -d3s "$base" >/dev/null
 
-echo "## Load generator: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), .NET $(dotnet --version)"
+# Each tool: prints the number of requests it completed (stdout of the tool in $work/out).
+run_tool() {
+  local tool="$1" t="$2"
+  case "$tool" in
+    tplab) "${tplab[@]}" load "$base" -c 50 --duration "${t}s" --quiet --format json --output "$work/t.json" >/dev/null; json "$work/t.json" "requests" ;;
+    tplab-httpclient) "${tplab[@]}" load "$base" -c 50 --duration "${t}s" --engine httpclient --quiet --format json --output "$work/t.json" >/dev/null; json "$work/t.json" "requests" ;;
+    wrk) wrk -t"$3" -c50 -d"${t}s" "$base" | awk '/requests in/ {print $1}' ;;
+    hey) hey -c 50 -z "${t}s" "$base" | awk '/responses/ {gsub(/\[|\]/,""); s+=$2} END {print s}' ;;
+    ab) ab -q -k -c 50 -t "$t" -n 100000000 "$base" 2>/dev/null | awk '/Complete requests/ {print $3}' ;;
+  esac
+}
+# oha and bombardier (codesenberg's) are not in Debian's archive (its "bombardier" package is a game): not measured.
+tools=(tplab tplab-httpclient wrk hey ab)
+
+echo "## Load generator: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), .NET $(dotnet --version), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "### 1. Throughput, closed loop, 50 users, ${secs} s, GET / (req/s)"
-"${tplab[@]}" load "$base" -c 50 --duration "${secs}s" --quiet --format json --output "$work/t.json"
-t=$(json "$work/t.json" "round(throughputPerSecond)")
-w=$(wrk -t2 -c50 -d"${secs}s" "$base" | awk '/Requests\/sec/ {print int($2)}')
-h=$(hey -c 50 -z "${secs}s" "$base" | awk '/Requests\/sec/ {print int($2)}')
-a=$(ab -q -k -c 50 -t "$secs" -n 10000000 "$base" 2>/dev/null | awk '/Requests per second/ {print int($4)}')
-ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
+echo "### a. Throughput, both sharing both cores: closed loop, 50 connections, ${secs} s, GET / (req/s)"
 echo
-echo "| tool | req/s | tplab / tool |"
-echo "|---|---:|---:|"
-echo "| tplab | $t | 1.00 |"
-echo "| wrk (-t2) | $w | $(ratio "$t" "$w") |"
-echo "| hey | $h | $(ratio "$t" "$h") |"
-echo "| ab -k | $a | $(ratio "$t" "$a") |"
-echo
-echo "### 2. Open-loop accuracy, GET /, ${secs} s"
-echo
-echo "| target req/s | achieved req/s | achieved / target | send lag p50 ms | send lag p99 ms | late sends (> 2 ms) |"
-echo "|---:|---:|---:|---:|---:|---:|"
-for rate in 1000 5000; do
-  "${tplab[@]}" load "$base" --rate "$rate" --duration "${secs}s" --quiet --format json --output "$work/o.json"
-  echo "| $rate | $(json "$work/o.json" "achievedRate") | $(json "$work/o.json" "f'{achievedRate/targetRate:.4f}'") | $(json "$work/o.json" "sendLagMs['p50']") | $(json "$work/o.json" "sendLagMs['p99']") | $(json "$work/o.json" "f'{lateSends} of {requests}'") |"
+echo "| tool | requests | req/s | tplab / tool |"
+echo "|---|---:|---:|---:|"
+declare -A rate_a
+for tool in "${tools[@]}"; do
+  n=$(run_tool "$tool" "$secs" 2)
+  rate_a[$tool]=$(python3 -c "print(round($n/$secs))")
+done
+for tool in "${tools[@]}"; do
+  echo "| $tool | $(python3 -c "print(${rate_a[$tool]}*$secs)") | ${rate_a[$tool]} | $(ratio "${rate_a[tplab]}" "${rate_a[$tool]}") |"
 done
 echo
-echo "### 3. Agreement with ab, /delay?ms=100, 1,000 requests, 100 concurrent (ms)"
-# Warm /delay first (route JIT, the target's pool at 100 concurrent): otherwise whichever tool runs first pays for it.
-wrk -t2 -c100 -d3s "${base}delay?ms=100" >/dev/null
-"${tplab[@]}" load "${base}delay?ms=100" -n 1000 -c 100 --no-keepalive --quiet --format json --output "$work/d.json"
-ab -c 100 -n 1000 "${base}delay?ms=100" >"$work/ab.txt" 2>/dev/null
-abmean=$(awk '/^Total:/ {print $3}' "$work/ab.txt")
-abp50=$(awk '/^ +50%/ {print $2}' "$work/ab.txt")
-tmean=$(json "$work/d.json" "latencyMs['mean']")
-tp50=$(json "$work/d.json" "latencyMs['p50']")
+echo "### b. Pinned: target on core 1, generator on core 0, ${secs} s: requests per CPU-second of the generator"
 echo
-echo "| figure | tplab | ab | tplab / ab |"
-echo "|---|---:|---:|---:|"
-echo "| mean | $tmean | $abmean | $(ratio "$tmean" "$abmean") |"
-echo "| p50 | $tp50 | $abp50 | $(ratio "$tp50" "$abp50") |"
+taskset -a -p -c 1 "$target_pid" >/dev/null
+echo "| tool | requests | req/s | generator user+sys s | req per CPU-second | tplab / tool |"
+echo "|---|---:|---:|---:|---:|---:|"
+declare -A per_cpu row_b
+for tool in "${tools[@]}"; do
+  n=$( { /usr/bin/time -f "%U %S" -o "$work/time" taskset -c 0 bash -c "$(declare -f run_tool json); tplab=(${tplab[*]}); base=$base; work=$work; run_tool $tool $secs 1"; } )
+  cpu=$(awk '{print $1+$2}' "$work/time")
+  per_cpu[$tool]=$(python3 -c "print(round($n/$cpu))")
+  row_b[$tool]="| $tool | $n | $(python3 -c "print(round($n/$secs))") | $cpu | ${per_cpu[$tool]}"
+done
+for tool in "${tools[@]}"; do
+  echo "${row_b[$tool]} | $(ratio "${per_cpu[tplab]}" "${per_cpu[$tool]}") |"
+done
+taskset -a -p -c 0-"$(( $(nproc) - 1 ))" "$target_pid" >/dev/null
+echo
+echo "### c. Open-loop accuracy, GET /, ${secs} s"
+echo
+echo "| target req/s | achieved req/s | achieved / target | send lag p50 ms | send lag p99 ms | late sends (> 2 ms) | failed |"
+echo "|---:|---:|---:|---:|---:|---:|---:|"
+for rate in 1000 5000 20000; do
+  "${tplab[@]}" load "$base" --rate "$rate" --duration "${secs}s" --quiet --format json --output "$work/o.json" >/dev/null || true
+  echo "| $rate | $(json "$work/o.json" "achievedRate") | $(json "$work/o.json" "f'{achievedRate/targetRate:.4f}'") | $(json "$work/o.json" "sendLagMs['p50']") | $(json "$work/o.json" "sendLagMs['p99']") | $(json "$work/o.json" "f'{lateSends} of {requests}'") | $(json "$work/o.json" "failed") |"
+done
+echo
+echo "### d. Memory, open loop 5,000/s for ${mem_secs} s (RSS in MB every 5 s)"
+echo
+for mode in histograms csv; do
+  extra=()
+  [ "$mode" = csv ] && extra=(--format csv --output "$work/requests.csv")
+  "${tplab[@]}" load "$base" --rate 5000 --duration "${mem_secs}s" --quiet --format json --output "$work/m.json" "${extra[@]}" >/dev/null &
+  pid=$!
+  samples=()
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 5
+    rss=$(awk '/VmRSS/ {print int($2/1024)}' "/proc/$pid/status" 2>/dev/null || true)
+    [ -n "$rss" ] && samples+=("$rss")
+  done
+  wait "$pid" || true
+  echo "- $mode: $(json "$work/m.json" "requests") requests; RSS MB: ${samples[*]}"
+done

@@ -33,6 +33,7 @@ internal static class LoadCommand
         var concurrency = new Option<int>("--concurrency", "-c") { Description = "Closed loop: users (default 1)", DefaultValueFactory = _ => 1 };
         var requests = new Option<long?>("--requests", "-n") { Description = "Total requests (closed loop), or the hit limit with --rate" };
         var duration = new Option<string?>("--duration") { Description = "No request starts after this (10s, 1m, 500ms, 1.5s)" };
+        var warmup = new Option<string?>("--warmup") { Description = "Send this long first, not measured (same requests and model)" };
         var rampUp = new Option<string?>("--ramp-up") { Description = "Closed loop: start users evenly over this time, the first at once" };
         var loops = new Option<int?>("--loops") { Description = "Closed loop: requests per user (JMeter's loop count)" };
         var think = new Option<string?>("--think") { Description = "Closed loop: random pause MIN..MAX between a user's requests (e.g. 0..200ms)" };
@@ -47,7 +48,7 @@ internal static class LoadCommand
         var engine = new Option<string>("--engine") { Description = "auto (sockets for plain http on Linux, else httpclient), sockets, httpclient", DefaultValueFactory = _ => "auto" };
         var command = new Command("load", "Load a URL: closed loop (ab, JMeter, siege) or open loop with --rate (vegeta), latency measured right")
         {
-            url, method, header, body, targetsFile, concurrency, requests, duration, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive,
+            url, method, header, body, targetsFile, concurrency, requests, duration, warmup, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive,
             insecure, stage, search, searchStep, threshold, abortOnThreshold, format, output, quiet, allowRemote, engine,
         };
         command.Subcommands.Add(MergeCommand());
@@ -65,6 +66,7 @@ internal static class LoadCommand
                 Requests = result.GetValue(requests),
                 Duration = Duration(result.GetValue(duration), "--duration"),
                 RampUp = Duration(result.GetValue(rampUp), "--ramp-up") ?? TimeSpan.Zero,
+                Warmup = Duration(result.GetValue(warmup), "--warmup") ?? TimeSpan.Zero,
                 Loops = result.GetValue(loops),
                 Think = result.GetValue(think) is { } t ? ThinkTime.Parse(t, "--think") : null,
                 Rate = result.GetValue(rate),
@@ -87,9 +89,31 @@ internal static class LoadCommand
             // Only the html page needs every record in memory (its per-request timeline); csv and hlog stream.
             load = load with { KeepRecords = outputs.Any(o => o.Format is IResultFormat) };
             var options = new LoadCommandOptions(load.Validate(), outputs, result.GetValue(quiet));
-            return await LoadCli.RunAsync(options, ct);
+            return await RunAsync(options, ct);
         });
         return command;
+    }
+
+    // Opens the outputs (an unwritable one fails before any load), runs the library's LoadRunner, writes the reports
+    // and prints the library's exit decision: like watch (WatchRun) and run (LabRunner), the command only binds and prints.
+    private static async Task<int> RunAsync(LoadCommandOptions options, CancellationToken ct)
+    {
+        var targets = options.Load.EffectiveTargets;
+        using var writer = CompositeReportWriter.Open(options.Outputs, Console.Out, [.. targets.Select(t => t.Label)]);
+        var progress = options.Quiet || Console.IsErrorRedirected ? null : new ProgressLine(Console.Error);
+        var result = await LoadRunner.RunAsync(options.Load, progress, writer, ct);
+        progress?.Finish();
+        var failures = writer.WriteAll(result);
+        foreach (var failure in failures)
+        {
+            await Console.Error.WriteLineAsync($"tplab: {failure}");
+        }
+        var (code, message) = LoadExit.Decide(result.Summary, failures);
+        if (message is not null)
+        {
+            await Console.Error.WriteLineAsync($"tplab: {message}");
+        }
+        return code;
     }
 
     // tplab load merge A.hlog B.hlog: the interval logs of several runs (other processes, other machines) as one.

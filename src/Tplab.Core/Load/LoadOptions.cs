@@ -42,6 +42,12 @@ public sealed record LoadOptions
     /// <summary>No request starts after this much time. Default none; required with <see cref="Rate"/> unless <see cref="Requests"/> is set.</summary>
     public TimeSpan? Duration { get; init; }
 
+    /// <summary>
+    /// Load sent before the measured run and not counted (crank's warm-up: JIT, connections, caches), with the same
+    /// requests and model (a constant rate, or closed loop, when the run has stages). Default zero: none.
+    /// </summary>
+    public TimeSpan Warmup { get; init; }
+
     /// <summary>Closed loop: users start evenly over this time, the first at once (JMeter). Default zero: all at once.</summary>
     public TimeSpan RampUp { get; init; }
 
@@ -132,6 +138,7 @@ public sealed record LoadOptions
         Check(Loops is null or (>= 1 and <= 100_000_000), $"--loops must be between 1 and 100000000, got {Loops}");
         CheckTime(Duration, "--duration", allowZero: false);
         CheckTime(RampUp, "--ramp-up", allowZero: true);
+        CheckTime(Warmup, "--warmup", allowZero: true);
         CheckTime(Timeout, "--timeout", allowZero: false);
         foreach (var stage in Stages)
         {

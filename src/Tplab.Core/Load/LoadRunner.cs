@@ -42,6 +42,18 @@ public static class LoadRunner
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
+        if (options.Warmup > TimeSpan.Zero)
+        {
+            // Sent and thrown away: the measured run starts on a warm target and a warm generator.
+            var warm = options with
+            {
+                Warmup = TimeSpan.Zero, Duration = options.Warmup, Requests = null, Loops = null, Stages = [],
+                Rate = options.Stages.Count > 0 ? (options.Rate > 0 ? options.Rate : null) : options.Rate,
+                Thresholds = [], AbortOnThreshold = false, KeepRecords = false,
+            };
+            await RunAsync(warm, null, null, time, newSender, ct).ConfigureAwait(false);
+            ct.ThrowIfCancellationRequested();
+        }
         var clock = new LoadClock(time);
         var counters = new LoadCounters();
         using var sender = newSender(options, clock);
@@ -99,6 +111,7 @@ public static class LoadRunner
         summary = summary with
         {
             AbortedBy = abortedBy,
+            FinishedAt = clock.StartedAt + clock.Now,
             Thresholds = [.. options.Thresholds.Select(t => Evaluate(t, summary))],
         };
         return new LoadResult(summary, records, clock.StartedAt);

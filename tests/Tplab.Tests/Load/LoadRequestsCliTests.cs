@@ -69,4 +69,36 @@ public sealed class LoadRequestsCliTests(TargetFixture fixture) : IClassFixture<
             dir.Delete(recursive: true);
         }
     }
+
+    [Fact]
+    public async Task CrankFormat_FollowsTheStatisticsProtocol_AndTheWarmupIsNotCounted()
+    {
+        var (code, stdout, _) = await TplabCli.RunAsync(Limit, "load", fixture.Url("/delay?ms=1").ToString(), "-c", "2", "-n", "20", "--warmup", "500ms", "-q", "--format", "crank");
+        Assert.Equal(ExitCodes.Ok, code);
+        var lines = stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        // crank's agent reads the JSON between these two lines of the job's console output.
+        Assert.Equal("#StartJobStatistics", lines[0]);
+        Assert.Equal("#EndJobStatistics", lines[^1]);
+        using var doc = JsonDocument.Parse(string.Join('\n', lines[1..^1]));
+        var metadata = doc.RootElement.GetProperty("Metadata").EnumerateArray().ToArray();
+        var measurements = doc.RootElement.GetProperty("Measurements").EnumerateArray().ToArray();
+        Assert.All(metadata, m =>
+        {
+            Assert.Equal("tplab", m.GetProperty("Source").GetString());
+            Assert.Contains(m.GetProperty("Aggregate").GetString(), new[] { "max", "sum" });
+            Assert.Contains(m.GetProperty("Reduce").GetString(), new[] { "max", "sum" });
+            Assert.False(string.IsNullOrEmpty(m.GetProperty("ShortDescription").GetString()));
+            Assert.StartsWith("n", m.GetProperty("Format").GetString(), StringComparison.Ordinal);
+        });
+        var names = metadata.Select(m => m.GetProperty("Name").GetString()).ToHashSet();
+        Assert.Equal(names, measurements.Select(m => m.GetProperty("Name").GetString()).ToHashSet());
+        foreach (var standard in new[] { "http/requests", "http/requests/badresponses", "http/rps/mean", "http/latency/mean", "http/latency/50", "http/latency/99", "http/latency/max" })
+        {
+            Assert.Contains(standard, names);
+        }
+        var value = measurements.ToDictionary(m => m.GetProperty("Name").GetString()!, m => m.GetProperty("Value").GetDouble());
+        Assert.Equal(20, value["http/requests"]);
+        Assert.InRange(value["http/latency/50"], 0.9, 3000);
+        Assert.True(DateTime.TryParse(measurements[0].GetProperty("Timestamp").GetString(), System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.RoundtripKind, out _));
+    }
 }

@@ -9,7 +9,7 @@ public static class LoadFormats
     public static IReadOnlyList<ILoadFormat> All { get; } =
     [
         new TextFormat(), new AbFormat(), new JMeterFormat(), new VegetaFormat(), new SiegeFormat(),
-        new JsonFormat(), new CsvFormat(), new HgrmFormat(), new HlogFormat(), new HtmlFormat(),
+        new JsonFormat(), new CsvFormat(), new HgrmFormat(), new HlogFormat(), new HtmlFormat(), new CrankFormat(),
     ];
 
     /// <summary>text.</summary>

@@ -74,6 +74,9 @@ public sealed record LoadSummary
     /// <summary>Where the time went (waited for a thread, handler, rest), when the app sent the Server-Timing handler stamp; else null.</summary>
     public HandlerTiming? HandlerTiming { get; init; }
 
+    /// <summary>Wall-clock time the run ended (set by <see cref="LoadRunner"/>; null for a summary built elsewhere).</summary>
+    public DateTimeOffset? FinishedAt { get; init; }
+
     /// <summary>Figures per request template, in the targets' order (one entry for a single URL).</summary>
     public IReadOnlyList<TargetSummary> Targets { get; init; } = [];
 

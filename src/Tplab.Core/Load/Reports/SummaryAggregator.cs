@@ -57,7 +57,8 @@ public sealed class SummaryAggregator
             // In closed loop service time is latency (the send is the schedule): one histogram serves both.
             _service.Add(record.ServiceTime);
         }
-        if ((uint)record.Target < (uint)_targets.Length)
+        // One template: its figures are the totals, taken at the end (one histogram fewer per request).
+        if (_targets.Length > 1 && (uint)record.Target < (uint)_targets.Length)
         {
             _targets[record.Target].Add(record);
         }
@@ -98,6 +99,27 @@ public sealed class SummaryAggregator
         _lengthMismatches += record.BodyBytesIn != _documentLength ? 1 : 0;
     }
 
+    private TargetSummary SingleTarget()
+    {
+        var template = _options.EffectiveTargets[0];
+        return new TargetSummary
+        {
+            Index = 0,
+            Label = template.Label,
+            Method = template.Method,
+            Url = template.Url,
+            Requests = _requests,
+            Succeeded = _succeeded,
+            TransportErrors = _requests - _responded,
+            DurationSeconds = _requests > 0 ? (_lastEnd - _firstStart).TotalSeconds : 0,
+            LatencyMs = _latency.Complete(),
+            HandlerTiming = _handlerTiming.Complete(),
+            StatusCodes = _statusCodes.ToDictionary(),
+            BytesIn = _bytesIn,
+            BytesOut = _bytesOut,
+        };
+    }
+
     /// <summary>Finishes the summary; the aggregator takes no more records after this.</summary>
     public LoadSummary Complete(bool interrupted, string? serverSoftware, string engine = "httpclient")
     {
@@ -122,7 +144,7 @@ public sealed class SummaryAggregator
             SendingSeconds = sending,
             LatencyMs = _latency.Complete(),
             ServiceTimeMs = _options.IsOpenLoop ? _service.Complete() : _latency.Complete(),
-            Targets = [.. _targets.Select(t => t.Complete())],
+            Targets = _targets.Length > 1 ? [.. _targets.Select(t => t.Complete())] : [SingleTarget()],
             WaitingMs = _waiting.Complete(),
             SendLagMs = _lag.Complete(),
             HandlerTiming = _handlerTiming.Complete(),

@@ -34,6 +34,29 @@ public sealed class LoopSeamTests
         Assert.Equal("fake", result.Summary.Engine);
     }
 
+    [Fact]
+    public async Task NoRecordsKept_UnlessAsked_ButEveryRecordReachesTheSink()
+    {
+        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Concurrency = 3, Requests = 500 };
+        var sink = new CountingSink();
+        var result = await LoadRunner.RunAsync(options, null, sink, TimeProvider.System, (_, clock) => new FakeSender(clock, failEvery: int.MaxValue), CancellationToken.None);
+        Assert.Equal(500, result.Summary.Requests);
+        Assert.Empty(result.Records);
+        Assert.Equal(500, sink.Count);
+        Assert.NotEqual(default, sink.StartedAt);
+    }
+
+    private sealed class CountingSink : IRecordSink
+    {
+        public int Count { get; private set; }
+
+        public DateTimeOffset StartedAt { get; private set; }
+
+        public void Begin(DateTimeOffset startedAt) => StartedAt = startedAt;
+
+        public void Write(in RequestRecord record) => Count++;
+    }
+
     /// <summary>Answers 200 at once, or throws on every n-th call: a sender breaking its own contract.</summary>
     private sealed class FakeSender(LoadClock clock, int failEvery) : ISender
     {

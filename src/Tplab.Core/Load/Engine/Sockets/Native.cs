@@ -134,6 +134,13 @@ internal static class Native
 
     public static void Close(int fd) => _ = close(fd);
 
+    /// <summary>Sleeps <paramref name="duration"/> (below a second) with nanosleep.</summary>
+    public static void Sleep(TimeSpan duration)
+    {
+        Span<long> spec = [0, Math.Clamp(duration.Ticks * 100, 0, 999_999_999)];
+        _ = nanosleep(ref MemoryMarshal.GetReference(spec), 0);
+    }
+
     /// <summary>strerror's text for <paramref name="errno"/> ("Connection refused").</summary>
     public static string Message(int errno) => Marshal.GetPInvokeErrorMessage(errno);
 
@@ -197,5 +204,8 @@ internal static class Native
 
     [DllImport("libc", SetLastError = true)]
     private static extern int close(int fd);
+
+    [DllImport("libc", SetLastError = true)]
+    private static extern int nanosleep(ref long request, nint remaining);
 #pragma warning restore SYSLIB1054
 }
