@@ -89,9 +89,31 @@ internal static class LoadCommand
             // Only the html page needs every record in memory (its per-request timeline); csv and hlog stream.
             load = load with { KeepRecords = outputs.Any(o => o.Format is IResultFormat) };
             var options = new LoadCommandOptions(load.Validate(), outputs, result.GetValue(quiet));
-            return await LoadCli.RunAsync(options, ct);
+            return await RunAsync(options, ct);
         });
         return command;
+    }
+
+    // Opens the outputs (an unwritable one fails before any load), runs the library's LoadRunner, writes the reports
+    // and prints the library's exit decision: like watch (WatchRun) and run (LabRunner), the command only binds and prints.
+    private static async Task<int> RunAsync(LoadCommandOptions options, CancellationToken ct)
+    {
+        var targets = options.Load.EffectiveTargets;
+        using var writer = CompositeReportWriter.Open(options.Outputs, Console.Out, [.. targets.Select(t => t.Label)]);
+        var progress = options.Quiet || Console.IsErrorRedirected ? null : new ProgressLine(Console.Error);
+        var result = await LoadRunner.RunAsync(options.Load, progress, writer, ct);
+        progress?.Finish();
+        var failures = writer.WriteAll(result);
+        foreach (var failure in failures)
+        {
+            await Console.Error.WriteLineAsync($"tplab: {failure}");
+        }
+        var (code, message) = LoadExit.Decide(result.Summary, failures);
+        if (message is not null)
+        {
+            await Console.Error.WriteLineAsync($"tplab: {message}");
+        }
+        return code;
     }
 
     // tplab load merge A.hlog B.hlog: the interval logs of several runs (other processes, other machines) as one.

@@ -5,7 +5,7 @@ using Tplab.Target;
 namespace Tplab.Cli.Commands;
 
 /// <summary>Options of <c>tplab serve</c>.</summary>
-internal sealed record ServeOptions(int Port, Uri? Downstream, string? ConnectionString, bool NoDb, ThreadPoolSettings ThreadPool);
+internal sealed record ServeCommandOptions(int Port, Uri? Downstream, string? ConnectionString, bool NoDb, ThreadPoolSettings ThreadPool);
 
 /// <summary><c>tplab serve</c>: the target service with every seed variant, in its own process.</summary>
 internal static class ServeCommand
@@ -23,7 +23,7 @@ internal static class ServeCommand
         };
         command.SetAction(async (result, ct) =>
         {
-            var options = new ServeOptions(
+            var options = new ServeCommandOptions(
                 result.GetValue(port),
                 ParseDownstream(result.GetValue(downstream)),
                 result.GetValue(pg) ?? NullIfEmpty(Environment.GetEnvironmentVariable("TPLAB_PG")),
@@ -34,7 +34,7 @@ internal static class ServeCommand
         return command;
     }
 
-    private static async Task<int> RunAsync(ServeOptions options, CancellationToken ct)
+    private static async Task<int> RunAsync(ServeCommandOptions options, CancellationToken ct)
     {
         await using var stack = await TargetStack.StartAsync(
             new TargetStackOptions { Downstream = options.Downstream, ConnectionString = options.ConnectionString, Database = !options.NoDb }, ct);

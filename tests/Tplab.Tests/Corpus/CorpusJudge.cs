@@ -1,24 +1,25 @@
+using System.Text.RegularExpressions;
 using ShopApp.Corpus;
 using Tplab.Diagnose;
+using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Tests.Corpus;
 
 /// <summary>Compares diagnose's and watch's answers with what the corpus expects; every difference in words.</summary>
-internal static class CorpusJudge
+internal static partial class CorpusJudge
 {
     public static IReadOnlyList<string> Differences(CorpusOutcome outcome)
     {
         var expected = outcome.Expected;
         var diagnosis = outcome.Diagnosis;
         var differences = new List<string>();
-        if (expected.Illness == Illness.Blocking)
+        switch (expected.Illness)
         {
-            if (outcome.Top is not { } top)
-            {
-                differences.Add($"expected {expected.BlockingCall} in {expected.UserMethod}, diagnose said clear");
-            }
-            else
-            {
+            case Illness.Blocking when outcome.Top is not { } :
+                differences.Add($"expected {expected.BlockingCall} in {expected.UserMethod}, diagnose said {outcome.Said}");
+                break;
+            case Illness.Blocking:
+                var top = outcome.Top!;
                 var userMethod = "ShopApp." + expected.UserMethod;
                 if (top.UserFrame?.FullName != userMethod)
                 {
@@ -28,24 +29,35 @@ internal static class CorpusJudge
                 {
                     differences.Add($"blocking call: expected {expected.BlockingCall}, got {top.BlockingCall.Name}");
                 }
-            }
-        }
-        else if (expected.Illness == Illness.CpuBound)
-        {
-            // A different illness from blocking: no culprit, the verdict cpu-bound and the hot method named.
-            var hot = diagnosis.HotMethods.Count > 0 ? diagnosis.HotMethods[0].Method.FullName : null;
-            if (diagnosis.Verdict != DiagnosisVerdict.CpuBound)
-            {
-                differences.Add($"expected cpu-bound, diagnose said {(diagnosis.Verdict == DiagnosisVerdict.Clear ? "clear" : outcome.Said)}");
-            }
-            else if (hot != "ShopApp." + expected.UserMethod)
-            {
-                differences.Add($"hot method: expected ShopApp.{expected.UserMethod}, got {hot}");
-            }
-        }
-        else if (diagnosis.Verdict != DiagnosisVerdict.Clear)
-        {
-            differences.Add($"expected no culprit ({expected.Illness}), diagnose said {outcome.Said}");
+                // A background service's work is no request's: no endpoint.
+                var endpoint = expected.Where == Place.BackgroundService ? null : $"{expected.Method} {Route(expected.Route)}";
+                var named = top.Endpoint is { } e ? $"{e.Method} {Route(e.Route)}" : null;
+                if (endpoint != named)
+                {
+                    differences.Add($"endpoint: expected {endpoint ?? "none"}, got {named ?? "none"}");
+                }
+                if (PlaceOf(expected.Where) != top.Place)
+                {
+                    differences.Add($"place: expected {PlaceOf(expected.Where)}, got {top.Place}");
+                }
+                break;
+            case Illness.CpuBound:
+                var hot = diagnosis.HotMethods.Count > 0 ? diagnosis.HotMethods[0].Method.FullName : null;
+                if (diagnosis.Verdict != DiagnosisVerdict.CpuBound)
+                {
+                    differences.Add($"expected CPU-bound in {expected.UserMethod}, diagnose said {outcome.Said}");
+                }
+                else if (hot != "ShopApp." + expected.UserMethod)
+                {
+                    differences.Add($"hot method: expected ShopApp.{expected.UserMethod}, got {hot ?? "none"}");
+                }
+                break;
+            default:
+                if (diagnosis.Verdict != DiagnosisVerdict.Clear)
+                {
+                    differences.Add($"expected no culprit, diagnose said {outcome.Said}");
+                }
+                break;
         }
         // "starving" is met by a watch that saw starvation and then the runtime's compensation catch up (recovering).
         var poolRight = expected.Pool is null || outcome.PoolWord == expected.Pool || (expected.Pool == "starving" && outcome.PoolWord == "recovering");
@@ -55,4 +67,20 @@ internal static class CorpusJudge
         }
         return differences;
     }
+
+    /// <summary>A route for comparison: no leading slash, constraints dropped (<c>{id:int}</c> is <c>{id}</c>), lower case.</summary>
+    private static string Route(string route) => Constraint().Replace(route.TrimStart('/'), "{$1}").ToLowerInvariant();
+
+    private static CodePlace PlaceOf(Place place) => place switch
+    {
+        Place.MvcAction => CodePlace.MvcAction,
+        Place.RazorPage => CodePlace.RazorPage,
+        Place.Middleware => CodePlace.Middleware,
+        Place.Filter => CodePlace.Filter,
+        Place.BackgroundService => CodePlace.HostedService,
+        _ => CodePlace.MinimalApi,
+    };
+
+    [GeneratedRegex(@"\{(\w+)(:[^}]*)?\}")]
+    private static partial Regex Constraint();
 }

@@ -14,8 +14,10 @@ internal sealed record CorpusOutcome(ExpectedCulprit Expected, Diagnosis Diagnos
 
     /// <summary>diagnose's answer in one line: the top culprit, or "clear".</summary>
     public string Said => Top is { } top
-        ? $"{top.BlockingCall.Name} in {top.UserFrame?.FullName ?? "(no application frame)"}, {top.Threads:0.0} threads"
-        : "clear";
+        ? $"{top.BlockingCall.Name} in {top.UserFrame?.FullName ?? "(no application frame)"} ({top.Place}, {top.Endpoint?.ToString() ?? "no endpoint"}), {top.Threads:0.0} threads"
+        : Diagnosis.Verdict == DiagnosisVerdict.CpuBound
+            ? $"CPU-bound, hot: {(Diagnosis.HotMethods.Count > 0 ? Diagnosis.HotMethods[0].Method.FullName : "none")}"
+            : "clear";
 }
 
 /// <summary>
@@ -80,8 +82,7 @@ internal static class CorpusRun
             Duration = TimeSpan.FromSeconds(30),
             Timeout = TimeSpan.FromSeconds(20),
             InterruptGrace = TimeSpan.FromMilliseconds(200),
-            // The throughput during the capture is counted from the records; a load keeps none unless asked.
-            KeepRecords = true,
+            KeepRecords = true, // the throughput during the capture is counted from them
         };
         var result = await LoadRunner.RunAsync(options, null, ct);
         return [.. result.Records.Where(r => r.Succeeded).Select(r => result.StartedAt + r.End)];

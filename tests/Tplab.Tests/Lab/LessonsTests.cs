@@ -54,7 +54,8 @@ public sealed class LessonsTests
     {
         var r = Lessons.Complete(Seed("jmeter-1000"), [Result("jmeter-1000", "delay", 1000)], Seeds);
         Assert.Equal(ShapeMatch.NotCompared, r.Lessons[0].Match);
-        Assert.Equal("did not run", r.Lessons[0].Incomplete);
+        Assert.Equal("sleep was not run (not selected)", r.Lessons[0].Incomplete);
+        Assert.Contains("Thread.Sleep vs await Task.Delay (mean): no ratio here, 1.7–2.4× in the seed — not compared: sleep was not run (not selected).", r.Observations);
     }
 
     [Fact]
@@ -123,5 +124,28 @@ public sealed class LessonsTests
         var r = Lessons.Complete(plan, [Result("ab-100", "sleep", 6000, cooperative: 2), Result("ab-100", "sleep-min100", 1000)], Seeds);
         Assert.All(r.Lessons, l => Assert.Null(l.SeedSpread));
         Assert.DoesNotContain(r.Observations, o => o.Contains("seed's runtime", StringComparison.Ordinal));
+    }
+
+    // --repeat keeps each run's figures on one result: the spread is over the runs, and one run cut short stops the comparison
+    [Theory]
+    [InlineData(ScenarioStatus.Completed, ShapeMatch.Same)]
+    [InlineData(ScenarioStatus.DeadlineReached, ShapeMatch.NotCompared)]
+    public void RepeatedRuns_GiveTheSpread(ScenarioStatus lastRun, ShapeMatch expected)
+    {
+        static RunFigures Run(int n, double mean, ScenarioStatus status = ScenarioStatus.Completed) =>
+            new(n, status, 10, 0, mean, mean, mean, mean, 1, 3, 0, null, null);
+        var sleep = Result("jmeter-1000", "sleep", 3000) with { Runs = [Run(1, 2600), Run(2, 3000), Run(3, 3400, lastRun)] };
+        var delay = Result("jmeter-1000", "delay", 1000) with { Runs = [Run(1, 1000), Run(2, 1000), Run(3, 1000)] };
+        var l = Lessons.Complete(Seed("jmeter-1000"), [sleep, delay], Seeds).Lessons[0];
+        Assert.Equal(expected, l.Match);
+        if (expected == ShapeMatch.Same)
+        {
+            Assert.Equal(2.6, l.OursSpread!.Low, 6);
+            Assert.Equal(3.4, l.OursSpread.High, 6);
+        }
+        else
+        {
+            Assert.Equal("sleep stopped at its deadline", l.Incomplete);
+        }
     }
 }

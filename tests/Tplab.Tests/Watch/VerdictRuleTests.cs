@@ -54,6 +54,8 @@ public sealed class VerdictRuleTests
         { "a small pool held by a lock", Locks(R(3, 3, 45, 10), 2.6), [R(2, 3, 45, 10)], [], null, PoolVerdict.LockContention, "queue 45" },
         { "a few lock waits in a starving pool", Locks(R(3, 40, 50, 2), 3), [R(2, 38, 60, 2)], [I(2.2, InjectionReason.Starvation), I(2.8, InjectionReason.Starvation)], null, PoolVerdict.Starving, "added by starvation injection" },
         { "one lock waiter is not contention", Locks(R(3, 2, 0, 400), 1), [R(2, 2, 0, 400)], [], null, PoolVerdict.Healthy, "queue 0" },
+        // A pool creating its minimum of 60 threads at once: 8.7 in lock waits for a moment, nothing queued.
+        { "lock waits with nothing queued", Locks(R(1.5, 2, 0, 0, 36), 8.7), [R(1, 2, 0, 0)], [], null, PoolVerdict.Healthy, "8.7 threads waiting for contended locks on average" },
         { "short queue below the minimum", R(3, 2, 5, 0), [R(2, 2, 3, 0)], [], null, PoolVerdict.Healthy, "queue 5" },
         // Hill climbing alone is never evidence.
         { "hill climbing moves", R(3, 8, 0, 900), [R(2, 6, 0, 800)], [I(2.5, InjectionReason.ClimbingMove), I(2.7, InjectionReason.Warmup)], null, PoolVerdict.Healthy, "queue 0" },

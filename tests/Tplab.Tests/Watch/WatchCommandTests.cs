@@ -65,4 +65,40 @@ public sealed class WatchCommandTests
         var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.StartsWith(start, line, StringComparison.Ordinal);
     }
+
+    // A failure between start and resume (the session refused, say) must not leave a runtime suspended, nor wait for it.
+    [Fact]
+    public async Task StartedButNeverResumed_IsKilledAtOnce()
+    {
+        var target = Path.Combine(AppContext.BaseDirectory, "Tplab.Target.dll");
+        var connection = await Tplab.Watch.EventPipe.RuntimeConnection.LaunchAsync([DotnetHost.Path, target, "serve", "--port", "0"], TimeSpan.FromSeconds(30), CancellationToken.None);
+        var pid = connection.ProcessId;
+        Assert.True(ProcessTable.IsAlive(pid));
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+
+        await connection.DisposeAsync();
+
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"disposing took {clock.Elapsed}: it waited for a suspended runtime to end by itself");
+        Assert.True(await ProcessTable.EventuallyAsync(() => !ProcessTable.IsAlive(pid), TimeSpan.FromSeconds(3)), "the suspended runtime was left behind");
+    }
+
+    // The HTML page is one document: a watch killed before its end leaves no page at all, not an empty or half one.
+    [Fact]
+    public async Task HtmlPage_TplabKilledMidWatch_LeavesNoHalfPage()
+    {
+        await using var target = await TargetProcess.StartTargetAsync(new TargetOptions());
+        var page = Path.Combine(Path.GetTempPath(), $"tplab-page-{Guid.NewGuid():N}.html");
+        await using var tplab = TplabCli.Start("watch", target.ProcessId.ToString(CultureInfo.InvariantCulture), "--format", "html", "--output", page);
+        await tplab.WaitForLineAsync(l => l.StartsWith("tplab watch: watching pid ", StringComparison.Ordinal), Limit);
+
+        ProcessTree.Signal(tplab.Id, "KILL");
+        await tplab.Exited.WaitAsync(Limit);
+
+        Assert.False(File.Exists(page), "a half-written page was left");
+        // what a kill -9 does leave: the hidden temporary file, beside where the page would have been
+        foreach (var temp in Directory.GetFiles(Path.GetTempPath(), $".{Path.GetFileName(page)}.*.tmp"))
+        {
+            File.Delete(temp);
+        }
+    }
 }

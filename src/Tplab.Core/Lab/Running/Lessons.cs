@@ -18,7 +18,7 @@ internal static class Lessons
         var byId = results.ToLookup(r => r.Scenario.Id, StringComparer.Ordinal);
         var lessons = experiment.Lessons.Select(l =>
         {
-            var incomplete = Incomplete(byId[l.Numerator]) ?? Incomplete(byId[l.Denominator]);
+            var incomplete = Incomplete(l.Numerator, byId[l.Numerator]) ?? Incomplete(l.Denominator, byId[l.Denominator]);
             var ours = incomplete is null ? RatioSpread.Of(Means(byId[l.Numerator]), Means(byId[l.Denominator])) : null;
             var seed = seeded
                 ? RatioSpread.Of(seeds.MeansMs(experiment.Name, l.Numerator), seeds.MeansMs(experiment.Name, l.Denominator))
@@ -31,19 +31,23 @@ internal static class Lessons
         return new ExperimentResult(experiment, results, lessons, observations);
     }
 
+    private const string NotRun = " was not run (not selected)";
+
     // With --repeat a scenario's result carries each run's mean (ScenarioResult.Runs): the spread is over those.
     private static List<double> Means(IEnumerable<ScenarioResult> runs) => [.. runs.SelectMany(r => r.RunMeansMs)];
 
     // A scenario cut short has a mean over the requests that finished, which leaves out the slowest: not comparable.
-    private static string? Incomplete(IEnumerable<ScenarioResult> runs)
+    private static string? Incomplete(string id, IEnumerable<ScenarioResult> runs)
     {
         var list = runs.ToList();
         if (list.Count == 0)
         {
-            return "did not run";
+            return id + NotRun;
         }
-        var cut = list.FirstOrDefault(r => r.Status != ScenarioStatus.Completed || r.MeanMs is null);
-        return cut is null ? null : cut.Scenario.Id + " " + cut.Status switch
+        // With --repeat, one run cut short is enough: the spread would mix whole and partial means.
+        var cut = list.FirstOrDefault(r => r.Status != ScenarioStatus.Completed || r.MeanMs is null || r.Runs.Any(x => x.Status != ScenarioStatus.Completed));
+        var status = cut?.Runs.FirstOrDefault(x => x.Status != ScenarioStatus.Completed)?.Status ?? cut?.Status;
+        return cut is null ? null : cut.Scenario.Id + " " + status switch
         {
             ScenarioStatus.Interrupted => "was interrupted",
             ScenarioStatus.DeadlineReached => "stopped at its deadline",
@@ -88,6 +92,7 @@ internal static class Lessons
             ShapeMatch.Different => $"a different shape from the seed's (here {ShapeRule.Words(ShapeRule.SettledBand(l.OursSpread!)!.Value)}, in the seed {ShapeRule.Words(ShapeRule.SettledBand(l.SeedSpread!)!.Value)})",
             ShapeMatch.Unsettled => $"not settled: {Straddling(l)} on both sides of {ShapeRule.Threshold.ToString(CultureInfo.InvariantCulture)}×",
             ShapeMatch.NoSeed => $"{ShapeRule.Words(ShapeRule.Band(l.OursSpread!.Central))}; the seed printed no figure to compare",
+            _ when l.Incomplete!.EndsWith(NotRun, StringComparison.Ordinal) => $"not compared: {l.Incomplete}",
             _ => $"not compared: {l.Incomplete}, so its mean leaves out part of the load",
         };
         return $"{label}: {here}{there} — {verdict}.";

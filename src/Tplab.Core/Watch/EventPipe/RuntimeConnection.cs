@@ -14,6 +14,7 @@ namespace Tplab.Watch.EventPipe;
 public sealed class RuntimeConnection : IAsyncDisposable
 {
     private readonly DiagnosticsClientConnector? _connector;
+    private bool _resumed;
 
     private RuntimeConnection(int processId, DiagnosticsClient client, ChildProcess? child, DiagnosticsClientConnector? connector)
     {
@@ -106,6 +107,7 @@ public sealed class RuntimeConnection : IAsyncDisposable
         if (Child is not null)
         {
             Client.ResumeRuntime();
+            _resumed = true;
         }
     }
 
@@ -146,7 +148,8 @@ public sealed class RuntimeConnection : IAsyncDisposable
         }
         if (Child is not null)
         {
-            await Child.DisposeAsync().ConfigureAwait(false);
+            // A runtime still suspended at start-up runs no code that could end gracefully: no grace, kill it now.
+            await Child.DisposeAsync(_resumed ? TimeSpan.FromSeconds(10) : TimeSpan.Zero).ConfigureAwait(false);
         }
     }
 }

@@ -28,9 +28,11 @@ public static class WatchRun
             return Rewrite(options, from, terminal);
         }
         var pid = options.ProcessId ?? (options.Name is { } name ? ProcessFinder.ByName(name).ProcessId : (int?)null);
-        using var file = OpenOutput(options.Output);
+        // jsonl and csv stream a line per record; the HTML page is one document, written whole when the watch ends.
+        using var page = options.Format == "html" && options.Output is { } pagePath ? OpenPage(pagePath) : null;
+        using var file = page is null ? OpenOutput(options.Output) : null;
         var title = pid is { } p ? $"tplab watch: pid {p.ToString(CultureInfo.InvariantCulture)}" : $"tplab watch: {string.Join(' ', options.Command)}";
-        var records = SinkFor(options, file ?? terminal.Out, terminal.Console, title);
+        var records = SinkFor(options, page?.Writer ?? file ?? terminal.Out, terminal.Console, title);
         var starving = new StarvingSignal();
         var sinks = new WatchSinks(records, starving);
         var watchOptions = new WatchOptions { Interval = options.Interval, Thresholds = options.Thresholds, Sink = sinks }.Validated();
@@ -60,6 +62,14 @@ public static class WatchRun
         if ((watch.SinkError ?? sinks.ErrorOf(records)) is { } e)
         {
             throw new TplabException(ExitCodes.OutputFailed, $"could not write {options.Output ?? "the output"}: {e.Message}", e);
+        }
+        try
+        {
+            page?.Commit();
+        }
+        catch (Exception x) when (x is IOException or UnauthorizedAccessException)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"could not write {options.Output}: {x.Message}", x);
         }
         var kept = $"the data so far was kept ({timeline.Samples.Count.ToString(CultureInfo.InvariantCulture)} samples, {timeline.Injections.Count.ToString(CultureInfo.InvariantCulture)} injections)";
         switch (ended)
@@ -137,6 +147,18 @@ public static class WatchRun
             : finished == watch.ProcessGone ? End.ProcessExited
             : ct.IsCancellationRequested ? End.Interrupted
             : End.Duration;
+    }
+
+    private static AtomicFile OpenPage(string path)
+    {
+        try
+        {
+            return AtomicFile.Create(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"could not open --output {path}: {e.Message}", e);
+        }
     }
 
     private static StreamWriter? OpenOutput(string? path)

@@ -29,8 +29,10 @@ public static class VerdictRule
 
         // A large share of the pool's threads waiting for a lock: the pool may also look starved, but adding threads only
         // lengthens the line at the lock. Named first, because it is the cause the other signals would hide.
-        if (now.LockWaiters >= thresholds.LockWaitersMin && now.LockWaiters >= thresholds.LockWaitShare * Math.Max(1, now.ThreadCount)
-            && (now.QueueLength >= thresholds.QueueMin || now.LockWaiters >= 2 * thresholds.LockWaitersMin))
+        // Only with work queued: lock waits with an empty queue are no shortage of threads (a pool that just created
+        // its minimum of 60 threads at once was seen with 8.7 of them in lock waits for half a second).
+        if (now.QueueLength >= thresholds.QueueMin
+            && now.LockWaiters >= thresholds.LockWaitersMin && now.LockWaiters >= thresholds.LockWaitShare * Math.Max(1, now.ThreadCount))
         {
             return new(PoolVerdict.LockContention, string.Join(", ",
                 $"{N(now.LockWaiters)} threads waiting for contended locks on average, of {N(now.ThreadCount)} pool threads",
@@ -119,6 +121,10 @@ public static class VerdictRule
         {
             // Blocked waits the runtime compensated in time: not starving, but worth saying.
             parts.Add($"{N(Rate(cooperative, span))} threads/s added for blocked task waits (cooperative blocking)");
+        }
+        if (now.LockWaiters >= thresholds.LockWaitersMin)
+        {
+            parts.Add($"{N(now.LockWaiters)} threads waiting for contended locks on average");
         }
         parts.Add(Cpu(now));
         return new(PoolVerdict.Healthy, string.Join(", ", parts));

@@ -25,7 +25,7 @@ public sealed record VerdictThresholds
 
     /// <summary>
     /// Threads waiting for locks, on average over the interval, from which lock contention can be the verdict while
-    /// work is queued (default 1); with no queue it takes twice as many.
+    /// work is queued (default 1).
     /// </summary>
     public double LockWaitersMin { get; init; } = 1;
 
