@@ -15,3 +15,26 @@ public interface IWatchSink
     /// <summary>The watch ended; the summary. Called once.</summary>
     void OnCompleted(PoolTimeline timeline);
 }
+
+/// <summary>Feeding a sink a watch that already happened (a saved timeline).</summary>
+public static class WatchSinkReplay
+{
+    /// <summary>Delivers <paramref name="timeline"/>'s samples and injections in time order, then its summary.</summary>
+    public static void Replay(this IWatchSink sink, PoolTimeline timeline)
+    {
+        ArgumentNullException.ThrowIfNull(sink);
+        ArgumentNullException.ThrowIfNull(timeline);
+        foreach (var record in timeline.Samples.Cast<WatchRecord>().Concat(timeline.Injections).OrderBy(r => r.Offset))
+        {
+            if (record is ThreadPoolSample s)
+            {
+                sink.OnSample(s);
+            }
+            else if (record is ThreadPoolInjection i)
+            {
+                sink.OnInjection(i);
+            }
+        }
+        sink.OnCompleted(timeline);
+    }
+}

@@ -4,22 +4,7 @@ namespace Tplab.Watch.Output;
 public sealed class JsonlWatchWriter(TextWriter writer) : IWatchSink
 {
     /// <summary>Writes a whole timeline (samples and injections merged in time order, then the summary).</summary>
-    public static void WriteTimeline(PoolTimeline timeline, TextWriter writer)
-    {
-        var sink = new JsonlWatchWriter(writer);
-        foreach (var record in timeline.Samples.Cast<WatchRecord>().Concat(timeline.Injections).OrderBy(r => r.Offset))
-        {
-            if (record is ThreadPoolSample s)
-            {
-                sink.OnSample(s);
-            }
-            else if (record is ThreadPoolInjection i)
-            {
-                sink.OnInjection(i);
-            }
-        }
-        sink.OnCompleted(timeline);
-    }
+    public static void WriteTimeline(PoolTimeline timeline, TextWriter writer) => new JsonlWatchWriter(writer).Replay(timeline);
 
     public void OnInjection(ThreadPoolInjection injection) => Line(WatchJson.Injection(injection));
 

@@ -107,18 +107,7 @@ public static class WatchRun
         }
         using var file = OpenOutput(options.Output);
         var sink = SinkFor(options, file ?? terminal.Out, terminal.Console, $"tplab watch: {from}");
-        foreach (var record in timeline.Samples.Cast<WatchRecord>().Concat(timeline.Injections).OrderBy(r => r.Offset))
-        {
-            if (record is ThreadPoolSample s)
-            {
-                sink.OnSample(s);
-            }
-            else if (record is ThreadPoolInjection i)
-            {
-                sink.OnInjection(i);
-            }
-        }
-        sink.OnCompleted(timeline);
+        sink.Replay(timeline);
         return ExitCodes.Ok;
     }
 

@@ -24,8 +24,9 @@ window.tplab = window.tplab || {};
   T.ms = v => !finite(v) ? "–" : v >= 10000 ? T.num(v / 1000, 1) + "\u00a0s" : v >= 1000 ? T.num(v / 1000, 2) + "\u00a0s" : T.num(v, v < 10 ? 1 : 0) + "\u00a0ms";
   T.rate = v => finite(v) ? T.num(v, 1) + "\u00a0/s" : "–";
   T.ratio = v => finite(v) ? T.num(v, 1) + "×" : "–";
-  // Tick labels: never "NaN" or "Infinity"; trailing zeros trimmed.
-  T.tick = (v, unit) => finite(v) ? String(Number(v.toFixed(3))) + (unit ? "\u00a0" + unit : "") : "";
+  // Tick labels: never "NaN" or "Infinity"; six significant digits, so ticks a few milliseconds apart stay distinct
+  // ("1.2345 s", not "1.234 s" twice); float noise at zero prints as 0; trailing zeros trimmed.
+  T.tick = (v, unit) => finite(v) ? String(Math.abs(v) < 1e-9 ? 0 : Number(v.toPrecision(6))) + (unit ? "\u00a0" + unit : "") : "";
 
   /** A chart box with its title and a one-line note on how to read it. */
   T.box = (parent, title, note, wide) => {
