@@ -63,15 +63,7 @@ public sealed class StagedPacer : IPacer
     public long TotalHits => _hitLimit;
 
     /// <inheritdoc />
-    public PaceDecision Pace(TimeSpan elapsed, long hits)
-    {
-        if (hits >= _hitLimit)
-        {
-            return PaceDecision.Done;
-        }
-        var due = ScheduledAt(hits);
-        return elapsed >= due ? new PaceDecision(TimeSpan.Zero, false) : new PaceDecision(due - elapsed, false);
-    }
+    public PaceDecision Pace(TimeSpan elapsed, long hits) => PaceDecision.Next(elapsed, hits, _hitLimit, this);
 
     /// <inheritdoc />
     public TimeSpan ScheduledAt(long hit)

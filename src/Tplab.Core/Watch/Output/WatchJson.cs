@@ -23,38 +23,10 @@ public static class WatchJson
         w.WriteNumber("cpuPercent", Round(s.CpuPercent, 1));
         w.WriteNumber("contentionsPerSecond", Round(s.ContentionsPerSecond, 1));
         w.WriteNumber("cores", Round(s.Cores, 2));
-        if (s.MachineCpuPercent is { } machine)
-        {
-            w.WriteNumber("machineCpuPercent", Round(machine, 1));
-        }
-        else
-        {
-            w.WriteNull("machineCpuPercent");
-        }
-        if (s.LockWaiters is { } waiters)
-        {
-            w.WriteNumber("lockWaiters", Round(waiters, 1));
-        }
-        else
-        {
-            w.WriteNull("lockWaiters");
-        }
-        if (s.RunnableWorkers is { } runnable)
-        {
-            w.WriteNumber("runnableWorkers", Round(runnable, 1));
-        }
-        else
-        {
-            w.WriteNull("runnableWorkers");
-        }
-        if (s.CountersAgeMs is { } age)
-        {
-            w.WriteNumber("countersAgeMs", Round(age, 0));
-        }
-        else
-        {
-            w.WriteNull("countersAgeMs");
-        }
+        NumberOrNull(w, "machineCpuPercent", s.MachineCpuPercent, 1);
+        NumberOrNull(w, "lockWaiters", s.LockWaiters, 1);
+        NumberOrNull(w, "runnableWorkers", s.RunnableWorkers, 1);
+        NumberOrNull(w, "countersAgeMs", s.CountersAgeMs, 0);
         w.WriteString("verdict", s.Verdict.ToWord());
         w.WriteString("evidence", s.Evidence);
     });
@@ -101,6 +73,18 @@ public static class WatchJson
         w.WriteString("verdict", t.Verdict.ToWord());
         w.WriteString("evidence", t.Evidence);
     });
+
+    private static void NumberOrNull(Utf8JsonWriter w, string name, double? value, int digits)
+    {
+        if (value is { } v)
+        {
+            w.WriteNumber(name, Round(v, digits));
+        }
+        else
+        {
+            w.WriteNull(name);
+        }
+    }
 
     private static double Round(double value, int digits) => double.IsFinite(value) ? Math.Round(value, digits, MidpointRounding.AwayFromZero) : 0;
 
