@@ -16,6 +16,11 @@ set -e
 # grep finds no "Failed:" line when nothing failed; that must not end the script under pipefail.
 passed=$( (grep -Eo 'Passed: +[0-9]+' "$log" || true) | awk '{s+=$2} END {print s+0}')
 failed=$( (grep -Eo 'Failed: +[0-9]+' "$log" || true) | awk '{s+=$2} END {print s+0}')
+# CI keeps only the tail of the output: name the failed tests and their first message lines again here.
+if grep -qE '^ +Failed [A-Za-z]' "$log"; then
+  echo "The failed tests:"
+  awk '/^ +Failed [A-Za-z]/ {show=1; n=0} /^ +Stack Trace:/ {show=0} show && n < 8 {print; n++}' "$log"
+fi
 rm -f "$log"
 echo "$passed passed, $failed failed"
 exit "$status"
