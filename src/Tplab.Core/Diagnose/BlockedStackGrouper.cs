@@ -145,8 +145,8 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             // (one with an application frame, when an anonymous group was merged in).
             var sample = (_stacks.Any(s => s.Key.User is not null) ? _stacks.Where(s => s.Key.User is not null) : _stacks).MaxBy(s => s.Value).Key;
             var endpoint = _endpoints.Count > 0 ? _endpoints.MaxBy(e => e.Value).Key : null;
-            var (user, chain, raw) = Attribute(sample, endpoint, inlines, code);
-            sample = sample with { Call = AsWritten(sample.Call, raw, code) };
+            var (user, chain, raw) = CulpritAttribution.Attribute(sample, endpoint, inlines, code);
+            sample = sample with { Call = CulpritAttribution.AsWritten(sample.Call, raw, code), Place = CulpritAttribution.HostedOrNot(sample, chain, code) };
             return new BlockedStackGroup(
                 sample.Call,
                 user,
@@ -165,112 +165,6 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
                 InlinedInto = user is null ? sample.Boundary?.FullName : null,
             };
         }
-
-        /// <summary>
-        /// The method to name and the chain to it. A frame the JIT inlined away is named from the JIT's inlining
-        /// events (which application methods went into the frame that called the blocking API), or, for an MVC
-        /// action inlined into MVC's compiled invoker, from MVC's own BeforeAction event.
-        /// </summary>
-        private static (UserMethod? User, IReadOnlyList<UserMethod> Chain, (string Type, string Method)? Raw) Attribute(
-            BlockedStack stack, Endpoint? endpoint, InlineIndex? inlines, ApplicationCode? code)
-        {
-            var physical = stack.User?.Frame ?? stack.Boundary;
-            var calledFromThere = physical is not null && ReferenceEquals(stack.Caller, physical);
-            if (calledFromThere && inlines?.InlinedInto(physical!) is { Count: > 0 } inlined)
-            {
-                return (inlined[^1], [.. stack.Chain, .. inlined], null);
-            }
-            var isTarget = Targets(stack.Call);
-            // A user frame that called the blocking API but whose own IL does not: a method it calls was inlined into it.
-            if (calledFromThere && stack.User is { Frame: { } frame } user && code is { MethodCount: > 0 }
-                && !code.Calls(frame.OpenTypeName, frame.MethodName, isTarget)
-                && code.PathTo(frame.OpenTypeName, frame.MethodName, isTarget) is { Count: > 0 } path)
-            {
-                var named = Named(path, user.DisplayName);
-                return (named[^1], [.. stack.Chain, .. named], path[^1]);
-            }
-            if (stack.User is null && stack.Boundary is { } boundary)
-            {
-                // An MVC action or page handler inlined into its compiled invoker: MVC's event names it, the IL what it reached.
-                if (stack.Place is CodePlace.MvcAction or CodePlace.RazorPage && endpoint?.Action is { } action)
-                {
-                    var named = UserMethod.Named(action.TypeName, action.MethodName, boundary.FullName);
-                    if (calledFromThere && code is { MethodCount: > 0 } && !code.Calls(action.TypeName, action.MethodName, isTarget)
-                        && code.PathTo(action.TypeName, action.MethodName, isTarget) is { Count: > 0 } reachedPath)
-                    {
-                        var reached = Named(reachedPath, boundary.FullName);
-                        return (reached[^1], [named, .. reached], reachedPath[^1]);
-                    }
-                    return (named, [named], (action.TypeName, action.MethodName));
-                }
-                // A middleware or filter inlined into the framework's frame: the one entry point whose code reaches the call.
-                // (Only when the call sits right on that frame: a library frame between means the library made it.)
-                if (calledFromThere && stack.Place is CodePlace.Middleware or CodePlace.Filter && code is { MethodCount: > 0 }
-                    && Entry(code, isTarget, stack.Place == CodePlace.Filter ? FilterEntries : MiddlewareEntries) is { } chain)
-                {
-                    var named = Named(chain, boundary.FullName);
-                    return (named[^1], named, chain[^1]);
-                }
-                // Nothing anchors the search (a minimal API whose requests started before the capture): a call that only
-                // one method of the application makes was made there.
-                if (calledFromThere && code is { MethodCount: > 0 } && code.OnlyCaller(isTarget) is { } only)
-                {
-                    var named = UserMethod.Named(only.Type, only.Method, boundary.FullName);
-                    return (named, [named], only);
-                }
-            }
-            return (stack.User, stack.Chain, stack.User?.Frame is { } f ? (f.OpenTypeName, f.MethodName) : null);
-        }
-
-        /// <summary>
-        /// A call known only by the runtime's internal frames (<c>Task wait</c>: Task.Wait was inlined) is named as the
-        /// application's IL wrote it (<c>Task.Wait</c>), when the method that made it is known.
-        /// </summary>
-        private static BlockingCall AsWritten(BlockingCall call, (string Type, string Method)? raw, ApplicationCode? code)
-        {
-            if (raw is not { } method || code is not { MethodCount: > 0 } || !call.Name.Contains(' ', StringComparison.Ordinal) || call.Kind == BlockingKind.Unrecognised)
-            {
-                return call;
-            }
-            return code.CalleeMatching(method.Type, method.Method, Targets(call)) is { } callee
-                && BlockingCallCatalogue.Match(new StackFrame("", callee.Type, callee.Method)) is { } written
-                ? call with { Name = written.Name }
-                : call;
-        }
-
-        private static readonly string[] MiddlewareEntries = ["InvokeAsync", "Invoke"];
-
-        private static readonly string[] FilterEntries =
-        [
-            "OnActionExecuting", "OnActionExecuted", "OnActionExecutionAsync", "OnResourceExecuting", "OnResourceExecutionAsync",
-            "OnAuthorization", "OnAuthorizationAsync", "OnResultExecuting", "OnResultExecutionAsync", "OnException", "OnExceptionAsync",
-        ];
-
-        private static IReadOnlyList<(string Type, string Method)>? Entry(ApplicationCode code, Func<string, string, bool> isTarget, string[] names)
-        {
-            var found = new List<IReadOnlyList<(string Type, string Method)>>();
-            foreach (var entry in names.SelectMany(code.MethodsNamed))
-            {
-                if (code.Calls(entry.Type, entry.Method, isTarget))
-                {
-                    found.Add([entry]);
-                }
-                else if (code.PathTo(entry.Type, entry.Method, isTarget) is { Count: > 0 } path)
-                {
-                    found.Add([entry, .. path]);
-                }
-            }
-            return found.Count == 1 ? found[0] : null;
-        }
-
-        // The whole chain went into the compiled frame that is on the stack.
-        private static List<UserMethod> Named(IReadOnlyList<(string Type, string Method)> path, string into) =>
-            [.. path.Select(p => UserMethod.Named(p.Type, p.Method, into))];
-
-        /// <summary>Calls in the IL that are this blocking call: same catalogue name (<c>Task`1.get_Result</c> is <c>Task.Result</c>).</summary>
-        private static Func<string, string, bool> Targets(BlockingCall call) =>
-            (type, method) => BlockingCallCatalogue.Match(new StackFrame("", type, method)) is { } match
-                && (match.Name == call.Name || (match.Kind == call.Kind && call.Name.Contains(' ', StringComparison.Ordinal)));
     }
 
     private sealed class StackKeyComparer : IEqualityComparer<(IReadOnlyList<StackFrame> Frames, bool Unrecognised)>

@@ -17,6 +17,7 @@ public sealed class ApplicationCode : IDisposable
     private readonly List<PEReader> _files = [];
     private readonly Dictionary<string, List<(PEReader Pe, MetadataReader Reader, MethodDefinitionHandle Method)>> _methods = new(StringComparer.Ordinal);
     private readonly Dictionary<string, List<string>> _stateMachines = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, (MetadataReader Reader, TypeDefinitionHandle Type)> _types = new(StringComparer.Ordinal);
 
     private ApplicationCode()
     {
@@ -64,6 +65,7 @@ public sealed class ApplicationCode : IDisposable
             {
                 continue;
             }
+            _types.TryAdd(typeName, (reader, typeHandle));
             foreach (var methodHandle in reader.GetTypeDefinition(typeHandle).GetMethods())
             {
                 var name = reader.GetString(reader.GetMethodDefinition(methodHandle).Name);
@@ -88,6 +90,44 @@ public sealed class ApplicationCode : IDisposable
             }
         }
     }
+
+    /// <summary>True when the application's assemblies hold <paramref name="typeName"/>.<paramref name="methodName"/> (its IL can be read).</summary>
+    public bool Has(string typeName, string methodName) => _methods.ContainsKey(typeName + "." + methodName);
+
+    /// <summary>
+    /// True when the application type <paramref name="typeName"/> is a hosted service: it derives, through application
+    /// types, from <c>BackgroundService</c>, or implements <c>IHostedService</c>.
+    /// </summary>
+    public bool IsHostedService(string typeName)
+    {
+        for (var depth = 0; depth < 8 && _types.TryGetValue(typeName, out var found); depth++)
+        {
+            var (reader, handle) = found;
+            var type = reader.GetTypeDefinition(handle);
+            foreach (var implemented in type.GetInterfaceImplementations())
+            {
+                if (IlCalls.NameOf(reader, reader.GetInterfaceImplementation(implemented).Interface) is HostedServiceInterface or HostedLifecycleInterface)
+                {
+                    return true;
+                }
+            }
+            var baseName = type.BaseType.IsNil ? null : IlCalls.NameOf(reader, type.BaseType);
+            if (baseName is null or "System.Object")
+            {
+                return false;
+            }
+            if (baseName == BackgroundServiceType)
+            {
+                return true;
+            }
+            typeName = baseName;
+        }
+        return false;
+    }
+
+    private const string BackgroundServiceType = "Microsoft.Extensions.Hosting.BackgroundService";
+    private const string HostedServiceInterface = "Microsoft.Extensions.Hosting.IHostedService";
+    private const string HostedLifecycleInterface = "Microsoft.Extensions.Hosting.IHostedLifecycleService";
 
     /// <summary>True when <paramref name="typeName"/>.<paramref name="methodName"/> itself calls an API <paramref name="isTarget"/> accepts.</summary>
     public bool Calls(string typeName, string methodName, Func<string, string, bool> isTarget) =>

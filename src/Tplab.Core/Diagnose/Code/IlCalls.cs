@@ -85,6 +85,9 @@ internal static class IlCalls
         }
     }
 
+    /// <summary>The name of a type a definition refers to (a base type, an interface), generic arguments dropped; null for other handles.</summary>
+    public static string? NameOf(MetadataReader reader, EntityHandle type) => ParentName(reader, type);
+
     private static string? ParentName(MetadataReader reader, EntityHandle parent) => parent.Kind switch
     {
         HandleKind.TypeDefinition => TypeName(reader, (TypeDefinitionHandle)parent),
