@@ -20,6 +20,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
     private readonly Dictionary<(string Call, string? Who), Accumulator> _groups = [];
     private readonly Dictionary<(IReadOnlyList<StackFrame>, bool), BlockedStack?> _classified = new(new StackKeyComparer());
     private readonly HashSet<int> _poolThreads = [];
+    private readonly Dictionary<string, HashSet<Endpoint>> _endpointsByDelegate = new(StringComparer.Ordinal);
     private double _heldMs;
     private int _observations;
 
@@ -58,13 +59,41 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         {
             _groups[groupKey] = group = new Accumulator();
         }
-        group.Add(observation, blocked, endpoint);
+        var compiled = EndpointDelegate(observation.Frames);
+        if (endpoint is not null && compiled is not null)
+        {
+            if (!_endpointsByDelegate.TryGetValue(compiled, out var seen))
+            {
+                _endpointsByDelegate[compiled] = seen = [];
+            }
+            seen.Add(endpoint);
+        }
+        group.Add(observation, blocked, endpoint, compiled);
+    }
+
+    /// <summary>
+    /// The endpoint's compiled request delegate on the stack (<c>dynamicClass.lambda_method37</c>): ASP.NET Core compiles
+    /// one per minimal API endpoint or MVC action, so requests that ran it ran the same endpoint. UseMiddleware's
+    /// invokers (4 parameters) serve every endpoint and are passed over.
+    /// </summary>
+    private static string? EndpointDelegate(IReadOnlyList<StackFrame> frames)
+    {
+        foreach (var frame in frames)
+        {
+            if (frame.TypeName.StartsWith("dynamicClass", StringComparison.Ordinal) && frame.MethodName.StartsWith("lambda_method", StringComparison.Ordinal)
+                && frame.ParameterCount != 4)
+            {
+                return frame.FullName;
+            }
+        }
+        return null;
     }
 
     /// <summary>The groups holding at least <paramref name="minimumThreads"/> pool threads on average, most threads first, and the summary.</summary>
     public (IReadOnlyList<BlockedStackGroup> Groups, StackSummary Summary) Complete(TimeSpan captured, double minimumThreads)
     {
         var captureMs = Math.Max(captured.TotalMilliseconds, 1);
+        LinkEndpoints();
         MergeAnonymous();
         var groups = _groups.Values
             .Select(g => g.ToGroup(captureMs, _heldMs, stackFrames, inlines, code))
@@ -73,6 +102,33 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             .ThenBy(g => g.UserFrame?.FullName, StringComparer.Ordinal)
             .ToList();
         return (CausesFirst(groups), new StackSummary(_poolThreads.Count, _heldMs / captureMs, _observations));
+    }
+
+    /// <summary>
+    /// Names the endpoint of observations whose request started before the capture from the compiled delegate they ran;
+    /// a group without an application method was keyed by its endpoint, so groups that now share one become one.
+    /// </summary>
+    private void LinkEndpoints()
+    {
+        var linked = new Dictionary<(string Call, string? Who), Accumulator>();
+        foreach (var ((call, who), group) in _groups)
+        {
+            group.LinkEndpoints(_endpointsByDelegate);
+            var key = (call, group.HasUser ? who : group.TopEndpoint?.ToString() ?? who);
+            if (linked.TryGetValue(key, out var home))
+            {
+                home.Absorb(group);
+            }
+            else
+            {
+                linked[key] = group;
+            }
+        }
+        _groups.Clear();
+        foreach (var (key, group) in linked)
+        {
+            _groups[key] = group;
+        }
     }
 
     /// <summary>
@@ -111,12 +167,19 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         private readonly HashSet<int> _threads = [];
         private readonly Dictionary<BlockedStack, double> _stacks = new(ReferenceEqualityComparer.Instance);
         private readonly Dictionary<Endpoint, double> _endpoints = [];
+        private readonly Dictionary<string, double> _unlinked = new(StringComparer.Ordinal);
         private double _heldMs;
 
         /// <summary>No application method on its stacks and no endpoint from the events.</summary>
         public bool IsAnonymous => _endpoints.Count == 0 && _stacks.Keys.All(s => s.User is null);
 
         public CodePlace Place => _stacks.MaxBy(s => s.Value).Key.Place;
+
+        /// <summary>Its stacks have an application frame (the group is keyed by it).</summary>
+        public bool HasUser => _stacks.Keys.Any(s => s.User is not null);
+
+        /// <summary>The endpoint that held its threads longest, or null.</summary>
+        public Endpoint? TopEndpoint => _endpoints.Count > 0 ? _endpoints.MaxBy(e => e.Value).Key : null;
 
         public void Absorb(Accumulator other)
         {
@@ -126,9 +189,13 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             {
                 _stacks[stack] = _stacks.GetValueOrDefault(stack) + ms;
             }
+            foreach (var (endpoint, ms) in other._endpoints)
+            {
+                _endpoints[endpoint] = _endpoints.GetValueOrDefault(endpoint) + ms;
+            }
         }
 
-        public void Add(ThreadObservation observation, BlockedStack stack, Endpoint? endpoint)
+        public void Add(ThreadObservation observation, BlockedStack stack, Endpoint? endpoint, string? compiled)
         {
             _threads.Add(observation.ThreadId);
             _heldMs += observation.HeldMs;
@@ -137,6 +204,27 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             {
                 _endpoints[endpoint] = _endpoints.GetValueOrDefault(endpoint) + observation.HeldMs;
             }
+            else if (compiled is not null)
+            {
+                _unlinked[compiled] = _unlinked.GetValueOrDefault(compiled) + observation.HeldMs;
+            }
+        }
+
+        /// <summary>
+        /// A request that started before the capture has no start event to name it (the slow service factory that made
+        /// every later request queue): other requests that ran the same compiled endpoint delegate name its endpoint.
+        /// </summary>
+        public void LinkEndpoints(IReadOnlyDictionary<string, HashSet<Endpoint>> byDelegate)
+        {
+            foreach (var (compiled, ms) in _unlinked)
+            {
+                if (byDelegate.TryGetValue(compiled, out var endpoints) && endpoints.Count == 1)
+                {
+                    var endpoint = endpoints.Single();
+                    _endpoints[endpoint] = _endpoints.GetValueOrDefault(endpoint) + ms;
+                }
+            }
+            _unlinked.Clear();
         }
 
         public BlockedStackGroup ToGroup(double captureMs, double allHeldMs, int stackFrames, InlineIndex? inlines, ApplicationCode? code)
@@ -144,7 +232,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             // The stack that held threads longest stands for the group, and its context shapes the advice
             // (one with an application frame, when an anonymous group was merged in).
             var sample = (_stacks.Any(s => s.Key.User is not null) ? _stacks.Where(s => s.Key.User is not null) : _stacks).MaxBy(s => s.Value).Key;
-            var endpoint = _endpoints.Count > 0 ? _endpoints.MaxBy(e => e.Value).Key : null;
+            var endpoint = TopEndpoint;
             var (user, chain, raw) = CulpritAttribution.Attribute(sample, endpoint, inlines, code);
             sample = sample with { Call = CulpritAttribution.AsWritten(sample.Call, raw, code), Place = CulpritAttribution.HostedOrNot(sample, chain, code) };
             return new BlockedStackGroup(
