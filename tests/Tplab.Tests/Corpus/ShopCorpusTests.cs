@@ -8,7 +8,8 @@ namespace Tplab.Tests.Corpus;
 /// <summary>
 /// diagnose and watch on an app they never saw (tests/corpus/ShopApp): for each endpoint, a fresh shop process under
 /// 48 users, diagnose during the load; its top culprit must be the one the shop's code declares next to the
-/// endpoint, and the pool watch of the same window must give the declared verdict.
+/// endpoint, and the pool watch of the same window must behave as declared (the exact word over the window is the
+/// benchmark's: bench/corpus.sh).
 /// </summary>
 public sealed class ShopCorpusTests(ShopCorpusFixture fixture, ITestOutputHelper output) : IClassFixture<ShopCorpusFixture>
 {
@@ -62,7 +63,7 @@ public sealed class ShopCorpusTests(ShopCorpusFixture fixture, ITestOutputHelper
     {
         var expected = ShopCorpus.Cases.Single(c => c.Case == name);
         var outcome = await CorpusRun.RunAsync(expected, connectionString);
-        var differences = CorpusJudge.Differences(outcome);
+        var differences = CorpusJudge.Differences(outcome, exactPoolWord: false);
         output.WriteLine(CorpusReport.Describe(outcome, differences));
         CorpusReport.Append(outcome, differences);
         Assert.True(differences.Count == 0, string.Join("\n", differences));
