@@ -95,7 +95,21 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         var captureMs = Math.Max(captured.TotalMilliseconds, 1);
         LinkEndpoints();
         MergeAnonymous();
-        var groups = _groups.Values
+        // Stacks classified apart can be attributed alike (the same wait at Tier 0 and, inlined, at Tier 1): one culprit.
+        var named = new Dictionary<string, Accumulator>(StringComparer.Ordinal);
+        foreach (var group in _groups.Values)
+        {
+            var key = group.Named(inlines, code);
+            if (named.TryGetValue(key, out var home))
+            {
+                home.Absorb(group);
+            }
+            else
+            {
+                named[key] = group;
+            }
+        }
+        var groups = named.Values
             .Select(g => g.ToGroup(captureMs, _heldMs, stackFrames, inlines, code))
             .Where(g => g.Threads >= minimumThreads && g.Threads > 0)
             .OrderByDescending(g => g.Threads)
@@ -195,6 +209,16 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             }
         }
 
+        private (BlockedStack Sample, UserMethod? User, IReadOnlyList<UserMethod> Chain) Attributed(InlineIndex? inlines, ApplicationCode? code)
+        {
+            // The stack that held threads longest stands for the group, and its context shapes the advice
+            // (one with an application frame, when an anonymous group was merged in).
+            var sample = (_stacks.Any(s => s.Key.User is not null) ? _stacks.Where(s => s.Key.User is not null) : _stacks).MaxBy(s => s.Value).Key;
+            var endpoint = TopEndpoint;
+            var (user, chain, raw) = CulpritAttribution.Attribute(sample, endpoint, inlines, code);
+            return (sample with { Call = CulpritAttribution.AsWritten(sample.Call, raw, code), Place = CulpritAttribution.PlaceOf(sample, chain, endpoint, code) }, user, chain);
+        }
+
         public void Add(ThreadObservation observation, BlockedStack stack, Endpoint? endpoint, string? compiled)
         {
             _threads.Add(observation.ThreadId);
@@ -227,14 +251,17 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             _unlinked.Clear();
         }
 
+        /// <summary>What the group will be reported as: the call as written, on what, and by which method (or endpoint).</summary>
+        public string Named(InlineIndex? inlines, ApplicationCode? code)
+        {
+            var (sample, user, _) = Attributed(inlines, code);
+            return $"{sample.Call.Name}|{sample.Call.On}|{user?.FullName ?? TopEndpoint?.ToString() ?? sample.Boundary?.FullName}";
+        }
+
         public BlockedStackGroup ToGroup(double captureMs, double allHeldMs, int stackFrames, InlineIndex? inlines, ApplicationCode? code)
         {
-            // The stack that held threads longest stands for the group, and its context shapes the advice
-            // (one with an application frame, when an anonymous group was merged in).
-            var sample = (_stacks.Any(s => s.Key.User is not null) ? _stacks.Where(s => s.Key.User is not null) : _stacks).MaxBy(s => s.Value).Key;
+            var (sample, user, chain) = Attributed(inlines, code);
             var endpoint = TopEndpoint;
-            var (user, chain, raw) = CulpritAttribution.Attribute(sample, endpoint, inlines, code);
-            sample = sample with { Call = CulpritAttribution.AsWritten(sample.Call, raw, code), Place = CulpritAttribution.HostedOrNot(sample, chain, code) };
             return new BlockedStackGroup(
                 sample.Call,
                 user,

@@ -77,20 +77,43 @@ internal static class CulpritAttribution
     }
 
     /// <summary>
-    /// A work item with no hosting frame below it (a <c>Task.Run</c> body, a continuation) is the hosted service's
-    /// when its chain starts in a type that is one; the IL says so where the classifier could only go by the name <c>ExecuteAsync</c>.
+    /// Where a work item with no framework frame below it runs (a <c>Task.Run</c> body, a continuation after an await):
+    /// the hosted service's when its chain starts in a type that is one (the IL says so where the classifier could only
+    /// go by the name <c>ExecuteAsync</c>); a request's when the wait's activity named the request and its chain starts in
+    /// that request's MVC action, or in a handler the application hands to <c>Map*</c> (a minimal API).
     /// </summary>
-    public static CodePlace HostedOrNot(BlockedStack stack, IReadOnlyList<UserMethod> chain, ApplicationCode? code)
+    public static CodePlace PlaceOf(BlockedStack stack, IReadOnlyList<UserMethod> chain, Endpoint? endpoint, ApplicationCode? code)
     {
-        if (stack.Place is not (CodePlace.Unknown or CodePlace.HostedService) || code is not { MethodCount: > 0 }
+        if (stack.Place is not (CodePlace.Unknown or CodePlace.HostedService or CodePlace.Timer)
             || stack.Frames.Any(f => f.TypeName.StartsWith("Microsoft.Extensions.Hosting.", StringComparison.Ordinal)))
         {
             return stack.Place;
         }
-        return chain.Any(m => code.IsHostedService(m.TypeName)) ? CodePlace.HostedService
-            : stack.Place == CodePlace.HostedService ? CodePlace.Unknown
-            : stack.Place;
+        var readable = code is { MethodCount: > 0 };
+        if (readable && stack.Place != CodePlace.Timer && chain.Any(m => code!.IsHostedService(m.TypeName)))
+        {
+            return CodePlace.HostedService;
+        }
+        var place = readable && stack.Place == CodePlace.HostedService ? CodePlace.Unknown : stack.Place;
+        // A timer's callback that carries a request's activity was set by the request (the continuation of its Task.Delay).
+        if (place is not (CodePlace.Unknown or CodePlace.Timer) || endpoint is null || chain.Count == 0)
+        {
+            return place;
+        }
+        // A continuation's stack runs from the awaited method that completed (at the bottom) up through the methods that
+        // awaited it: the handler or action is one of them, not necessarily the outermost.
+        if (endpoint.Action is { } action && chain.Any(m => m.TypeName == action.TypeName && m.MethodName == action.MethodName))
+        {
+            return CodePlace.MvcAction;
+        }
+        return readable && chain.Any(m => m.Frame is { } frame && WrittenMethod(frame) is var (type, method) && code!.IsEndpointHandler(type, method))
+            ? CodePlace.MinimalApi
+            : place;
     }
+
+    // An async method's or lambda's state machine ("T+<>c+<<Map>b__1_0>d.MoveNext") runs the method "T+<>c.<Map>b__1_0".
+    private static (string Type, string Method) WrittenMethod(StackFrame frame) =>
+        frame.MethodName == "MoveNext" && ApplicationCode.AsyncMethodOf(frame.OpenTypeName) is { } written ? written : (frame.OpenTypeName, frame.MethodName);
 
     /// <summary>
     /// A call known only by the runtime's internal frames (<c>Task wait</c>: Task.Wait was inlined) is named as the

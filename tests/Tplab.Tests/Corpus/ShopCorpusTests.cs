@@ -34,6 +34,7 @@ public sealed class ShopCorpusTests(ShopCorpusFixture fixture, ITestOutputHelper
     [InlineData("tenant-middleware")]
     [InlineData("invoice-razor")]
     [InlineData("notifications-background")]
+    [InlineData("loyalty-continuation")]
     [InlineData("catalog-search")]
     [InlineData("prices-live")]
     [InlineData("orders-summary")]

@@ -1,7 +1,10 @@
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.Hosting;
 using Tplab.Diagnose;
 using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Code;
+using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 using static Tplab.Tests.Diagnose.Stacks;
 
@@ -54,6 +57,47 @@ public sealed class IlAttributionTests : IDisposable
         Assert.Equal(CodePlace.Unknown, Single(new BlockedStackGrouper(_classifier, 14, null, _code), frames).Place);
     }
 
+    [Fact]
+    public void Grouper_WaitInAMinimalApiHandlersContinuation_IsNamedFromTheWaitsActivityAndTheHandlersIl()
+    {
+        // Recorded at Tier 1: after its first await the handler resumes on a timer's work item (no ASP.NET Core frame
+        // below), with Points and .Result inlined into its state machine. The wait event carried the request's activity.
+        var request = Guid.NewGuid();
+        var index = new RequestIndex(
+        [
+            new RequestEvent(RequestEventKind.Start, 3, 1, request, new Dictionary<string, string> { ["method"] = "GET", ["path"] = "/points/12" }),
+            new RequestEvent(RequestEventKind.EndpointMatched, 3, 2, request, new Dictionary<string, string> { ["Values"] = "[id, 12]" }),
+        ]);
+        var handler = "app!" + Here + "IlEndpoints+<>c+<<Map>b__0_0>d.MoveNext()";
+        var frames = Of(
+            One("System.Private.CoreLib!System.Threading.Tasks.Task.InternalWait(int32,value class System.Threading.CancellationToken)"),
+            One(handler),
+            One("System.Private.CoreLib!System.Threading.ExecutionContext.RunInternal(class System.Threading.ExecutionContext,class System.Threading.ContextCallback,class System.Object)"),
+            One("System.Private.CoreLib!System.Threading.Tasks.Task+DelayPromise.CompleteTimedOut()"),
+            One("System.Private.CoreLib!System.Threading.TimerQueueTimer.System.Threading.IThreadPoolWorkItem.Execute()"),
+            PoolBottom);
+        var wait = new ThreadObservation(7, 10, 1000, frames, ObservationSource.WaitEvent) { Activity = request };
+        var grouper = new BlockedStackGrouper(_classifier, 14, null, _code);
+        grouper.Add(wait, index.Find(wait.ThreadId, wait.StartMs, wait.Frames, wait.Activity));
+
+        var culprit = grouper.Complete(TimeSpan.FromSeconds(1), 0.2).Groups.Single();
+
+        Assert.Equal("GET /points/{id}", culprit.Endpoint?.ToString());
+        Assert.Equal(Here + "IlLoyalty.Points", culprit.UserFrame!.FullName);
+        Assert.Equal("Task.Result", culprit.BlockingCall.Name);
+        Assert.Equal(CodePlace.MinimalApi, culprit.Place);
+        // Without the activity the thread's own events say nothing: no Kestrel frame links it to a request.
+        Assert.Null(index.Find(wait.ThreadId, wait.StartMs, wait.Frames));
+    }
+
+    [Fact]
+    public void IsEndpointHandler_LambdaHandedToMapGet_IsAndATaskRunBodyIsNot()
+    {
+        Assert.True(_code.IsEndpointHandler(Here + "IlEndpoints+<>c", "<Map>b__0_0"));
+        Assert.False(_code.IsEndpointHandler(Here + "IlCommand+<>c", "<ExecuteAsync>b__0_0"));
+        Assert.Equal((Here + "IlEndpoints+<>c", "<Map>b__0_0"), ApplicationCode.AsyncMethodOf(Here + "IlEndpoints+<>c+<<Map>b__0_0>d"));
+    }
+
     private static BlockedStackGroup Single(BlockedStackGrouper grouper, IReadOnlyList<StackFrame> frames)
     {
         grouper.Add(new ThreadObservation(1, 0, 1000, frames, ObservationSource.Sample));
@@ -88,6 +132,28 @@ internal sealed class IlDispatcher : BackgroundService
     private Task Run(CancellationToken stoppingToken) => Task.Run(Deliver, stoppingToken);
 
     private static void Deliver() => Thread.Sleep(1);
+}
+
+/// <summary>A minimal API whose async handler reads a balance synchronously after its first await.</summary>
+internal static class IlEndpoints
+{
+    public static void Map(IEndpointRouteBuilder app) =>
+        app.MapGet("/points/{id}", async (int id) =>
+        {
+            await Task.Yield();
+            return IlLoyalty.Points(id);
+        });
+}
+
+internal static class IlLoyalty
+{
+    public static int Points(int id) => BalanceAsync(id).Result;
+
+    private static async Task<int> BalanceAsync(int id)
+    {
+        await Task.Yield();
+        return id;
+    }
 }
 
 /// <summary>A command whose method is called ExecuteAsync, and which is no hosted service.</summary>

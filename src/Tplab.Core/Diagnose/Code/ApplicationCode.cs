@@ -10,7 +10,7 @@ namespace Tplab.Diagnose.Code;
 /// the blocking call. Only application assemblies are read (not the shared framework or library packages); an
 /// assembly that cannot be read is skipped.
 /// </summary>
-public sealed class ApplicationCode : IDisposable
+public sealed partial class ApplicationCode : IDisposable
 {
     private const int MaxDepth = 6;
 
@@ -18,6 +18,7 @@ public sealed class ApplicationCode : IDisposable
     private readonly Dictionary<string, List<(PEReader Pe, MetadataReader Reader, MethodDefinitionHandle Method)>> _methods = new(StringComparer.Ordinal);
     private readonly Dictionary<string, List<string>> _stateMachines = new(StringComparer.Ordinal);
     private readonly Dictionary<string, (MetadataReader Reader, TypeDefinitionHandle Type)> _types = new(StringComparer.Ordinal);
+    private HashSet<string>? _endpointHandlers;
 
     private ApplicationCode()
     {
@@ -76,11 +77,9 @@ public sealed class ApplicationCode : IDisposable
                 }
                 list.Add((pe, reader, methodHandle));
                 // "Shop.Api+<Load>d__3.MoveNext" holds the body of the async method "Shop.Api.Load".
-                var open = typeName.LastIndexOf("+<", StringComparison.Ordinal);
-                var close = typeName.IndexOf(">d__", Math.Max(open, 0), StringComparison.Ordinal);
-                if (name == "MoveNext" && open > 0 && close > open)
+                if (name == "MoveNext" && AsyncMethodOf(typeName) is { } written)
                 {
-                    var asyncKey = typeName[..open] + "." + typeName[(open + 2)..close];
+                    var asyncKey = written.Type + "." + written.Method;
                     if (!_stateMachines.TryGetValue(asyncKey, out var machines))
                     {
                         _stateMachines[asyncKey] = machines = [];
@@ -90,6 +89,20 @@ public sealed class ApplicationCode : IDisposable
             }
         }
     }
+
+    /// <summary>
+    /// The async method or async lambda whose state machine <paramref name="machineType"/> is: <c>Shop.Api+&lt;Load&gt;d__3</c> →
+    /// (<c>Shop.Api</c>, <c>Load</c>); <c>Shop.Endpoints+&lt;&gt;c+&lt;&lt;Map&gt;b__2_0&gt;d</c> → (<c>Shop.Endpoints+&lt;&gt;c</c>, <c>&lt;Map&gt;b__2_0</c>). Null for other types.
+    /// </summary>
+    public static (string Type, string Method)? AsyncMethodOf(string machineType)
+    {
+        var plus = machineType.LastIndexOf('+');
+        var match = plus > 0 ? StateMachineName().Match(machineType[(plus + 1)..]) : null;
+        return match is { Success: true } ? (machineType[..plus], match.Groups[1].Value) : null;
+    }
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"^<(.+)>d(__\d+)?$")]
+    private static partial System.Text.RegularExpressions.Regex StateMachineName();
 
     /// <summary>True when the application's assemblies hold <paramref name="typeName"/>.<paramref name="methodName"/> (its IL can be read).</summary>
     public bool Has(string typeName, string methodName) => _methods.ContainsKey(typeName + "." + methodName);
@@ -123,6 +136,27 @@ public sealed class ApplicationCode : IDisposable
             typeName = baseName;
         }
         return false;
+    }
+
+    /// <summary>
+    /// True when the application hands <paramref name="typeName"/>.<paramref name="methodName"/> (a lambda or a method
+    /// group) to ASP.NET Core's <c>Map*</c> as a minimal API endpoint's handler.
+    /// </summary>
+    public bool IsEndpointHandler(string typeName, string methodName)
+    {
+        if (_endpointHandlers is null)
+        {
+            var handlers = new HashSet<string>(StringComparer.Ordinal);
+            foreach (var key in _methods.Keys)
+            {
+                foreach (var (reader, body, _) in BodiesOf(key))
+                {
+                    handlers.UnionWith(IlCalls.EndpointHandlers(reader, body).Select(h => h.Type + "." + h.Method));
+                }
+            }
+            _endpointHandlers = handlers;
+        }
+        return _endpointHandlers.Contains(typeName + "." + methodName);
     }
 
     private const string BackgroundServiceType = "Microsoft.Extensions.Hosting.BackgroundService";
@@ -200,7 +234,7 @@ public sealed class ApplicationCode : IDisposable
             var dot = key.LastIndexOf('.');
             var (type, method) = (key[..dot], key[(dot + 1)..]);
             // A state machine's MoveNext is its async method's body: counted once, under the method.
-            if (method == "MoveNext" && type.Contains(">d__", StringComparison.Ordinal) || !Calls(type, method, isTarget))
+            if (method == "MoveNext" && AsyncMethodOf(type) is not null || !Calls(type, method, isTarget))
             {
                 continue;
             }
@@ -223,7 +257,7 @@ public sealed class ApplicationCode : IDisposable
     {
         foreach (var k in Keys(key))
         {
-            var stateMachine = !ReferenceEquals(k, key) || k.EndsWith(".MoveNext", StringComparison.Ordinal) && k.Contains(">d__", StringComparison.Ordinal);
+            var stateMachine = !ReferenceEquals(k, key) || k.EndsWith(".MoveNext", StringComparison.Ordinal) && AsyncMethodOf(k[..^".MoveNext".Length]) is not null;
             if (!_methods.TryGetValue(k, out var list))
             {
                 continue;
