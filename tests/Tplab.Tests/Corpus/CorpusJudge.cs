@@ -34,7 +34,7 @@ internal static partial class CorpusJudge
                 {
                     differences.Add($"user method: expected {userMethod}, got {top.UserFrame?.FullName ?? "(no application frame)"}");
                 }
-                if (top.BlockingCall.Name != expected.BlockingCall)
+                if (top.BlockingCall.Name != expected.BlockingCall && top.BlockingCall.Name != expected.OtherBlockingCall)
                 {
                     differences.Add($"blocking call: expected {expected.BlockingCall}, got {top.BlockingCall.Name}");
                 }
