@@ -60,10 +60,17 @@ internal static class CulpritAttribution
             // A middleware or filter inlined into the framework's frame: the one entry point whose code reaches the call.
             // (Only when the call sits right on that frame: a library frame between means the library made it.)
             if (calledFromThere && stack.Place is CodePlace.Middleware or CodePlace.Filter && code is { MethodCount: > 0 }
-                && Entry(code, isTarget, stack.Place == CodePlace.Filter ? FilterEntries : MiddlewareEntries) is { } chain)
+                && Entry(code, isTarget, (stack.Place == CodePlace.Filter ? FilterEntries : MiddlewareEntries).SelectMany(code.MethodsNamed)) is { } chain)
             {
                 var named = Named(chain, boundary.FullName);
                 return (named[^1], named, chain[^1]);
+            }
+            // An action whose request started before the capture, so no MVC event names it: the one action whose code reaches the call.
+            if (calledFromThere && stack.Place is CodePlace.MvcAction or CodePlace.RazorPage && code is { MethodCount: > 0 }
+                && Entry(code, isTarget, code.ActionCandidates(page: stack.Place == CodePlace.RazorPage), followDelegates: false) is { } actionChain)
+            {
+                var named = Named(actionChain, boundary.FullName);
+                return (named[^1], named, actionChain[^1]);
             }
             // Nothing anchors the search (a minimal API whose requests started before the capture): a call that only
             // one method of the application makes was made there.
@@ -139,16 +146,17 @@ internal static class CulpritAttribution
         "OnAuthorization", "OnAuthorizationAsync", "OnResultExecuting", "OnResultExecutionAsync", "OnException", "OnExceptionAsync",
     ];
 
-    private static IReadOnlyList<(string Type, string Method)>? Entry(ApplicationCode code, Func<string, string, bool> isTarget, string[] names)
+    private static IReadOnlyList<(string Type, string Method)>? Entry(
+        ApplicationCode code, Func<string, string, bool> isTarget, IEnumerable<(string Type, string Method)> entries, bool followDelegates = true)
     {
         var found = new List<IReadOnlyList<(string Type, string Method)>>();
-        foreach (var entry in names.SelectMany(code.MethodsNamed))
+        foreach (var entry in entries)
         {
             if (code.Calls(entry.Type, entry.Method, isTarget))
             {
                 found.Add([entry]);
             }
-            else if (code.PathTo(entry.Type, entry.Method, isTarget) is { Count: > 0 } path)
+            else if (code.PathTo(entry.Type, entry.Method, isTarget, followDelegates) is { Count: > 0 } path)
             {
                 found.Add([entry, .. path]);
             }

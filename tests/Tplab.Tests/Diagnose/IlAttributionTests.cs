@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.Hosting;
 using Tplab.Diagnose;
@@ -91,6 +92,20 @@ public sealed class IlAttributionTests : IDisposable
     }
 
     [Fact]
+    public void Grouper_MvcActionInlinedWhoseRequestStartedBeforeTheCapture_IsTheOneActionWhoseIlMakesTheCall()
+    {
+        // 1,000 requests asleep since before the capture: no MVC event names the action inlined into its invoker. Another
+        // action hands Thread.Sleep to Task.Run, which runs elsewhere and cannot have been inlined there.
+        var frames = Of(One(Sleep), MvcAction, PoolBottom);
+
+        var culprit = Single(new BlockedStackGrouper(_classifier, 14, null, _code), frames);
+
+        Assert.Equal(Here + "IlSleepController.Sleep", culprit.UserFrame!.FullName);
+        Assert.Equal("dynamicClass.lambda_method5", culprit.UserFrame.InlinedInto);
+        Assert.Equal(CodePlace.MvcAction, culprit.Place);
+    }
+
+    [Fact]
     public void IsEndpointHandler_LambdaHandedToMapGet_IsAndATaskRunBodyIsNot()
     {
         Assert.True(_code.IsEndpointHandler(Here + "IlEndpoints+<>c", "<Map>b__0_0"));
@@ -153,6 +168,22 @@ internal static class IlLoyalty
     {
         await Task.Yield();
         return id;
+    }
+}
+
+/// <summary>Shaped like tplab's target: one action sleeps, another hands the sleep to Task.Run.</summary>
+internal sealed class IlSleepController : ControllerBase
+{
+    public IActionResult Sleep(int ms)
+    {
+        Thread.Sleep(ms);
+        return Ok();
+    }
+
+    public async Task<IActionResult> SleepTaskRun(int ms)
+    {
+        await Task.Run(() => Thread.Sleep(ms));
+        return Ok();
     }
 }
 

@@ -111,7 +111,29 @@ public sealed partial class ApplicationCode : IDisposable
     /// True when the application type <paramref name="typeName"/> is a hosted service: it derives, through application
     /// types, from <c>BackgroundService</c>, or implements <c>IHostedService</c>.
     /// </summary>
-    public bool IsHostedService(string typeName)
+    public bool IsHostedService(string typeName) => Derives(typeName, HostedServiceBases);
+
+    /// <summary>
+    /// The methods an MVC action (<paramref name="page"/> false) or Razor Page handler (true) can be: the methods written
+    /// in application types that derive from <c>ControllerBase</c> (or <c>PageModel</c>), compiler-generated ones aside.
+    /// </summary>
+    public IEnumerable<(string Type, string Method)> ActionCandidates(bool page) =>
+        _methods.Keys
+            .Select(k => (Type: k[..k.LastIndexOf('.')], Method: k[(k.LastIndexOf('.') + 1)..]))
+            .Where(m => !m.Method.StartsWith('<') && !m.Method.StartsWith('.') && !m.Type.Contains('<', StringComparison.Ordinal)
+                && Derives(m.Type, page ? PageBases : ControllerBases));
+
+    private static readonly string[] HostedServiceBases =
+    [
+        "Microsoft.Extensions.Hosting.BackgroundService", "Microsoft.Extensions.Hosting.IHostedService", "Microsoft.Extensions.Hosting.IHostedLifecycleService",
+    ];
+
+    private static readonly string[] ControllerBases = ["Microsoft.AspNetCore.Mvc.ControllerBase", "Microsoft.AspNetCore.Mvc.Controller"];
+
+    private static readonly string[] PageBases = ["Microsoft.AspNetCore.Mvc.RazorPages.PageModel", "Microsoft.AspNetCore.Mvc.RazorPages.Page"];
+
+    // Walks the base types through the application's own types; an interface counts where it is implemented.
+    private bool Derives(string typeName, string[] bases)
     {
         for (var depth = 0; depth < 8 && _types.TryGetValue(typeName, out var found); depth++)
         {
@@ -119,7 +141,7 @@ public sealed partial class ApplicationCode : IDisposable
             var type = reader.GetTypeDefinition(handle);
             foreach (var implemented in type.GetInterfaceImplementations())
             {
-                if (IlCalls.NameOf(reader, reader.GetInterfaceImplementation(implemented).Interface) is HostedServiceInterface or HostedLifecycleInterface)
+                if (IlCalls.NameOf(reader, reader.GetInterfaceImplementation(implemented).Interface) is { } name && bases.Contains(name))
                 {
                     return true;
                 }
@@ -129,7 +151,7 @@ public sealed partial class ApplicationCode : IDisposable
             {
                 return false;
             }
-            if (baseName == BackgroundServiceType)
+            if (bases.Contains(baseName))
             {
                 return true;
             }
@@ -158,10 +180,6 @@ public sealed partial class ApplicationCode : IDisposable
         }
         return _endpointHandlers.Contains(typeName + "." + methodName);
     }
-
-    private const string BackgroundServiceType = "Microsoft.Extensions.Hosting.BackgroundService";
-    private const string HostedServiceInterface = "Microsoft.Extensions.Hosting.IHostedService";
-    private const string HostedLifecycleInterface = "Microsoft.Extensions.Hosting.IHostedLifecycleService";
 
     /// <summary>True when <paramref name="typeName"/>.<paramref name="methodName"/> itself calls an API <paramref name="isTarget"/> accepts.</summary>
     public bool Calls(string typeName, string methodName, Func<string, string, bool> isTarget) =>
@@ -193,7 +211,11 @@ public sealed partial class ApplicationCode : IDisposable
     /// that calls an API <paramref name="isTarget"/> accepts, outermost first; null when no such method is reached, or
     /// when several different ones are (the IL alone cannot say which one ran).
     /// </summary>
-    public IReadOnlyList<(string Type, string Method)>? PathTo(string typeName, string methodName, Func<string, string, bool> isTarget)
+    /// <remarks>
+    /// With <paramref name="followDelegates"/> off, a method only handed on as a delegate (<c>Task.Run(() => ...)</c>) is not
+    /// followed: it runs elsewhere, so it cannot be what was inlined into the frame.
+    /// </remarks>
+    public IReadOnlyList<(string Type, string Method)>? PathTo(string typeName, string methodName, Func<string, string, bool> isTarget, bool followDelegates = true)
     {
         var found = new Dictionary<string, List<(string, string)>>(StringComparer.Ordinal);
         var visited = new HashSet<string>(StringComparer.Ordinal) { typeName + "." + methodName };
@@ -204,10 +226,10 @@ public sealed partial class ApplicationCode : IDisposable
         {
             foreach (var body in BodiesOf(key))
             {
-                foreach (var (type, method) in Callees(body))
+                foreach (var (type, method, pointer) in IlCalls.References(body.Reader, body.Body))
                 {
                     var calleeKey = type + "." + method;
-                    if (!_methods.ContainsKey(calleeKey) || depth >= MaxDepth || !visited.Add(calleeKey))
+                    if ((pointer && !followDelegates) || !_methods.ContainsKey(calleeKey) || depth >= MaxDepth || !visited.Add(calleeKey))
                     {
                         continue;
                     }

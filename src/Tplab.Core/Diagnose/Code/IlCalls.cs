@@ -35,8 +35,8 @@ internal static class IlCalls
         }
     }
 
-    // Every call, callvirt and newobj target, and every ldftn/ldvirtftn target (Pointer), in IL order.
-    private static IEnumerable<(string Type, string Method, bool Pointer)> References(MetadataReader reader, MethodBodyBlock body)
+    /// <summary>Every call, callvirt and newobj target, and every ldftn/ldvirtftn target (<c>Pointer</c>: handed on as a delegate), in IL order.</summary>
+    public static IEnumerable<(string Type, string Method, bool Pointer)> References(MetadataReader reader, MethodBodyBlock body)
     {
         var il = body.GetILReader();
         while (il.RemainingBytes > 0)
