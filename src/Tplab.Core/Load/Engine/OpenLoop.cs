@@ -30,10 +30,13 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
         using var slots = options.MaxInFlight is { } max ? new SemaphoreSlim(max, max) : null;
         try
         {
+            // With a sender that holds early requests, hits due within its lead are handed over together and the
+            // pacer sleeps until the next hit is half a lead away: about one wake-up per half lead at any rate.
+            var lead = sender.Lead;
             for (long hit = 0; ; hit++)
             {
-                var decision = Pacer.Pace(clock.Now, hit);
-                if (decision.Stop || (decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit), stopSending)))
+                var decision = Pacer.Pace(clock.Now + lead, hit);
+                if (decision.Stop || (decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit) - (lead / 2), stopSending)))
                 {
                     break;
                 }

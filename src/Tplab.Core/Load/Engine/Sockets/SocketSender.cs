@@ -70,6 +70,12 @@ public sealed class SocketSender : ISender
     /// <inheritdoc />
     public string? ServerSoftware => Volatile.Read(ref _server);
 
+    /// <summary>
+    /// Open-loop requests may come 2 ms early: the event loop sends each at its time (<see cref="EventLoop"/>), and the
+    /// pacer wakes about once a millisecond at any rate instead of once per request.
+    /// </summary>
+    public TimeSpan Lead => TimeSpan.FromMilliseconds(2);
+
     internal IPEndPoint Endpoint { get; }
 
     internal bool KeepAlive { get; }
