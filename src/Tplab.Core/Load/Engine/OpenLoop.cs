@@ -76,7 +76,16 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
     {
         try
         {
-            var record = await SafeSend.SendAsync(sender, clock, scheduled, -1, abort).ConfigureAwait(false);
+            var before = clock.Now;
+            RequestRecord record;
+            try
+            {
+                record = await sender.SendAsync(scheduled, -1, abort).ConfigureAwait(false);
+            }
+            catch (Exception e) when (SafeSend.Catches(e))
+            {
+                record = SafeSend.Record(e, clock, scheduled, before, -1);
+            }
             counters.OnDone(record);
             results.TryWrite(record);
         }

@@ -165,7 +165,7 @@ internal sealed class ConnectionIo
                 }
                 else if (parser.Finish() == ParseStatus.Complete)
                 {
-                    Succeed(connection);
+                    Succeed(connection, _sender.Now);
                 }
                 else
                 {
@@ -173,14 +173,17 @@ internal sealed class ConnectionIo
                 }
                 return;
             }
+            // One clock read per recv: a response that arrives in one piece (the usual case) has its first and last
+            // byte in the same read, and the parse that follows is not the server's time.
+            var now = _sender.Now;
             if (!parser.Started)
             {
-                op.FirstByte = _sender.Now;
+                op.FirstByte = now;
             }
             var status = parser.Consume(_buffer.AsSpan(0, (int)n), out _);
             if (status == ParseStatus.Complete)
             {
-                Succeed(connection);
+                Succeed(connection, now);
                 return;
             }
             if (status == ParseStatus.Invalid)
@@ -210,7 +213,7 @@ internal sealed class ConnectionIo
         Fail(connection, error);
     }
 
-    private void Succeed(Connection connection)
+    private void Succeed(Connection connection, TimeSpan end)
     {
         var op = connection.Op!;
         var parser = connection.Parser;
@@ -222,7 +225,7 @@ internal sealed class ConnectionIo
         {
             connection.Reused = true;
         }
-        var record = _sender.ResponseRecord(op, parser, connection.Request!.Length);
+        var record = _sender.ResponseRecord(op, parser, connection.Request!.Length, end);
         Release(connection);
         op.Complete(record);
     }

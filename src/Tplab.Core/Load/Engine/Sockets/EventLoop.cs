@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Diagnostics;
 using System.Runtime.InteropServices;
 
 namespace Tplab.Load.Engine.Sockets;
@@ -19,7 +18,7 @@ internal sealed class EventLoop : IDisposable
     private const int MaxInlineDepth = 16;
     private const int IdleWaitMs = 20;
     private const long TimerSlackNs = 10_000;
-    private static readonly long TimeoutCheckEvery = Stopwatch.Frequency / 50;
+    private static readonly TimeSpan TimeoutCheckEvery = TimeSpan.FromMilliseconds(20);
 
     [ThreadStatic]
     private static EventLoop? t_current;
@@ -37,7 +36,7 @@ internal sealed class EventLoop : IDisposable
     private int _sleeping;
     private int _depth;
     private volatile bool _stopping;
-    private long _nextTimeoutCheck;
+    private TimeSpan _nextTimeoutCheck;
 
     public EventLoop(SocketSender sender, int index)
     {
@@ -128,7 +127,7 @@ internal sealed class EventLoop : IDisposable
                 _held.Enqueue(op);
             }
             StartDue();
-            var now = Stopwatch.GetTimestamp();
+            var now = _sender.Now;
             if (now >= _nextTimeoutCheck || _sender.Aborted)
             {
                 _nextTimeoutCheck = now + TimeoutCheckEvery;
@@ -164,11 +163,11 @@ internal sealed class EventLoop : IDisposable
         var connection = _connections.Acquire(op.User);
         connection.Op = op;
         connection.Request = _sender.Request(op.Target);
-        connection.Deadline = Stopwatch.GetTimestamp() + _sender.TimeoutTicks;
+        connection.Deadline = op.Start + _sender.Timeout;
         _io.Begin(connection);
     }
 
-    private void ExpireRequests(long now)
+    private void ExpireRequests(TimeSpan now)
     {
         var aborted = _sender.Aborted;
         for (var i = 0; i < _connections.Count; i++)

@@ -47,7 +47,7 @@ public sealed class SocketSender : ISender
         }
         _clock = clock;
         KeepAlive = options.KeepAlive;
-        TimeoutTicks = (long)(options.Timeout.TotalSeconds * Stopwatch.Frequency);
+        Timeout = options.Timeout;
         TimeoutMessage = $"timeout after {DurationText.Format(options.Timeout)}";
         _requests = [.. targets.Select(t => RequestBytes.Build(t, options.KeepAlive))];
         _mix = new RequestMix(targets);
@@ -80,7 +80,7 @@ public sealed class SocketSender : ISender
 
     internal bool KeepAlive { get; }
 
-    internal long TimeoutTicks { get; }
+    internal TimeSpan Timeout { get; }
 
     internal string TimeoutMessage { get; }
 
@@ -137,9 +137,8 @@ public sealed class SocketSender : ISender
         return new RequestRecord(op.Scheduled, op.Start, op.Start, end, 0, 0, 0, 0, error, op.User, op.Target);
     }
 
-    internal RequestRecord ResponseRecord(SendOperation op, ResponseParser parser, long bytesOut)
+    internal RequestRecord ResponseRecord(SendOperation op, ResponseParser parser, long bytesOut, TimeSpan end)
     {
-        var end = _clock.Now;
         if (parser.Server is { } server)
         {
             Interlocked.CompareExchange(ref _server, server, null);
