@@ -40,7 +40,15 @@ internal sealed class ClosedLoop(LoadOptions options, ISender sender, LoadClock 
             }
             counters.OnSent();
             var now = clock.Now;
-            var record = await SafeSend.SendAsync(sender, clock, now, user, abort).ConfigureAwait(false);
+            RequestRecord record;
+            try
+            {
+                record = await sender.SendAsync(now, user, abort).ConfigureAwait(false);
+            }
+            catch (Exception e) when (SafeSend.Catches(e))
+            {
+                record = SafeSend.Record(e, clock, now, now, user);
+            }
             counters.OnDone(record);
             results.TryWrite(record);
             if (options.Think is { } think && !await clock.WaitUntilAsync(clock.Now + Between(random!, think.Min, think.Max), stopSending).ConfigureAwait(false))

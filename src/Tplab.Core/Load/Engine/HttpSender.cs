@@ -249,6 +249,8 @@ public sealed class HttpSender : ISender
             : e.HttpRequestError switch
             {
                 HttpRequestError.ConnectionError or HttpRequestError.NameResolutionError => "connect: " + inner.Message,
+                // An untrusted certificate (self-signed without --insecure) names its reason: "... UntrustedRoot".
+                HttpRequestError.SecureConnectionError => "tls: " + inner.Message,
                 _ => "receive: " + inner.Message,
             };
     }

@@ -14,6 +14,13 @@ public interface ISender : IDisposable
     string? ServerSoftware { get; }
 
     /// <summary>
+    /// How long before its scheduled time the open loop may hand a request over (zero, the default: at its time). A
+    /// sender with a lead holds an early request and sends it when it is due itself, so the pacer can wake once for
+    /// a batch instead of once per request, and the hand-over between threads falls outside the send lag.
+    /// </summary>
+    TimeSpan Lead => TimeSpan.Zero;
+
+    /// <summary>
     /// Sends one request due at <paramref name="scheduled"/> for <paramref name="user"/> (closed loop: its index, which
     /// keeps its own connection; open loop: -1); <paramref name="abort"/> ends it as "interrupted".
     /// </summary>

@@ -30,10 +30,13 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
         using var slots = options.MaxInFlight is { } max ? new SemaphoreSlim(max, max) : null;
         try
         {
+            // With a sender that holds early requests, hits due within its lead are handed over together and the
+            // pacer sleeps until the next hit is half a lead away: about one wake-up per half lead at any rate.
+            var lead = sender.Lead;
             for (long hit = 0; ; hit++)
             {
-                var decision = Pacer.Pace(clock.Now, hit);
-                if (decision.Stop || (decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit), stopSending)))
+                var decision = Pacer.Pace(clock.Now + lead, hit);
+                if (decision.Stop || (decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit) - (lead / 2), stopSending)))
                 {
                     break;
                 }
@@ -73,7 +76,16 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
     {
         try
         {
-            var record = await SafeSend.SendAsync(sender, clock, scheduled, -1, abort).ConfigureAwait(false);
+            var before = clock.Now;
+            RequestRecord record;
+            try
+            {
+                record = await sender.SendAsync(scheduled, -1, abort).ConfigureAwait(false);
+            }
+            catch (Exception e) when (SafeSend.Catches(e))
+            {
+                record = SafeSend.Record(e, clock, scheduled, before, -1);
+            }
             counters.OnDone(record);
             results.TryWrite(record);
         }

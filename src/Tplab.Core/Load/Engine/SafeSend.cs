@@ -1,25 +1,17 @@
 namespace Tplab.Load.Engine;
 
 /// <summary>
-/// The loops' one way to send: a sender never throws for a failed request, but a bug or a surprise from the platform
-/// still must not lose a scheduled request. Whatever escapes becomes that request's record, its error naming the
-/// exception, so every scheduled request ends as exactly one record.
+/// What the loops do when a send throws: a sender never throws for a failed request, but a bug or a surprise from the
+/// platform still must not lose a scheduled request. Whatever escapes becomes that request's record, its error naming
+/// the exception, so every scheduled request ends as exactly one record. The loops catch around their own await (one
+/// async frame per request, not two: this sits on every request's path) and call <see cref="Record"/>.
 /// </summary>
 internal static class SafeSend
 {
-    // Pooled builder: this sits on every request's path, and a box allocated per await is what the GC would see.
-    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
-    public static async ValueTask<RequestRecord> SendAsync(ISender sender, LoadClock clock, TimeSpan scheduled, int user, CancellationToken abort)
-    {
-        var before = clock.Now;
-        try
-        {
-            return await sender.SendAsync(scheduled, user, abort).ConfigureAwait(false);
-        }
-        catch (Exception e) when (e is not OutOfMemoryException)
-        {
-            var now = clock.Now;
-            return new RequestRecord(scheduled, before, before, now, 0, 0, 0, 0, $"internal: {e.GetType().Name}: {e.Message.ReplaceLineEndings(" ")}", user);
-        }
-    }
+    /// <summary>Exceptions a loop turns into a record (all but running out of memory).</summary>
+    public static bool Catches(Exception e) => e is not OutOfMemoryException;
+
+    /// <summary>The record of a request scheduled at <paramref name="scheduled"/> and started at <paramref name="start"/> whose send threw <paramref name="e"/>.</summary>
+    public static RequestRecord Record(Exception e, LoadClock clock, TimeSpan scheduled, TimeSpan start, int user) =>
+        new(scheduled, start, start, clock.Now, 0, 0, 0, 0, $"internal: {e.GetType().Name}: {e.Message.ReplaceLineEndings(" ")}", user);
 }

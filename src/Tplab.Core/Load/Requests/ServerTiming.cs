@@ -1,4 +1,6 @@
+using System.Buffers;
 using System.Globalization;
+using System.Text;
 
 namespace Tplab.Load.Requests;
 
@@ -71,7 +73,97 @@ public static class ServerTiming
         return false;
     }
 
+    /// <summary>
+    /// The same for the header's bytes as they came off the wire. The usual shape (<c>handler;start=…;dur=…</c>, plain
+    /// decimals, as <see cref="Format"/> writes it) is read straight from the bytes: the socket engine meets this
+    /// header on every response, and decoding and splitting it cost more than the rest of the response's parse.
+    /// Anything else goes through the text parser above, so both give the same answer.
+    /// </summary>
+    public static bool TryParseHandler(ReadOnlySpan<byte> header, out double startUnixMs, out double durationMs)
+    {
+        if (TryParseUsual(header, out startUnixMs, out durationMs))
+        {
+            return true;
+        }
+        char[]? rented = null;
+        var chars = header.Length <= 512 ? stackalloc char[header.Length] : (rented = ArrayPool<char>.Shared.Rent(header.Length)).AsSpan(0, header.Length);
+        Encoding.Latin1.GetChars(header, chars);
+        var found = TryParseHandler(chars, out startUnixMs, out durationMs);
+        if (rented is not null)
+        {
+            ArrayPool<char>.Shared.Return(rented);
+        }
+        return found;
+    }
+
     /// <summary>The header value for a handler that started at <paramref name="start"/> and ran <paramref name="duration"/>.</summary>
     public static string Format(DateTimeOffset start, TimeSpan duration) =>
         string.Create(CultureInfo.InvariantCulture, $"{MetricName};start={(start - DateTimeOffset.UnixEpoch).TotalMilliseconds:0.###};dur={duration.TotalMilliseconds:0.###}");
+
+    // "handler" then ";name=decimal" parts up to the end or a comma, spaces around each part; false for anything else.
+    private static bool TryParseUsual(ReadOnlySpan<byte> header, out double start, out double dur)
+    {
+        start = double.NaN;
+        dur = double.NaN;
+        var end = header.IndexOf((byte)',');
+        var metric = end < 0 ? header : header[..end];
+        var parts = metric.Split((byte)';');
+        if (!parts.MoveNext() || !Ascii.EqualsIgnoreCase(Trim(metric[parts.Current]), "handler"u8))
+        {
+            return false;
+        }
+        while (parts.MoveNext())
+        {
+            var part = Trim(metric[parts.Current]);
+            var eq = part.IndexOf((byte)'=');
+            if (eq <= 0 || !TryParseDecimal(Trim(part[(eq + 1)..]), out var number))
+            {
+                return false;
+            }
+            var name = Trim(part[..eq]);
+            if (Ascii.EqualsIgnoreCase(name, "start"u8))
+            {
+                start = number;
+            }
+            else if (Ascii.EqualsIgnoreCase(name, "dur"u8))
+            {
+                dur = number;
+            }
+        }
+        return !double.IsNaN(start) && !double.IsNaN(dur);
+    }
+
+    // Digits with an optional fraction whose digits as one integer stay below 2^53 (a start in epoch milliseconds with
+    // three decimals does): that integer and the power of ten are exact doubles, so the one division is correctly
+    // rounded, the same double as double.Parse gives.
+    private static bool TryParseDecimal(ReadOnlySpan<byte> text, out double value)
+    {
+        value = 0;
+        long mantissa = 0;
+        int digits = 0, decimals = -1;
+        foreach (var b in text)
+        {
+            if (b == (byte)'.' && decimals < 0)
+            {
+                decimals = 0;
+                continue;
+            }
+            if ((uint)(b - '0') > 9 || ++digits > 17)
+            {
+                return false;
+            }
+            mantissa = (mantissa * 10) + (b - '0');
+            decimals += decimals >= 0 ? 1 : 0;
+        }
+        if (digits == 0 || mantissa > (1L << 53))
+        {
+            return false;
+        }
+        value = decimals > 0 ? mantissa / Pow10[decimals] : mantissa;
+        return true;
+    }
+
+    private static readonly double[] Pow10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17];
+
+    private static ReadOnlySpan<byte> Trim(ReadOnlySpan<byte> text) => text.Trim((byte)' ');
 }

@@ -23,6 +23,32 @@ public sealed class ServerTimingTests
         Assert.Equal(dur, d, 3);
     }
 
+    [Theory]
+    // the usual shape, read straight from the bytes
+    [InlineData("handler;start=1763719200123.456;dur=1000.2")]
+    [InlineData("Handler ; start=1700000000000 ; dur=0.054")]
+    [InlineData("handler;dur=3;start=1.5;start=2.25")]
+    [InlineData("handler;start=9007199254740.993;dur=1")]
+    // anything else, through the text parser
+    [InlineData("db;dur=53, handler;dur=12;start=1700000000000")]
+    [InlineData("handler;start=\"1700000000000.5\";dur=\"3\"")]
+    [InlineData("handler;start=1700000000000;dur=-1")]
+    [InlineData("handler;start=1e3;dur=1")]
+    [InlineData("handler;start=1;dur=2;desc=\"x\"")]
+    [InlineData("handler;start=12345678901234567890;dur=1")]
+    [InlineData("handler;start=1.;dur=.5")]
+    [InlineData("handler;start=.;dur=1")]
+    [InlineData("handler;dur=12")]
+    [InlineData("")]
+    public void TryParseHandler_Bytes_AgreesWithText(string header)
+    {
+        var fromText = ServerTiming.TryParseHandler(header.AsSpan(), out var textStart, out var textDur);
+        var fromBytes = ServerTiming.TryParseHandler(System.Text.Encoding.Latin1.GetBytes(header), out var start, out var dur);
+        Assert.Equal(fromText, fromBytes);
+        Assert.Equal(textStart, start);
+        Assert.Equal(textDur, dur);
+    }
+
     [Fact]
     public void Format_UnderACommaCulture_ParsesBackWithDots()
     {

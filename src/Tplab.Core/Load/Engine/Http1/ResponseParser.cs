@@ -337,18 +337,11 @@ internal sealed class ResponseParser
 
     private void ReadServerTiming(ReadOnlySpan<byte> value)
     {
-        char[]? rented = null;
-        var chars = value.Length <= 512 ? stackalloc char[value.Length] : (rented = ArrayPool<char>.Shared.Rent(value.Length)).AsSpan(0, value.Length);
-        Encoding.Latin1.GetChars(value, chars);
-        if (ServerTiming.TryParseHandler(chars, out var start, out var duration))
+        if (ServerTiming.TryParseHandler(value, out var start, out var duration))
         {
             HasHandlerTiming = true;
             HandlerStartUnixMs = start;
             HandlerDurationMs = duration;
-        }
-        if (rented is not null)
-        {
-            ArrayPool<char>.Shared.Return(rented);
         }
     }
 

@@ -30,8 +30,8 @@ internal sealed class Connection(int id)
 
     public int SendOffset { get; set; }
 
-    /// <summary>Stopwatch timestamp after which the request times out.</summary>
-    public long Deadline { get; set; }
+    /// <summary>When the request times out, on the run's clock.</summary>
+    public TimeSpan Deadline { get; set; }
 
     public ResponseParser Parser { get; } = new();
 

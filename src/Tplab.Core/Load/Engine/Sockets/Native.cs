@@ -16,6 +16,7 @@ internal static class Native
     public const int EAGAIN = 11;
     public const int EINTR = 4;
     public const int EINPROGRESS = 115;
+    public const int ENOSYS = 38;
 
     public const uint EPOLLIN = 0x001;
     public const uint EPOLLOUT = 0x004;
@@ -36,11 +37,14 @@ internal static class Native
     private const int SOL_SOCKET = 1;
     private const int SO_ERROR = 4;
     private const int MSG_NOSIGNAL = 0x4000;
+    private const int PR_SET_TIMERSLACK = 29;
 
     /// <summary>Size of one struct epoll_event: packed (12 bytes) on x86-64, naturally aligned (16) elsewhere.</summary>
     public static readonly int EpollEventSize = RuntimeInformation.ProcessArchitecture is Architecture.X64 or Architecture.X86 ? 12 : 16;
 
     private static readonly int DataOffset = EpollEventSize == 12 ? 4 : 8;
+
+    private static bool s_pwait2 = true;
 
     /// <summary>True where this engine can run: Linux on x64 or arm64.</summary>
     public static bool IsSupported => OperatingSystem.IsLinux() && RuntimeInformation.ProcessArchitecture is Architecture.X64 or Architecture.Arm64;
@@ -66,6 +70,37 @@ internal static class Native
     }
 
     public static int Wait(int epfd, nint events, int max, int timeoutMs) => epoll_wait(epfd, events, max, timeoutMs);
+
+    /// <summary>
+    /// Waits at most <paramref name="timeout"/> (to the microsecond) for events: epoll_pwait2 (Linux 5.11, glibc 2.35),
+    /// else epoll_wait with the timeout rounded up to whole milliseconds.
+    /// </summary>
+    public static int Wait(int epfd, nint events, int max, TimeSpan timeout)
+    {
+        if (s_pwait2)
+        {
+            Span<long> spec = [timeout.Ticks / TimeSpan.TicksPerSecond, timeout.Ticks % TimeSpan.TicksPerSecond * 100];
+            try
+            {
+                var n = epoll_pwait2(epfd, events, max, ref MemoryMarshal.GetReference(spec), 0);
+                if (n >= 0 || Marshal.GetLastPInvokeError() != ENOSYS)
+                {
+                    return n;
+                }
+            }
+            catch (EntryPointNotFoundException)
+            {
+            }
+            s_pwait2 = false;
+        }
+        return epoll_wait(epfd, events, max, (int)Math.Ceiling(timeout.TotalMilliseconds));
+    }
+
+    /// <summary>
+    /// Sets the calling thread's timer slack (how late the kernel may wake a timed wait to merge wake-ups; 50 µs by
+    /// default) to <paramref name="nanoseconds"/>: a loop that sends on a schedule wants its waits to end on time.
+    /// </summary>
+    public static void SetTimerSlack(long nanoseconds) => _ = prctl(PR_SET_TIMERSLACK, (nint)nanoseconds, 0, 0, 0);
 
     public static uint EventsAt(ReadOnlySpan<byte> events, int i) => BinaryPrimitives.ReadUInt32LittleEndian(events[(i * EpollEventSize)..]);
 
@@ -174,6 +209,12 @@ internal static class Native
 
     [DllImport("libc", SetLastError = true)]
     private static extern int epoll_wait(int epfd, nint events, int maxevents, int timeout);
+
+    [DllImport("libc", SetLastError = true)]
+    private static extern int epoll_pwait2(int epfd, nint events, int maxevents, ref long timeout, nint sigmask);
+
+    [DllImport("libc", SetLastError = true)]
+    private static extern int prctl(int option, nint arg2, nint arg3, nint arg4, nint arg5);
 
     [DllImport("libc", SetLastError = true)]
     private static extern int eventfd(uint initval, int flags);

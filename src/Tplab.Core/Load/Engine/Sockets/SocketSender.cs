@@ -47,7 +47,7 @@ public sealed class SocketSender : ISender
         }
         _clock = clock;
         KeepAlive = options.KeepAlive;
-        TimeoutTicks = (long)(options.Timeout.TotalSeconds * Stopwatch.Frequency);
+        Timeout = options.Timeout;
         TimeoutMessage = $"timeout after {DurationText.Format(options.Timeout)}";
         _requests = [.. targets.Select(t => RequestBytes.Build(t, options.KeepAlive))];
         _mix = new RequestMix(targets);
@@ -70,11 +70,17 @@ public sealed class SocketSender : ISender
     /// <inheritdoc />
     public string? ServerSoftware => Volatile.Read(ref _server);
 
+    /// <summary>
+    /// Open-loop requests may come 2 ms early: the event loop sends each at its time (<see cref="EventLoop"/>), and the
+    /// pacer wakes about once a millisecond at any rate instead of once per request.
+    /// </summary>
+    public TimeSpan Lead => TimeSpan.FromMilliseconds(2);
+
     internal IPEndPoint Endpoint { get; }
 
     internal bool KeepAlive { get; }
 
-    internal long TimeoutTicks { get; }
+    internal TimeSpan Timeout { get; }
 
     internal string TimeoutMessage { get; }
 
@@ -131,9 +137,8 @@ public sealed class SocketSender : ISender
         return new RequestRecord(op.Scheduled, op.Start, op.Start, end, 0, 0, 0, 0, error, op.User, op.Target);
     }
 
-    internal RequestRecord ResponseRecord(SendOperation op, ResponseParser parser, long bytesOut)
+    internal RequestRecord ResponseRecord(SendOperation op, ResponseParser parser, long bytesOut, TimeSpan end)
     {
-        var end = _clock.Now;
         if (parser.Server is { } server)
         {
             Interlocked.CompareExchange(ref _server, server, null);

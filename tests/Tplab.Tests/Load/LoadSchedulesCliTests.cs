@@ -1,0 +1,66 @@
+using System.Text.Json;
+using Tplab.Common;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Load;
+
+/// <summary>
+/// Thresholds that end a run early and the maximum-rate search, through the real CLI against a real target. Each
+/// outcome follows from counting, not from how fast this machine is: a threshold no response can meet, and a rate
+/// the server cannot serve with one request in flight at a time.
+/// </summary>
+public sealed class LoadSchedulesCliTests(TargetFixture fixture) : IClassFixture<TargetFixture>
+{
+    private static readonly TimeSpan Limit = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task AbortOnThreshold_StopsSendingEarly_Exit99_PartialResultKeptAndMarked()
+    {
+        var dir = Directory.CreateTempSubdirectory("tplab-abort-");
+        try
+        {
+            var json = Path.Combine(dir.FullName, "out.json");
+            // Every response takes 20 ms, so p99<1ms fails at the first check (2 s in), long before the 30 s are up.
+            var (code, _, stderr) = await TplabCli.RunAsync(Limit,
+                "load", fixture.Url("/delay?ms=20").ToString(), "-c", "2", "--duration", "30s", "-q", "--format", "json", "-o", json,
+                "--threshold", "p99<1ms", "--abort-on-threshold");
+
+            Assert.Equal(ExitCodes.ThresholdsFailed, code);
+            Assert.Contains("sending stopped early when p99<1ms failed", stderr, StringComparison.Ordinal);
+            using var doc = JsonDocument.Parse(await File.ReadAllTextAsync(json));
+            var root = doc.RootElement;
+            Assert.Equal("p99<1ms", root.GetProperty("abortedBy").GetString());
+            Assert.InRange(root.GetProperty("durationSeconds").GetDouble(), 1.5, 20);
+            Assert.True(root.GetProperty("requests").GetInt64() > 0, "the requests sent before the abort are kept");
+            Assert.Equal(root.GetProperty("requests").GetInt64(), root.GetProperty("succeeded").GetInt64());
+            var threshold = Assert.Single(root.GetProperty("thresholds").EnumerateArray().ToArray());
+            Assert.False(threshold.GetProperty("passed").GetBoolean());
+        }
+        finally
+        {
+            dir.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Search_StopsAtTheFirstRateThatBreaksTheObjective_AndReportsTheLastThatPassed()
+    {
+        // One request in flight at a time and at least 100 ms each: at most 10/s. At 2/s nothing queues (p99 about
+        // 100 ms). At 202/s the k-th request leaves about 95k ms after its slot, so whatever few leave in the second's
+        // window, the last waits far beyond 400 ms; a slower machine only makes it wait longer.
+        var (code, stdout, stderr) = await TplabCli.RunAsync(Limit,
+            "load", fixture.Url("/delay?ms=100").ToString(), "--search", "2..402", "--search-step", "200", "--duration", "1s",
+            "--max-in-flight", "1", "--threshold", "p99<400ms");
+
+        Assert.Equal(ExitCodes.Ok, code);
+        var steps = stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries).Where(l => l.Contains("/s: p99", StringComparison.Ordinal)).ToArray();
+        Assert.Equal(2, steps.Length);
+        Assert.StartsWith("tplab: 2.0/s: p99 ", steps[0], StringComparison.Ordinal);
+        Assert.EndsWith(", pass", steps[0], StringComparison.Ordinal);
+        Assert.StartsWith("tplab: 202.0/s: p99 ", steps[1], StringComparison.Ordinal);
+        Assert.EndsWith(", FAIL", steps[1], StringComparison.Ordinal);
+        Assert.DoesNotContain("402.0", stdout + stderr, StringComparison.Ordinal);
+        Assert.Contains("Highest rate that passed: 2.0/s; 202.0/s broke a threshold.", stdout, StringComparison.Ordinal);
+        Assert.Contains("FAIL p99<400ms", stdout, StringComparison.Ordinal);
+    }
+}
