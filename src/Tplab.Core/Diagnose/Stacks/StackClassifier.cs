@@ -200,13 +200,15 @@ public sealed class StackClassifier(LibraryCode library)
                || top.TypeName.StartsWith("System.GC", StringComparison.Ordinal)
                || top.TypeName.StartsWith("System.Diagnostics.Tracing.", StringComparison.Ordinal));
 
-    // The chain ends where ASP.NET Core called the application's code (MVC's invoker calling a filter): application
-    // frames further down (a middleware that awaited next()) did not lead to the call.
+    // The chain ends where ASP.NET Core called the application's code (MVC's invoker calling a filter), or where a task
+    // that completed ran its continuations: application frames further down (a middleware that awaited next(), the
+    // awaited method that completed and resumed its caller) did not lead to the call.
     private static int AspNetCoreBelow(IReadOnlyList<StackFrame> frames, int userIndex)
     {
         for (var i = Math.Max(userIndex, 0) + 1; i < frames.Count; i++)
         {
-            if (frames[i].TypeName.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal))
+            if (frames[i].TypeName.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal)
+                || frames[i].MethodName is "RunContinuations" or "RunOrScheduleAction" && frames[i].TypeName.StartsWith("System.Threading.Tasks.", StringComparison.Ordinal))
             {
                 return i;
             }
