@@ -20,6 +20,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
     private readonly Dictionary<(string Call, string? Who), Accumulator> _groups = [];
     private readonly Dictionary<(IReadOnlyList<StackFrame>, bool), BlockedStack?> _classified = new(new StackKeyComparer());
     private readonly HashSet<int> _poolThreads = [];
+    private readonly Dictionary<string, HashSet<Endpoint>> _endpointsByDelegate = new(StringComparer.Ordinal);
     private double _heldMs;
     private int _observations;
 
@@ -58,21 +59,90 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         {
             _groups[groupKey] = group = new Accumulator();
         }
-        group.Add(observation, blocked, endpoint);
+        var compiled = EndpointDelegate(observation.Frames);
+        if (endpoint is not null && compiled is not null)
+        {
+            if (!_endpointsByDelegate.TryGetValue(compiled, out var seen))
+            {
+                _endpointsByDelegate[compiled] = seen = [];
+            }
+            seen.Add(endpoint);
+        }
+        group.Add(observation, blocked, endpoint, compiled);
+    }
+
+    /// <summary>
+    /// The endpoint's compiled request delegate on the stack (<c>dynamicClass.lambda_method37</c>): ASP.NET Core compiles
+    /// one per minimal API endpoint or MVC action, so requests that ran it ran the same endpoint. UseMiddleware's
+    /// invokers (4 parameters) serve every endpoint and are passed over.
+    /// </summary>
+    private static string? EndpointDelegate(IReadOnlyList<StackFrame> frames)
+    {
+        foreach (var frame in frames)
+        {
+            if (frame.TypeName.StartsWith("dynamicClass", StringComparison.Ordinal) && frame.MethodName.StartsWith("lambda_method", StringComparison.Ordinal)
+                && frame.ParameterCount != 4)
+            {
+                return frame.FullName;
+            }
+        }
+        return null;
     }
 
     /// <summary>The groups holding at least <paramref name="minimumThreads"/> pool threads on average, most threads first, and the summary.</summary>
     public (IReadOnlyList<BlockedStackGroup> Groups, StackSummary Summary) Complete(TimeSpan captured, double minimumThreads)
     {
         var captureMs = Math.Max(captured.TotalMilliseconds, 1);
+        LinkEndpoints();
         MergeAnonymous();
-        var groups = _groups.Values
+        // Stacks classified apart can be attributed alike (the same wait at Tier 0 and, inlined, at Tier 1): one culprit.
+        var named = new Dictionary<string, Accumulator>(StringComparer.Ordinal);
+        foreach (var group in _groups.Values)
+        {
+            var key = group.Named(inlines, code);
+            if (named.TryGetValue(key, out var home))
+            {
+                home.Absorb(group);
+            }
+            else
+            {
+                named[key] = group;
+            }
+        }
+        var groups = named.Values
             .Select(g => g.ToGroup(captureMs, _heldMs, stackFrames, inlines, code))
             .Where(g => g.Threads >= minimumThreads && g.Threads > 0)
             .OrderByDescending(g => g.Threads)
             .ThenBy(g => g.UserFrame?.FullName, StringComparer.Ordinal)
             .ToList();
         return (CausesFirst(groups), new StackSummary(_poolThreads.Count, _heldMs / captureMs, _observations));
+    }
+
+    /// <summary>
+    /// Names the endpoint of observations whose request started before the capture from the compiled delegate they ran;
+    /// a group without an application method was keyed by its endpoint, so groups that now share one become one.
+    /// </summary>
+    private void LinkEndpoints()
+    {
+        var linked = new Dictionary<(string Call, string? Who), Accumulator>();
+        foreach (var ((call, who), group) in _groups)
+        {
+            group.LinkEndpoints(_endpointsByDelegate);
+            var key = (call, group.HasUser ? who : group.TopEndpoint?.ToString() ?? who);
+            if (linked.TryGetValue(key, out var home))
+            {
+                home.Absorb(group);
+            }
+            else
+            {
+                linked[key] = group;
+            }
+        }
+        _groups.Clear();
+        foreach (var (key, group) in linked)
+        {
+            _groups[key] = group;
+        }
     }
 
     /// <summary>
@@ -111,12 +181,19 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         private readonly HashSet<int> _threads = [];
         private readonly Dictionary<BlockedStack, double> _stacks = new(ReferenceEqualityComparer.Instance);
         private readonly Dictionary<Endpoint, double> _endpoints = [];
+        private readonly Dictionary<string, double> _unlinked = new(StringComparer.Ordinal);
         private double _heldMs;
 
         /// <summary>No application method on its stacks and no endpoint from the events.</summary>
         public bool IsAnonymous => _endpoints.Count == 0 && _stacks.Keys.All(s => s.User is null);
 
         public CodePlace Place => _stacks.MaxBy(s => s.Value).Key.Place;
+
+        /// <summary>Its stacks have an application frame (the group is keyed by it).</summary>
+        public bool HasUser => _stacks.Keys.Any(s => s.User is not null);
+
+        /// <summary>The endpoint that held its threads longest, or null.</summary>
+        public Endpoint? TopEndpoint => _endpoints.Count > 0 ? _endpoints.MaxBy(e => e.Value).Key : null;
 
         public void Absorb(Accumulator other)
         {
@@ -126,9 +203,23 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             {
                 _stacks[stack] = _stacks.GetValueOrDefault(stack) + ms;
             }
+            foreach (var (endpoint, ms) in other._endpoints)
+            {
+                _endpoints[endpoint] = _endpoints.GetValueOrDefault(endpoint) + ms;
+            }
         }
 
-        public void Add(ThreadObservation observation, BlockedStack stack, Endpoint? endpoint)
+        private (BlockedStack Sample, UserMethod? User, IReadOnlyList<UserMethod> Chain) Attributed(InlineIndex? inlines, ApplicationCode? code)
+        {
+            // The stack that held threads longest stands for the group, and its context shapes the advice
+            // (one with an application frame, when an anonymous group was merged in).
+            var sample = (_stacks.Any(s => s.Key.User is not null) ? _stacks.Where(s => s.Key.User is not null) : _stacks).MaxBy(s => s.Value).Key;
+            var endpoint = TopEndpoint;
+            var (user, chain, raw) = CulpritAttribution.Attribute(sample, endpoint, inlines, code);
+            return (sample with { Call = CulpritAttribution.AsWritten(sample.Call, raw, code), Place = CulpritAttribution.PlaceOf(sample, chain, endpoint, code) }, user, chain);
+        }
+
+        public void Add(ThreadObservation observation, BlockedStack stack, Endpoint? endpoint, string? compiled)
         {
             _threads.Add(observation.ThreadId);
             _heldMs += observation.HeldMs;
@@ -137,16 +228,40 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
             {
                 _endpoints[endpoint] = _endpoints.GetValueOrDefault(endpoint) + observation.HeldMs;
             }
+            else if (compiled is not null)
+            {
+                _unlinked[compiled] = _unlinked.GetValueOrDefault(compiled) + observation.HeldMs;
+            }
+        }
+
+        /// <summary>
+        /// A request that started before the capture has no start event to name it (the slow service factory that made
+        /// every later request queue): other requests that ran the same compiled endpoint delegate name its endpoint.
+        /// </summary>
+        public void LinkEndpoints(IReadOnlyDictionary<string, HashSet<Endpoint>> byDelegate)
+        {
+            foreach (var (compiled, ms) in _unlinked)
+            {
+                if (byDelegate.TryGetValue(compiled, out var endpoints) && endpoints.Count == 1)
+                {
+                    var endpoint = endpoints.Single();
+                    _endpoints[endpoint] = _endpoints.GetValueOrDefault(endpoint) + ms;
+                }
+            }
+            _unlinked.Clear();
+        }
+
+        /// <summary>What the group will be reported as: the call as written, on what, and by which method (or endpoint).</summary>
+        public string Named(InlineIndex? inlines, ApplicationCode? code)
+        {
+            var (sample, user, _) = Attributed(inlines, code);
+            return $"{sample.Call.Name}|{sample.Call.On}|{user?.FullName ?? TopEndpoint?.ToString() ?? sample.Boundary?.FullName}";
         }
 
         public BlockedStackGroup ToGroup(double captureMs, double allHeldMs, int stackFrames, InlineIndex? inlines, ApplicationCode? code)
         {
-            // The stack that held threads longest stands for the group, and its context shapes the advice
-            // (one with an application frame, when an anonymous group was merged in).
-            var sample = (_stacks.Any(s => s.Key.User is not null) ? _stacks.Where(s => s.Key.User is not null) : _stacks).MaxBy(s => s.Value).Key;
-            var endpoint = _endpoints.Count > 0 ? _endpoints.MaxBy(e => e.Value).Key : null;
-            var (user, chain, raw) = Attribute(sample, endpoint, inlines, code);
-            sample = sample with { Call = AsWritten(sample.Call, raw, code) };
+            var (sample, user, chain) = Attributed(inlines, code);
+            var endpoint = TopEndpoint;
             return new BlockedStackGroup(
                 sample.Call,
                 user,
@@ -165,112 +280,6 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
                 InlinedInto = user is null ? sample.Boundary?.FullName : null,
             };
         }
-
-        /// <summary>
-        /// The method to name and the chain to it. A frame the JIT inlined away is named from the JIT's inlining
-        /// events (which application methods went into the frame that called the blocking API), or, for an MVC
-        /// action inlined into MVC's compiled invoker, from MVC's own BeforeAction event.
-        /// </summary>
-        private static (UserMethod? User, IReadOnlyList<UserMethod> Chain, (string Type, string Method)? Raw) Attribute(
-            BlockedStack stack, Endpoint? endpoint, InlineIndex? inlines, ApplicationCode? code)
-        {
-            var physical = stack.User?.Frame ?? stack.Boundary;
-            var calledFromThere = physical is not null && ReferenceEquals(stack.Caller, physical);
-            if (calledFromThere && inlines?.InlinedInto(physical!) is { Count: > 0 } inlined)
-            {
-                return (inlined[^1], [.. stack.Chain, .. inlined], null);
-            }
-            var isTarget = Targets(stack.Call);
-            // A user frame that called the blocking API but whose own IL does not: a method it calls was inlined into it.
-            if (calledFromThere && stack.User is { Frame: { } frame } user && code is { MethodCount: > 0 }
-                && !code.Calls(frame.OpenTypeName, frame.MethodName, isTarget)
-                && code.PathTo(frame.OpenTypeName, frame.MethodName, isTarget) is { Count: > 0 } path)
-            {
-                var named = Named(path, user.DisplayName);
-                return (named[^1], [.. stack.Chain, .. named], path[^1]);
-            }
-            if (stack.User is null && stack.Boundary is { } boundary)
-            {
-                // An MVC action or page handler inlined into its compiled invoker: MVC's event names it, the IL what it reached.
-                if (stack.Place is CodePlace.MvcAction or CodePlace.RazorPage && endpoint?.Action is { } action)
-                {
-                    var named = UserMethod.Named(action.TypeName, action.MethodName, boundary.FullName);
-                    if (calledFromThere && code is { MethodCount: > 0 } && !code.Calls(action.TypeName, action.MethodName, isTarget)
-                        && code.PathTo(action.TypeName, action.MethodName, isTarget) is { Count: > 0 } reachedPath)
-                    {
-                        var reached = Named(reachedPath, boundary.FullName);
-                        return (reached[^1], [named, .. reached], reachedPath[^1]);
-                    }
-                    return (named, [named], (action.TypeName, action.MethodName));
-                }
-                // A middleware or filter inlined into the framework's frame: the one entry point whose code reaches the call.
-                // (Only when the call sits right on that frame: a library frame between means the library made it.)
-                if (calledFromThere && stack.Place is CodePlace.Middleware or CodePlace.Filter && code is { MethodCount: > 0 }
-                    && Entry(code, isTarget, stack.Place == CodePlace.Filter ? FilterEntries : MiddlewareEntries) is { } chain)
-                {
-                    var named = Named(chain, boundary.FullName);
-                    return (named[^1], named, chain[^1]);
-                }
-                // Nothing anchors the search (a minimal API whose requests started before the capture): a call that only
-                // one method of the application makes was made there.
-                if (calledFromThere && code is { MethodCount: > 0 } && code.OnlyCaller(isTarget) is { } only)
-                {
-                    var named = UserMethod.Named(only.Type, only.Method, boundary.FullName);
-                    return (named, [named], only);
-                }
-            }
-            return (stack.User, stack.Chain, stack.User?.Frame is { } f ? (f.OpenTypeName, f.MethodName) : null);
-        }
-
-        /// <summary>
-        /// A call known only by the runtime's internal frames (<c>Task wait</c>: Task.Wait was inlined) is named as the
-        /// application's IL wrote it (<c>Task.Wait</c>), when the method that made it is known.
-        /// </summary>
-        private static BlockingCall AsWritten(BlockingCall call, (string Type, string Method)? raw, ApplicationCode? code)
-        {
-            if (raw is not { } method || code is not { MethodCount: > 0 } || !call.Name.Contains(' ', StringComparison.Ordinal) || call.Kind == BlockingKind.Unrecognised)
-            {
-                return call;
-            }
-            return code.CalleeMatching(method.Type, method.Method, Targets(call)) is { } callee
-                && BlockingCallCatalogue.Match(new StackFrame("", callee.Type, callee.Method)) is { } written
-                ? call with { Name = written.Name }
-                : call;
-        }
-
-        private static readonly string[] MiddlewareEntries = ["InvokeAsync", "Invoke"];
-
-        private static readonly string[] FilterEntries =
-        [
-            "OnActionExecuting", "OnActionExecuted", "OnActionExecutionAsync", "OnResourceExecuting", "OnResourceExecutionAsync",
-            "OnAuthorization", "OnAuthorizationAsync", "OnResultExecuting", "OnResultExecutionAsync", "OnException", "OnExceptionAsync",
-        ];
-
-        private static IReadOnlyList<(string Type, string Method)>? Entry(ApplicationCode code, Func<string, string, bool> isTarget, string[] names)
-        {
-            var found = new List<IReadOnlyList<(string Type, string Method)>>();
-            foreach (var entry in names.SelectMany(code.MethodsNamed))
-            {
-                if (code.Calls(entry.Type, entry.Method, isTarget))
-                {
-                    found.Add([entry]);
-                }
-                else if (code.PathTo(entry.Type, entry.Method, isTarget) is { Count: > 0 } path)
-                {
-                    found.Add([entry, .. path]);
-                }
-            }
-            return found.Count == 1 ? found[0] : null;
-        }
-
-        // The whole chain went into the compiled frame that is on the stack.
-        private static List<UserMethod> Named(IReadOnlyList<(string Type, string Method)> path, string into) =>
-            [.. path.Select(p => UserMethod.Named(p.Type, p.Method, into))];
-
-        /// <summary>Calls in the IL that are this blocking call: same catalogue name (<c>Task`1.get_Result</c> is <c>Task.Result</c>).</summary>
-        private static Func<string, string, bool> Targets(BlockingCall call) =>
-            (type, method) => BlockingCallCatalogue.Match(new StackFrame("", type, method)) is { } match
-                && (match.Name == call.Name || (match.Kind == call.Kind && call.Name.Contains(' ', StringComparison.Ordinal)));
     }
 
     private sealed class StackKeyComparer : IEqualityComparer<(IReadOnlyList<StackFrame> Frames, bool Unrecognised)>

@@ -125,7 +125,7 @@ public static class BlockingDiagnoser
         foreach (var observation in HeldTime.Observe(stacks.Samples, stacks.Waits, stacks.StartMs, stacks.EndMs))
         {
             // The request is looked up where the wait began: that is when its thread was last seen serving it.
-            grouper.Add(observation, requests.Find(observation.ThreadId, observation.StartMs + observation.HeldMs, observation.Frames));
+            grouper.Add(observation, requests.Find(observation.ThreadId, observation.StartMs + observation.HeldMs, observation.Frames, observation.Activity));
         }
         var (groups, summary) = grouper.Complete(capture.Recorded, options.MinimumThreads);
         var (busy, hot) = cpu.Complete(capture.Recorded.TotalMilliseconds);

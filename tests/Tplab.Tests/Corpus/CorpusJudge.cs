@@ -2,13 +2,22 @@ using System.Text.RegularExpressions;
 using ShopApp.Corpus;
 using Tplab.Diagnose;
 using Tplab.Diagnose.Stacks;
+using Tplab.Watch;
+using Tplab.Watch.Verdicts;
 
 namespace Tplab.Tests.Corpus;
 
 /// <summary>Compares diagnose's and watch's answers with what the corpus expects; every difference in words.</summary>
 internal static partial class CorpusJudge
 {
-    public static IReadOnlyList<string> Differences(CorpusOutcome outcome)
+    /// <summary>
+    /// Every way diagnose's and watch's answers differ from the declared ones. With <paramref name="exactPoolWord"/> (the
+    /// benchmark) the watch's word over the window must be the declared one; without it (the CI test, on a machine
+    /// whose load nobody controls) the watch's behaviour is judged: for a CPU-bound endpoint it saw CPU saturation and
+    /// never threads held, for a healthy one it never saw threads held, for a blocking one it saw them held. How many of
+    /// a 2.5 s window's 500 ms samples read which way depends on the CPU the machine leaves the process.
+    /// </summary>
+    public static IReadOnlyList<string> Differences(CorpusOutcome outcome, bool exactPoolWord = true)
     {
         var expected = outcome.Expected;
         var diagnosis = outcome.Diagnosis;
@@ -25,7 +34,7 @@ internal static partial class CorpusJudge
                 {
                     differences.Add($"user method: expected {userMethod}, got {top.UserFrame?.FullName ?? "(no application frame)"}");
                 }
-                if (top.BlockingCall.Name != expected.BlockingCall)
+                if (top.BlockingCall.Name != expected.BlockingCall && top.BlockingCall.Name != expected.OtherBlockingCall)
                 {
                     differences.Add($"blocking call: expected {expected.BlockingCall}, got {top.BlockingCall.Name}");
                 }
@@ -60,12 +69,30 @@ internal static partial class CorpusJudge
                 break;
         }
         // "starving" is met by a watch that saw starvation and then the runtime's compensation catch up (recovering).
-        var poolRight = expected.Pool is null || outcome.PoolWord == expected.Pool || (expected.Pool == "starving" && outcome.PoolWord == "recovering");
+        var poolRight = expected.Pool is null || outcome.PoolWord == expected.Pool || (expected.Pool == "starving" && outcome.PoolWord == "recovering")
+            || (!exactPoolWord && PoolBehaved(expected.Pool, diagnosis.Pool));
         if (!poolRight)
         {
             differences.Add($"watch: expected {expected.Pool}, got {outcome.PoolWord} ({diagnosis.Pool?.Evidence})");
         }
         return differences;
+    }
+
+    private static bool PoolBehaved(string expected, PoolTimeline? pool)
+    {
+        if (pool is not { Samples.Count: > 0 } timeline)
+        {
+            return false;
+        }
+        var held = timeline.Samples.Any(s => s.Verdict.ThreadsHeld());
+        return expected switch
+        {
+            "cpu-saturated" => !held && timeline.Samples.Any(s => s.Verdict == PoolVerdict.CpuSaturated),
+            "healthy" => !held,
+            "starving" => timeline.Samples.Any(s => s.Verdict == PoolVerdict.Starving),
+            "lock-contention" => timeline.Samples.Any(s => s.Verdict == PoolVerdict.LockContention),
+            _ => false,
+        };
     }
 
     /// <summary>A route for comparison: no leading slash, constraints dropped (<c>{id:int}</c> is <c>{id}</c>), lower case.</summary>

@@ -216,6 +216,25 @@ public sealed class AttributionTests
     }
 
     [Fact]
+    public void Grouper_FactoryWhoseRequestStartedBeforeTheCapture_IsNamedFromTheEndpointDelegateOthersRan()
+    {
+        const string resolver = "Microsoft.Extensions.DependencyInjection!Microsoft.Extensions.DependencyInjection.ServiceLookup.CallSiteRuntimeResolver.VisitRootCache(class ServiceCallSite,value class RuntimeResolverContext)";
+        var lockWait = Of(One("System.Private.CoreLib!System.Threading.Monitor.Enter_Slowpath(class System.Object)"), One(resolver), One(RequestDelegate), MiddlewareBelow, PoolBottom);
+        var factory = Of(One(Sleep), One("app!Shop.RatesLoader.Load()"), One(resolver), One(RequestDelegate), MiddlewareBelow, PoolBottom);
+        var grouper = new BlockedStackGrouper(_classifier, 30);
+        grouper.Add(new ThreadObservation(1, 0, 1000, lockWait, ObservationSource.WaitEvent), new Endpoint("GET", "/fx/convert", null));
+        grouper.Add(new ThreadObservation(2, 0, 1000, lockWait, ObservationSource.Sample));
+        grouper.Add(new ThreadObservation(9, 0, 1000, factory, ObservationSource.Sample));
+
+        var groups = grouper.Complete(TimeSpan.FromSeconds(1), 0.2).Groups;
+
+        Assert.Equal(["Thread.Sleep", "lock (Monitor.Enter)"], groups.Select(g => g.BlockingCall.Name));
+        Assert.Equal("GET /fx/convert", groups[0].Endpoint?.ToString());
+        // The waiter whose request started before the capture joins the named one's group.
+        Assert.Equal(2, groups[1].DistinctThreads);
+    }
+
+    [Fact]
     public void Analyse_PoolThreadsBusyInApplicationCode_IsCpuBoundWithTheHotMethod()
     {
         var hot = Of(One("app!Shop.Pricing.Compute(int32)"), One(RequestDelegate), MiddlewareBelow, PoolBottom);

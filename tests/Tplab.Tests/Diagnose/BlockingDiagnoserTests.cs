@@ -70,15 +70,17 @@ public sealed class BlockingDiagnoserTests(StackFixture fixture) : IClassFixture
         Assert.True(diagnosis.Evidence.Samples > 1000, $"{diagnosis.Evidence.Samples} samples");
     }
 
-    [Fact]
-    public async Task DiagnoseAsync_TargetExitsDuringCapture_ThrowsProcessExited()
+    [Theory]
+    [InlineData("KILL")] // killed
+    [InlineData("TERM")] // shut down gracefully: the host stops, the runtime ends the session before the process exits
+    public async Task DiagnoseAsync_TargetExitsDuringCapture_ThrowsProcessExited(string signal)
     {
         await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
         var diagnose = BlockingDiagnoser.DiagnoseAsync(target.ProcessId, new DiagnoseOptions { Duration = TimeSpan.FromSeconds(10) });
         await Task.Delay(TimeSpan.FromSeconds(1.5));
-        using (var process = System.Diagnostics.Process.GetProcessById(target.ProcessId))
+        using (var kill = System.Diagnostics.Process.Start("kill", ["-" + signal, target.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
         {
-            process.Kill();
+            await kill.WaitForExitAsync();
         }
 
         var error = await Assert.ThrowsAsync<TplabException>(() => diagnose);

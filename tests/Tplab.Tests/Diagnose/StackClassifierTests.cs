@@ -41,6 +41,26 @@ public sealed class StackClassifierTests
     }
 
     [Fact]
+    public void Classify_NpgsqlAsyncCallPassingThroughItsSyncNamedCore_IsNotBlocking()
+    {
+        // Recorded on an async endpoint under load: ExecuteScalarAsync runs ExecuteScalar(async: true), and a socket
+        // send's system call shows as an External sample. The application called the async API.
+        var stack = _classifier.Classify(Of(NpgsqlAsyncExecuteScalar, One("App!Shop.Repo+<FindAsync>d__3.MoveNext()"), MvcAction, PoolBottom));
+
+        Assert.Null(stack);
+    }
+
+    [Fact]
+    public void Classify_SyncNpgsqlCallWhosePublicMethodWasInlined_IsStillTheSyncCall()
+    {
+        // ExecuteScalar() inlined into the application's method: its core ExecuteScalar(async: false) sits right on it.
+        var stack = _classifier.Classify(Of(NpgsqlAsyncExecuteScalar[..^1], One("App!Shop.Repo.Find(int32)"), MvcAction, PoolBottom));
+
+        Assert.Equal("NpgsqlCommand.ExecuteScalar", stack!.Call.Name);
+        Assert.Equal("Shop.Repo.Find", stack.User!.FullName);
+    }
+
+    [Fact]
     public void Classify_LambdaRunByTaskRun_IsAttributedToTheEnclosingActionInsideTaskRun()
     {
         var lambda = "Tplab.Target!Tplab.Target.Controllers.DbController+<>c__DisplayClass4_0.<DbTaskRun>b__0()";

@@ -57,6 +57,25 @@ internal static class Stacks
         "Npgsql!Npgsql.NpgsqlCommand.ExecuteNonQuery()",
     ];
 
+    /// <summary>Npgsql's async path (ExecuteScalarAsync → ExecuteScalar(async: true)) in a socket send, as recorded; the last frame is the async API.</summary>
+    public static readonly string[] NpgsqlAsyncExecuteScalar =
+    [
+        "!",
+        "System.Net.Sockets!System.Net.Sockets.SocketPal.TryCompleteSendTo(class System.Net.Sockets.SafeSocketHandle,unsigned int8[],int32,int32)",
+        "System.Net.Sockets!System.Net.Sockets.Socket.SendAsync(class System.Net.Sockets.SocketAsyncEventArgs,value class System.Threading.CancellationToken)",
+        "System.Net.Sockets!System.Net.Sockets.NetworkStream.WriteAsync(value class System.ReadOnlyMemory`1<unsigned int8>,value class System.Threading.CancellationToken)",
+        "Npgsql!Npgsql.Internal.NpgsqlWriteBuffer+<Flush>d__40.MoveNext()",
+        "System.Private.CoreLib!System.Runtime.CompilerServices.AsyncMethodBuilderCore.Start(!!0&)",
+        "Npgsql!Npgsql.Internal.NpgsqlWriteBuffer.Flush(bool,value class System.Threading.CancellationToken)",
+        "Npgsql!Npgsql.NpgsqlCommand+<ExecuteReader>d__122.MoveNext()",
+        "System.Private.CoreLib!System.Runtime.CompilerServices.AsyncMethodBuilderCore.Start(!!0&)",
+        "Npgsql!Npgsql.NpgsqlCommand.ExecuteReader(value class System.Data.CommandBehavior,bool,value class System.Threading.CancellationToken)",
+        "Npgsql!Npgsql.NpgsqlCommand+<ExecuteScalar>d__113.MoveNext()",
+        "System.Private.CoreLib!System.Runtime.CompilerServices.AsyncMethodBuilderCore.Start(!!0&)",
+        "Npgsql!Npgsql.NpgsqlCommand.ExecuteScalar(bool,value class System.Threading.CancellationToken)",
+        "Npgsql!Npgsql.NpgsqlCommand.ExecuteScalarAsync(value class System.Threading.CancellationToken)",
+    ];
+
     public const string Sleep = "System.Private.CoreLib!System.Threading.Thread.Sleep(int32)";
 
     /// <summary>Frames from "Module!Type.Method(sig)" strings.</summary>

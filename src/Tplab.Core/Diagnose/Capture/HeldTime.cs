@@ -28,7 +28,7 @@ public static class HeldTime
             var start = Math.Max(wait.StartMs, startMs);
             if (stop > start)
             {
-                result.Add(new ThreadObservation(wait.ThreadId, start, stop - start, wait.Frames, ObservationSource.WaitEvent));
+                result.Add(new ThreadObservation(wait.ThreadId, start, stop - start, wait.Frames, ObservationSource.WaitEvent) { Activity = wait.Activity });
             }
         }
         foreach (var thread in samples.GroupBy(s => s.ThreadId))

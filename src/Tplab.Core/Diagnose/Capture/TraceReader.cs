@@ -62,10 +62,10 @@ public static class TraceReader
             var frames = new Dictionary<CallStackIndex, IReadOnlyList<StackFrame>>();
             var samples = new List<RawSample>();
             var waits = new List<RawWait>();
-            var open = new Dictionary<int, (double Start, IReadOnlyList<StackFrame> Frames)>();
+            var open = new Dictionary<int, (double Start, IReadOnlyList<StackFrame> Frames, Guid Activity)>();
             var waitStarts = 0;
             var contentions = 0;
-            var openLocks = new Dictionary<int, (double Start, IReadOnlyList<StackFrame> Frames)>();
+            var openLocks = new Dictionary<int, (double Start, IReadOnlyList<StackFrame> Frames, Guid Activity)>();
             var requests = new List<RequestEvent>();
             var inlinings = new List<Inlining>();
             var modules = new HashSet<string>(StringComparer.Ordinal);
@@ -100,18 +100,18 @@ public static class TraceReader
                     {
                         case "WaitHandleWait/Start":
                             waitStarts++;
-                            open[e.ThreadID] = (t, FramesOf(e, frames));
+                            open[e.ThreadID] = (t, FramesOf(e, frames), e.ActivityID);
                             break;
                         case "WaitHandleWait/Stop" when open.Remove(e.ThreadID, out var started):
-                            waits.Add(new RawWait(e.ThreadID, started.Start, t, started.Frames));
+                            waits.Add(new RawWait(e.ThreadID, started.Start, t, started.Frames) { Activity = started.Activity });
                             break;
                         // A contended lock: the runtime raises these with the waiting thread's stack.
                         case "Contention/Start":
                             contentions++;
-                            openLocks[e.ThreadID] = (t, FramesOf(e, frames));
+                            openLocks[e.ThreadID] = (t, FramesOf(e, frames), e.ActivityID);
                             break;
                         case "Contention/Stop" when openLocks.Remove(e.ThreadID, out var locked):
-                            waits.Add(new RawWait(e.ThreadID, locked.Start, t, locked.Frames));
+                            waits.Add(new RawWait(e.ThreadID, locked.Start, t, locked.Frames) { Activity = locked.Activity });
                             break;
                         case "Method/InliningSucceeded" when InliningOf(e) is { } inlining:
                             inlinings.Add(inlining);
@@ -128,8 +128,8 @@ public static class TraceReader
                     requests.Add(request);
                 }
             }
-            waits.AddRange(open.Select(o => new RawWait(o.Key, o.Value.Start, null, o.Value.Frames)));
-            waits.AddRange(openLocks.Select(o => new RawWait(o.Key, o.Value.Start, null, o.Value.Frames)));
+            waits.AddRange(open.Select(o => new RawWait(o.Key, o.Value.Start, null, o.Value.Frames) { Activity = o.Value.Activity }));
+            waits.AddRange(openLocks.Select(o => new RawWait(o.Key, o.Value.Start, null, o.Value.Frames) { Activity = o.Value.Activity }));
             var captured = first > last
                 ? new CapturedStacks(samples, waits, 0, 0, waitStarts)
                 : new CapturedStacks(samples, waits, first, last, waitStarts);

@@ -10,13 +10,15 @@ namespace Tplab.Diagnose.Code;
 /// the blocking call. Only application assemblies are read (not the shared framework or library packages); an
 /// assembly that cannot be read is skipped.
 /// </summary>
-public sealed class ApplicationCode : IDisposable
+public sealed partial class ApplicationCode : IDisposable
 {
     private const int MaxDepth = 6;
 
     private readonly List<PEReader> _files = [];
     private readonly Dictionary<string, List<(PEReader Pe, MetadataReader Reader, MethodDefinitionHandle Method)>> _methods = new(StringComparer.Ordinal);
     private readonly Dictionary<string, List<string>> _stateMachines = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, (MetadataReader Reader, TypeDefinitionHandle Type)> _types = new(StringComparer.Ordinal);
+    private HashSet<string>? _endpointHandlers;
 
     private ApplicationCode()
     {
@@ -64,6 +66,7 @@ public sealed class ApplicationCode : IDisposable
             {
                 continue;
             }
+            _types.TryAdd(typeName, (reader, typeHandle));
             foreach (var methodHandle in reader.GetTypeDefinition(typeHandle).GetMethods())
             {
                 var name = reader.GetString(reader.GetMethodDefinition(methodHandle).Name);
@@ -74,11 +77,9 @@ public sealed class ApplicationCode : IDisposable
                 }
                 list.Add((pe, reader, methodHandle));
                 // "Shop.Api+<Load>d__3.MoveNext" holds the body of the async method "Shop.Api.Load".
-                var open = typeName.LastIndexOf("+<", StringComparison.Ordinal);
-                var close = typeName.IndexOf(">d__", Math.Max(open, 0), StringComparison.Ordinal);
-                if (name == "MoveNext" && open > 0 && close > open)
+                if (name == "MoveNext" && AsyncMethodOf(typeName) is { } written)
                 {
-                    var asyncKey = typeName[..open] + "." + typeName[(open + 2)..close];
+                    var asyncKey = written.Type + "." + written.Method;
                     if (!_stateMachines.TryGetValue(asyncKey, out var machines))
                     {
                         _stateMachines[asyncKey] = machines = [];
@@ -88,6 +89,23 @@ public sealed class ApplicationCode : IDisposable
             }
         }
     }
+
+    /// <summary>
+    /// The async method or async lambda whose state machine <paramref name="machineType"/> is: <c>Shop.Api+&lt;Load&gt;d__3</c> →
+    /// (<c>Shop.Api</c>, <c>Load</c>); <c>Shop.Endpoints+&lt;&gt;c+&lt;&lt;Map&gt;b__2_0&gt;d</c> → (<c>Shop.Endpoints+&lt;&gt;c</c>, <c>&lt;Map&gt;b__2_0</c>). Null for other types.
+    /// </summary>
+    public static (string Type, string Method)? AsyncMethodOf(string machineType)
+    {
+        var plus = machineType.LastIndexOf('+');
+        var match = plus > 0 ? StateMachineName().Match(machineType[(plus + 1)..]) : null;
+        return match is { Success: true } ? (machineType[..plus], match.Groups[1].Value) : null;
+    }
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"^<(.+)>d(__\d+)?$")]
+    private static partial System.Text.RegularExpressions.Regex StateMachineName();
+
+    /// <summary>True when the application's assemblies hold <paramref name="typeName"/>.<paramref name="methodName"/> (its IL can be read).</summary>
+    public bool Has(string typeName, string methodName) => _methods.ContainsKey(typeName + "." + methodName);
 
     /// <summary>True when <paramref name="typeName"/>.<paramref name="methodName"/> itself calls an API <paramref name="isTarget"/> accepts.</summary>
     public bool Calls(string typeName, string methodName, Func<string, string, bool> isTarget) =>
@@ -119,7 +137,11 @@ public sealed class ApplicationCode : IDisposable
     /// that calls an API <paramref name="isTarget"/> accepts, outermost first; null when no such method is reached, or
     /// when several different ones are (the IL alone cannot say which one ran).
     /// </summary>
-    public IReadOnlyList<(string Type, string Method)>? PathTo(string typeName, string methodName, Func<string, string, bool> isTarget)
+    /// <remarks>
+    /// With <paramref name="followDelegates"/> off, a method only handed on as a delegate (<c>Task.Run(() => ...)</c>) is not
+    /// followed: it runs elsewhere, so it cannot be what was inlined into the frame.
+    /// </remarks>
+    public IReadOnlyList<(string Type, string Method)>? PathTo(string typeName, string methodName, Func<string, string, bool> isTarget, bool followDelegates = true)
     {
         var found = new Dictionary<string, List<(string, string)>>(StringComparer.Ordinal);
         var visited = new HashSet<string>(StringComparer.Ordinal) { typeName + "." + methodName };
@@ -130,10 +152,10 @@ public sealed class ApplicationCode : IDisposable
         {
             foreach (var body in BodiesOf(key))
             {
-                foreach (var (type, method) in Callees(body))
+                foreach (var (type, method, pointer) in IlCalls.References(body.Reader, body.Body))
                 {
                     var calleeKey = type + "." + method;
-                    if (!_methods.ContainsKey(calleeKey) || depth >= MaxDepth || !visited.Add(calleeKey))
+                    if ((pointer && !followDelegates) || !_methods.ContainsKey(calleeKey) || depth >= MaxDepth || !visited.Add(calleeKey))
                     {
                         continue;
                     }
@@ -160,7 +182,7 @@ public sealed class ApplicationCode : IDisposable
             var dot = key.LastIndexOf('.');
             var (type, method) = (key[..dot], key[(dot + 1)..]);
             // A state machine's MoveNext is its async method's body: counted once, under the method.
-            if (method == "MoveNext" && type.Contains(">d__", StringComparison.Ordinal) || !Calls(type, method, isTarget))
+            if (method == "MoveNext" && AsyncMethodOf(type) is not null || !Calls(type, method, isTarget))
             {
                 continue;
             }
@@ -183,7 +205,7 @@ public sealed class ApplicationCode : IDisposable
     {
         foreach (var k in Keys(key))
         {
-            var stateMachine = !ReferenceEquals(k, key) || k.EndsWith(".MoveNext", StringComparison.Ordinal) && k.Contains(">d__", StringComparison.Ordinal);
+            var stateMachine = !ReferenceEquals(k, key) || k.EndsWith(".MoveNext", StringComparison.Ordinal) && AsyncMethodOf(k[..^".MoveNext".Length]) is not null;
             if (!_methods.TryGetValue(k, out var list))
             {
                 continue;

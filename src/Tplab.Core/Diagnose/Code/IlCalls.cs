@@ -8,7 +8,35 @@ namespace Tplab.Diagnose.Code;
 internal static class IlCalls
 {
     /// <summary>(declaring type's full name, method name) of every method the body calls, in IL order.</summary>
-    public static IEnumerable<(string Type, string Method)> Of(MetadataReader reader, MethodBodyBlock body)
+    public static IEnumerable<(string Type, string Method)> Of(MetadataReader reader, MethodBodyBlock body) =>
+        References(reader, body).Select(r => (r.Type, r.Method));
+
+    /// <summary>
+    /// The methods the body hands to ASP.NET Core's <c>Map*</c> as endpoint handlers (<c>app.MapGet("/x", (int id) => ...)</c>):
+    /// a delegate made from <c>ldftn</c> whose next call, delegate constructors aside, is a <c>Map*</c> of ASP.NET Core.
+    /// </summary>
+    public static IEnumerable<(string Type, string Method)> EndpointHandlers(MetadataReader reader, MethodBodyBlock body)
+    {
+        (string Type, string Method)? pending = null;
+        foreach (var (type, method, pointer) in References(reader, body))
+        {
+            if (pointer)
+            {
+                pending = (type, method);
+            }
+            else if (pending is { } handler && method != ".ctor")
+            {
+                if (method.StartsWith("Map", StringComparison.Ordinal) && type.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal))
+                {
+                    yield return handler;
+                }
+                pending = null;
+            }
+        }
+    }
+
+    /// <summary>Every call, callvirt and newobj target, and every ldftn/ldvirtftn target (<c>Pointer</c>: handed on as a delegate), in IL order.</summary>
+    public static IEnumerable<(string Type, string Method, bool Pointer)> References(MetadataReader reader, MethodBodyBlock body)
     {
         var il = body.GetILReader();
         while (il.RemainingBytes > 0)
@@ -22,7 +50,7 @@ internal static class IlCalls
                     // ldftn / ldvirtftn: a lambda or method group handed to someone else (Task.Run, a delegate).
                     if (Resolve(reader, MetadataTokens.EntityHandle(il.ReadInt32())) is { } target)
                     {
-                        yield return target;
+                        yield return (target.Type, target.Method, true);
                     }
                 }
                 else
@@ -41,7 +69,7 @@ internal static class IlCalls
             {
                 if (Resolve(reader, MetadataTokens.EntityHandle(il.ReadInt32())) is { } callee)
                 {
-                    yield return callee;
+                    yield return (callee.Type, callee.Method, false);
                 }
                 continue;
             }
@@ -84,6 +112,9 @@ internal static class IlCalls
                 return null;
         }
     }
+
+    /// <summary>The name of a type a definition refers to (a base type, an interface), generic arguments dropped; null for other handles.</summary>
+    public static string? NameOf(MetadataReader reader, EntityHandle type) => ParentName(reader, type);
 
     private static string? ParentName(MetadataReader reader, EntityHandle parent) => parent.Kind switch
     {

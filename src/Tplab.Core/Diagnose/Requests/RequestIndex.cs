@@ -4,10 +4,11 @@ using Tplab.Diagnose.Stacks;
 namespace Tplab.Diagnose.Requests;
 
 /// <summary>
-/// Finds the request a blocked pool thread was serving, from ASP.NET Core's own events in the same session. The
-/// runtime's samples and wait events carry no activity id, so the link is the thread: a stack that still holds
-/// Kestrel's request loop (or MVC's invoker) is running, synchronously, the request whose Start (or BeforeAction)
-/// was raised last on that same thread — nothing else can have started on it in between.
+/// Finds the request a blocked pool thread was serving, from ASP.NET Core's own events in the same session. A wait
+/// event carries the activity id of the code that waited, which flows from the request's start into its continuations
+/// and Task.Run bodies: that names the request whatever the stack. Samples carry none, so there the link is the thread:
+/// a stack that still holds Kestrel's request loop (or MVC's invoker) is running, synchronously, the request whose Start
+/// (or BeforeAction) was raised last on that same thread — nothing else can have started on it in between.
 /// </summary>
 public sealed partial class RequestIndex
 {
@@ -51,9 +52,16 @@ public sealed partial class RequestIndex
     /// <summary>Requests seen (started, matched or run) during the capture.</summary>
     public int Count => _requests.Count;
 
-    /// <summary>The endpoint <paramref name="threadId"/> was serving at <paramref name="timeMs"/> with this stack, or null when the events do not say.</summary>
-    public Endpoint? Find(int threadId, double timeMs, IReadOnlyList<StackFrame> frames)
+    /// <summary>
+    /// The endpoint <paramref name="threadId"/> was serving at <paramref name="timeMs"/> with this stack (or, first, the one
+    /// of the request whose <paramref name="activity"/> the wait carried), or null when the events do not say.
+    /// </summary>
+    public Endpoint? Find(int threadId, double timeMs, IReadOnlyList<StackFrame> frames, Guid activity = default)
     {
+        if (activity != Guid.Empty && _requests.TryGetValue(activity, out var flowed) && flowed.ToEndpoint() is { } endpoint)
+        {
+            return endpoint;
+        }
         var mvc = false;
         var kestrel = false;
         foreach (var frame in frames)

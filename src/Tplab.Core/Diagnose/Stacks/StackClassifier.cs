@@ -62,7 +62,7 @@ public sealed class StackClassifier(LibraryCode library)
         for (var i = 0; i < searchEnd; i++)
         {
             // Keep the outermost match: it is the call the application (or its framework) made.
-            if (BlockingCallCatalogue.Match(frames[i]) is { } match)
+            if (BlockingCallCatalogue.Match(frames[i]) is { } match && !InsideAsyncApi(match, frames, i, searchEnd))
             {
                 call = match;
                 callIndex = i;
@@ -81,13 +81,36 @@ public sealed class StackClassifier(LibraryCode library)
         var user = userIndex >= 0 ? UserMethod.From(frames[userIndex]) : null;
         var chainEnd = boundaryIndex >= 0 ? boundaryIndex : frames.Count;
         var caller = callIndex + 1 < frames.Count ? frames[callIndex + 1] : null;
+        var chain = ChainOf(frames, userIndex, chainEnd);
         return new BlockedStack(call, user, ContextOf(frames, userIndex, user), frames)
         {
-            Chain = ChainOf(frames, userIndex, chainEnd),
-            Place = PlaceOf(frames, userIndex, boundaryIndex, user),
+            Chain = chain,
+            Place = PlaceOf(frames, userIndex, boundaryIndex, chain),
             Boundary = boundaryIndex >= 0 && (userIndex < 0 || userIndex > boundaryIndex) ? frames[boundaryIndex] : null,
             Caller = caller,
         };
+    }
+
+    /// <summary>
+    /// A driver method that an async API runs on its way (Npgsql's <c>ExecuteScalarAsync</c> calls <c>ExecuteScalar(async: true)</c>,
+    /// <c>OpenAsync</c> calls <c>Open(async: true)</c>): the names match the catalogue's synchronous calls, but the thread only
+    /// passes through (a socket send's system call, seen as an External sample). Below it, before the application, an
+    /// <c>...Async</c> library method says which API was called. A real wait inside an async API still matches its own entry.
+    /// </summary>
+    private bool InsideAsyncApi(BlockingCall match, IReadOnlyList<StackFrame> frames, int index, int end)
+    {
+        if (match.Kind != BlockingKind.SyncDatabaseIO)
+        {
+            return false;
+        }
+        for (var i = index + 1; i < end; i++)
+        {
+            if (!frames[i].IsUnresolved && library.IsLibrary(frames[i]) && UserMethod.From(frames[i]).MethodName.EndsWith("Async", StringComparison.Ordinal))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /// <summary>
@@ -200,7 +223,7 @@ public sealed class StackClassifier(LibraryCode library)
         return chain;
     }
 
-    private static CodePlace PlaceOf(IReadOnlyList<StackFrame> frames, int userIndex, int boundaryIndex, UserMethod? user)
+    private static CodePlace PlaceOf(IReadOnlyList<StackFrame> frames, int userIndex, int boundaryIndex, IReadOnlyList<UserMethod> chain)
     {
         var from = Math.Max(userIndex, 0);
         bool Below(string prefix) => frames.Skip(from).Any(f => f.TypeName.StartsWith(prefix, StringComparison.Ordinal));
@@ -228,7 +251,9 @@ public sealed class StackClassifier(LibraryCode library)
         {
             return CodePlace.Middleware;
         }
-        if (Below("Microsoft.Extensions.Hosting.") || user?.MethodName == "ExecuteAsync")
+        // BackgroundService.ExecuteAsync, or a Task.Run body or continuation written in it (a lambda folds into its method):
+        // the work item's stack holds no hosting frame, but the chain starts in the service.
+        if (Below("Microsoft.Extensions.Hosting.") || chain.Any(m => m.MethodName == "ExecuteAsync"))
         {
             return CodePlace.HostedService;
         }

@@ -30,6 +30,12 @@ public sealed record ExpectedCulprit(
     string? Pool,
     bool NeedsDatabase = false)
 {
+    /// <summary>
+    /// A second blocking call the same method makes, also right as the top culprit: which of the two holds more threads
+    /// depends on the machine (said next to the case). Null when the method makes one.
+    /// </summary>
+    public string? OtherBlockingCall { get; init; }
+
     public static ExpectedCulprit Blocking(string @case, string method, string path, string route, string userMethod, string blockingCall, Place where, string? pool = "starving") =>
         new(@case, method, path, route, Illness.Blocking, userMethod, blockingCall, where, pool);
 

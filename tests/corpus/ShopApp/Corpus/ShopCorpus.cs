@@ -7,6 +7,7 @@ using ShopApp.Imports;
 using ShopApp.Infrastructure;
 using ShopApp.Integration;
 using ShopApp.Inventory;
+using ShopApp.Loyalty;
 using ShopApp.Notifications;
 using ShopApp.Orders;
 using ShopApp.Pages.Invoices;
@@ -39,6 +40,7 @@ public static class ShopCorpus
         .. LegacyTenantEndpoints.Expected,
         .. ShowModel.Expected,
         .. NotificationEndpoints.Expected,
+        .. LoyaltyEndpoints.Expected,
         .. RecommendationEndpoints.Expected,
     ];
 }

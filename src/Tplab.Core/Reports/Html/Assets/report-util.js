@@ -39,8 +39,19 @@ window.tplab = window.tplab || {};
   /** Records a chart for the browser test: its id, its data points, and every tick label it drew. */
   T.register = (id, points, ticks) => { const c = { id, points, ticks: ticks || [] }; T.charts.push(c); return c; };
 
-  /** An axis whose tick labels are recorded in <paramref name="ticks"/> as drawn. */
-  T.axis = (ticks, opts, format) => Object.assign({
+  /**
+   * An axis whose tick labels are recorded in <paramref name="ticks"/> as drawn. A vertical axis is at least
+   * opts.size wide and wider when its longest label needs it, so "1500 ms" never runs into the axis title.
+   */
+  T.axis = (ticks, opts, format) => Object.assign({}, opts, {
     values: (u, splits) => { const out = splits.map(v => format(v)); ticks.push(...out); return out; },
-  }, opts);
+    size: (u, values, i, cycle) => {
+      const axis = u.axes[i], least = opts.size || 50;
+      if (axis.side % 2 === 0 || !values) return least;
+      if (cycle > 1) return axis._size;
+      const longest = values.reduce((a, v) => (v != null && String(v).length > a.length ? String(v) : a), "");
+      u.ctx.font = axis.font[0];
+      return Math.max(least, Math.ceil(u.ctx.measureText(longest).width / devicePixelRatio + axis.ticks.size + axis.gap + 4));
+    },
+  });
 })(window.tplab);
