@@ -22,6 +22,20 @@ public sealed class LoopSeamTests
     }
 
     [Fact]
+    public async Task OpenLoop_SenderWithALead_GetsEachRequestWithinTheLeadOfItsSlotAndNeverEarlier()
+    {
+        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Rate = 1000, Requests = 30, KeepRecords = true };
+        FakeSender? sender = null;
+        var result = await LoadRunner.RunAsync(options, null, null, TimeProvider.System,
+            (_, clock) => sender = new FakeSender(clock, failEvery: int.MaxValue) { Lead = TimeSpan.FromMilliseconds(5) }, CancellationToken.None);
+        Assert.Equal(30, result.Summary.Requests);
+        Assert.Equal(30, result.Records.Select(r => r.Scheduled).Distinct().Count());
+        // Handed over at most the lead before the slot (the sender then holds it); the schedule itself is unchanged.
+        Assert.All(sender!.HandedOver, h => Assert.True(h.At >= h.Scheduled - sender.Lead, $"handed at {h.At} for {h.Scheduled}"));
+        Assert.Equal(TimeSpan.FromMilliseconds(29), result.Records.Max(r => r.Scheduled));
+    }
+
+    [Fact]
     public async Task ClosedLoop_SenderThrows_TheUserGoesOnAndTheBudgetIsExact()
     {
         var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Concurrency = 4, Requests = 30, KeepRecords = true };
@@ -66,8 +80,13 @@ public sealed class LoopSeamTests
 
         public string? ServerSoftware => null;
 
+        public TimeSpan Lead { get; init; }
+
+        public System.Collections.Concurrent.ConcurrentQueue<(TimeSpan Scheduled, TimeSpan At)> HandedOver { get; } = new();
+
         public ValueTask<RequestRecord> SendAsync(TimeSpan scheduled, int user, CancellationToken abort)
         {
+            HandedOver.Enqueue((scheduled, clock.Now));
             if (Interlocked.Increment(ref _calls) % failEvery == 0)
             {
                 throw new InvalidOperationException("surprise");

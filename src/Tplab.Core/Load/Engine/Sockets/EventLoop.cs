@@ -121,6 +121,11 @@ internal sealed class EventLoop : IDisposable
                 {
                     _io.OnEvent(connection, Native.EventsAt(events, i));
                 }
+                if ((i & 15) == 15)
+                {
+                    // A full batch of responses takes a millisecond or more: requests due meanwhile leave on time.
+                    StartDue();
+                }
             }
             while (_queue.TryDequeue(out var op))
             {
