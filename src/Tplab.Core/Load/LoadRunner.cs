@@ -78,7 +78,9 @@ public static class LoadRunner
         var abortedBy = await Task.Factory.StartNew(
             () => Drain(options, channel.Reader, aggregator, records, sink, progress, clock, counters, stop),
             CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).ConfigureAwait(false);
-        await attack.ConfigureAwait(false);
+        // The attack ends on an event loop when the last response completes a user inline: continue on the pool, so
+        // the sender is never disposed (and the caller never resumed) on the loop that must stop.
+        await attack.ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
         var summary = aggregator.Complete(ct.IsCancellationRequested, sender.ServerSoftware, sender.Engine);
         summary = summary with
         {

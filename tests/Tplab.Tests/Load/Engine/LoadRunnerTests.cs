@@ -30,6 +30,27 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
         Assert.Equal("closed", s.Model);
     }
 
+    // A response completes its awaiter inline on the event loop, so whatever the awaiter does next runs there: the
+    // last one may dispose the sender (it did, through LoadRunner, and the loop joined itself forever).
+    [Fact]
+    public async Task SocketSender_DisposedByAContinuationOnItsOwnLoop_ReturnsAndEndsTheLoop()
+    {
+        var options = new LoadOptions { Engine = EngineChoice.Sockets, Url = fixture.Url("/delay?ms=0"), Requests = 1 };
+        var sender = SenderFactory.Create(options, new LoadClock(TimeProvider.System));
+        Assert.Equal("sockets", sender.Engine);
+        var disposed = Task.Run(async () =>
+        {
+            var record = await sender.SendAsync(TimeSpan.Zero, 0, CancellationToken.None);
+            var where = Thread.CurrentThread.Name;
+            sender.Dispose();
+            return (record, where);
+        });
+        var (record, where) = await disposed.WaitAsync(TimeSpan.FromSeconds(30));
+        Assert.Equal(200, record.Status);
+        // The case under test: the continuation, and so the Dispose, ran on the event loop's own thread.
+        Assert.StartsWith("tplab sockets", where, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task ClosedLoop_LoopsAndRampUp_EachUserSendsItsLoopsAndUsersStartSpreadOut()
     {

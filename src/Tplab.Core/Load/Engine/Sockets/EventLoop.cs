@@ -36,6 +36,7 @@ internal sealed class EventLoop : IDisposable
     private int _sleeping;
     private int _depth;
     private volatile bool _stopping;
+    private bool _closeOnExit;
     private TimeSpan _nextTimeoutCheck;
 
     public EventLoop(SocketSender sender, int index)
@@ -78,8 +79,20 @@ internal sealed class EventLoop : IDisposable
     public void Dispose()
     {
         _stopping = true;
+        if (t_current == this)
+        {
+            // Disposed by a continuation running inline on this loop: joining would wait for this very thread
+            // forever. The loop ends when the continuation returns and closes its own descriptors then.
+            _closeOnExit = true;
+            return;
+        }
         Native.Signal(_wake);
         _thread.Join();
+        CloseDescriptors();
+    }
+
+    private void CloseDescriptors()
+    {
         Native.Close(_wake);
         Native.Close(_epoll);
     }
@@ -140,6 +153,10 @@ internal sealed class EventLoop : IDisposable
             }
         }
         Shutdown();
+        if (_closeOnExit)
+        {
+            CloseDescriptors();
+        }
     }
 
     // Requests leave in the order they came, each once it is due (a closed-loop request is due when it is posted).
