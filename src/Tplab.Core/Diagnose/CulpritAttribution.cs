@@ -86,8 +86,8 @@ internal static class CulpritAttribution
     /// <summary>
     /// Where a work item with no framework frame below it runs (a <c>Task.Run</c> body, a continuation after an await):
     /// the hosted service's when its chain starts in a type that is one (the IL says so where the classifier could only
-    /// go by the name <c>ExecuteAsync</c>); a request's when the wait's activity named the request and its chain starts in
-    /// that request's MVC action, or in a handler the application hands to <c>Map*</c> (a minimal API).
+    /// go by the name <c>ExecuteAsync</c>); a request's when the wait's activity named the request and its chain holds
+    /// that request's MVC action, or a handler the application hands to <c>Map*</c> (a minimal API).
     /// </summary>
     public static CodePlace PlaceOf(BlockedStack stack, IReadOnlyList<UserMethod> chain, Endpoint? endpoint, ApplicationCode? code)
     {

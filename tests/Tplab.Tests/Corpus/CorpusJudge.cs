@@ -13,9 +13,10 @@ internal static partial class CorpusJudge
     /// <summary>
     /// Every way diagnose's and watch's answers differ from the declared ones. With <paramref name="exactPoolWord"/> (the
     /// benchmark) the watch's word over the window must be the declared one; without it (the CI test, on a machine
-    /// whose load nobody controls) the watch's behaviour is judged: for a CPU-bound endpoint it saw CPU saturation and
-    /// never threads held, for a healthy one it never saw threads held, for a blocking one it saw them held. How many of
-    /// a 2.5 s window's 500 ms samples read which way depends on the CPU the machine leaves the process.
+    /// whose load nobody controls) the watch's behaviour is judged: for a CPU-bound endpoint it saw CPU saturation more
+    /// often than threads held, for a healthy one it never saw threads held, for a blocking one it saw them held. How
+    /// many of a 2.5 s window's 500 ms samples read which way depends on the CPU the machine leaves the process (a
+    /// CPU-bound run beside other tests read starving in 1 of 6 samples, cpu-saturated in 2).
     /// </summary>
     public static IReadOnlyList<string> Differences(CorpusOutcome outcome, bool exactPoolWord = true)
     {
@@ -84,11 +85,11 @@ internal static partial class CorpusJudge
         {
             return false;
         }
-        var held = timeline.Samples.Any(s => s.Verdict.ThreadsHeld());
+        var held = timeline.Samples.Count(s => s.Verdict.ThreadsHeld());
         return expected switch
         {
-            "cpu-saturated" => !held && timeline.Samples.Any(s => s.Verdict == PoolVerdict.CpuSaturated),
-            "healthy" => !held,
+            "cpu-saturated" => timeline.Samples.Count(s => s.Verdict == PoolVerdict.CpuSaturated) > held,
+            "healthy" => held == 0,
             "starving" => timeline.Samples.Any(s => s.Verdict == PoolVerdict.Starving),
             "lock-contention" => timeline.Samples.Any(s => s.Verdict == PoolVerdict.LockContention),
             _ => false,

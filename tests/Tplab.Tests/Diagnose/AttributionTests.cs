@@ -83,6 +83,20 @@ public sealed class AttributionTests
     }
 
     [Fact]
+    public void Classify_FilterWithItsOwnFrame_ChainStartsAtTheFilterNotTheMiddlewareBelow()
+    {
+        var stack = _classifier.Classify(Of(
+            TaskWait,
+            One("app!Shop.AuditLog.Record(class System.String)"),
+            One("app!Shop.AuditFilter.OnActionExecuting(class Microsoft.AspNetCore.Mvc.Filters.ActionExecutingContext)"),
+            One("Microsoft.AspNetCore.Mvc.Core!Microsoft.AspNetCore.Mvc.Infrastructure.ControllerActionInvoker.Next(value class State&,value class Scope&,class System.Object&,bool&)"),
+            One("app!Shop.TimingMiddleware+<InvokeAsync>d__3.MoveNext()"), MiddlewareBelow.Skip(2), PoolBottom))!;
+
+        Assert.Equal(CodePlace.Filter, stack.Place);
+        Assert.Equal(["AuditFilter.OnActionExecuting", "AuditLog.Record"], stack.Chain.Select(m => m.DisplayName));
+    }
+
+    [Fact]
     public void Classify_MiddlewareThatBlocksItself_IsAMiddleware()
     {
         var stack = _classifier.Classify(Of(One(Sleep), MiddlewareBelow.Skip(1), PoolBottom))!;

@@ -74,6 +74,8 @@ public sealed class IlAttributionTests : IDisposable
             One("System.Private.CoreLib!System.Threading.Tasks.Task.InternalWait(int32,value class System.Threading.CancellationToken)"),
             One(handler),
             One("System.Private.CoreLib!System.Threading.ExecutionContext.RunInternal(class System.Threading.ExecutionContext,class System.Threading.ContextCallback,class System.Object)"),
+            One("System.Private.CoreLib!System.Threading.Tasks.Task.RunContinuations(class System.Object)"),
+            One("app!" + Here + "IlLoyalty+<BalanceAsync>d__1.MoveNext()"),
             One("System.Private.CoreLib!System.Threading.Tasks.Task+DelayPromise.CompleteTimedOut()"),
             One("System.Private.CoreLib!System.Threading.TimerQueueTimer.System.Threading.IThreadPoolWorkItem.Execute()"),
             PoolBottom);
@@ -87,6 +89,8 @@ public sealed class IlAttributionTests : IDisposable
         Assert.Equal(Here + "IlLoyalty.Points", culprit.UserFrame!.FullName);
         Assert.Equal("Task.Result", culprit.BlockingCall.Name);
         Assert.Equal(CodePlace.MinimalApi, culprit.Place);
+        // The awaited method that completed and resumed the handler is below the continuation, not in the chain.
+        Assert.Equal(["IlEndpoints.Map", "IlLoyalty.Points"], culprit.Chain.Select(m => m.DisplayName));
         // Without the activity the thread's own events say nothing: no Kestrel frame links it to a request.
         Assert.Null(index.Find(wait.ThreadId, wait.StartMs, wait.Frames));
     }

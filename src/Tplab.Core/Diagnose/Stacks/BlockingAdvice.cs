@@ -54,11 +54,16 @@ public static class BlockingAdvice
     private static string Change(BlockingCall call) => call.Kind switch
     {
         BlockingKind.Sleep => "`await Task.Delay(...)`",
-        BlockingKind.SyncOverAsync => $"`await` the task instead of {Form(call)}",
+        BlockingKind.SyncOverAsync => call.Name switch
+        {
+            "Task.WaitAll" => "`await Task.WhenAll(...)` instead of `Task.WaitAll`",
+            "Task.WaitAny" => "`await Task.WhenAny(...)` instead of `Task.WaitAny`",
+            _ => $"`await task` instead of {Form(call)}",
+        },
         BlockingKind.Lock => "keep the critical section short and free of I/O; if it must wait for async work inside, use `await semaphore.WaitAsync()` (a SemaphoreSlim(1, 1)) instead of lock",
         BlockingKind.SyncWait when call.Name == "Process.WaitForExit" => "`await process.WaitForExitAsync()`",
         BlockingKind.SyncWait when call.Name == "SemaphoreSlim.Wait" => "`await semaphore.WaitAsync()`",
-        BlockingKind.SyncWait => "await an async signal instead (`await semaphore.WaitAsync()`, an awaited TaskCompletionSource, a Channel)",
+        BlockingKind.SyncWait => "an async signal instead (`await semaphore.WaitAsync()`, an awaited TaskCompletionSource, a Channel)",
         BlockingKind.SyncHttp => "`await client.SendAsync(...)` (or GetAsync/PostAsync)",
         BlockingKind.SyncStreamIO when call.On == "the request body" =>
             call.Name.StartsWith("StreamReader", StringComparison.Ordinal) ? "`await reader.ReadToEndAsync()` (or read `Request.BodyReader`)" : "`await Request.Body.ReadAsync(...)` (or read `Request.BodyReader`)",
@@ -80,7 +85,7 @@ public static class BlockingAdvice
                 : $"Make {m} async, and the endpoint's handler with it, and use {change}.",
             CodePlace.Middleware => $"The middleware {m} runs on every request that passes it, so each one holds a pool thread: make it async all the way (`await next(context)`) and use {change}.",
             CodePlace.Filter => $"In the filter {m}, implement the async interface (IAsyncActionFilter, IAsyncResourceFilter, IAsyncAuthorizationFilter) and use {change}.",
-            CodePlace.RazorPage => $"Use an async page handler (`OnGetAsync`/`OnPostAsync`) in {m} and {change}.",
+            CodePlace.RazorPage => $"Use an async page handler (`OnGetAsync`/`OnPostAsync`) in {m} and use {change}.",
             CodePlace.Hub => $"Make the hub method {m} async (returning Task) and use {change}.",
             CodePlace.HostedService => $"{m} runs on pool threads once it has awaited: use {change}; a loop that must block belongs on its own thread (`Task.Factory.StartNew(..., TaskCreationOptions.LongRunning)`).",
             CodePlace.Timer => $"Timer callbacks run on pool threads: move {m} to a BackgroundService with `PeriodicTimer` and use {change}.",

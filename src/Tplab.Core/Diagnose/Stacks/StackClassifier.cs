@@ -79,7 +79,7 @@ public sealed class StackClassifier(LibraryCode library)
             callIndex = 0;
         }
         var user = userIndex >= 0 ? UserMethod.From(frames[userIndex]) : null;
-        var chainEnd = boundaryIndex >= 0 ? boundaryIndex : frames.Count;
+        var chainEnd = boundaryIndex >= 0 ? boundaryIndex : AspNetCoreBelow(frames, userIndex);
         var caller = callIndex + 1 < frames.Count ? frames[callIndex + 1] : null;
         var chain = ChainOf(frames, userIndex, chainEnd);
         return new BlockedStack(call, user, ContextOf(frames, userIndex, user), frames)
@@ -199,6 +199,22 @@ public sealed class StackClassifier(LibraryCode library)
                || top.TypeName.StartsWith("System.Threading.PortableThreadPool", StringComparison.Ordinal)
                || top.TypeName.StartsWith("System.GC", StringComparison.Ordinal)
                || top.TypeName.StartsWith("System.Diagnostics.Tracing.", StringComparison.Ordinal));
+
+    // The chain ends where ASP.NET Core called the application's code (MVC's invoker calling a filter), or where a task
+    // that completed ran its continuations: application frames further down (a middleware that awaited next(), the
+    // awaited method that completed and resumed its caller) did not lead to the call.
+    private static int AspNetCoreBelow(IReadOnlyList<StackFrame> frames, int userIndex)
+    {
+        for (var i = Math.Max(userIndex, 0) + 1; i < frames.Count; i++)
+        {
+            if (frames[i].TypeName.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal)
+                || frames[i].MethodName is "RunContinuations" or "RunOrScheduleAction" && frames[i].TypeName.StartsWith("System.Threading.Tasks.", StringComparison.Ordinal))
+            {
+                return i;
+            }
+        }
+        return frames.Count;
+    }
 
     private IReadOnlyList<UserMethod> ChainOf(IReadOnlyList<StackFrame> frames, int userIndex, int end)
     {
