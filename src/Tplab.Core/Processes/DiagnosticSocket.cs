@@ -13,13 +13,24 @@ public static class DiagnosticSocket
     /// <summary>The socket's path, or null when the process publishes none where tplab can see it.</summary>
     public static string? Find(int processId)
     {
+        // The runtime names its socket with its start time (clock ticks since boot, /proc/PID/stat). A socket of an
+        // earlier process that had the same pid and died without removing it (kill -9) has another key: in a /tmp
+        // with many of those, a shell that happened to reuse such a pid was taken for a .NET process.
+        var started = ProcessFiles.StartTicks(processId)?.ToString(CultureInfo.InvariantCulture);
+        var sameNamespace = !IsInOtherMountNamespace(processId);
         foreach (var (folder, pid) in Places(processId))
         {
             var pattern = $"dotnet-diagnostic-{pid.ToString(CultureInfo.InvariantCulture)}-*-socket";
             try
             {
-                // The key is the process's start time: a stale socket of an earlier process with the same pid sorts first.
-                var found = Directory.EnumerateFileSystemEntries(folder, pattern).Order(StringComparer.Ordinal).LastOrDefault();
+                var all = Directory.EnumerateFileSystemEntries(folder, pattern).ToList();
+                if (started is not null && all.FirstOrDefault(f => Key(f, pid) == started) is { } exact)
+                {
+                    return exact;
+                }
+                // In another namespace the key may be counted from another boot time (a time namespace): take the
+                // newest. Here a socket whose key is not the process's start time belongs to a dead process.
+                var found = started is null || !sameNamespace ? all.Order(StringComparer.Ordinal).LastOrDefault() : null;
                 if (found is not null)
                 {
                     return found;
@@ -30,6 +41,14 @@ public static class DiagnosticSocket
             }
         }
         return null;
+    }
+
+    // "dotnet-diagnostic-{pid}-{key}-socket" → key.
+    private static string Key(string path, int pid)
+    {
+        var name = Path.GetFileName(path);
+        var prefix = $"dotnet-diagnostic-{pid.ToString(CultureInfo.InvariantCulture)}-";
+        return name.Length > prefix.Length + "-socket".Length ? name[prefix.Length..^"-socket".Length] : "";
     }
 
     /// <summary>Whether the process lives in another mount namespace than tplab (a container, a private /tmp).</summary>

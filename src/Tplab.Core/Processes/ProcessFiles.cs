@@ -33,13 +33,23 @@ public static class ProcessFiles
         StatusField(processId, "VmHWM:")?.Split(' ')[0] is { } kb && long.TryParse(kb, NumberStyles.None, CultureInfo.InvariantCulture, out var v) ? v * 1024 : null;
 
     /// <summary>The process group of the process (fifth field of /proc/PID/stat), or null when it is gone.</summary>
-    public static int? ProcessGroup(int processId)
+    public static int? ProcessGroup(int processId) =>
+        StatFields(processId) is { Length: > 2 } f && int.TryParse(f[2], NumberStyles.None, CultureInfo.InvariantCulture, out var g) ? g : null;
+
+    /// <summary>
+    /// When the process started, in clock ticks since boot (field 22 of /proc/PID/stat): with the pid, it names one
+    /// process, never a later one that reused the pid. Null when it is gone.
+    /// </summary>
+    public static ulong? StartTicks(int processId) =>
+        StatFields(processId) is { Length: > 19 } f && ulong.TryParse(f[19], NumberStyles.None, CultureInfo.InvariantCulture, out var t) ? t : null;
+
+    // The fields of /proc/PID/stat after "pid (comm) ", from state on: comm may hold spaces and parentheses, so they
+    // are read after the last ')'.
+    private static string[]? StatFields(int processId)
     {
-        // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ')'.
         var stat = Read(processId, "stat");
         var close = stat?.LastIndexOf(')') ?? -1;
-        var fields = stat is not null && close >= 0 && close + 2 < stat.Length ? stat[(close + 2)..].Split(' ') : [];
-        return fields.Length > 2 && int.TryParse(fields[2], NumberStyles.None, CultureInfo.InvariantCulture, out var g) ? g : null;
+        return stat is not null && close >= 0 && close + 2 < stat.Length ? stat[(close + 2)..].Split(' ') : null;
     }
 
     /// <summary>One field of /proc/PID/status (the text after "Name:"), or null when unreadable.</summary>

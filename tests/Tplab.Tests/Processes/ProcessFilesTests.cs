@@ -31,6 +31,32 @@ public sealed class ProcessFilesTests
         Assert.NotNull(DiagnosticSocket.Find(self));
     }
 
+    // /tmp keeps the sockets of .NET processes killed with -9; a later process that reuses one of their pids (a shell
+    // starting the user's service, say) must not be taken for a .NET process: the socket's key is its start time.
+    [Fact]
+    public void DiagnosticSocket_OfAnEarlierProcessWithTheSamePid_IsNotThisProcesss()
+    {
+        using var sleeper = System.Diagnostics.Process.Start("sleep", "30");
+        var pid = sleeper.Id;
+        var started = ProcessFiles.StartTicks(pid);
+        Assert.NotNull(started);
+        var stale = Path.Combine(Path.GetTempPath(), $"dotnet-diagnostic-{pid}-{started - 1}-socket");
+        var own = Path.Combine(Path.GetTempPath(), $"dotnet-diagnostic-{pid}-{started}-socket");
+        try
+        {
+            File.WriteAllText(stale, "");
+            Assert.Null(DiagnosticSocket.Find(pid));
+            File.WriteAllText(own, "");
+            Assert.Equal(own, DiagnosticSocket.Find(pid));
+        }
+        finally
+        {
+            File.Delete(stale);
+            File.Delete(own);
+            sleeper.Kill();
+        }
+    }
+
     public static TheoryData<Exception, bool> PermissionCases => new()
     {
         { new UnauthorizedAccessException("denied"), true },
