@@ -17,6 +17,7 @@ internal static class Native
     public const int EINTR = 4;
     public const int EINPROGRESS = 115;
     public const int ENOSYS = 38;
+    public const int EMFILE = 24;
 
     public const uint EPOLLIN = 0x001;
     public const uint EPOLLOUT = 0x004;
@@ -38,6 +39,12 @@ internal static class Native
     private const int SO_ERROR = 4;
     private const int MSG_NOSIGNAL = 0x4000;
     private const int PR_SET_TIMERSLACK = 29;
+    private const int RLIMIT_NOFILE = 7;
+
+    // The runtime needs descriptors of its own (threads, files, its diagnostic socket): when an open loop against a
+    // server that never answers took the last ones, the runtime failed with "Out of memory." and aborted. Sockets stop
+    // this far short of the process's limit, and the request fails with EMFILE as if the limit were there.
+    private static readonly int s_socketCeiling = SocketCeiling();
 
     /// <summary>Size of one struct epoll_event: packed (12 bytes) on x86-64, naturally aligned (16) elsewhere.</summary>
     public static readonly int EpollEventSize = RuntimeInformation.ProcessArchitecture is Architecture.X64 or Architecture.X86 ? 12 : 16;
@@ -115,6 +122,12 @@ internal static class Native
         if (fd < 0)
         {
             return -Marshal.GetLastPInvokeError();
+        }
+        if (fd >= s_socketCeiling)
+        {
+            // Descriptors are handed out lowest first: this one this high means nearly all of them are in use.
+            _ = close(fd);
+            return -EMFILE;
         }
         var one = 1;
         _ = setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, ref one, sizeof(int));
@@ -197,6 +210,19 @@ internal static class Native
         return address;
     }
 
+    private static int SocketCeiling()
+    {
+        var limit = getrlimit(RLIMIT_NOFILE, out var l) == 0 && l.Current is > 0 and < int.MaxValue ? (int)l.Current : 1024;
+        return limit - Math.Clamp(limit / 8, 64, 1024);
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    private struct ResourceLimit
+    {
+        public ulong Current;
+        public ulong Maximum;
+    }
+
     private static int Check(int result, string call) =>
         result >= 0 ? result : throw new IOException($"{call}: {Message(Marshal.GetLastPInvokeError())}");
 
@@ -221,6 +247,9 @@ internal static class Native
 
     [DllImport("libc", SetLastError = true)]
     private static extern int socket(int domain, int type, int protocol);
+
+    [DllImport("libc", SetLastError = true)]
+    private static extern int getrlimit(int resource, out ResourceLimit limit);
 
     [DllImport("libc", SetLastError = true)]
     private static extern int connect(int fd, byte[] address, int length);
