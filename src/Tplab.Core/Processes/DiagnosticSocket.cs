@@ -17,8 +17,8 @@ public static class DiagnosticSocket
         // earlier process that had the same pid and died without removing it (kill -9) has another key: in a /tmp
         // with many of those, a shell that happened to reuse such a pid was taken for a .NET process.
         var started = ProcessFiles.StartTicks(processId)?.ToString(CultureInfo.InvariantCulture);
-        var sameNamespace = !IsInOtherMountNamespace(processId);
-        foreach (var (folder, pid) in Places(processId))
+        var otherNamespace = IsInOtherMountNamespace(processId);
+        foreach (var (folder, pid) in Places(processId, otherNamespace))
         {
             var pattern = $"dotnet-diagnostic-{pid.ToString(CultureInfo.InvariantCulture)}-*-socket";
             try
@@ -30,7 +30,7 @@ public static class DiagnosticSocket
                 }
                 // In another namespace the key may be counted from another boot time (a time namespace): take the
                 // newest. Here a socket whose key is not the process's start time belongs to a dead process.
-                var found = started is null || !sameNamespace ? all.Order(StringComparer.Ordinal).LastOrDefault() : null;
+                var found = started is null || otherNamespace ? all.Order(StringComparer.Ordinal).LastOrDefault() : null;
                 if (found is not null)
                 {
                     return found;
@@ -55,10 +55,12 @@ public static class DiagnosticSocket
     public static bool IsInOtherMountNamespace(int processId) => ProcessFiles.SharesMountNamespace(processId) == false;
 
     /// <summary>Where the socket can be, in order; for messages too.</summary>
-    public static IEnumerable<(string Folder, int Pid)> Places(int processId)
+    public static IEnumerable<(string Folder, int Pid)> Places(int processId) => Places(processId, IsInOtherMountNamespace(processId));
+
+    private static IEnumerable<(string Folder, int Pid)> Places(int processId, bool otherNamespace)
     {
         var theirTmp = ProcessFiles.EnvironmentVariable(processId, "TMPDIR") is { Length: > 0 } t ? t : "/tmp";
-        if (IsInOtherMountNamespace(processId))
+        if (otherNamespace)
         {
             var root = $"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/root";
             var nsPid = ProcessFiles.NamespacePid(processId);
