@@ -151,11 +151,12 @@ public sealed class TargetRoutesTests(StackFixture fixture) : IClassFixture<Stac
         // 30 handlers sleeping on a pool of the core count: work waits in the queue, and /threads (queued too) sees it
         await using (Flood.Start(target.Url("/sleep?ms=100"), 30, TimeSpan.FromSeconds(4)))
         {
-            // Read a few times: one reading may fall in a moment when the grown pool has just drained its queue.
+            // Read often, for the whole flood: a reading runs on the pool itself, and on a busy machine six of them
+            // 400 ms apart all fell in moments when the grown pool had just drained its queue (a clean-clone CI run).
             var seen = new List<string>();
-            for (var i = 0; i < 6; i++)
+            for (var i = 0; i < 25; i++)
             {
-                await Task.Delay(400);
+                await Task.Delay(150);
                 using var starved = JsonDocument.Parse(await Http.GetStringAsync(target.Url("/threads")));
                 seen.Add(starved.RootElement.ToString());
                 if (Read(starved, "pendingWorkItemCount") > 0)

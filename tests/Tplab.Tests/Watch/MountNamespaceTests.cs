@@ -19,10 +19,14 @@ public sealed class MountNamespaceTests
     public async Task TargetWithPrivateTmp_IsFoundThroughProcRoot_AndWatched()
     {
         var dll = Path.Combine(AppContext.BaseDirectory, "Tplab.Target.dll");
+        // A checkout under /tmp (a clone made with mktemp -d) would vanish under the private /tmp: the namespace keeps
+        // the old /tmp visible at /mnt first, and the target starts from there.
+        var keepOldTmp = dll.StartsWith("/tmp/", StringComparison.Ordinal) ? "mkdir -p /mnt && mount --bind /tmp /mnt && " : "";
+        var started = keepOldTmp.Length > 0 ? "/mnt/" + dll["/tmp/".Length..] : dll;
         var info = new ProcessStartInfo("unshare")
         {
             // unshare execs sh, which execs the runtime: one pid throughout, so the socket is named with it.
-            ArgumentList = { "--mount", "--propagation", "private", "sh", "-c", $"mount -t tmpfs tplab-private-tmp /tmp && exec \"{DotnetHost.Path}\" \"{dll}\" serve --port 0 --watch-parent" },
+            ArgumentList = { "--mount", "--propagation", "private", "sh", "-c", $"{keepOldTmp}mount -t tmpfs tplab-private-tmp /tmp && exec \"{DotnetHost.Path}\" \"{started}\" serve --port 0 --watch-parent" },
         };
         await using var target = ChildProcess.Start(info, "target in a private /tmp");
         await target.WaitForLineAsync(l => l.StartsWith(TargetProcess.ReadyPrefix, StringComparison.Ordinal), Limit);
