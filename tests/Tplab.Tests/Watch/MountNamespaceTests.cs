@@ -21,12 +21,14 @@ public sealed class MountNamespaceTests
         var dll = Path.Combine(AppContext.BaseDirectory, "Tplab.Target.dll");
         // A checkout under /tmp (a clone made with mktemp -d) would vanish under the private /tmp: the namespace keeps
         // the old /tmp visible at /mnt first, and the target starts from there.
-        var keepOldTmp = dll.StartsWith("/tmp/", StringComparison.Ordinal) ? "mkdir -p /mnt && mount --bind /tmp /mnt && " : "";
-        var started = keepOldTmp.Length > 0 ? "/mnt/" + dll["/tmp/".Length..] : dll;
+        // It runs in that folder too: a working folder under the hidden /tmp is a path that no longer resolves.
+        var underTmp = dll.StartsWith("/tmp/", StringComparison.Ordinal);
+        var started = underTmp ? "/mnt/" + dll["/tmp/".Length..] : dll;
+        var privateTmp = underTmp ? $"mkdir -p /mnt && mount --bind /tmp /mnt && mount -t tmpfs tplab-private-tmp /tmp && cd \"{Path.GetDirectoryName(started)}\" && " : "mount -t tmpfs tplab-private-tmp /tmp && ";
         var info = new ProcessStartInfo("unshare")
         {
             // unshare execs sh, which execs the runtime: one pid throughout, so the socket is named with it.
-            ArgumentList = { "--mount", "--propagation", "private", "sh", "-c", $"{keepOldTmp}mount -t tmpfs tplab-private-tmp /tmp && exec \"{DotnetHost.Path}\" \"{started}\" serve --port 0 --watch-parent" },
+            ArgumentList = { "--mount", "--propagation", "private", "sh", "-c", $"{privateTmp}exec \"{DotnetHost.Path}\" \"{started}\" serve --port 0 --watch-parent" },
         };
         await using var target = ChildProcess.Start(info, "target in a private /tmp");
         await target.WaitForLineAsync(l => l.StartsWith(TargetProcess.ReadyPrefix, StringComparison.Ordinal), Limit);
