@@ -32,17 +32,20 @@ ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 # Warm the target (JIT, connections) so the first tool measured is not penalised.
 wrk -t2 -c50 -d3s "$base" >/dev/null
 
-# Each tool: prints the number of requests it completed (stdout of the tool in $work/out).
+# Each tool: runs under the command prefix in $gen (empty, or /usr/bin/time + taskset for b), then prints the number
+# of requests it completed. The count is read after the tool exits, so b's CPU time is the generator's alone, not the
+# parsing of its report.
 run_tool() {
   local tool="$1" t="$2"
   case "$tool" in
-    tplab) "${tplab[@]}" load "$base" -c 50 --duration "${t}s" --quiet --format json --output "$work/t.json" >/dev/null; json "$work/t.json" "requests" ;;
-    tplab-httpclient) "${tplab[@]}" load "$base" -c 50 --duration "${t}s" --engine httpclient --quiet --format json --output "$work/t.json" >/dev/null; json "$work/t.json" "requests" ;;
-    wrk) wrk -t"$3" -c50 -d"${t}s" "$base" | awk '/requests in/ {print $1}' ;;
-    hey) hey -c 50 -z "${t}s" "$base" | awk '/responses/ {gsub(/\[|\]/,""); s+=$2} END {print s}' ;;
-    ab) ab -q -k -c 50 -t "$t" -n 100000000 "$base" 2>/dev/null | awk '/Complete requests/ {print $3}' ;;
+    tplab) "${gen[@]}" "${tplab[@]}" load "$base" -c 50 --duration "${t}s" --quiet --format json --output "$work/t.json" >/dev/null; json "$work/t.json" "requests" ;;
+    tplab-httpclient) "${gen[@]}" "${tplab[@]}" load "$base" -c 50 --duration "${t}s" --engine httpclient --quiet --format json --output "$work/t.json" >/dev/null; json "$work/t.json" "requests" ;;
+    wrk) "${gen[@]}" wrk -t"$3" -c50 -d"${t}s" "$base" >"$work/tool.out"; awk '/requests in/ {print $1}' "$work/tool.out" ;;
+    hey) "${gen[@]}" hey -c 50 -z "${t}s" "$base" >"$work/tool.out"; awk '/responses/ {gsub(/\[|\]/,""); s+=$2} END {print s}' "$work/tool.out" ;;
+    ab) "${gen[@]}" ab -q -k -c 50 -t "$t" -n 100000000 "$base" >"$work/tool.out" 2>/dev/null; awk '/Complete requests/ {print $3}' "$work/tool.out" ;;
   esac
 }
+gen=()
 # oha and bombardier (codesenberg's) are not in Debian's archive (its "bombardier" package is a game): not measured.
 tools=(tplab tplab-httpclient wrk hey ab)
 
@@ -68,7 +71,9 @@ echo "| tool | requests | req/s | generator user+sys s | req per CPU-second | tp
 echo "|---|---:|---:|---:|---:|---:|"
 declare -A per_cpu row_b
 for tool in "${tools[@]}"; do
-  n=$( { /usr/bin/time -f "%U %S" -o "$work/time" taskset -c 0 bash -c "$(declare -f run_tool json); tplab=(${tplab[*]}); base=$base; work=$work; run_tool $tool $secs 1"; } )
+  gen=(/usr/bin/time -f "%U %S" -o "$work/time" taskset -c 0)
+  n=$(run_tool "$tool" "$secs" 1)
+  gen=()
   cpu=$(awk '{print $1+$2}' "$work/time")
   per_cpu[$tool]=$(python3 -c "print(round($n/$cpu))")
   row_b[$tool]="| $tool | $n | $(python3 -c "print(round($n/$secs))") | $cpu | ${per_cpu[$tool]}"

@@ -86,8 +86,13 @@ internal static class LoadCommand
                 return steps.Any(s => s.Passed) ? ExitCodes.Ok : ExitCodes.ThresholdsFailed;
             }
             var outputs = Outputs(result.GetValue(format) ?? [], result.GetValue(output) ?? []);
-            // Only the html page needs every record in memory (its per-request timeline); csv and hlog stream.
-            load = load with { KeepRecords = outputs.Any(o => o.Format is IResultFormat) };
+            // Only the html page needs every record in memory (its per-request timeline); csv and hlog stream; only
+            // ab's percentile table reads the exact latencies.
+            load = load with
+            {
+                KeepRecords = outputs.Any(o => o.Format is IResultFormat),
+                ExactLatencies = outputs.Any(o => o.Format is ISummaryFormat { NeedsExactLatencies: true }),
+            };
             var options = new LoadCommandOptions(load.Validate(), outputs, result.GetValue(quiet));
             return await RunAsync(options, ct);
         });

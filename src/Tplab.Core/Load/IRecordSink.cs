@@ -13,4 +13,10 @@ public interface IRecordSink
 
     /// <summary>One finished request.</summary>
     void Write(in RequestRecord record);
+
+    /// <summary>
+    /// False when the sink writes nothing per request (a report with no csv or hlog among its outputs): the runner
+    /// then keeps no records for it and calls <see cref="Write"/> never.
+    /// </summary>
+    bool WantsRecords => true;
 }

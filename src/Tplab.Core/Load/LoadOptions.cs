@@ -96,6 +96,12 @@ public sealed record LoadOptions
     /// </summary>
     public bool KeepRecords { get; init; }
 
+    /// <summary>
+    /// Keep up to <see cref="Reports.SummaryAggregator.MaxExactSamples"/> latencies exactly, for ab's percentile table
+    /// (the ab format asks for them). Default false: every percentile comes from the histogram (3 significant digits).
+    /// </summary>
+    public bool ExactLatencies { get; init; }
+
     /// <summary>After Ctrl+C, how long in-flight requests may still finish. Default 2 s.</summary>
     public TimeSpan InterruptGrace { get; init; } = TimeSpan.FromSeconds(2);
 

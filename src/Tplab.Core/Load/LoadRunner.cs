@@ -1,4 +1,3 @@
-using System.Threading.Channels;
 using Tplab.Load.Engine;
 using Tplab.Load.Reports;
 using Tplab.Load.Thresholds;
@@ -6,8 +5,8 @@ using Tplab.Load.Thresholds;
 namespace Tplab.Load;
 
 /// <summary>
-/// The entry point of load generation: runs the closed or open loop, streams every request record through
-/// one aggregator (and the caller's <see cref="IRecordSink"/>), reports progress about once a second, and returns
+/// The entry point of load generation: runs the closed or open loop, folds every request record into one aggregator
+/// as it ends (and streams it to the caller's <see cref="IRecordSink"/>), reports progress about once a second, and returns
 /// the summary. Records are kept in the result only when <see cref="LoadOptions.KeepRecords"/> asks for them, so a
 /// long run's memory stays flat. Cancellation is not an error: sending stops, in-flight requests get
 /// <see cref="LoadOptions.InterruptGrace"/> to end, and the partial result comes back marked interrupted.
@@ -16,8 +15,8 @@ public static class LoadRunner
 {
     private static readonly TimeSpan ProgressEvery = TimeSpan.FromSeconds(1);
 
-    // Records are picked up on a beat rather than one wake-up per record: at 100,000 requests a second a wake-up
-    // each would cost the generator more CPU than sending them.
+    // Records for a sink or the result are picked up on a beat rather than one wake-up per record: at 100,000
+    // requests a second a wake-up each would cost the generator more CPU than sending them.
     private static readonly TimeSpan DrainEvery = TimeSpan.FromMilliseconds(10);
 
     // Thresholds are not judged on the first seconds' handful of requests.
@@ -67,16 +66,16 @@ public static class LoadRunner
         // After Ctrl+C, in-flight requests may still end for a short grace; then they are cut as "interrupted".
         await using var onCancel = ct.Register(() => abort.CancelAfter(options.InterruptGrace)).ConfigureAwait(false);
 
-        var channel = Channel.CreateUnbounded<RequestRecord>(new UnboundedChannelOptions { SingleReader = true, AllowSynchronousContinuations = false });
-        sink?.Begin(clock.StartedAt);
-        var attack = AttackAsync(options, sender, clock, counters, channel.Writer, stopSending.Token, abort.Token);
-
         var aggregator = new SummaryAggregator(options);
+        var collector = new RecordCollector(aggregator, keepRecords: sink is { WantsRecords: true } || options.KeepRecords);
+        sink?.Begin(clock.StartedAt);
+        var attack = AttackAsync(options, sender, clock, counters, collector, stopSending.Token, abort.Token);
+
         var records = new List<RequestRecord>();
         // On a thread of its own that sleeps between beats: a timer and a pool thread woken 100 times a second cost
         // the generator measurable CPU (the pool's idle spin yields to the event loops on every wake-up).
         var abortedBy = await Task.Factory.StartNew(
-            () => Drain(options, channel.Reader, aggregator, records, sink, progress, clock, counters, stop),
+            () => Beat(options, attack, collector, records, sink, progress, clock, counters, stop),
             CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).ConfigureAwait(false);
         // The attack ends on an event loop when the last response completes a user inline: continue on the pool, so
         // the sender is never disposed (and the caller never resumed) on the loop that must stop.
@@ -91,49 +90,67 @@ public static class LoadRunner
         return new LoadResult(summary, records, clock.StartedAt);
     }
 
-    // Folds the records into the aggregator (and the sink) on a beat, reports progress, and checks the thresholds
-    // that may abort the run; returns the threshold that aborted it, if one did.
-    private static string? Drain(
-        LoadOptions options, ChannelReader<RequestRecord> reader, SummaryAggregator aggregator, List<RequestRecord> records,
+    // Until the attack ends: hands the kept records to the sink (and the result) in completion order, reports
+    // progress, and checks the thresholds that may abort the run; returns the threshold that aborted it, if one did.
+    // With no records to hand over it wakes only for progress and thresholds, about once a second.
+    private static string? Beat(
+        LoadOptions options, Task attack, RecordCollector collector, List<RequestRecord> records,
         IRecordSink? sink, IProgress<LoadProgress>? progress, LoadClock clock, LoadCounters counters, CancellationTokenSource stop)
     {
-        var nextThresholdCheck = ThresholdsFrom;
-        var nextProgress = ProgressEvery;
+        var nextThresholdCheck = options.AbortOnThreshold ? ThresholdsFrom : TimeSpan.MaxValue;
+        var nextProgress = progress is null ? TimeSpan.MaxValue : ProgressEvery;
         string? abortedBy = null;
+        var spare = new List<RequestRecord>();
+        var writeTo = sink is { WantsRecords: true } ? sink : null;
+        // The handle, not Task.Wait: a faulted attack must end the wait, not throw here (the caller rethrows).
+        var ended = ((IAsyncResult)attack).AsyncWaitHandle;
         while (true)
         {
-            while (reader.TryRead(out var record))
+            // Read before the hand-over: once the attack has ended, this hand-over is the last.
+            var done = attack.IsCompleted;
+            if (collector.KeepsRecords)
             {
-                aggregator.Add(record);
-                sink?.Write(record);
+                var taken = collector.TakePending(spare);
+                foreach (var record in taken)
+                {
+                    writeTo?.Write(record);
+                }
                 if (options.KeepRecords)
                 {
-                    records.Add(record);
+                    records.AddRange(taken);
                 }
+                taken.Clear();
+                spare = taken;
             }
-            if (progress is not null && clock.Now >= nextProgress)
+            if (done)
             {
-                progress.Report(new LoadProgress(clock.Now, counters.Sent, counters.Done, counters.InFlight, counters.Errors, aggregator.CurrentP99Ms));
+                return abortedBy;
+            }
+            if (clock.Now >= nextProgress)
+            {
+                var p99 = collector.Read(a => a.CurrentP99Ms);
+                progress!.Report(new LoadProgress(clock.Now, counters.Sent, counters.Done, counters.InFlight, counters.Errors, p99));
                 nextProgress = clock.Now + ProgressEvery;
             }
-            if (options.AbortOnThreshold && abortedBy is null && clock.Now >= nextThresholdCheck)
+            if (abortedBy is null && clock.Now >= nextThresholdCheck)
             {
                 nextThresholdCheck = clock.Now + ProgressEvery;
-                abortedBy = FirstFailing(options, aggregator);
+                abortedBy = collector.Read(a => FirstFailing(options, a));
                 if (abortedBy is not null)
                 {
                     stop.Cancel();
+                    nextThresholdCheck = TimeSpan.MaxValue;
                 }
             }
-            if (reader.Completion.IsCompleted)
-            {
-                // Completed: the writer is done and every record was read (or the attack failed: the caller rethrows).
-                return abortedBy;
-            }
-            // The handle, not Task.Wait: a faulted completion must end the wait, not throw here.
-            ((IAsyncResult)reader.Completion).AsyncWaitHandle.WaitOne(DrainEvery);
+            var untilNext = Min(nextProgress, nextThresholdCheck) - clock.Now;
+            var wait = collector.KeepsRecords ? DrainEvery : Clamp(untilNext, TimeSpan.FromMilliseconds(1), ProgressEvery);
+            ended.WaitOne(wait);
         }
     }
+
+    private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
+
+    private static TimeSpan Clamp(TimeSpan value, TimeSpan min, TimeSpan max) => value < min ? min : value > max ? max : value;
 
     private static ThresholdResult Evaluate(Threshold threshold, LoadSummary summary)
     {
@@ -149,20 +166,11 @@ public static class LoadRunner
 
     private static async Task AttackAsync(
         LoadOptions options, ISender sender, LoadClock clock, LoadCounters counters,
-        ChannelWriter<RequestRecord> writer, CancellationToken stopSending, CancellationToken abort)
+        RecordCollector collector, CancellationToken stopSending, CancellationToken abort)
     {
-        try
-        {
-            // Off the caller's context, so a caller that blocks never stalls the senders.
-            await Task.Run(() => options.IsOpenLoop
-                ? new OpenLoop(options, sender, clock, counters).RunAsync(writer, stopSending, abort)
-                : new ClosedLoop(options, sender, clock, counters).RunAsync(writer, stopSending, abort), CancellationToken.None).ConfigureAwait(false);
-            writer.TryComplete();
-        }
-        catch (Exception e)
-        {
-            writer.TryComplete(e);
-            throw;
-        }
+        // Off the caller's context, so a caller that blocks never stalls the senders.
+        await Task.Run(() => options.IsOpenLoop
+            ? new OpenLoop(options, sender, clock, counters).RunAsync(collector, stopSending, abort)
+            : new ClosedLoop(options, sender, clock, counters).RunAsync(collector, stopSending, abort), CancellationToken.None).ConfigureAwait(false);
     }
 }

@@ -1,5 +1,3 @@
-using System.Threading.Channels;
-
 namespace Tplab.Load.Engine;
 
 /// <summary>
@@ -12,7 +10,7 @@ internal sealed class ClosedLoop(LoadOptions options, ISender sender, LoadClock 
 {
     private long _claimed;
 
-    public async Task RunAsync(ChannelWriter<RequestRecord> results, CancellationToken stopSending, CancellationToken abort)
+    public async Task RunAsync(RecordCollector results, CancellationToken stopSending, CancellationToken abort)
     {
         var users = new Task[options.Concurrency];
         for (var i = 0; i < users.Length; i++)
@@ -23,7 +21,7 @@ internal sealed class ClosedLoop(LoadOptions options, ISender sender, LoadClock 
         await Task.WhenAll(users).ConfigureAwait(false);
     }
 
-    private async Task UserAsync(int user, TimeSpan startAt, ChannelWriter<RequestRecord> results, CancellationToken stopSending, CancellationToken abort)
+    private async Task UserAsync(int user, TimeSpan startAt, RecordCollector results, CancellationToken stopSending, CancellationToken abort)
     {
         // Yield first so that starting 10,000 users never runs one user's first request inline here.
         await Task.Yield();
@@ -50,7 +48,7 @@ internal sealed class ClosedLoop(LoadOptions options, ISender sender, LoadClock 
                 record = SafeSend.Record(e, clock, now, now, user);
             }
             counters.OnDone(record);
-            results.TryWrite(record);
+            results.Add(record);
             if (options.Think is { } think && !await clock.WaitUntilAsync(clock.Now + Between(random!, think.Min, think.Max), stopSending).ConfigureAwait(false))
             {
                 return;

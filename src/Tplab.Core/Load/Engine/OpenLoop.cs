@@ -1,4 +1,3 @@
-using System.Threading.Channels;
 using Tplab.Load.Pacing;
 
 namespace Tplab.Load.Engine;
@@ -16,7 +15,7 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
 
     public IPacer Pacer { get; } = options.CreatePacer();
 
-    public Task RunAsync(ChannelWriter<RequestRecord> results, CancellationToken stopSending, CancellationToken abort)
+    public Task RunAsync(RecordCollector results, CancellationToken stopSending, CancellationToken abort)
     {
         // The schedule runs on its own thread: a thread-pool timer wakes 1-2 ms late and later still when the
         // pool is busy completing responses, which would show up as send lag that is ours, not the server's.
@@ -25,7 +24,7 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
         return _drained.Task;
     }
 
-    private void Pace(ChannelWriter<RequestRecord> results, CancellationToken stopSending, CancellationToken abort)
+    private void Pace(RecordCollector results, CancellationToken stopSending, CancellationToken abort)
     {
         using var slots = options.MaxInFlight is { } max ? new SemaphoreSlim(max, max) : null;
         try
@@ -72,7 +71,7 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
 
     // Pooled builder: at tens of thousands of sends a second, a state machine allocated per send is what the GC would see.
     [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask SendOneAsync(TimeSpan scheduled, ChannelWriter<RequestRecord> results, SemaphoreSlim? slots, CancellationToken abort)
+    private async ValueTask SendOneAsync(TimeSpan scheduled, RecordCollector results, SemaphoreSlim? slots, CancellationToken abort)
     {
         try
         {
@@ -87,7 +86,7 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
                 record = SafeSend.Record(e, clock, scheduled, before, -1);
             }
             counters.OnDone(record);
-            results.TryWrite(record);
+            results.Add(record);
         }
         finally
         {

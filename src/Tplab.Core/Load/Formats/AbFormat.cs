@@ -18,6 +18,9 @@ public sealed class AbFormat : ISummaryFormat
     public string Description => "ApacheBench's report and percentile table";
 
     /// <inheritdoc />
+    public bool NeedsExactLatencies => true;
+
+    /// <inheritdoc />
     public void Write(LoadSummary summary, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(summary);

@@ -57,6 +57,9 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
     }
 
     /// <inheritdoc />
+    public bool WantsRecords => _targets.Any(t => t.Format is IRecordFormat);
+
+    /// <inheritdoc />
     public void Begin(DateTimeOffset startedAt)
     {
         _streamed = true;

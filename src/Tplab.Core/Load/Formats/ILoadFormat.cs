@@ -18,6 +18,9 @@ public interface ISummaryFormat : ILoadFormat
 {
     /// <summary>Writes <paramref name="summary"/>; numbers in the invariant culture.</summary>
     void Write(LoadSummary summary, TextWriter writer);
+
+    /// <summary>True when the format prints percentiles from the exact latencies (<see cref="LoadOptions.ExactLatencies"/>).</summary>
+    bool NeedsExactLatencies => false;
 }
 
 /// <summary>A format that reads the whole result, summary and records (html).</summary>

@@ -20,7 +20,7 @@ public sealed class SummaryAggregator
     private readonly HandlerTimingAccumulator _handlerTiming = new();
     private readonly TargetAccumulator[] _targets;
     private readonly Dictionary<string, long> _errors = new(StringComparer.Ordinal);
-    private List<double>? _exact = [];
+    private List<double>? _exact;
     private long _requests, _succeeded, _responded, _lengthMismatches, _late, _bytesIn, _bodyBytes, _bytesOut;
     private long? _documentLength;
     private TimeSpan _firstStart = TimeSpan.MaxValue, _lastStart = TimeSpan.MinValue, _lastEnd = TimeSpan.MinValue;
@@ -32,6 +32,7 @@ public sealed class SummaryAggregator
     {
         _options = options ?? throw new ArgumentNullException(nameof(options));
         _targets = [.. options.EffectiveTargets.Select((t, i) => new TargetAccumulator(i, t))];
+        _exact = options.ExactLatencies ? [] : null;
     }
 
     /// <summary>Live 99th percentile of latency so far, in milliseconds (for progress).</summary>

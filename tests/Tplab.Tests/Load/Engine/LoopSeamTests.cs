@@ -60,15 +60,40 @@ public sealed class LoopSeamTests
         Assert.NotEqual(default, sink.StartedAt);
     }
 
+    [Fact]
+    public async Task ASinkThatWantsNoRecords_GetsBeginButNoRecord_AndTheSummaryStillCountsEvery()
+    {
+        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Concurrency = 3, Requests = 500 };
+        var sink = new CountingSink { WantsRecords = false };
+        var result = await LoadRunner.RunAsync(options, null, sink, TimeProvider.System, (_, clock) => new FakeSender(clock, failEvery: int.MaxValue), CancellationToken.None);
+        Assert.Equal(500, result.Summary.Requests);
+        Assert.Equal(0, sink.Count);
+        Assert.NotEqual(default, sink.StartedAt);
+    }
+
+    [Fact]
+    public async Task KeptRecordsAndTheSink_SeeTheSameRecordsInTheSameOrder()
+    {
+        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Concurrency = 4, Requests = 2000, KeepRecords = true };
+        var sink = new CountingSink();
+        var result = await LoadRunner.RunAsync(options, null, sink, TimeProvider.System, (_, clock) => new FakeSender(clock, failEvery: int.MaxValue), CancellationToken.None);
+        Assert.Equal(2000, result.Records.Count);
+        Assert.Equal(result.Records, sink.Records);
+    }
+
     private sealed class CountingSink : IRecordSink
     {
-        public int Count { get; private set; }
+        public int Count => Records.Count;
+
+        public List<RequestRecord> Records { get; } = [];
+
+        public bool WantsRecords { get; init; } = true;
 
         public DateTimeOffset StartedAt { get; private set; }
 
         public void Begin(DateTimeOffset startedAt) => StartedAt = startedAt;
 
-        public void Write(in RequestRecord record) => Count++;
+        public void Write(in RequestRecord record) => Records.Add(record);
     }
 
     /// <summary>Answers 200 at once, or throws on every n-th call: a sender breaking its own contract.</summary>

@@ -106,9 +106,10 @@ public sealed class FormatSnapshotTests
         return Aggregate(options, records, null);
     }
 
+    // Exact latencies kept, as the command keeps them when ab is among its formats (ab's percentile table reads them).
     private static LoadResult Aggregate(LoadOptions options, List<RequestRecord> records, string? server)
     {
-        var aggregator = new SummaryAggregator(options);
+        var aggregator = new SummaryAggregator(options with { ExactLatencies = true });
         foreach (var r in records)
         {
             aggregator.Add(r);
