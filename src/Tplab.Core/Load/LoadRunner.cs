@@ -168,9 +168,15 @@ public static class LoadRunner
         LoadOptions options, ISender sender, LoadClock clock, LoadCounters counters,
         RecordCollector collector, CancellationToken stopSending, CancellationToken abort)
     {
-        // Off the caller's context, so a caller that blocks never stalls the senders.
-        await Task.Run(() => options.IsOpenLoop
-            ? new OpenLoop(options, sender, clock, counters).RunAsync(collector, stopSending, abort)
-            : new ClosedLoop(options, sender, clock, counters).RunAsync(collector, stopSending, abort), CancellationToken.None).ConfigureAwait(false);
+        // Off the caller's context, so a caller that blocks never stalls the senders; and without the caller's
+        // execution context, which nothing in a load reads: a user's await then resumes with no context to restore.
+        Task run;
+        using (ExecutionContext.SuppressFlow())
+        {
+            run = Task.Run(() => options.IsOpenLoop
+                ? new OpenLoop(options, sender, clock, counters).RunAsync(collector, stopSending, abort)
+                : new ClosedLoop(options, sender, clock, counters).RunAsync(collector, stopSending, abort), CancellationToken.None);
+        }
+        await run.ConfigureAwait(false);
     }
 }
