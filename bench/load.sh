@@ -3,15 +3,19 @@
 #   a. throughput, generator and target sharing both cores: closed loop, 50 connections, SECS seconds each
 #   b. pinned (taskset): every target thread on core 1, the generator on core 0: requests per CPU-second of the
 #      generator (user + sys of its process, from /usr/bin/time), the figure pinned throughput alone cannot give
+#   a and b run ROUNDS rounds, every tool once per round in turn, and print medians: one run of one tool moves by
+#   up to 8% on this shared machine, so a ratio is the median of the rounds' ratios (each round's tools ran minutes
+#   apart at most), with their range beside it
 #   c. open-loop accuracy at 1,000, 5,000 and 20,000/s (and 20,000/s after --warmup 1s): achieved / target rate,
 #      send lag p50/p99, late sends
 #   d. memory of a long open-loop run at 5,000/s, histograms only vs streaming per-request CSV (RSS every 5 s)
-# Usage: bench/load.sh [SECS] [MEM_SECS]   (defaults 10 and 60). Prints Markdown for BENCHMARKS.md.
+# Usage: bench/load.sh [SECS] [MEM_SECS] [ROUNDS]   (defaults 10, 60 and 3). Prints Markdown for BENCHMARKS.md.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 secs="${1:-10}"
 mem_secs="${2:-60}"
+rounds="${3:-3}"
 scripts/install-deps.sh bench
 dotnet build src/Tplab.Cli/Tplab.Cli.csproj -c Release --nologo -v quiet -clp:ErrorsOnly >/dev/null
 tplab=(dotnet "$root/src/Tplab.Cli/bin/Release/net10.0/tplab.dll")
@@ -27,7 +31,6 @@ base="$(grep -o 'http://127.0.0.1:[0-9]*/' "$work/serve.out" | head -1)"
 target_pid="$(grep -o 'target pid [0-9]*' "$work/serve.out" | awk '{print $3}')"
 [ -n "$base" ] && [ -n "$target_pid" ] || { echo "bench: the target did not start" >&2; cat "$work/serve.err" >&2; exit 3; }
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, d))" "$@"; }
-ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 
 # Warm the target (JIT, connections) so the first tool measured is not penalised.
 wrk -t2 -c50 -d3s "$base" >/dev/null
@@ -51,36 +54,59 @@ tools=(tplab tplab-httpclient wrk hey ab)
 
 echo "## Load generator: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), .NET $(dotnet --version), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "### a. Throughput, both sharing both cores: closed loop, 50 connections, ${secs} s, GET / (req/s)"
+# Medians over the rounds of $1 (rows "round tool requests [cpu]"): per tool, and tplab's ratio round by round.
+table() {
+  python3 - "$1" "$2" "$secs" <<'PY'
+import collections, statistics, sys
+path, kind, secs = sys.argv[1], sys.argv[2], float(sys.argv[3])
+rows = [l.split() for l in open(path)]
+tools = list(dict.fromkeys(r[1] for r in rows))
+per = collections.defaultdict(dict)  # tool -> round -> figure
+raw = collections.defaultdict(dict)
+for r in rows:
+    n = int(r[2])
+    per[r[1]][r[0]] = n / secs if kind == "a" else n / float(r[3])
+    raw[r[1]][r[0]] = r
+for t in tools:
+    ratios = [per["tplab"][k] / per[t][k] for k in per[t] if k in per["tplab"] and per[t][k] > 0]
+    med = statistics.median(per[t].values())
+    span = f"{min(ratios):.2f}–{max(ratios):.2f}"
+    if kind == "a":
+        print(f"| {t} | {round(med)} | {statistics.median(ratios):.2f} | {span} |")
+    else:
+        reqs = statistics.median(int(x[2]) for x in raw[t].values())
+        cpu = statistics.median(float(x[3]) for x in raw[t].values())
+        print(f"| {t} | {round(reqs / secs)} | {cpu:.2f} | {round(med)} | {statistics.median(ratios):.2f} | {span} |")
+PY
+}
+
+echo "### a. Throughput, both sharing both cores: closed loop, 50 connections, ${secs} s, GET /, median of ${rounds} rounds"
 echo
-echo "| tool | requests | req/s | tplab / tool |"
+: >"$work/a.txt"
+for round in $(seq 1 "$rounds"); do
+  for tool in "${tools[@]}"; do
+    echo "$round $tool $(run_tool "$tool" "$secs" 2)" >>"$work/a.txt"
+  done
+done
+echo "| tool | req/s | tplab / tool | range over the rounds |"
 echo "|---|---:|---:|---:|"
-declare -A rate_a
-for tool in "${tools[@]}"; do
-  n=$(run_tool "$tool" "$secs" 2)
-  rate_a[$tool]=$(python3 -c "print(round($n/$secs))")
-done
-for tool in "${tools[@]}"; do
-  echo "| $tool | $(python3 -c "print(${rate_a[$tool]}*$secs)") | ${rate_a[$tool]} | $(ratio "${rate_a[tplab]}" "${rate_a[$tool]}") |"
-done
+table "$work/a.txt" a
 echo
-echo "### b. Pinned: target on core 1, generator on core 0, ${secs} s: requests per CPU-second of the generator"
+echo "### b. Pinned: target on core 1, generator on core 0, ${secs} s: requests per CPU-second of the generator, median of ${rounds} rounds"
 echo
 taskset -a -p -c 1 "$target_pid" >/dev/null
-echo "| tool | requests | req/s | generator user+sys s | req per CPU-second | tplab / tool |"
+: >"$work/b.txt"
+for round in $(seq 1 "$rounds"); do
+  for tool in "${tools[@]}"; do
+    gen=(/usr/bin/time -f "%U %S" -o "$work/time" taskset -c 0)
+    n=$(run_tool "$tool" "$secs" 1)
+    gen=()
+    echo "$round $tool $n $(awk '{print $1+$2}' "$work/time")" >>"$work/b.txt"
+  done
+done
+echo "| tool | req/s | generator user+sys s | req per CPU-second | tplab / tool | range over the rounds |"
 echo "|---|---:|---:|---:|---:|---:|"
-declare -A per_cpu row_b
-for tool in "${tools[@]}"; do
-  gen=(/usr/bin/time -f "%U %S" -o "$work/time" taskset -c 0)
-  n=$(run_tool "$tool" "$secs" 1)
-  gen=()
-  cpu=$(awk '{print $1+$2}' "$work/time")
-  per_cpu[$tool]=$(python3 -c "print(round($n/$cpu))")
-  row_b[$tool]="| $tool | $n | $(python3 -c "print(round($n/$secs))") | $cpu | ${per_cpu[$tool]}"
-done
-for tool in "${tools[@]}"; do
-  echo "${row_b[$tool]} | $(ratio "${per_cpu[tplab]}" "${per_cpu[$tool]}") |"
-done
+table "$work/b.txt" b
 taskset -a -p -c 0-"$(( $(nproc) - 1 ))" "$target_pid" >/dev/null
 echo
 echo "### c. Open-loop accuracy, GET /, ${secs} s"
