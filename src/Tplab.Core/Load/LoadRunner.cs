@@ -84,6 +84,7 @@ public static class LoadRunner
         summary = summary with
         {
             AbortedBy = abortedBy,
+            Unsent = options.IsOpenLoop ? counters.Unsent : null,
             FinishedAt = clock.StartedAt + clock.Now,
             Thresholds = [.. options.Thresholds.Select(t => Evaluate(t, summary))],
         };

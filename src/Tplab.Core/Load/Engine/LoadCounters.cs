@@ -19,6 +19,12 @@ public sealed class LoadCounters
     /// <summary>Requests sent and not yet ended.</summary>
     public long InFlight => Sent - Done;
 
+    /// <summary>
+    /// Open loop: hits that were due but never left, because every <c>--max-in-flight</c> slot was still taken
+    /// when sending stopped. Set once, when the pacer ends.
+    /// </summary>
+    public long Unsent { get; internal set; }
+
     internal void OnSent() => Interlocked.Increment(ref _sent);
 
     internal void OnDone(in RequestRecord record)

@@ -41,6 +41,7 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
                 }
                 if (slots is not null && !WaitForSlot(slots, stopSending))
                 {
+                    counters.Unsent = CountDue(hit);
                     break;
                 }
                 Interlocked.Increment(ref _pending);
@@ -54,6 +55,19 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
             // The slots must outlive the last release: wait for the drain before the using disposes them.
             _drained.Task.Wait(CancellationToken.None);
         }
+    }
+
+    // Hits from `first` on whose time had come when sending stopped: never sent, so no latency of theirs is recorded;
+    // the summary counts them (k6 calls the like "dropped iterations") rather than let the run look complete.
+    private long CountDue(long first)
+    {
+        var now = clock.Now;
+        var due = 0L;
+        for (var hit = first; !Pacer.Pace(now, hit).Stop && Pacer.ScheduledAt(hit) <= now; hit++)
+        {
+            due++;
+        }
+        return due;
     }
 
     private static bool WaitForSlot(SemaphoreSlim slots, CancellationToken stopSending)

@@ -55,6 +55,7 @@ public static class LoadJson
             writer.WriteNumber("targetRate", Round(s.TargetRate ?? 0));
             writer.WriteNumber("achievedRate", Round(s.AchievedRate ?? 0));
             writer.WriteNumber("lateSends", s.LateSends ?? 0);
+            writer.WriteNumber("unsent", s.Unsent ?? 0);
             writer.WriteNumber("lateThresholdMs", Round(s.LateThresholdMs ?? 0));
             Stats(writer, "sendLagMs", s.SendLagMs);
             Stats(writer, "serviceTimeMs", s.ServiceTimeMs);

@@ -61,6 +61,27 @@ public sealed class LoopSeamTests
     }
 
     [Fact]
+    public async Task OpenLoop_InFlightCapStillFullWhenSendingStops_CountsTheDueHitsAsUnsent()
+    {
+        // 1,000/s for 0.2 s with two slots and answers that take 0.5 s: two hits leave, the other 198 come due while
+        // both slots are taken and are never sent. The summary must say so, not look like a complete run of two.
+        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Rate = 1000, Duration = TimeSpan.FromSeconds(0.2), MaxInFlight = 2 };
+        var result = await LoadRunner.RunAsync(options, null, null, TimeProvider.System,
+            (_, clock) => new FakeSender(clock, failEvery: int.MaxValue) { Delay = TimeSpan.FromSeconds(0.5) }, CancellationToken.None);
+        Assert.Equal(2, result.Summary.Requests);
+        Assert.Equal(198, result.Summary.Unsent);
+    }
+
+    [Fact]
+    public async Task OpenLoop_SlotsFreeInTime_NothingIsUnsent()
+    {
+        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Rate = 1000, Duration = TimeSpan.FromSeconds(0.1), MaxInFlight = 4 };
+        var result = await LoadRunner.RunAsync(options, null, null, TimeProvider.System, (_, clock) => new FakeSender(clock, failEvery: int.MaxValue), CancellationToken.None);
+        Assert.Equal(100, result.Summary.Requests);
+        Assert.Equal(0, result.Summary.Unsent);
+    }
+
+    [Fact]
     public async Task ASinkThatWantsNoRecords_GetsBeginButNoRecord_AndTheSummaryStillCountsEvery()
     {
         var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Concurrency = 3, Requests = 500 };
@@ -107,6 +128,8 @@ public sealed class LoopSeamTests
 
         public TimeSpan Lead { get; init; }
 
+        public TimeSpan Delay { get; init; }
+
         public System.Collections.Concurrent.ConcurrentQueue<(TimeSpan Scheduled, TimeSpan At)> HandedOver { get; } = new();
 
         public ValueTask<RequestRecord> SendAsync(TimeSpan scheduled, int user, CancellationToken abort)
@@ -117,7 +140,16 @@ public sealed class LoopSeamTests
                 throw new InvalidOperationException("surprise");
             }
             var now = clock.Now;
-            return ValueTask.FromResult(new RequestRecord(scheduled, now, now, now, 200, 10, 2, 20, null, user));
+            return Delay > TimeSpan.Zero
+                ? new ValueTask<RequestRecord>(AnswerLaterAsync(scheduled, now, user))
+                : ValueTask.FromResult(new RequestRecord(scheduled, now, now, now, 200, 10, 2, 20, null, user));
+        }
+
+        private async Task<RequestRecord> AnswerLaterAsync(TimeSpan scheduled, TimeSpan start, int user)
+        {
+            await Task.Delay(Delay).ConfigureAwait(false);
+            var end = clock.Now;
+            return new RequestRecord(scheduled, start, end, end, 200, 10, 2, 20, null, user);
         }
 
         public void Dispose()
