@@ -20,8 +20,8 @@ public sealed class LoadCounters
     public long InFlight => Sent - Done;
 
     /// <summary>
-    /// Open loop: hits that were due but never left, because every <c>--max-in-flight</c> slot was still taken
-    /// when sending stopped. Set once, when the pacer ends.
+    /// Open loop: hits that were due but had not left when sending stopped (every <c>--max-in-flight</c> slot still
+    /// taken, or the pacer behind). Set once, when the pacer ends.
     /// </summary>
     public long Unsent { get; internal set; }
 

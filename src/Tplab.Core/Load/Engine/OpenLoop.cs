@@ -35,12 +35,14 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
             for (long hit = 0; ; hit++)
             {
                 var decision = Pacer.Pace(clock.Now + lead, hit);
-                if (decision.Stop || (decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit) - (lead / 2), stopSending)))
+                if (decision.Stop)
                 {
                     break;
                 }
-                if (slots is not null && !WaitForSlot(slots, stopSending))
+                if ((decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit) - (lead / 2), stopSending))
+                    || (slots is not null && !WaitForSlot(slots, stopSending)))
                 {
+                    // Sending stopped (the duration, Ctrl+C, a threshold) before this hit left.
                     counters.Unsent = CountDue(hit);
                     break;
                 }
@@ -57,8 +59,9 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
         }
     }
 
-    // Hits from `first` on whose time had come when sending stopped: never sent, so no latency of theirs is recorded;
-    // the summary counts them (k6 calls the like "dropped iterations") rather than let the run look complete.
+    // Hits from `first` on whose time had come when sending stopped (every --max-in-flight slot still taken, or the
+    // pacer behind): never sent, so no latency of theirs is recorded; the summary counts them (k6 counts the like as
+    // "dropped iterations") rather than let the run look complete.
     private long CountDue(long first)
     {
         var now = clock.Now;

@@ -42,7 +42,7 @@ public sealed class TextFormat : ISummaryFormat
             writer.WriteLine($"Late sends    {Num.F(summary.LateSends ?? 0)} over {Num.F(summary.LateThresholdMs ?? 0, "0.###")} ms; send lag p50 {Num.Fixed(lag.P50, 3)}, p99 {Num.Fixed(lag.P99, 3)}, max {Num.Fixed(lag.Max, 3)} ms");
             if (summary.Unsent is > 0 and var unsent)
             {
-                writer.WriteLine($"Not sent      {Num.F(unsent)} due when sending stopped, every --max-in-flight slot still taken (no latency of theirs is in these figures)");
+                writer.WriteLine($"Not sent      {Num.F(unsent)} hits were due but had not left when sending stopped (no latency of theirs is in these figures)");
             }
         }
         writer.WriteLine($"Status codes  {Codes(summary.StatusCodes)}");

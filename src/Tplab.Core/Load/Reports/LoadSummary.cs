@@ -101,7 +101,7 @@ public sealed record LoadSummary
     /// <summary>Open loop: sends that left later than the late threshold.</summary>
     public long? LateSends { get; init; }
 
-    /// <summary>Open loop: hits that were due but never sent, every <c>--max-in-flight</c> slot taken when sending stopped.</summary>
+    /// <summary>Open loop: hits that were due but had not left when sending stopped (every <c>--max-in-flight</c> slot taken, or the pacer behind).</summary>
     public long? Unsent { get; init; }
 
     /// <summary>Open loop: the late threshold in milliseconds.</summary>
