@@ -60,7 +60,9 @@ public static class LoadRunner
         var counters = new LoadCounters();
         using var sender = newSender(options, clock);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        using var deadline = options.SendingLength is { } d ? new CancellationTokenSource(d, time) : new CancellationTokenSource();
+        // Closed loop stops sending at the duration. Open loop stops at the end of its own schedule, on the run's clock:
+        // a timer here fires on a coarse tick, up to a few milliseconds early, and would drop the schedule's last hits.
+        using var deadline = options.SendingLength is { } d && !options.IsOpenLoop ? new CancellationTokenSource(d, time) : new CancellationTokenSource();
         using var stopSending = CancellationTokenSource.CreateLinkedTokenSource(stop.Token, deadline.Token);
         using var abort = new CancellationTokenSource();
         // After Ctrl+C, in-flight requests may still end for a short grace; then they are cut as "interrupted".

@@ -39,11 +39,17 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
                 {
                     break;
                 }
-                if ((decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit) - (lead / 2), stopSending))
-                    || (slots is not null && !WaitForSlot(slots, stopSending)))
+                if (stopSending.IsCancellationRequested
+                    || (decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit) - (lead / 2), stopSending)))
                 {
-                    // Sending stopped (the duration, Ctrl+C, a threshold) before this hit left.
-                    counters.Unsent = CountDue(hit);
+                    // Ctrl+C or a threshold stopped sending before this hit left (a pacer catching up checks too).
+                    counters.Unsent = CountDue(hit, clock.Now);
+                    break;
+                }
+                if (slots is not null && !WaitForSlot(slots, stopSending, out var windowOver))
+                {
+                    // Every slot still taken when the window ended (every hit left was due in it), or when sending stopped.
+                    counters.Unsent = CountDue(hit, windowOver ? TimeSpan.MaxValue : clock.Now);
                     break;
                 }
                 Interlocked.Increment(ref _pending);
@@ -59,26 +65,37 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
         }
     }
 
-    // Hits from `first` on whose time had come when sending stopped (every --max-in-flight slot still taken, or the
-    // pacer behind): never sent, so no latency of theirs is recorded; the summary counts them (k6 counts the like as
-    // "dropped iterations") rather than let the run look complete.
-    private long CountDue(long first)
+    // Hits of the schedule from `first` on that were due by `by` and never left: no latency of theirs is recorded, so
+    // the summary counts them (k6 counts the like as "dropped iterations") rather than let the run look complete.
+    private long CountDue(long first, TimeSpan by)
     {
-        var now = clock.Now;
         var due = 0L;
-        for (var hit = first; !Pacer.Pace(now, hit).Stop && Pacer.ScheduledAt(hit) <= now; hit++)
+        for (var hit = first; !Pacer.Pace(Pacer.ScheduledAt(hit), hit).Stop && Pacer.ScheduledAt(hit) <= by; hit++)
         {
             due++;
         }
         return due;
     }
 
-    private static bool WaitForSlot(SemaphoreSlim slots, CancellationToken stopSending)
+    // Waits for a free --max-in-flight slot until the schedule's window ends (no longer: the hits behind this one
+    // would otherwise leave after it) or sending stops; `windowOver` says which ended the wait.
+    private bool WaitForSlot(SemaphoreSlim slots, CancellationToken stopSending, out bool windowOver)
     {
+        windowOver = false;
         try
         {
-            slots.Wait(stopSending);
-            return true;
+            if (options.SendingLength is not { } window)
+            {
+                slots.Wait(stopSending);
+                return true;
+            }
+            var left = window - clock.Now;
+            if (left > TimeSpan.Zero && slots.Wait(left, stopSending))
+            {
+                return true;
+            }
+            windowOver = true;
+            return false;
         }
         catch (OperationCanceledException)
         {

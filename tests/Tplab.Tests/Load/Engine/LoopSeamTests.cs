@@ -73,13 +73,14 @@ public sealed class LoopSeamTests
     }
 
     [Fact]
-    public async Task OpenLoop_SlotsFreeAtOnce_EveryHitIsSentOrCountedUnsent()
+    public async Task OpenLoop_SlotsFreeAtOnce_EveryHitOfTheScheduleIsSent()
     {
-        // Answers come at once, so a hit is left unsent only when the pacer itself was behind as sending stopped
-        // (a busy machine); whatever happens, every one of the 100 scheduled hits is accounted for.
+        // The schedule's end, not a timer, stops sending: a timer fires on a coarse tick, a few ms early, and dropped
+        // the last hits (98 of 100 on a busy machine, and 199,990 of 200,000 in a benchmark row).
         var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Rate = 1000, Duration = TimeSpan.FromSeconds(0.1), MaxInFlight = 4 };
         var result = await LoadRunner.RunAsync(options, null, null, TimeProvider.System, (_, clock) => new FakeSender(clock, failEvery: int.MaxValue), CancellationToken.None);
-        Assert.Equal(100, result.Summary.Requests + result.Summary.Unsent);
+        Assert.Equal(100, result.Summary.Requests);
+        Assert.Equal(0, result.Summary.Unsent);
     }
 
     [Fact]
