@@ -16,6 +16,7 @@ cd "$root"
 secs="${1:-10}"
 mem_secs="${2:-60}"
 rounds="${3:-3}"
+[[ "$rounds" =~ ^[1-9][0-9]?$ ]] || { echo "bench: ROUNDS must be a whole number from 1 to 99, got '$rounds'" >&2; exit 2; }
 scripts/install-deps.sh bench
 dotnet build src/Tplab.Cli/Tplab.Cli.csproj -c Release --nologo -v quiet -clp:ErrorsOnly >/dev/null
 tplab=(dotnet "$root/src/Tplab.Cli/bin/Release/net10.0/tplab.dll")

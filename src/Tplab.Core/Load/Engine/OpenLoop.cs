@@ -40,16 +40,13 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
                     break;
                 }
                 if (stopSending.IsCancellationRequested
-                    || (decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit) - (lead / 2), stopSending)))
+                    || (decision.Wait > TimeSpan.Zero && !clock.WaitUntil(Pacer.ScheduledAt(hit) - (lead / 2), stopSending))
+                    || (slots is not null && !WaitForSlot(slots, stopSending)))
                 {
-                    // Ctrl+C or a threshold stopped sending before this hit left (a pacer catching up checks too).
-                    counters.Unsent = CountDue(hit, clock.Now);
-                    break;
-                }
-                if (slots is not null && !WaitForSlot(slots, stopSending, out var windowOver))
-                {
-                    // Every slot still taken when the window ended (every hit left was due in it), or when sending stopped.
-                    counters.Unsent = CountDue(hit, windowOver ? TimeSpan.MaxValue : clock.Now);
+                    // This hit never left: Ctrl+C or a threshold stopped sending (a pacer catching up checks too), and
+                    // the hits due by then are unsent; or every slot was still taken when the window ended, and every
+                    // hit left was due in it.
+                    counters.Unsent = CountDue(hit, stopSending.IsCancellationRequested ? clock.Now : TimeSpan.MaxValue);
                     break;
                 }
                 Interlocked.Increment(ref _pending);
@@ -78,10 +75,9 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
     }
 
     // Waits for a free --max-in-flight slot until the schedule's window ends (no longer: the hits behind this one
-    // would otherwise leave after it) or sending stops; `windowOver` says which ended the wait.
-    private bool WaitForSlot(SemaphoreSlim slots, CancellationToken stopSending, out bool windowOver)
+    // would otherwise leave after it) or sending stops.
+    private bool WaitForSlot(SemaphoreSlim slots, CancellationToken stopSending)
     {
-        windowOver = false;
         try
         {
             if (options.SendingLength is not { } window)
@@ -90,12 +86,7 @@ internal sealed class OpenLoop(LoadOptions options, ISender sender, LoadClock cl
                 return true;
             }
             var left = window - clock.Now;
-            if (left > TimeSpan.Zero && slots.Wait(left, stopSending))
-            {
-                return true;
-            }
-            windowOver = true;
-            return false;
+            return left > TimeSpan.Zero && slots.Wait(left, stopSending);
         }
         catch (OperationCanceledException)
         {
