@@ -129,6 +129,49 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
         Assert.True(s.LateSends > 10);
     }
 
+    // A server that stopped accepting: its accept queue is full and the kernel drops further SYNs, so every connect
+    // stays pending. The open loop must not open one per request due (2,000 here, each a descriptor, thousands a
+    // second at a real rate); the requests wait for a connection and time out counted from when they were due.
+    [Fact]
+    public async Task OpenLoop_ServerNotAccepting_PendingConnectsStayCappedAndTheRequestsTimeOut()
+    {
+        using var listener = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
+        listener.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0));
+        listener.Listen(1);
+        var port = ((System.Net.IPEndPoint)listener.LocalEndPoint!).Port;
+        var options = new LoadOptions
+        {
+            Engine = EngineChoice.Sockets, Url = new Uri($"http://127.0.0.1:{port}/"), Rate = 4000, Requests = 2000,
+            Timeout = TimeSpan.FromSeconds(1),
+        };
+        using var done = new CancellationTokenSource();
+        var most = Task.Run(async () =>
+        {
+            var max = 0;
+            while (!done.IsCancellationRequested)
+            {
+                max = Math.Max(max, ClientSocketsTo(port));
+                await Task.Delay(5);
+            }
+            return max;
+        });
+        var result = await LoadRunner.RunAsync(options, null, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60));
+        await done.CancelAsync();
+        var s = result.Summary;
+        var seen = $"{s.Requests} requests, {s.Failed} failed, errors: {string.Join("; ", s.Errors.Select(e => $"{e.Message} x{e.Count}"))}";
+        Assert.True(s.Requests == 2000 && s.Failed == 2000, seen);
+        Assert.True(s.Errors.Count == 1 && s.Errors[0].Message == "timeout after 1s", seen);
+        // 32 pending connects per event loop (one loop per core), plus the two the full accept queue holds.
+        Assert.InRange(await most, 1, (32 * Environment.ProcessorCount) + 4);
+    }
+
+    // Client sockets of this network namespace whose remote port is <paramref name="port"/> (/proc/net/tcp, hex).
+    private static int ClientSocketsTo(int port)
+    {
+        var remote = $":{port:X4} ";
+        return File.ReadLines("/proc/net/tcp").Skip(1).Count(line => line.Split(' ', StringSplitOptions.RemoveEmptyEntries) is [_, _, var rem, ..] && (rem + " ").EndsWith(remote, StringComparison.Ordinal));
+    }
+
     [Theory]
     [InlineData(EngineChoice.Sockets)]
     [InlineData(EngineChoice.HttpClient)]

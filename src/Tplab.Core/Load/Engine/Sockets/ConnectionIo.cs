@@ -18,6 +18,7 @@ internal sealed class ConnectionIo
     private readonly ConnectionPool _pool;
     private readonly byte[] _buffer = GC.AllocateUninitializedArray<byte>(ReceiveBufferSize, pinned: true);
     private readonly nint _bufferAddress;
+    private int _connecting;
 
     public ConnectionIo(SocketSender sender, int epoll, ConnectionPool pool)
     {
@@ -26,6 +27,9 @@ internal sealed class ConnectionIo
         _pool = pool;
         _bufferAddress = Marshal.UnsafeAddrOfPinnedArrayElement(_buffer, 0);
     }
+
+    /// <summary>Connects not yet answered (a server whose accept queue is full leaves them pending for a second or more).</summary>
+    public int Connecting => _connecting;
 
     /// <summary>Starts the request of <paramref name="connection"/>: sends it, connecting first when needed.</summary>
     public void Begin(Connection connection)
@@ -46,6 +50,7 @@ internal sealed class ConnectionIo
         }
         connection.Opened(fd);
         connection.Connecting = inProgress;
+        _connecting += inProgress ? 1 : 0;
         Native.Control(_epoll, fd, inProgress ? Native.EPOLLOUT : Native.EPOLLIN, connection.Tag, modify: false);
         if (!inProgress)
         {
@@ -65,6 +70,7 @@ internal sealed class ConnectionIo
                 return;
             }
             connection.Connecting = false;
+            _connecting--;
             Native.Control(_epoll, connection.Fd, Native.EPOLLIN, connection.Tag, modify: true);
             Send(connection);
             return;
@@ -88,10 +94,11 @@ internal sealed class ConnectionIo
         op.Complete(_sender.ErrorRecord(op, error));
     }
 
-    public static void CloseSocket(Connection connection)
+    public void CloseSocket(Connection connection)
     {
         if (connection.Fd >= 0)
         {
+            _connecting -= connection.Connecting ? 1 : 0;
             Native.Close(connection.Fd);
             connection.Closed();
         }

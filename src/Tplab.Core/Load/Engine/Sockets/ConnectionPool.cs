@@ -15,8 +15,11 @@ internal sealed class ConnectionPool
 
     public Connection this[int index] => _all[index];
 
-    /// <summary>The connection of <paramref name="user"/> (closed loop), or an idle one (open loop: user -1).</summary>
-    public Connection Acquire(int user)
+    /// <summary>
+    /// The connection of <paramref name="user"/> (closed loop), or an idle one (open loop: user -1), or a new one when
+    /// none is idle and <paramref name="mayOpen"/>; else null.
+    /// </summary>
+    public Connection? Acquire(int user, bool mayOpen)
     {
         if (user >= 0)
         {
@@ -27,8 +30,11 @@ internal sealed class ConnectionPool
             }
             return own;
         }
-        return _idle.TryPop(out var idle) ? idle : New();
+        return _idle.TryPop(out var idle) ? idle : mayOpen ? New() : null;
     }
+
+    /// <summary>An open-loop request would find a connection idle now.</summary>
+    public bool HasIdle => _idle.Count > 0;
 
     /// <summary>Takes back a connection whose request ended (open loop: it becomes idle; a user's stays the user's).</summary>
     public void Release(Connection connection, int user)

@@ -18,6 +18,14 @@ internal sealed class EventLoop : IDisposable
     private const int MaxInlineDepth = 16;
     private const int IdleWaitMs = 20;
     private const long TimerSlackNs = 10_000;
+
+    // Connects one loop leaves unanswered at once. An open-loop request that finds no idle connection opens one, but
+    // not past this: it then waits for the first connection that frees up or connects. A server that falls behind
+    // for a moment (a cold start, a pause) otherwise meets a new connection for every request due meanwhile,
+    // thousands a second, overflows its accept queue, and its clients' SYNs retry after a second; it never catches
+    // up, and the run ends at the open-file limit. Loopback answers a connect within microseconds, so the cap holds
+    // nothing back until a server stops accepting.
+    private const int MaxConnecting = 32;
     private static readonly TimeSpan TimeoutCheckEvery = TimeSpan.FromMilliseconds(20);
 
     [ThreadStatic]
@@ -29,12 +37,15 @@ internal sealed class EventLoop : IDisposable
     private readonly Thread _thread;
     private readonly ConcurrentQueue<SendOperation> _queue = new();
     private readonly Queue<SendOperation> _held = new();
+    private readonly Queue<SendOperation> _ready = new();
+    private readonly Queue<SendOperation> _awaitingConnection = new();
     private readonly ConnectionPool _connections = new();
     private readonly ConnectionIo _io;
     private readonly byte[] _events = GC.AllocateUninitializedArray<byte>(MaxEvents * Native.EpollEventSize, pinned: true);
     private readonly nint _eventsAddress;
     private int _sleeping;
     private int _depth;
+    private bool _dispatching;
     private volatile bool _stopping;
     private bool _closeOnExit;
     private TimeSpan _nextTimeoutCheck;
@@ -54,6 +65,14 @@ internal sealed class EventLoop : IDisposable
     /// <summary>Starts <paramref name="op"/> on this loop: at once when called on the loop's own thread, else through the queue.</summary>
     public void Post(SendOperation op)
     {
+        if (t_current == this && _dispatching)
+        {
+            // A closed-loop user's next request, posted while this loop handles a batch of events: it leaves with the
+            // batch's other requests once the batch is done, as wrk's writes do (they wait for the next epoll_wait).
+            // The server then wakes once for the burst instead of once per request, and so does its reply.
+            _ready.Enqueue(op);
+            return;
+        }
         if (t_current == this && _depth < MaxInlineDepth && _held.Count == 0)
         {
             // Inline: the usual case of a closed-loop user continuing after its response. The depth bound stops a
@@ -106,7 +125,7 @@ internal sealed class EventLoop : IDisposable
         {
             Interlocked.Exchange(ref _sleeping, 1);
             int n;
-            if (!_queue.IsEmpty)
+            if (!_queue.IsEmpty || _ready.Count > 0 || CanConnectAwaiting())
             {
                 Volatile.Write(ref _sleeping, 0);
                 n = Native.Wait(_epoll, _eventsAddress, MaxEvents, 0);
@@ -121,6 +140,7 @@ internal sealed class EventLoop : IDisposable
                 n = Native.Wait(_epoll, _eventsAddress, MaxEvents, IdleWaitMs);
             }
             Volatile.Write(ref _sleeping, 0);
+            _dispatching = true;
             for (var i = 0; i < n; i++)
             {
                 var tag = Native.DataAt(events, i);
@@ -137,9 +157,13 @@ internal sealed class EventLoop : IDisposable
                 if ((i & 15) == 15)
                 {
                     // A full batch of responses takes a millisecond or more: requests due meanwhile leave on time.
+                    StartAwaiting();
                     StartDue();
                 }
             }
+            StartAwaiting();
+            StartReady();
+            _dispatching = false;
             while (_queue.TryDequeue(out var op))
             {
                 _held.Enqueue(op);
@@ -156,6 +180,16 @@ internal sealed class EventLoop : IDisposable
         if (_closeOnExit)
         {
             CloseDescriptors();
+        }
+    }
+
+    // The requests of the batch just handled, in the order they came. One that fails at once (a refused connect) posts
+    // its user's next request behind them: that one waits for the next turn, so such a chain never holds the loop.
+    private void StartReady()
+    {
+        for (var count = _ready.Count; count > 0; count--)
+        {
+            Start(_ready.Dequeue());
         }
     }
 
@@ -176,22 +210,59 @@ internal sealed class EventLoop : IDisposable
 
     private void Start(SendOperation op)
     {
-        op.Start = _sender.Now;
         if (_sender.Aborted)
         {
+            op.Start = _sender.Now;
             op.Complete(_sender.ErrorRecord(op, SocketSender.Interrupted));
             return;
         }
-        var connection = _connections.Acquire(op.User);
+        if (op.User < 0 && (_awaitingConnection.Count > 0 || !CanConnect()))
+        {
+            // Behind the requests already waiting, in schedule order; its send lag will show the wait.
+            _awaitingConnection.Enqueue(op);
+            return;
+        }
+        Begin(op, _connections.Acquire(op.User, mayOpen: true)!);
+    }
+
+    private void Begin(SendOperation op, Connection connection)
+    {
+        op.Start = _sender.Now;
+        if (op.User >= 0)
+        {
+            // Closed loop: a request is due when it leaves, and its latency starts there, as wrk's and ab's do.
+            op.Scheduled = op.Start;
+        }
         connection.Op = op;
         connection.Request = _sender.Request(op.Target);
         connection.Deadline = op.Start + _sender.Timeout;
         _io.Begin(connection);
     }
 
+    private bool CanConnect() => _connections.HasIdle || _io.Connecting < MaxConnecting;
+
+    private bool CanConnectAwaiting() => _awaitingConnection.Count > 0 && CanConnect();
+
+    // Requests that found no connection, oldest first, each on the first one idle or while a connect may open.
+    private void StartAwaiting()
+    {
+        while (_awaitingConnection.Count > 0 && CanConnect() && !_sender.Aborted)
+        {
+            var op = _awaitingConnection.Dequeue();
+            Begin(op, _connections.Acquire(op.User, mayOpen: true)!);
+        }
+    }
+
     private void ExpireRequests(TimeSpan now)
     {
         var aborted = _sender.Aborted;
+        // A request still waiting for a connection has not left: it times out counted from when it was due.
+        while (_awaitingConnection.TryPeek(out var waiting) && (aborted || now > waiting.Scheduled + _sender.Timeout))
+        {
+            _awaitingConnection.Dequeue();
+            waiting.Start = now;
+            waiting.Complete(_sender.ErrorRecord(waiting, aborted ? SocketSender.Interrupted : _sender.TimeoutMessage));
+        }
         for (var i = 0; i < _connections.Count; i++)
         {
             var connection = _connections[i];
@@ -211,10 +282,11 @@ internal sealed class EventLoop : IDisposable
             {
                 _io.Fail(_connections[i], SocketSender.Interrupted);
             }
-            ConnectionIo.CloseSocket(_connections[i]);
+            _io.CloseSocket(_connections[i]);
         }
-        while (_held.TryDequeue(out var op) || _queue.TryDequeue(out op))
+        while (_awaitingConnection.TryDequeue(out var op) || _ready.TryDequeue(out op) || _held.TryDequeue(out op) || _queue.TryDequeue(out op))
         {
+            op.Start = _sender.Now;
             op.Complete(_sender.ErrorRecord(op, SocketSender.Interrupted));
         }
     }
