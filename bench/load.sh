@@ -18,8 +18,10 @@ mem_secs="${2:-60}"
 rounds="${3:-3}"
 [[ "$rounds" =~ ^[1-9][0-9]?$ ]] || { echo "bench: ROUNDS must be a whole number from 1 to 99, got '$rounds'" >&2; exit 2; }
 scripts/install-deps.sh bench
-dotnet build src/Tplab.Cli/Tplab.Cli.csproj -c Release --nologo -v quiet -clp:ErrorsOnly >/dev/null
-tplab=(dotnet "$root/src/Tplab.Cli/bin/Release/net10.0/tplab.dll")
+# The build users run: ./tplab publishes it (ReadyToRun) into .build/app. The dll is run directly so that b's CPU
+# time is the generator's alone, not also the launcher's check for changed sources.
+"$root/tplab" --version >/dev/null
+tplab=(dotnet "$root/.build/app/tplab.dll")
 work="$(mktemp -d)"
 serve_pid=""
 cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
