@@ -101,26 +101,35 @@ public static class ServerTiming
         string.Create(CultureInfo.InvariantCulture, $"{MetricName};start={(start - DateTimeOffset.UnixEpoch).TotalMilliseconds:0.###};dur={duration.TotalMilliseconds:0.###}");
 
     // "handler" then ";name=decimal" parts up to the end or a comma, spaces around each part; false for anything else.
+    // One pass over the bytes: this runs for every response of a load.
     private static bool TryParseUsual(ReadOnlySpan<byte> header, out double start, out double dur)
     {
         start = double.NaN;
         dur = double.NaN;
-        var end = header.IndexOf((byte)',');
-        var metric = end < 0 ? header : header[..end];
-        var parts = metric.Split((byte)';');
-        if (!parts.MoveNext() || !Ascii.EqualsIgnoreCase(Trim(metric[parts.Current]), "handler"u8))
+        var i = Spaces(header, 0);
+        if (header.Length - i < 7 || !Ascii.EqualsIgnoreCase(header.Slice(i, 7), "handler"u8))
         {
             return false;
         }
-        while (parts.MoveNext())
+        i = Spaces(header, i + 7);
+        while (i < header.Length && header[i] == (byte)';')
         {
-            var part = Trim(metric[parts.Current]);
-            var eq = part.IndexOf((byte)'=');
-            if (eq <= 0 || !TryParseDecimal(Trim(part[(eq + 1)..]), out var number))
+            var nameStart = i = Spaces(header, i + 1);
+            while (i < header.Length && header[i] is not ((byte)'=' or (byte)';' or (byte)','))
+            {
+                i++;
+            }
+            var name = header[nameStart..i].TrimEnd((byte)' ');
+            if (i == header.Length || header[i] != (byte)'=' || name.IsEmpty)
             {
                 return false;
             }
-            var name = Trim(part[..eq]);
+            i = Spaces(header, i + 1);
+            if (!TryParseDecimal(header, ref i, out var number))
+            {
+                return false;
+            }
+            i = Spaces(header, i);
             if (Ascii.EqualsIgnoreCase(name, "start"u8))
             {
                 start = number;
@@ -130,25 +139,31 @@ public static class ServerTiming
                 dur = number;
             }
         }
-        return !double.IsNaN(start) && !double.IsNaN(dur);
+        // The metric ends at the end of the header or at a comma; anything else is not the usual shape.
+        return (i == header.Length || header[i] == (byte)',') && !double.IsNaN(start) && !double.IsNaN(dur);
     }
 
-    // Digits with an optional fraction whose digits as one integer stay below 2^53 (a start in epoch milliseconds with
-    // three decimals does): that integer and the power of ten are exact doubles, so the one division is correctly
-    // rounded, the same double as double.Parse gives.
-    private static bool TryParseDecimal(ReadOnlySpan<byte> text, out double value)
+    // Digits with an optional fraction from text[i] on, up to the first other byte, whose digits as one integer stay
+    // below 2^53 (a start in epoch milliseconds with three decimals does): that integer and the power of ten are exact
+    // doubles, so the one division is correctly rounded, the same double as double.Parse gives.
+    private static bool TryParseDecimal(ReadOnlySpan<byte> text, ref int i, out double value)
     {
         value = 0;
         long mantissa = 0;
         int digits = 0, decimals = -1;
-        foreach (var b in text)
+        for (; i < text.Length; i++)
         {
+            var b = text[i];
             if (b == (byte)'.' && decimals < 0)
             {
                 decimals = 0;
                 continue;
             }
-            if ((uint)(b - '0') > 9 || ++digits > 17)
+            if ((uint)(b - '0') > 9)
+            {
+                break;
+            }
+            if (++digits > 17)
             {
                 return false;
             }
@@ -163,7 +178,15 @@ public static class ServerTiming
         return true;
     }
 
+    private static int Spaces(ReadOnlySpan<byte> text, int i)
+    {
+        while (i < text.Length && text[i] == (byte)' ')
+        {
+            i++;
+        }
+        return i;
+    }
+
     private static readonly double[] Pow10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17];
 
-    private static ReadOnlySpan<byte> Trim(ReadOnlySpan<byte> text) => text.Trim((byte)' ');
 }

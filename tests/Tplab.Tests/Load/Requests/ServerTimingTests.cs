@@ -29,6 +29,18 @@ public sealed class ServerTimingTests
     [InlineData("Handler ; start=1700000000000 ; dur=0.054")]
     [InlineData("handler;dur=3;start=1.5;start=2.25")]
     [InlineData("handler;start=9007199254740.993;dur=1")]
+    [InlineData("handler ; start = 1 ; dur = 2")]
+    [InlineData("handler;start=1;dur=2, db;dur=3")]
+    [InlineData("handler;st art=5;start=1;dur=2")]
+    // edge shapes the one-pass reader must send on to the text parser or refuse as it does
+    [InlineData("handler;;start=1;dur=2")]
+    [InlineData("handler;start=1;dur=2;")]
+    [InlineData("handlerX;start=1;dur=2")]
+    [InlineData("handler;start=1 2;dur=3")]
+    [InlineData("handler;start=1..2;dur=3")]
+    [InlineData("handler;=1;start=1;dur=2")]
+    [InlineData("handler;start=1;dur")]
+    [InlineData("  handler")]
     // anything else, through the text parser
     [InlineData("db;dur=53, handler;dur=12;start=1700000000000")]
     [InlineData("handler;start=\"1700000000000.5\";dur=\"3\"")]

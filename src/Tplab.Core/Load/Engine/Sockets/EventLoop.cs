@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Tplab.Load.Engine.Sockets;
@@ -116,6 +117,9 @@ internal sealed class EventLoop : IDisposable
         Native.Close(_epoll);
     }
 
+    // Entered once and left at the end of the load: precompiled (ReadyToRun) code would run it to the end, since
+    // tiering replaces a method at its next call; this makes the JIT compile it fully optimized at the start instead.
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void Run()
     {
         t_current = this;
