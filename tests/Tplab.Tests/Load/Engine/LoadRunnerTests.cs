@@ -129,6 +129,29 @@ public sealed class LoadRunnerTests(TargetFixture fixture) : IClassFixture<Targe
         Assert.True(s.LateSends > 10);
     }
 
+    // Closed loop: one loop per core, at most one per user. Open loop: one per 40,000/s of the schedule's peak
+    // (a paced loop's cost is its wake-ups, which more loops multiply), at most one per core.
+    [Theory]
+    [InlineData(null, 4, null)]
+    [InlineData(1_000.0, null, null)]
+    [InlineData(100_000.0, null, null)]
+    [InlineData(0.0, null, 90_000.0)]
+    public void SocketSender_LoopCount_FollowsTheModel(double? rate, int? concurrency, double? stageRate)
+    {
+        var options = new LoadOptions
+        {
+            Engine = EngineChoice.Sockets, Url = new Uri("http://127.0.0.1:1/"), Rate = rate, Concurrency = concurrency ?? 1,
+            Duration = TimeSpan.FromSeconds(1),
+            Stages = stageRate is { } s ? [new Tplab.Load.Pacing.RateStage(TimeSpan.FromSeconds(1), s)] : [],
+        };
+        using var sender = new Tplab.Load.Engine.Sockets.SocketSender(options, new LoadClock(TimeProvider.System));
+        var cores = Environment.ProcessorCount;
+        var expected = options.IsOpenLoop
+            ? Math.Min(cores, (int)Math.Ceiling(Math.Max(rate ?? 0, stageRate ?? 0) / 40_000))
+            : Math.Min(cores, options.Concurrency);
+        Assert.Equal(Math.Max(1, expected), sender.LoopCount);
+    }
+
     // A server that stopped accepting: its accept queue is full and the kernel drops further SYNs, so every connect
     // stays pending. The open loop must not open one per request due (2,000 here, each a descriptor, thousands a
     // second at a real rate); the requests wait for a connection and time out counted from when they were due.
