@@ -18,7 +18,6 @@ internal sealed class ConnectionIo
     private readonly ConnectionPool _pool;
     private readonly byte[] _buffer = GC.AllocateUninitializedArray<byte>(ReceiveBufferSize, pinned: true);
     private readonly nint _bufferAddress;
-    private int _connecting;
 
     public ConnectionIo(SocketSender sender, int epoll, ConnectionPool pool)
     {
@@ -29,7 +28,7 @@ internal sealed class ConnectionIo
     }
 
     /// <summary>Connects not yet answered (a server whose accept queue is full leaves them pending for a second or more).</summary>
-    public int Connecting => _connecting;
+    public int Connecting { get; private set; }
 
     /// <summary>Starts the request of <paramref name="connection"/>: sends it, connecting first when needed.</summary>
     public void Begin(Connection connection)
@@ -50,7 +49,7 @@ internal sealed class ConnectionIo
         }
         connection.Opened(fd);
         connection.Connecting = inProgress;
-        _connecting += inProgress ? 1 : 0;
+        Connecting += inProgress ? 1 : 0;
         Native.Control(_epoll, fd, inProgress ? Native.EPOLLOUT : Native.EPOLLIN, connection.Tag, modify: false);
         if (!inProgress)
         {
@@ -70,7 +69,7 @@ internal sealed class ConnectionIo
                 return;
             }
             connection.Connecting = false;
-            _connecting--;
+            Connecting--;
             Native.Control(_epoll, connection.Fd, Native.EPOLLIN, connection.Tag, modify: true);
             Send(connection);
             return;
@@ -98,7 +97,7 @@ internal sealed class ConnectionIo
     {
         if (connection.Fd >= 0)
         {
-            _connecting -= connection.Connecting ? 1 : 0;
+            Connecting -= connection.Connecting ? 1 : 0;
             Native.Close(connection.Fd);
             connection.Closed();
         }

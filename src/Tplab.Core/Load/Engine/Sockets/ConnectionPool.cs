@@ -15,11 +15,8 @@ internal sealed class ConnectionPool
 
     public Connection this[int index] => _all[index];
 
-    /// <summary>
-    /// The connection of <paramref name="user"/> (closed loop), or an idle one (open loop: user -1), or a new one when
-    /// none is idle and <paramref name="mayOpen"/>; else null.
-    /// </summary>
-    public Connection? Acquire(int user, bool mayOpen)
+    /// <summary>The connection of <paramref name="user"/> (closed loop), or an idle one (open loop: user -1).</summary>
+    public Connection Acquire(int user)
     {
         if (user >= 0)
         {
@@ -30,7 +27,7 @@ internal sealed class ConnectionPool
             }
             return own;
         }
-        return _idle.TryPop(out var idle) ? idle : mayOpen ? New() : null;
+        return _idle.TryPop(out var idle) ? idle : New();
     }
 
     /// <summary>An open-loop request would find a connection idle now.</summary>

@@ -7,7 +7,8 @@ namespace Tplab.Load.Engine.Sockets;
 /// <summary>
 /// One thread, one epoll set, many connections (wrk's design); what happens on each connection is
 /// <see cref="ConnectionIo"/>'s. Requests from other threads arrive through a queue and an eventfd; requests made on
-/// this thread (a closed-loop user's next request, continuing inline after its previous response) start at once.
+/// this thread (a closed-loop user's next request, continuing inline after its previous response) leave at the end of
+/// the turn (<see cref="Post"/>).
 /// Open-loop requests may arrive up to the sender's lead before they are due: the loop holds them and sends each at
 /// its time itself, sleeping in epoll_pwait2 with a microsecond timeout and a small timer slack, so a request's send
 /// lag is this one thread's and not a hand-over between two. Timeouts are checked every 20 ms.
@@ -16,7 +17,6 @@ internal sealed class EventLoop : IDisposable
 {
     private const int MaxEvents = 256;
     private const ulong WakeTag = ulong.MaxValue;
-    private const int MaxInlineDepth = 16;
     private const int IdleWaitMs = 20;
     private const long TimerSlackNs = 10_000;
 
@@ -45,8 +45,6 @@ internal sealed class EventLoop : IDisposable
     private readonly byte[] _events = GC.AllocateUninitializedArray<byte>(MaxEvents * Native.EpollEventSize, pinned: true);
     private readonly nint _eventsAddress;
     private int _sleeping;
-    private int _depth;
-    private bool _dispatching;
     private volatile bool _stopping;
     private bool _closeOnExit;
     private TimeSpan _nextTimeoutCheck;
@@ -63,31 +61,20 @@ internal sealed class EventLoop : IDisposable
         _thread.Start();
     }
 
-    /// <summary>Starts <paramref name="op"/> on this loop: at once when called on the loop's own thread, else through the queue.</summary>
+    /// <summary>
+    /// Starts <paramref name="op"/> on this loop. Posted on the loop's own thread (a closed-loop user continuing after
+    /// its response), it leaves with the turn's other requests once the batch of events is read, as wrk's writes wait
+    /// for its next epoll_wait: the server then wakes once for the burst rather than once per request. From another
+    /// thread it comes through the queue and wakes the loop.
+    /// </summary>
     public void Post(SendOperation op)
     {
-        if (t_current == this && _dispatching)
+        if (t_current == this)
         {
-            // A closed-loop user's next request, posted while this loop handles a batch of events: it leaves with the
-            // batch's other requests once the batch is done, as wrk's writes do (they wait for the next epoll_wait).
-            // The server then wakes once for the burst instead of once per request, and so does its reply.
             _ready.Enqueue(op);
             return;
         }
-        if (t_current == this && _depth < MaxInlineDepth && _held.Count == 0)
-        {
-            // Inline: the usual case of a closed-loop user continuing after its response. The depth bound stops a
-            // chain of requests that fail at once (a refused connect) from growing the stack without end.
-            _depth++;
-            Start(op);
-            _depth--;
-            return;
-        }
         _queue.Enqueue(op);
-        if (t_current == this)
-        {
-            return;
-        }
         if (Interlocked.Exchange(ref _sleeping, 0) == 1)
         {
             Native.Signal(_wake);
@@ -144,7 +131,6 @@ internal sealed class EventLoop : IDisposable
                 n = Native.Wait(_epoll, _eventsAddress, MaxEvents, IdleWaitMs);
             }
             Volatile.Write(ref _sleeping, 0);
-            _dispatching = true;
             for (var i = 0; i < n; i++)
             {
                 var tag = Native.DataAt(events, i);
@@ -167,7 +153,6 @@ internal sealed class EventLoop : IDisposable
             }
             StartAwaiting();
             StartReady();
-            _dispatching = false;
             while (_queue.TryDequeue(out var op))
             {
                 _held.Enqueue(op);
@@ -226,7 +211,7 @@ internal sealed class EventLoop : IDisposable
             _awaitingConnection.Enqueue(op);
             return;
         }
-        Begin(op, _connections.Acquire(op.User, mayOpen: true)!);
+        Begin(op, _connections.Acquire(op.User));
     }
 
     private void Begin(SendOperation op, Connection connection)
@@ -253,7 +238,7 @@ internal sealed class EventLoop : IDisposable
         while (_awaitingConnection.Count > 0 && CanConnect() && !_sender.Aborted)
         {
             var op = _awaitingConnection.Dequeue();
-            Begin(op, _connections.Acquire(op.User, mayOpen: true)!);
+            Begin(op, _connections.Acquire(op.User));
         }
     }
 
