@@ -1,3 +1,4 @@
+using Tplab.Blocking;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 

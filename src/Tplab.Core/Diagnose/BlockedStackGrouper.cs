@@ -1,3 +1,4 @@
+using Tplab.Blocking;
 using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Requests;
@@ -271,7 +272,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
                 allHeldMs > 0 ? _heldMs / allHeldMs : 0,
                 TimeSpan.FromMilliseconds(_heldMs),
                 StackTrimmer.Trim(sample, stackFrames),
-                BlockingAdvice.For(sample, user, chain.Count > 0 ? chain[0] : null))
+                sample.Advice(user, chain.Count > 0 ? chain[0] : null))
             {
                 Endpoint = endpoint,
                 OtherEndpoints = Math.Max(0, _endpoints.Count - 1),

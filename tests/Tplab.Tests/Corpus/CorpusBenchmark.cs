@@ -1,5 +1,6 @@
 using System.Globalization;
 using ShopApp.Corpus;
+using Tplab.Blocking;
 using Tplab.Diagnose;
 using Tplab.Load;
 using Tplab.Postgres;

@@ -1,9 +1,10 @@
 using System.Text.RegularExpressions;
 using ShopApp.Corpus;
-using Tplab.Diagnose;
+using Tplab.Blocking;
 using Tplab.Diagnose.Stacks;
-using Tplab.Watch;
+using Tplab.Diagnose;
 using Tplab.Watch.Verdicts;
+using Tplab.Watch;
 
 namespace Tplab.Tests.Corpus;
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using Tplab.Blocking;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Tests.Corpus;

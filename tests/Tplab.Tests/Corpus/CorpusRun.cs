@@ -1,4 +1,5 @@
 using ShopApp.Corpus;
+using Tplab.Blocking;
 using Tplab.Diagnose;
 using Tplab.Load;
 using Tplab.Watch.Verdicts;

@@ -1,3 +1,4 @@
+using Tplab.Blocking;
 using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Stacks;
 

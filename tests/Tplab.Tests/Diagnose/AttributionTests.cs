@@ -1,8 +1,9 @@
-using Tplab.Diagnose;
+using Tplab.Blocking;
 using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Output;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
+using Tplab.Diagnose;
 using Tplab.Processes;
 using static Tplab.Tests.Diagnose.Stacks;
 
@@ -103,7 +104,7 @@ public sealed class AttributionTests
 
         Assert.Equal("Program.Main", stack.User!.DisplayName);
         Assert.Equal(CodePlace.Middleware, stack.Place);
-        Assert.Contains("middleware", BlockingAdvice.For(stack), StringComparison.Ordinal);
+        Assert.Contains("middleware", stack.Advice(), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -130,7 +131,7 @@ public sealed class AttributionTests
 
         Assert.StartsWith("StreamReader", stack.Call.Name, StringComparison.Ordinal);
         Assert.Equal("the request body", stack.Call.On);
-        var advice = BlockingAdvice.For(stack);
+        var advice = stack.Advice();
         Assert.Contains("ReadToEndAsync", advice, StringComparison.Ordinal);
         Assert.DoesNotContain("GetResult", advice, StringComparison.Ordinal);
     }
@@ -140,7 +141,7 @@ public sealed class AttributionTests
     {
         var stack = _classifier.Classify(Of(NpgsqlExecuteNonQuery.Take(3), One("app!Shop.Telnet.Send()"), MvcAction, PoolBottom))!;
 
-        Assert.DoesNotContain("PerformSyncOperationAsync", BlockingAdvice.For(stack), StringComparison.Ordinal);
+        Assert.DoesNotContain("PerformSyncOperationAsync", stack.Advice(), StringComparison.Ordinal);
     }
 
     [Fact]

@@ -1,6 +1,7 @@
+using Tplab.Blocking;
 using Tplab.Common;
-using Tplab.Diagnose;
 using Tplab.Diagnose.Stacks;
+using Tplab.Diagnose;
 using Tplab.Target;
 using Tplab.Tests.Support;
 using Tplab.Watch.Verdicts;

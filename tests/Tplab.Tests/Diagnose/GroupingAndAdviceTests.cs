@@ -1,8 +1,9 @@
 using System.Globalization;
-using Tplab.Diagnose;
+using Tplab.Blocking;
 using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Output;
 using Tplab.Diagnose.Stacks;
+using Tplab.Diagnose;
 using static Tplab.Tests.Diagnose.Stacks;
 
 namespace Tplab.Tests.Diagnose;
@@ -97,7 +98,7 @@ public sealed class GroupingAndAdviceTests
             _ => Of(NpgsqlExecuteNonQuery, One("App!Shop.Api+<>c__DisplayClass2_0.<Save>b__0()"), TaskRunBottom, PoolBottom),
         };
 
-        var advice = BlockingAdvice.For(new StackClassifier().Classify(stack)!);
+        var advice = new StackClassifier().Classify(stack)!.Advice();
 
         Assert.Contains(expected, advice, StringComparison.Ordinal);
     }

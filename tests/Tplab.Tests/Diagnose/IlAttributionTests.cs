@@ -2,11 +2,12 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.Hosting;
-using Tplab.Diagnose;
+using Tplab.Blocking;
 using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
+using Tplab.Diagnose;
 using static Tplab.Tests.Diagnose.Stacks;
 
 namespace Tplab.Tests.Diagnose;

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using Tplab.Blocking;
 using Tplab.Common;
 using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Offline;
@@ -28,7 +29,7 @@ public sealed class OfflineTraceTests
     {
         get
         {
-            var frame = new Tplab.Diagnose.Stacks.StackFrame("System.Private.CoreLib", "System.Threading.Thread", "Sleep");
+            var frame = new Tplab.Blocking.StackFrame("System.Private.CoreLib", "System.Threading.Thread", "Sleep");
             var samples = new List<RawSample> { new(1, 0, true, [frame]) };
             var waits = new List<RawWait> { new(1, 0, 5, [frame]) };
             var full = new TraceContents(7, "dotnet app.dll", null, EventsWithStacks: 2, RundownMethods: 900, Events: 1000);

@@ -1,3 +1,4 @@
+using Tplab.Blocking;
 using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Tests.Diagnose;

@@ -1,5 +1,6 @@
-using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;
+using Microsoft.Diagnostics.Tracing;
+using Tplab.Blocking;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 

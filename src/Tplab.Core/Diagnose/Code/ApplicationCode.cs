@@ -1,5 +1,6 @@
 using System.Reflection.Metadata;
 using System.Reflection.PortableExecutable;
+using Tplab.Blocking;
 using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose.Code;

@@ -1,10 +1,11 @@
 using System.Diagnostics;
 using System.Globalization;
+using DiagFrame = Tplab.Blocking.StackFrame;
 using Microsoft.Diagnostics.Runtime;
+using Tplab.Blocking;
 using Tplab.Common;
 using Tplab.Diagnose.Capture;
 using Tplab.Processes;
-using DiagFrame = Tplab.Diagnose.Stacks.StackFrame;
 
 namespace Tplab.Diagnose.Offline;
 

@@ -1,5 +1,6 @@
-using System.Text.Json;
 using System.Text.Json.Serialization;
+using System.Text.Json;
+using Tplab.Blocking;
 using Tplab.Diagnose.Stacks;
 using Tplab.Watch.Verdicts;
 
@@ -38,13 +39,13 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
         Math.Round(d.AnswerTime.TotalSeconds, 3),
         [.. d.Culprits.Select(c => new CulpritDocument(
             c.BlockingCall.Name,
-            CulpritNames.KindId(c.BlockingCall.Kind),
+            PlaceWords.KindId(c.BlockingCall.Kind),
             c.BlockingCall.On,
             c.UserFrame?.FullName,
             c.UserFrame is { } u ? u.InlinedInto : c.InlinedInto,
             c.Endpoint is { } ep ? new EndpointDocument(ep.Method, ep.Route, ep.Action?.FullName) : null,
             c.OtherEndpoints,
-            CulpritNames.PlaceId(c.Place),
+            PlaceWords.Id(c.Place),
             [.. c.Chain.Select(m => m.FullName)],
             ContextNames(c.Context),
             Math.Round(c.Threads, 2),

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Tplab.Blocking;
 using Tplab.Diagnose.Stacks;
 using Tplab.Watch.Verdicts;
 
@@ -45,7 +46,7 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
                 $"#{rank}  {CulpritNames.Who(c)} holds {c.Threads:0.0} pool threads ({c.DistinctThreads} different), {c.Share:0%} of blocked time"));
             var others = c.OtherEndpoints > 0 ? string.Create(Inv, $" and {c.OtherEndpoints} other endpoint(s)") : "";
             output.WriteLine($"    endpoint: {(c.Endpoint is { } ep ? ep + others : "not seen in ASP.NET Core's events")}");
-            output.WriteLine($"    where: {CulpritNames.PlaceText(c.Place)}{(c.Chain.Count > 1 ? ", calls: " + CulpritNames.Chain(c) : "")}");
+            output.WriteLine($"    where: {PlaceWords.Text(c.Place)}{(c.Chain.Count > 1 ? ", calls: " + CulpritNames.Chain(c) : "")}");
             output.WriteLine($"    blocking call: {c.BlockingCall}{ContextText(c.Context)}");
             output.WriteLine($"    fix: {c.Advice}");
             output.WriteLine("    stack (top first):");

@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using Tplab.Blocking;
 using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose.Requests;

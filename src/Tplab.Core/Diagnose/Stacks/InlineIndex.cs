@@ -1,3 +1,4 @@
+using Tplab.Blocking;
 using Tplab.Diagnose.Capture;
 
 namespace Tplab.Diagnose.Stacks;

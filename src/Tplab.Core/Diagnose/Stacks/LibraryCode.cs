@@ -1,3 +1,5 @@
+using Tplab.Blocking;
+
 namespace Tplab.Diagnose.Stacks;
 
 /// <summary>

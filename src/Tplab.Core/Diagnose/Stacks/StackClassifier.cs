@@ -1,3 +1,5 @@
+using Tplab.Blocking;
+
 namespace Tplab.Diagnose.Stacks;
 
 /// <summary>What a stack says about its thread.</summary>

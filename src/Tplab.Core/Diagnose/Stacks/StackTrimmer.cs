@@ -1,3 +1,5 @@
+using Tplab.Blocking;
+
 namespace Tplab.Diagnose.Stacks;
 
 /// <summary>Shortens a blocked stack to what explains it: from the wait down to a couple of frames below the user frame, without async plumbing.</summary>

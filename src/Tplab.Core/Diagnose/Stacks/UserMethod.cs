@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using Tplab.Blocking;
 
 namespace Tplab.Diagnose.Stacks;
 

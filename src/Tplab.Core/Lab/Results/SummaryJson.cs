@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
 using System.Text.Json.Nodes;
+using Tplab.Blocking;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
 using Tplab.Load.Formats;

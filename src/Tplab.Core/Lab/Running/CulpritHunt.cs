@@ -1,7 +1,8 @@
+using Tplab.Blocking;
 using Tplab.Common;
 using Tplab.Diagnose;
-using Tplab.Watch;
 using Tplab.Watch.Verdicts;
+using Tplab.Watch;
 
 namespace Tplab.Lab.Running;
 

@@ -1,6 +1,7 @@
+using Tplab.Blocking;
 using Tplab.Lab.Experiments;
-using Tplab.Load;
 using Tplab.Load.Reports;
+using Tplab.Load;
 using Tplab.Watch;
 
 namespace Tplab.Lab.Running;

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Tplab.Blocking;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Watch.Verdicts;

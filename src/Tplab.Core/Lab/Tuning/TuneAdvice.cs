@@ -1,4 +1,5 @@
 using System.Globalization;
+using Tplab.Blocking;
 
 namespace Tplab.Lab.Tuning;
 

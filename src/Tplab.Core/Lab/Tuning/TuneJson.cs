@@ -1,4 +1,5 @@
 using System.Text.Json.Nodes;
+using Tplab.Blocking;
 using Tplab.Target;
 
 namespace Tplab.Lab.Tuning;

@@ -1,11 +1,12 @@
 using System.Globalization;
 using Spectre.Console;
+using Tplab.Blocking;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
 using Tplab.Load;
-using Tplab.Watch;
 using Tplab.Watch.Verdicts;
+using Tplab.Watch;
 
 namespace Tplab.Reports.Terminal;
 

@@ -1,7 +1,8 @@
 using System.Globalization;
+using Tplab.Blocking;
 using Tplab.Common;
-using Tplab.Diagnose;
 using Tplab.Diagnose.Output;
+using Tplab.Diagnose;
 using Tplab.Watch.Output;
 using Tplab.Watch.Verdicts;
 

@@ -1,4 +1,4 @@
-namespace Tplab.Diagnose.Stacks;
+namespace Tplab.Blocking;
 
 /// <summary>
 /// The known blocking calls, matched against frames. When several frames of one stack match (a sync Npgsql call

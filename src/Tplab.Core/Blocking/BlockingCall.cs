@@ -1,4 +1,4 @@
-namespace Tplab.Diagnose.Stacks;
+namespace Tplab.Blocking;
 
 /// <summary>The families of calls that hold a pool thread while they wait.</summary>
 public enum BlockingKind

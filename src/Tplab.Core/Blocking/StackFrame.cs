@@ -1,4 +1,4 @@
-namespace Tplab.Diagnose.Stacks;
+namespace Tplab.Blocking;
 
 /// <summary>One resolved managed frame: the module and the method's type and name, without the signature.</summary>
 public sealed record StackFrame(string Module, string TypeName, string MethodName)

@@ -1,37 +1,39 @@
-namespace Tplab.Diagnose.Stacks;
+namespace Tplab.Blocking;
 
 /// <summary>
-/// What to do about a blocked stack, in the words of a code review: why the call holds a pool thread, then the
+/// What to do about a blocking call, in the words of a code review: why the call holds a pool thread, then the
 /// change that gives it back, phrased for the place it runs in (an action, a middleware, a filter, a background
 /// service...). Only public APIs are suggested.
 /// </summary>
 public static class BlockingAdvice
 {
-    /// <summary>One or two sentences for <paramref name="stack"/>; <paramref name="who"/> overrides the method named (for an inlined action).</summary>
-    public static string For(BlockedStack stack, UserMethod? who = null, UserMethod? owner = null)
+    /// <summary>
+    /// One or two sentences for <paramref name="call"/> made by <paramref name="method"/> (<c>Type.Method</c>, or null
+    /// when no application method is known), running in <paramref name="place"/> and <paramref name="context"/>;
+    /// <paramref name="owner"/> is the middleware, page, filter or action it was reached from, when that is another method.
+    /// </summary>
+    public static string For(BlockingCall call, CodePlace place, CallContext context, string? method, string? owner = null)
     {
-        var call = stack.Call;
-        var method = (who ?? stack.User)?.DisplayName;
-        // The middleware, page or filter the innermost method was reached from, when that is another method.
-        if (owner is not null && method is not null && owner.DisplayName != method
-            && stack.Place is CodePlace.Middleware or CodePlace.RazorPage or CodePlace.Filter or CodePlace.Hub or CodePlace.MvcAction)
+        ArgumentNullException.ThrowIfNull(call);
+        if (owner is not null && method is not null && owner != method
+            && place is CodePlace.Middleware or CodePlace.RazorPage or CodePlace.Filter or CodePlace.Hub or CodePlace.MvcAction)
         {
-            method = $"{owner.DisplayName} (through {method})";
+            method = $"{owner} (through {method})";
         }
-        var request = stack.Context.HasFlag(CallContext.RequestPath) || stack.Place is CodePlace.MvcAction or CodePlace.MinimalApi or CodePlace.Middleware or CodePlace.Filter or CodePlace.RazorPage
+        var request = context.HasFlag(CallContext.RequestPath) || place is CodePlace.MvcAction or CodePlace.MinimalApi or CodePlace.Middleware or CodePlace.Filter or CodePlace.RazorPage
             ? " while the request waits" : "";
         if (call.ContainerLock)
         {
             return "Threads queue on the dependency-injection container's lock while another thread runs a slow service factory: "
                 + "this is the symptom; the culprit is the factory (the blocking call ranked above). Make the factory cheap, or build the value at startup.";
         }
-        var why = Why(call, request, stack.Context.HasFlag(CallContext.TaskRun), stack.Context.HasFlag(CallContext.AsyncMethod) ? method : null);
+        var why = Why(call, request, context.HasFlag(CallContext.TaskRun), context.HasFlag(CallContext.AsyncMethod) ? method : null);
         var change = Change(call);
         if (call.Kind == BlockingKind.Lock)
         {
             return $"{why} In {method ?? "the code holding the lock"}, {change}.";
         }
-        return $"{why} {Where(stack.Place, method, change, stack.Context)}";
+        return $"{why} {Where(place, method, change, context)}";
     }
 
     private static string Why(BlockingCall call, string request, bool taskRun, string? asyncMethod) => call.Kind switch

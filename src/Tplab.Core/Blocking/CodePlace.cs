@@ -1,0 +1,99 @@
+namespace Tplab.Blocking;
+
+/// <summary>Where the blocking call runs, read from the frames below the user frame; shapes the advice.</summary>
+[Flags]
+public enum CallContext
+{
+    /// <summary>Nothing recognised below the user frame.</summary>
+    None = 0,
+
+    /// <summary>ASP.NET Core frames below: the call runs while a request waits for it.</summary>
+    RequestPath = 1,
+
+    /// <summary>The user frame is a lambda run by <c>Task.Run</c>/<c>StartNew</c>: it still runs on a pool thread.</summary>
+    TaskRun = 2,
+
+    /// <summary>The user frame is an async method's state machine: the method is async but calls a blocking API.</summary>
+    AsyncMethod = 4,
+}
+
+/// <summary>The kind of code the blocking call runs in, as a developer would name the place.</summary>
+public enum CodePlace
+{
+    /// <summary>Nothing recognisable below the application code (a continuation, a Task.Run body, a thread of its own).</summary>
+    Unknown,
+
+    /// <summary>An MVC controller action (below it: MVC's action method executor).</summary>
+    MvcAction,
+
+    /// <summary>A minimal API endpoint (below it: the endpoint's compiled request delegate).</summary>
+    MinimalApi,
+
+    /// <summary>A middleware: application code called by the request pipeline, outside any endpoint.</summary>
+    Middleware,
+
+    /// <summary>An MVC filter: called by MVC's invoker, not by its action executor.</summary>
+    Filter,
+
+    /// <summary>A Razor Page handler.</summary>
+    RazorPage,
+
+    /// <summary>A SignalR hub method.</summary>
+    Hub,
+
+    /// <summary>A hosted or background service (<c>ExecuteAsync</c>, <c>Microsoft.Extensions.Hosting</c> below).</summary>
+    HostedService,
+
+    /// <summary>A timer callback (<c>System.Threading.Timer</c> fired it on a pool thread).</summary>
+    Timer,
+}
+
+/// <summary>
+/// The words for places and blocking kinds, shared by every command that names them (diagnose and scan), so the same
+/// code gets the same words in text, JSON and SARIF.
+/// </summary>
+public static class PlaceWords
+{
+    /// <summary><c>mvc-action</c>, <c>minimal-api</c>, ... for JSON.</summary>
+    public static string Id(CodePlace place) => place switch
+    {
+        CodePlace.MvcAction => "mvc-action",
+        CodePlace.MinimalApi => "minimal-api",
+        CodePlace.Middleware => "middleware",
+        CodePlace.Filter => "filter",
+        CodePlace.RazorPage => "razor-page",
+        CodePlace.Hub => "hub",
+        CodePlace.HostedService => "hosted-service",
+        CodePlace.Timer => "timer",
+        _ => "unknown",
+    };
+
+    /// <summary>The place in words, for the text report.</summary>
+    public static string Text(CodePlace place) => place switch
+    {
+        CodePlace.MvcAction => "MVC action",
+        CodePlace.MinimalApi => "minimal API endpoint",
+        CodePlace.Middleware => "middleware",
+        CodePlace.Filter => "MVC filter",
+        CodePlace.RazorPage => "Razor Page",
+        CodePlace.Hub => "SignalR hub",
+        CodePlace.HostedService => "hosted service",
+        CodePlace.Timer => "timer callback",
+        _ => "unknown place",
+    };
+
+    /// <summary><c>sleep</c>, <c>sync-over-async</c>, ... for JSON.</summary>
+    public static string KindId(BlockingKind kind) => kind switch
+    {
+        BlockingKind.Sleep => "sleep",
+        BlockingKind.SyncOverAsync => "sync-over-async",
+        BlockingKind.Lock => "lock",
+        BlockingKind.SyncWait => "sync-wait",
+        BlockingKind.SyncDatabaseIO => "sync-database-io",
+        BlockingKind.SyncHttp => "sync-http",
+        BlockingKind.SyncSocketIO => "sync-socket-io",
+        BlockingKind.SyncStreamIO => "sync-stream-io",
+        BlockingKind.Unrecognised => "unrecognised-wait",
+        _ => kind.ToString(),
+    };
+}
