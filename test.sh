@@ -4,9 +4,12 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$root"
 scripts/install-deps.sh test
-if [ -f tests/browser/package.json ]; then
-  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# The browser check of report.html (playwright-core) and the schema checks of every output (ajv, the SARIF schema).
+for dir in tests/browser tests/schemas; do
+  if [ -f "$dir/package.json" ]; then
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+done
 log="$(mktemp)"
 set +e
 dotnet test Tplab.slnx -c Release --logger "console;verbosity=normal" 2>&1 | tee "$log"
