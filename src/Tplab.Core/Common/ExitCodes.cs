@@ -36,6 +36,12 @@ public static class ExitCodes
     /// <summary><c>tplab compare --fail-if-worse</c>: B is worse than A beyond the threshold in some scenario.</summary>
     public const int Worse = 10;
 
+    /// <summary><c>tplab scan --fail-on</c>: findings at or above that severity exist (baselined ones do not count).</summary>
+    public const int Findings = 11;
+
+    /// <summary>Part of the work could not be done (a project that did not load, a scenario that failed); what was done was kept, and the skipped part named.</summary>
+    public const int Partial = 12;
+
     /// <summary>A load's --threshold failed (k6 uses the same code); the report was still written.</summary>
     public const int ThresholdsFailed = 99;
 
