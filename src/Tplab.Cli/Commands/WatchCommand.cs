@@ -4,6 +4,7 @@ using System.Globalization;
 using Tplab.Common;
 using Spectre.Console;
 using Tplab.Watch.Running;
+using Tplab.Diagnose.OnStarving;
 
 namespace Tplab.Cli.Commands;
 

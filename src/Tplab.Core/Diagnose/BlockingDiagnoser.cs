@@ -4,7 +4,7 @@ using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 using Tplab.Processes;
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;
 

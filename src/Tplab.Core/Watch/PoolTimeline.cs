@@ -1,4 +1,4 @@
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch;

@@ -1,6 +1,6 @@
 using System.Runtime.CompilerServices;
 using Tplab.Processes;
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 using Tplab.Watch.Sampling;
 
 namespace Tplab.Watch;

@@ -39,10 +39,10 @@ public static class WatchRun
         await using var watch = pid is { } id
             ? await ThreadPoolWatch.StartAsync(id, watchOptions, ct).ConfigureAwait(false)
             : await ThreadPoolWatch.LaunchAsync(options.Command, watchOptions, ct).ConfigureAwait(false);
-        StarvingDiagnosisTrigger? trigger = null;
+        IStarvingAction? trigger = null;
         if (options.OnStarving is { } onStarving)
         {
-            trigger = new StarvingDiagnosisTrigger(watch.ProcessId, options.Interval, onStarving, terminal.Error, TimeProvider.System);
+            trigger = onStarving.Create(watch.ProcessId, options.Interval, terminal.Error, TimeProvider.System);
             sinks.Add(trigger);
         }
         if (options.Format != "live")

@@ -36,8 +36,8 @@ public sealed record WatchRunOptions
     /// <summary>End with exit <see cref="ExitCodes.Starving"/> as soon as a sample's verdict is starving (<c>--fail-on starving</c>).</summary>
     public bool FailOnStarving { get; init; }
 
-    /// <summary>Capture and write a diagnosis when the pool turns starving (<c>--on-starving diagnose[=OUT]</c>); null for none.</summary>
-    public StarvingDiagnosisOptions? OnStarving { get; init; }
+    /// <summary>What to start when the pool turns starving (<c>--on-starving diagnose[=OUT]</c>: a diagnosis); null for nothing.</summary>
+    public IStarvingActionFactory? OnStarving { get; init; }
 
     /// <summary>The verdict rule's thresholds.</summary>
     public VerdictThresholds Thresholds { get; init; } = VerdictThresholds.Default;
@@ -62,7 +62,7 @@ public sealed record WatchRunOptions
         {
             throw TplabException.Usage($"--duration must be more than zero, got {d}");
         }
-        OnStarving?.Validated();
+        OnStarving?.Validate();
         return this;
     }
 }

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Threading.Channels;
 using Tplab.Processes;
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 using Tplab.Watch.Output;
 using Tplab.Watch.Verdicts;
 

@@ -1,4 +1,4 @@
-namespace Tplab.Watch.EventPipe;
+namespace Tplab.Runtime;
 
 /// <summary>One EventCounters payload: a counter's value over the runtime's last interval.</summary>
 /// <param name="Name">Counter name, e.g. threadpool-queue-length.</param>

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing;
 
-namespace Tplab.Watch.EventPipe;
+namespace Tplab.Runtime;
 
 /// <summary>
 /// One EventPipe session decoded on a dedicated thread (never the thread pool, so tplab keeps up whatever its own

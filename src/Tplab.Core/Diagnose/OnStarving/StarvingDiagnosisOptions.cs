@@ -1,14 +1,15 @@
 using System.Globalization;
 using Tplab.Common;
-using Tplab.Diagnose;
 
-namespace Tplab.Watch.Running;
+using Tplab.Watch.Running;
+
+namespace Tplab.Diagnose.OnStarving;
 
 /// <summary>
 /// <c>--on-starving diagnose[=OUT]</c>: when the pool turns starving, capture stacks for <see cref="Capture"/> and write
 /// the diagnosis, once per episode (until the verdict is healthy again) and at most once per <see cref="Cooldown"/>.
 /// </summary>
-public sealed record StarvingDiagnosisOptions
+public sealed record StarvingDiagnosisOptions : IStarvingActionFactory
 {
     /// <summary>The file to write; null: <c>tplab-diagnosis-PID-yyyyMMdd-HHmmss.json</c> in the current folder. Later episodes get -2, -3… before the extension.</summary>
     public string? Output { get; init; }
@@ -44,6 +45,13 @@ public sealed record StarvingDiagnosisOptions
         var extension = Path.GetExtension(path);
         return path[..^extension.Length] + "-" + episode.ToString(CultureInfo.InvariantCulture) + extension;
     }
+
+    /// <summary>The trigger that runs these diagnoses for <paramref name="processId"/>.</summary>
+    public IStarvingAction Create(int processId, TimeSpan interval, TextWriter notices, TimeProvider time) =>
+        new StarvingDiagnosisTrigger(processId, interval, this, notices, time);
+
+    /// <summary>Throws a usage error for a bad setting.</summary>
+    public void Validate() => Validated();
 
     /// <summary>These options, or a usage error.</summary>
     public StarvingDiagnosisOptions Validated()

@@ -2,11 +2,13 @@ using System.Globalization;
 using Tplab.Blocking;
 using Tplab.Common;
 using Tplab.Diagnose.Output;
-using Tplab.Diagnose;
 using Tplab.Watch.Output;
 using Tplab.Watch.Verdicts;
 
-namespace Tplab.Watch.Running;
+using Tplab.Watch;
+using Tplab.Watch.Running;
+
+namespace Tplab.Diagnose.OnStarving;
 
 /// <summary>
 /// A watch sink that starts a diagnosis when the verdict turns starving, in the background so sampling goes on: once
@@ -15,7 +17,7 @@ namespace Tplab.Watch.Running;
 /// <c>diagnose</c> replaces the live capture in tests; by default it is <see cref="BlockingDiagnoser.DiagnoseAsync"/>.
 /// </summary>
 public sealed class StarvingDiagnosisTrigger(
-    int processId, TimeSpan interval, StarvingDiagnosisOptions options, TextWriter notices, TimeProvider time, Func<Task<Diagnosis>>? diagnose = null) : IWatchSink
+    int processId, TimeSpan interval, StarvingDiagnosisOptions options, TextWriter notices, TimeProvider time, Func<Task<Diagnosis>>? diagnose = null) : IStarvingAction
 {
     private readonly Lock _gate = new();
     private readonly List<ThreadPoolSample> _samples = [];

@@ -2,7 +2,7 @@ using System.Diagnostics.Tracing;
 using System.Globalization;
 using Microsoft.Diagnostics.NETCore.Client;
 
-namespace Tplab.Watch.EventPipe;
+namespace Tplab.Runtime;
 
 /// <summary>
 /// The EventPipe providers tplab enables. EventCounters of the System.Runtime EventSource, not the System.Runtime

@@ -4,7 +4,7 @@ using Microsoft.Diagnostics.NETCore.Client;
 using Tplab.Common;
 using Tplab.Processes;
 
-namespace Tplab.Watch.EventPipe;
+namespace Tplab.Runtime;
 
 /// <summary>
 /// A diagnostics connection to one .NET process: attached to a running PID over its diagnostic socket (same user,

@@ -3,9 +3,10 @@ using Tplab.Diagnose;
 using Tplab.Tests.Support;
 using Tplab.Watch;
 using Tplab.Watch.Running;
+using Tplab.Diagnose.OnStarving;
 using Tplab.Watch.Verdicts;
 
-namespace Tplab.Tests.Watch;
+namespace Tplab.Tests.Diagnose;
 
 /// <summary>The trigger behind <c>watch --on-starving diagnose</c>: once per episode, a cool-down, files written whole.</summary>
 public sealed class StarvingDiagnosisTriggerTests

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using Microsoft.Diagnostics.Tracing;
 
-namespace Tplab.Watch.EventPipe;
+namespace Tplab.Runtime;
 
 /// <summary>
 /// Turns TraceEvent's events into tplab's records. Reads payload fields by name and the Reason as a raw integer,
