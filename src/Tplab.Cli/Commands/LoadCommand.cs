@@ -6,7 +6,7 @@ using Tplab.Load.Engine;
 using Tplab.Load.Formats;
 using Tplab.Load.Histograms;
 using Tplab.Load.Pacing;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 using Tplab.Load.Requests;
 
 namespace Tplab.Cli.Commands;

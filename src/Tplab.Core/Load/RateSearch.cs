@@ -1,5 +1,5 @@
 using Tplab.Common;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 using Tplab.Load.Thresholds;
 
 namespace Tplab.Load;

@@ -1,5 +1,5 @@
 using System.Text.Json;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
 namespace Tplab.Load.Formats;
 

@@ -1,6 +1,6 @@
 using System.Text;
 using System.Text.Json;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
 namespace Tplab.Load.Formats;
 

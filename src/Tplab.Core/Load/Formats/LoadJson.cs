@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Nodes;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
 namespace Tplab.Load.Formats;
 

@@ -2,7 +2,7 @@ using System.Globalization;
 using Tplab.Load;
 using Tplab.Load.Engine;
 using Tplab.Load.Formats;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Formats;

@@ -1,7 +1,7 @@
 using Tplab.Load.Engine;
 using Tplab.Load.Requests;
 
-namespace Tplab.Load.Reports;
+namespace Tplab.Load.Summary;
 
 /// <summary>
 /// The figures of one request template (one line of a targets file, one endpoint of a plan): vegeta's most asked-for

@@ -2,7 +2,7 @@ using System.Text.Json;
 using Tplab.Load.Formats;
 using Tplab.Load.Histograms;
 
-namespace Tplab.Load.Reports;
+namespace Tplab.Load.Summary;
 
 /// <summary>
 /// <c>tplab load merge</c>: the latency of several runs' interval logs added into one histogram (exact: the same

@@ -1,6 +1,6 @@
 using Tplab.Load.Engine;
 
-namespace Tplab.Load.Reports;
+namespace Tplab.Load.Summary;
 
 /// <summary>
 /// Where the requests' time went, over the requests whose response carried the app's <c>Server-Timing: handler</c>

@@ -1,6 +1,6 @@
 using Tplab.Load.Engine;
 
-namespace Tplab.Load.Reports;
+namespace Tplab.Load.Summary;
 
 /// <summary>
 /// Folds request records into a <see cref="LoadSummary"/>: <see cref="Add"/> one record at a time,

@@ -1,8 +1,8 @@
 using Tplab.Load;
 using Tplab.Load.Engine;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
-namespace Tplab.Tests.Load.Reports;
+namespace Tplab.Tests.Load.Summary;
 
 /// <summary>The moments and the exact samples the aggregator keeps.</summary>
 public sealed class SummaryAggregatorTests

@@ -1,8 +1,8 @@
 using Tplab.Load;
 using Tplab.Load.Engine;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
-namespace Tplab.Tests.Load.Reports;
+namespace Tplab.Tests.Load.Summary;
 
 /// <summary>The split of each request into waited for a thread, handler and rest, as the summary aggregates it.</summary>
 public sealed class HandlerTimingSplitTests

@@ -1,6 +1,6 @@
 using Tplab.Load.Histograms;
 
-namespace Tplab.Load.Reports;
+namespace Tplab.Load.Summary;
 
 /// <summary>
 /// One latency distribution in milliseconds: exact count, min, mean, population standard deviation and max;

@@ -1,6 +1,6 @@
 using Tplab.Load.Histograms;
 
-namespace Tplab.Load.Reports;
+namespace Tplab.Load.Summary;
 
 /// <summary>A transport error message and how many requests ended with it.</summary>
 public sealed record ErrorCount(string Message, long Count);
