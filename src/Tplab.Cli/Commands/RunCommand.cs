@@ -1,5 +1,5 @@
 using System.CommandLine;
-using Tplab.Target;
+using Tplab.Launch;
 using Spectre.Console;
 using Tplab.Common;
 using Tplab.Lab.Experiments;

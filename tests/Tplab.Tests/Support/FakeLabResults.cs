@@ -3,7 +3,7 @@ using Tplab.Lab.Running;
 using Tplab.Load;
 using Tplab.Load.Engine;
 using Tplab.Load.Summary;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;
 

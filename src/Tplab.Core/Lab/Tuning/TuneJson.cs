@@ -1,6 +1,6 @@
 using System.Text.Json.Nodes;
 using Tplab.Blocking;
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Lab.Tuning;
 

@@ -3,7 +3,7 @@ using System.Globalization;
 using Tplab.Common;
 using Tplab.Processes;
 
-namespace Tplab.Target;
+namespace Tplab.Launch;
 
 /// <summary>
 /// A running target (the seed variants) or downstream process, always separate from tplab's own
@@ -47,30 +47,24 @@ public sealed class TargetProcess : IServiceInstance
             throw TplabException.Usage($"--port must be between 0 and 65535, got {options.Port}");
         }
         var runtimeConfig = RuntimeConfigWriter.Write(DotnetHost.TargetFile(".runtimeconfig.json"), options.ThreadPool.RuntimeConfigKnobs);
+        var commandLine = new Tplab.Target.TargetCommandLine
+        {
+            Mode = mode, Port = options.Port, WatchParent = true, RequestTimeout = options.RequestTimeout,
+            Downstream = options.Downstream?.ToString(), MinThreads = options.ThreadPool.MinThreads,
+        };
         var info = new ProcessStartInfo(DotnetHost.Path)
         {
-            ArgumentList =
-            {
-                "exec", "--runtimeconfig", runtimeConfig, "--depsfile", DotnetHost.TargetFile(".deps.json"),
-                DotnetHost.TargetFile(".dll"), mode, "--port", options.Port.ToString(CultureInfo.InvariantCulture), "--watch-parent",
-                "--request-timeout-ms", ((long)options.RequestTimeout.TotalMilliseconds).ToString(CultureInfo.InvariantCulture),
-            },
+            ArgumentList = { "exec", "--runtimeconfig", runtimeConfig, "--depsfile", DotnetHost.TargetFile(".deps.json"), DotnetHost.TargetFile(".dll") },
         };
-        if (options.Downstream is not null)
+        foreach (var argument in commandLine.ToArguments())
         {
-            info.ArgumentList.Add("--downstream");
-            info.ArgumentList.Add(options.Downstream.ToString());
-        }
-        if (options.ThreadPool.MinThreads is int min)
-        {
-            info.ArgumentList.Add("--min-threads");
-            info.ArgumentList.Add(min.ToString(CultureInfo.InvariantCulture));
+            info.ArgumentList.Add(argument);
         }
         // The connection string goes through the environment so it never shows in `ps`.
-        info.Environment.Remove("TPLAB_PG");
+        info.Environment.Remove(Tplab.Target.TargetCommandLine.ConnectionStringVariable);
         if (options.ConnectionString is not null)
         {
-            info.Environment["TPLAB_PG"] = options.ConnectionString;
+            info.Environment[Tplab.Target.TargetCommandLine.ConnectionStringVariable] = options.ConnectionString;
         }
         foreach (var (name, value) in options.ThreadPool.EnvironmentKnobs.Concat(options.Environment))
         {

@@ -1,6 +1,6 @@
 using Tplab.Common;
 
-namespace Tplab.Target.Service;
+namespace Tplab.Launch.Service;
 
 /// <summary>
 /// A command of the form <c>dotnet APP.dll [args]</c>: the one form whose runtime settings tplab can change the way a

@@ -1,4 +1,4 @@
-namespace Tplab.Target;
+namespace Tplab.Launch;
 
 /// <summary>
 /// A running service the lab loads, watches and diagnoses: tplab's own target or the user's service.

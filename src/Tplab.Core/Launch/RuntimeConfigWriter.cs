@@ -4,7 +4,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using Tplab.Common;
 
-namespace Tplab.Target;
+namespace Tplab.Launch;
 
 /// <summary>
 /// Writes a copy of the target's runtimeconfig.json with the knobs added to <c>configProperties</c> —

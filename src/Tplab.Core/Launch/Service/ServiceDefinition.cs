@@ -1,4 +1,4 @@
-namespace Tplab.Target.Service;
+namespace Tplab.Launch.Service;
 
 /// <summary>How a scenario's minimum worker threads reach the user's service (docs/lab.md, "Your own service").</summary>
 public enum MinThreadsVia

@@ -1,4 +1,4 @@
-namespace Tplab.Target;
+namespace Tplab.Launch;
 
 /// <summary>How to start a target (or downstream) process.</summary>
 public sealed record TargetOptions

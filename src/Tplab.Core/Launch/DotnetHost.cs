@@ -1,7 +1,7 @@
 using System.Runtime.InteropServices;
 using Tplab.Common;
 
-namespace Tplab.Target;
+namespace Tplab.Launch;
 
 /// <summary>Finds the <c>dotnet</c> host and the target's files that ship next to tplab.</summary>
 public static class DotnetHost

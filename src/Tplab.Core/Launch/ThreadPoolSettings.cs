@@ -1,6 +1,6 @@
 using Tplab.Common;
 
-namespace Tplab.Target;
+namespace Tplab.Launch;
 
 /// <summary>
 /// How a target's thread pool is configured, in the forms users apply:

@@ -1,7 +1,7 @@
 using Tplab.Common;
 using Tplab.Processes;
 
-namespace Tplab.Target.Service;
+namespace Tplab.Launch.Service;
 
 /// <summary>Starts the user's service fresh for each scenario, or hands out the already-running one.</summary>
 public sealed class UserServiceLauncher(ServiceDefinition service) : IServiceLauncher

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Tplab.Target;
+namespace Tplab.Launch;
 
 /// <summary>
 /// The forms in which users set the pool's minimum worker threads, in one place: the runtimeconfig knob (what

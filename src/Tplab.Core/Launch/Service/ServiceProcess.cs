@@ -2,7 +2,7 @@ using System.Globalization;
 using Tplab.Common;
 using Tplab.Processes;
 
-namespace Tplab.Target.Service;
+namespace Tplab.Launch.Service;
 
 /// <summary>
 /// The user's service started for one scenario, with the scenario's pool settings applied the way the user applies

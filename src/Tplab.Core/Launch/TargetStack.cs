@@ -1,7 +1,7 @@
 using Tplab.Common;
 using Tplab.Postgres;
 
-namespace Tplab.Target;
+namespace Tplab.Launch;
 
 /// <summary>What a target depends on, started once and shared by the targets started from it.</summary>
 public sealed record TargetStackOptions
