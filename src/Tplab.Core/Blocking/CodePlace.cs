@@ -15,6 +15,9 @@ public enum CallContext
 
     /// <summary>The user frame is an async method's state machine: the method is async but calls a blocking API.</summary>
     AsyncMethod = 4,
+
+    /// <summary>The code runs as a continuation (<c>ContinueWith</c>, code after an <c>await</c>) of work started by a request.</summary>
+    Continuation = 8,
 }
 
 /// <summary>The kind of code the blocking call runs in, as a developer would name the place.</summary>
@@ -46,6 +49,30 @@ public enum CodePlace
 
     /// <summary>A timer callback (<c>System.Threading.Timer</c> fired it on a pool thread).</summary>
     Timer,
+
+    /// <summary>A dependency-injection factory (<c>AddSingleton(sp => ...)</c>): runs when the service is first resolved, while other resolutions wait.</summary>
+    DiFactory,
+
+    /// <summary>A gRPC service method.</summary>
+    Grpc,
+
+    /// <summary>An MVC view component's <c>Invoke</c>/<c>InvokeAsync</c>.</summary>
+    ViewComponent,
+
+    /// <summary>A <c>DelegatingHandler</c> of one of the app's HttpClients: runs inside every call through that client.</summary>
+    DelegatingHandler,
+
+    /// <summary>A health check (<c>IHealthCheck.CheckHealthAsync</c>).</summary>
+    HealthCheck,
+
+    /// <summary>An authorization handler (<c>IAuthorizationHandler</c>): runs before the endpoint on every request it guards.</summary>
+    AuthorizationHandler,
+
+    /// <summary>A MediatR-style request handler (<c>IRequestHandler&lt;,&gt;.Handle</c>) resolved through DI.</summary>
+    RequestHandler,
+
+    /// <summary>A Blazor Server component (lifecycle methods and event handlers run on the circuit's pool threads).</summary>
+    BlazorComponent,
 }
 
 /// <summary>
@@ -65,6 +92,14 @@ public static class PlaceWords
         CodePlace.Hub => "hub",
         CodePlace.HostedService => "hosted-service",
         CodePlace.Timer => "timer",
+        CodePlace.DiFactory => "di-factory",
+        CodePlace.Grpc => "grpc",
+        CodePlace.ViewComponent => "view-component",
+        CodePlace.DelegatingHandler => "delegating-handler",
+        CodePlace.HealthCheck => "health-check",
+        CodePlace.AuthorizationHandler => "authorization-handler",
+        CodePlace.RequestHandler => "request-handler",
+        CodePlace.BlazorComponent => "blazor-component",
         _ => "unknown",
     };
 
@@ -79,6 +114,14 @@ public static class PlaceWords
         CodePlace.Hub => "SignalR hub",
         CodePlace.HostedService => "hosted service",
         CodePlace.Timer => "timer callback",
+        CodePlace.DiFactory => "dependency-injection factory",
+        CodePlace.Grpc => "gRPC service method",
+        CodePlace.ViewComponent => "view component",
+        CodePlace.DelegatingHandler => "HttpClient delegating handler",
+        CodePlace.HealthCheck => "health check",
+        CodePlace.AuthorizationHandler => "authorization handler",
+        CodePlace.RequestHandler => "request handler (mediator)",
+        CodePlace.BlazorComponent => "Blazor component",
         _ => "unknown place",
     };
 
