@@ -18,3 +18,13 @@ public sealed record MinMaxEvent(long Timestamp, int MinWorkerThreads, int MaxWo
 /// <param name="ThreadId">The waiting thread (OS id).</param>
 /// <param name="Started">True for the start of a wait, false for its end.</param>
 public sealed record ContentionEvent(long Timestamp, int ThreadId, bool Started);
+
+/// <summary>
+/// A work item entering (ThreadPoolEnqueueWork, event 30) or leaving (ThreadPoolDequeueWork, event 31) the pool's
+/// queues, from the FrameworkEventSource. The runtime identifies the item by a number it derives from the object
+/// (its address in older runtimes, its hash code in newer ones): equal numbers pair an enqueue with its dequeue.
+/// </summary>
+/// <param name="TimeMs">When the target emitted it, in milliseconds on the trace's own clock (only differences count).</param>
+/// <param name="WorkId">The runtime's number for the work item.</param>
+/// <param name="Enqueued">True for an enqueue, false for a dequeue.</param>
+public readonly record struct WorkItemEvent(double TimeMs, long WorkId, bool Enqueued);

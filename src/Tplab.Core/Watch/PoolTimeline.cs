@@ -72,6 +72,12 @@ public sealed class PoolTimeline
     /// <summary>Longest queue in any sample.</summary>
     public long QueuePeak { get; }
 
+    /// <summary>
+    /// Why the scheduling delay was not measured, in one line (off, refused, the runtime sent no work-item events);
+    /// null when it was, or when the timeline was read from a file that did not say.
+    /// </summary>
+    public string? DelayNote { get; init; }
+
     /// <summary>Injection count per reason name (e.g. Starvation, CooperativeBlocking, Unknown(9)).</summary>
     public IReadOnlyDictionary<string, int> InjectionsByReason { get; }
 

@@ -1,3 +1,4 @@
+using Tplab.Watch.Delay;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch;
@@ -43,6 +44,18 @@ public sealed record ThreadPoolSample(
 
     /// <summary>The whole machine's busy CPU over the interval, in percent of all its cores (/proc/stat); null when unreadable.</summary>
     public double? MachineCpuPercent { get; init; }
+
+    /// <summary>
+    /// The scheduling delay measured from the runtime's enqueue/dequeue events over this sample's interval; null when
+    /// the events were off for the whole interval (sampled windows, <c>--delay off</c>) or the runtime sent none.
+    /// </summary>
+    public SchedulingDelay? Delay { get; init; }
+
+    /// <summary>
+    /// The estimate of the delay from the counters alone (<see cref="DelayEstimate"/>: queue ÷ completed per second), in
+    /// milliseconds; null when items were queued and none completed.
+    /// </summary>
+    public double? EstimatedDelayMs => DelayEstimate.Milliseconds(QueueLength, CompletedPerSecond);
 
     /// <summary>The pool-counter part of the sample, as the verdict rule reads it.</summary>
     public PoolReading Reading => new(Offset, ThreadCount, QueueLength, CompletedPerSecond, CpuPercent)
