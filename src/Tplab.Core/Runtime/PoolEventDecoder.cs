@@ -75,7 +75,7 @@ public static class PoolEventDecoder
         {
             var increment = ToDouble(fields.TryGetValue("Increment", out var i) ? i : null);
             var seconds = ToDouble(fields.TryGetValue("IntervalSec", out var s) ? s : null);
-            return increment is { } inc && seconds is > 0 ? new CounterValue(name, inc / seconds.Value, arrival) : null;
+            return increment is { } inc && seconds is > 0 ? new CounterValue(name, inc / seconds.Value, arrival) { Increment = inc } : null;
         }
         return ToDouble(fields.TryGetValue("Mean", out var mean) ? mean : null) is { } m ? new CounterValue(name, m, arrival) : null;
     }

@@ -4,7 +4,11 @@ namespace Tplab.Runtime;
 /// <param name="Name">Counter name, e.g. threadpool-queue-length.</param>
 /// <param name="Value">Mean for a polling counter; increment per second for an incrementing one.</param>
 /// <param name="Timestamp">Arrival time (Stopwatch timestamp) in tplab's process.</param>
-public sealed record CounterValue(string Name, double Value, long Timestamp);
+public sealed record CounterValue(string Name, double Value, long Timestamp)
+{
+    /// <summary>For an incrementing counter, the raw change over the runtime's interval; null for a polling one.</summary>
+    public double? Increment { get; init; }
+}
 
 /// <summary>A decoded ThreadPoolWorkerThreadAdjustmentAdjustment (event 55).</summary>
 /// <param name="Timestamp">When the target emitted it, as a Stopwatch timestamp of this machine.</param>

@@ -51,6 +51,12 @@ public sealed record ThreadPoolSample(
     /// </summary>
     public SchedulingDelay? Delay { get; init; }
 
+    /// <summary>Work items completed since the watch began, the runtime's increments summed (for exporters' counters).</summary>
+    public double CompletedTotal { get; init; }
+
+    /// <summary>Lock contentions since the watch began (for exporters' counters).</summary>
+    public double ContentionsTotal { get; init; }
+
     /// <summary>
     /// The estimate of the delay from the counters alone (<see cref="DelayEstimate"/>: queue ÷ completed per second), in
     /// milliseconds; null when items were queued and none completed.

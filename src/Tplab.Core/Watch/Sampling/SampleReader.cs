@@ -85,6 +85,8 @@ internal sealed class SampleReader : IDisposable
             Cores = _cores,
             MachineCpuPercent = _cpu.MachineBusyPercent,
             Delay = delay,
+            CompletedTotal = counters.CompletedTotal,
+            ContentionsTotal = counters.ContentionsTotal,
         });
     }
 
