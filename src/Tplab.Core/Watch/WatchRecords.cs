@@ -4,7 +4,11 @@ using Tplab.Watch.Verdicts;
 namespace Tplab.Watch;
 
 /// <summary>One thing a watch saw, at <see cref="Offset"/> from the start of the watch: a sample or an injection.</summary>
-public abstract record WatchRecord(TimeSpan Offset);
+public abstract record WatchRecord(TimeSpan Offset)
+{
+    /// <summary>The watched process (a watch of several processes mixes their records); 0 when not known (an old file).</summary>
+    public int ProcessId { get; init; }
+}
 
 /// <summary>
 /// The target's thread pool at one moment: pool counters from the runtime (System.Runtime EventCounters),

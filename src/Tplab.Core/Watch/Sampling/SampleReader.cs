@@ -31,6 +31,9 @@ internal sealed class SampleReader : IDisposable
         _cpu = new CpuClock(processId, start, _cores);
     }
 
+    /// <summary>The process read.</summary>
+    public int ProcessId => _processId;
+
     /// <summary>Whether the runtime's first counter payload has arrived.</summary>
     public bool HasCounters => _counters.Current.LastArrival is not null;
 
@@ -84,6 +87,7 @@ internal sealed class SampleReader : IDisposable
             RunnableWorkers = runnable,
             Cores = _cores,
             MachineCpuPercent = _cpu.MachineBusyPercent,
+            ProcessId = _processId,
             Delay = delay,
             CompletedTotal = counters.CompletedTotal,
             ContentionsTotal = counters.ContentionsTotal,

@@ -176,7 +176,7 @@ internal sealed class Sampler : IDisposable
             // Clamp into the watch: an event emitted just before the session began, or stamped a hair after this tick.
             offset = offset < TimeSpan.Zero ? TimeSpan.Zero : offset > upTo ? upTo : offset;
             var reason = InjectionReasons.FromCode(e.ReasonCode);
-            var injection = new ThreadPoolInjection(offset, e.NewWorkerThreadCount, reason, e.ReasonCode, e.AverageThroughput);
+            var injection = new ThreadPoolInjection(offset, e.NewWorkerThreadCount, reason, e.ReasonCode, e.AverageThroughput) { ProcessId = _reader.ProcessId };
             _injections.Add(injection);
             _records.Writer.TryWrite(injection);
             Deliver(s => s.OnInjection(injection));
