@@ -1,3 +1,4 @@
+using System.Globalization;
 using Tplab.Runtime;
 using Tplab.Watch.Verdicts;
 
@@ -36,7 +37,10 @@ public sealed class PoolTimeline
         FirstStarving = Samples.FirstOrDefault(s => s.Verdict.ThreadsHeld())?.Offset;
         var verdict = TimelineVerdict.Judge(Samples, Injections, interval);
         Verdict = verdict.Verdict;
-        Evidence = processExited ? verdict.Evidence + ", the process exited during the watch" : verdict.Evidence;
+        // The runtime sends its first counters one interval after the session opens: a shorter watch saw nothing to judge.
+        var evidence = HasVerdict ? verdict.Evidence : string.Create(CultureInfo.InvariantCulture,
+            $"no verdict: the runtime's counters arrive after about {interval.TotalSeconds:0.##} s, and the watch took no sample with them in {duration.TotalSeconds:0.#} s (watch longer, or at a shorter --interval)");
+        Evidence = processExited ? evidence + ", the process exited during the watch" : evidence;
     }
 
     /// <summary>The watched process.</summary>
@@ -83,6 +87,9 @@ public sealed class PoolTimeline
 
     /// <summary>Offset of the first starving sample, if any.</summary>
     public TimeSpan? FirstStarving { get; }
+
+    /// <summary>Whether the watch took any sample to judge; without one, <see cref="Verdict"/> means nothing and no output names it.</summary>
+    public bool HasVerdict => Samples.Count > 0;
 
     /// <summary>The verdict of the whole watch.</summary>
     public PoolVerdict Verdict { get; }

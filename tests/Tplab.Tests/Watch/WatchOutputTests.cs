@@ -41,7 +41,7 @@ public sealed class WatchOutputTests
             JsonlWatchWriter.WriteTimeline(Timeline(), text);
             var lines = text.ToString().Trim().Split('\n');
             Assert.Equal(3, lines.Length);
-            Assert.Equal("{\"type\":\"injection\",\"offsetSeconds\":3.1,\"newThreadCount\":4,\"reason\":\"Starvation\",\"reasonCode\":6,\"averageThroughput\":1.5}", lines[0].Trim());
+            Assert.Equal("{\"type\":\"injection\",\"pid\":0,\"offsetSeconds\":3.1,\"newThreadCount\":4,\"reason\":\"Starvation\",\"reasonCode\":6,\"averageThroughput\":1.5}", lines[0].Trim());
             using var sample = JsonDocument.Parse(lines[1]);
             Assert.Equal(3.3, sample.RootElement.GetProperty("cpuPercent").GetDouble());
             Assert.Equal("starving", sample.RootElement.GetProperty("verdict").GetString());
@@ -65,7 +65,8 @@ public sealed class WatchOutputTests
         csv.OnCompleted(Timeline());
         var lines = text.ToString().Trim().Split('\n');
         Assert.Equal(CsvWatchWriter.Header, lines[0].Trim());
-        Assert.StartsWith("3.500,4,94,2.5,21,3.3,0.0,1,0,starving,\"queue 94", lines[1], StringComparison.Ordinal);
+        // The delay's cells are empty (not measured); the estimate is 94 queued ÷ 2.5 completed/s.
+        Assert.StartsWith("0,3.500,4,94,2.5,21,3.3,0.0,1,0,,,,,,,37600.000,starving,\"queue 94", lines[1], StringComparison.Ordinal);
     }
 
     [Fact]

@@ -47,6 +47,12 @@ public static class ReportSeries
                 ["queue"] = Optional(samples.Select(s => Counter(s, s.QueueLength))),
                 ["completed"] = Optional(samples.Select(s => Counter(s, s.CompletedPerSecond))),
                 ["cpu"] = Numbers(samples.Select(s => s.CpuPercent)),
+                // The scheduling delay in ms: measured (gaps where the events were off) beside the estimate (gaps where
+                // nothing completed, which has no finite estimate).
+                ["delayP50"] = Optional(samples.Select(s => s.Delay is { Count: > 0 } d ? d.P50Ms : (double?)null)),
+                ["delayP99"] = Optional(samples.Select(s => s.Delay is { Count: > 0 } d ? d.P99Ms : (double?)null)),
+                ["oldest"] = Optional(samples.Select(s => s.Delay is { Waiting: > 0 } d ? d.OldestWaitingMs : (double?)null)),
+                ["estimate"] = Optional(samples.Select(s => s.EstimatedDelayMs)),
             },
             ["injections"] = new JsonObject
             {

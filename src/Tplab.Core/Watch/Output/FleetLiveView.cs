@@ -40,7 +40,8 @@ public sealed class FleetLiveView(IAnsiConsole console, string title) : IWatchSi
         {
             _rows[timeline.ProcessId] = row with { Ended = timeline.ProcessExited ? "exited" : "ended" };
         }
-        console.WriteLine($"pid {timeline.ProcessId.ToString(CultureInfo.InvariantCulture)}: watch {timeline.Verdict.ToWord()}: {timeline.Evidence}");
+        var pid = timeline.ProcessId.ToString(CultureInfo.InvariantCulture);
+        console.WriteLine(timeline.HasVerdict ? $"pid {pid}: watch {timeline.Verdict.ToWord()}: {timeline.Evidence}" : $"pid {pid}: {timeline.Evidence}");
         _drawn = 0;
     }
 

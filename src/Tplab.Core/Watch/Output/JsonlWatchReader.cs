@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using Tplab.Common;
+using Tplab.Watch.Delay;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch.Output;
@@ -21,6 +22,7 @@ public static class JsonlWatchReader
         int pid = 0;
         TimeSpan? interval = null, duration = null;
         var exited = false;
+        string? delayNote = null;
         var number = 0;
         while (reader.ReadLine() is { } line)
         {
@@ -41,19 +43,27 @@ public static class JsonlWatchReader
                             r.GetProperty("completedPerSecond").GetDouble(), r.GetProperty("osThreads").GetInt32(), r.GetProperty("cpuPercent").GetDouble(),
                             r.GetProperty("contentionsPerSecond").GetDouble(),
                             r.GetProperty("countersAgeMs").ValueKind == JsonValueKind.Null ? null : r.GetProperty("countersAgeMs").GetDouble(),
-                            Verdict(r.GetProperty("verdict").GetString()), r.GetProperty("evidence").GetString() ?? ""));
+                            Verdict(r.GetProperty("verdict").GetString()), r.GetProperty("evidence").GetString() ?? "")
+                        {
+                            ProcessId = r.TryGetProperty("pid", out var sp) ? sp.GetInt32() : 0,
+                            Delay = r.TryGetProperty("delay", out var d) && d.ValueKind == JsonValueKind.Object ? Delay(d) : null,
+                        });
                         break;
                     case "injection":
                         var code = r.GetProperty("reasonCode").GetInt64();
                         injections.Add(new ThreadPoolInjection(
                             Seconds(r, "offsetSeconds"), r.GetProperty("newThreadCount").GetInt32(), InjectionReasons.FromCode(code), code,
-                            r.GetProperty("averageThroughput").GetDouble()));
+                            r.GetProperty("averageThroughput").GetDouble())
+                        {
+                            ProcessId = r.TryGetProperty("pid", out var ip) ? ip.GetInt32() : 0,
+                        });
                         break;
                     case "summary":
                         pid = r.GetProperty("processId").GetInt32();
                         interval = Seconds(r, "intervalSeconds");
                         duration = Seconds(r, "durationSeconds");
                         exited = r.GetProperty("processExited").GetBoolean();
+                        delayNote = r.TryGetProperty("delayNote", out var n) ? n.GetString() : null;
                         break;
                 }
             }
@@ -68,16 +78,25 @@ public static class JsonlWatchReader
         }
         // Without a summary (the watch was killed), the interval is the usual gap between samples.
         interval ??= samples.Count > 1 ? samples[1].Offset - samples[0].Offset : TimeSpan.FromSeconds(1);
-        return new PoolTimeline(pid, interval.Value, duration ?? samples[^1].Offset, samples, injections, limits: null, exited);
+        // A file of several processes (watch PID PID, -n NAME --all) is read as the first one's.
+        var only = pid != 0 ? pid : samples[0].ProcessId;
+        if (samples.Any(s => s.ProcessId != 0 && s.ProcessId != only))
+        {
+            samples.RemoveAll(s => s.ProcessId != 0 && s.ProcessId != only);
+            injections.RemoveAll(i => i.ProcessId != 0 && i.ProcessId != only);
+        }
+        return new PoolTimeline(only, interval.Value, duration ?? samples[^1].Offset, samples, injections, limits: null, exited) { DelayNote = delayNote };
     }
 
     private static TimeSpan Seconds(JsonElement r, string name) => TimeSpan.FromSeconds(r.GetProperty(name).GetDouble());
 
-    private static PoolVerdict Verdict(string? word) => word switch
-    {
-        "starving" => PoolVerdict.Starving,
-        "recovering" => PoolVerdict.Recovering,
-        "healthy" => PoolVerdict.Healthy,
-        _ => throw new FormatException($"unknown verdict '{word}'"),
-    };
+    private static PoolVerdict Verdict(string? word) =>
+        Enum.GetValues<PoolVerdict>().FirstOrDefault(v => v.ToWord() == word) is var verdict && verdict.ToWord() == word
+            ? verdict
+            : throw new FormatException($"unknown verdict '{word}'");
+
+    private static SchedulingDelay Delay(JsonElement d) => new(
+        d.GetProperty("count").GetInt64(), d.GetProperty("meanMs").GetDouble(), d.GetProperty("p50Ms").GetDouble(), d.GetProperty("p99Ms").GetDouble(),
+        d.GetProperty("maxMs").GetDouble(), d.GetProperty("unpaired").GetInt64(), d.GetProperty("waiting").GetInt32(),
+        d.GetProperty("oldestWaitingMs").GetDouble(), d.GetProperty("coverageSeconds").GetDouble());
 }

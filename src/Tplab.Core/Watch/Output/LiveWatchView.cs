@@ -47,7 +47,12 @@ public sealed class LiveWatchView(IAnsiConsole console, string title) : IWatchSi
 
     public void OnCompleted(PoolTimeline timeline)
     {
-        console.WriteLine($"watch {timeline.Verdict.ToWord()}: {timeline.Evidence}", VerdictStyle(timeline.Verdict));
+        console.WriteLine(timeline.HasVerdict ? $"watch {timeline.Verdict.ToWord()}: {timeline.Evidence}" : timeline.Evidence,
+            timeline.HasVerdict ? VerdictStyle(timeline.Verdict) : Style.Plain);
+        if (timeline.DelayNote is { } note)
+        {
+            console.WriteLine(note, Style.Plain);
+        }
     }
 
     // A wrapped line would break the redraw (the cursor moves back by lines drawn), so lines are cut to the width.

@@ -15,6 +15,7 @@ public static class WatchJson
     public static string Sample(ThreadPoolSample s) => Write(w =>
     {
         w.WriteString("type", "sample");
+        w.WriteNumber("pid", s.ProcessId);
         w.WriteNumber("offsetSeconds", Round(s.Offset.TotalSeconds, 3));
         w.WriteNumber("threadCount", s.ThreadCount);
         w.WriteNumber("queueLength", s.QueueLength);
@@ -27,6 +28,25 @@ public static class WatchJson
         NumberOrNull(w, "lockWaiters", s.LockWaiters, 1);
         NumberOrNull(w, "runnableWorkers", s.RunnableWorkers, 1);
         NumberOrNull(w, "countersAgeMs", s.CountersAgeMs, 0);
+        NumberOrNull(w, "estimatedDelayMs", s.EstimatedDelayMs, 2);
+        if (s.Delay is { } d)
+        {
+            w.WriteStartObject("delay");
+            w.WriteNumber("count", d.Count);
+            w.WriteNumber("meanMs", Round(d.MeanMs, 3));
+            w.WriteNumber("p50Ms", Round(d.P50Ms, 3));
+            w.WriteNumber("p99Ms", Round(d.P99Ms, 3));
+            w.WriteNumber("maxMs", Round(d.MaxMs, 3));
+            w.WriteNumber("unpaired", d.Unpaired);
+            w.WriteNumber("waiting", d.Waiting);
+            w.WriteNumber("oldestWaitingMs", Round(d.OldestWaitingMs, 1));
+            w.WriteNumber("coverageSeconds", Round(d.CoverageSeconds, 3));
+            w.WriteEndObject();
+        }
+        else
+        {
+            w.WriteNull("delay");
+        }
         w.WriteString("verdict", s.Verdict.ToWord());
         w.WriteString("evidence", s.Evidence);
     });
@@ -35,6 +55,7 @@ public static class WatchJson
     public static string Injection(ThreadPoolInjection i) => Write(w =>
     {
         w.WriteString("type", "injection");
+        w.WriteNumber("pid", i.ProcessId);
         w.WriteNumber("offsetSeconds", Round(i.Offset.TotalSeconds, 3));
         w.WriteNumber("newThreadCount", i.NewThreadCount);
         w.WriteString("reason", i.ReasonName);
@@ -70,7 +91,19 @@ public static class WatchJson
             w.WriteNumber("maxWorkerThreads", l.MaxWorkerThreads);
         }
         w.WriteBoolean("processExited", t.ProcessExited);
-        w.WriteString("verdict", t.Verdict.ToWord());
+        if (t.DelayNote is { } note)
+        {
+            w.WriteString("delayNote", note);
+        }
+        // No sample, no verdict: the word would claim what the watch never saw.
+        if (t.HasVerdict)
+        {
+            w.WriteString("verdict", t.Verdict.ToWord());
+        }
+        else
+        {
+            w.WriteNull("verdict");
+        }
         w.WriteString("evidence", t.Evidence);
     });
 

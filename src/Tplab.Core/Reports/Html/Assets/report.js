@@ -170,6 +170,7 @@
         const row = rows.find(r => r.label === run.label);
         T.timelineChart(per, `timeline-${exp.name}-${row.scenario}`, run);
         T.poolChart(per, `pool-${exp.name}-${row.scenario}`, run);
+        T.delayChart(per, `delay-${exp.name}-${row.scenario}`, run);
       }
     }
   }
@@ -198,13 +199,22 @@
     document.title = `tplab watch — process ${w.pid}`;
     document.getElementById("meta").textContent = `${summary.tool} · process ${w.pid} · every ${T.num(w.intervalMs)} ms · started ${summary.startedAt}`;
     const sec = section("verdict", "Verdict");
+    if (!w.verdict) {
+      // No sample with the runtime's counters: no verdict word, no empty chart.
+      sec.append(el("p", {}, w.evidence));
+      root.append(sec);
+      return;
+    }
     sec.append(el("p", {}, el("b", { class: "verdict-" + w.verdict }, w.verdict), ` — ${w.evidence}`));
+    if (w.delayNote) sec.append(el("p", { class: "muted" }, w.delayNote));
     sec.append(el("p", { class: "muted" }, `pool threads ${w.threadsStart} → ${w.threadsPeak}, OS threads peak ${w.osThreadsPeak}, queue peak ${w.queuePeak}; injections: ` +
       (Object.entries(w.injectionsByReason || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "none")));
     root.append(sec);
     const pool = section("pool", "The pool over time");
     root.append(pool);
-    T.poolChart(pool, "pool-watch", { label: `process ${w.pid}`, index: 0, s: series.watch, xLabel: "seconds since the watch started" }, "Pool over time");
+    const run = { label: `process ${w.pid}`, index: 0, s: series.watch, xLabel: "seconds since the watch started" };
+    T.poolChart(pool, "pool-watch", run, "Pool over time");
+    T.delayChart(pool, "delay-watch", run, "Scheduling delay over time");
   }
 
   const footers = {
