@@ -55,4 +55,44 @@ public sealed class PrometheusExportTests(DownstreamFixture fixture, ITestOutput
         var estimate = await prometheus.QueryAsync($"max_over_time(tplab_thread_pool_scheduling_delay_estimate_seconds{{pid=\"{pid}\"}}[30s])");
         Assert.True(Assert.Single(estimate).Value > 0.1, "the estimate never rose");
     }
+
+    [Fact]
+    public async Task WatchPrometheus_OnStarvingDiagnose_PublishesTheCulpritInfoSeries()
+    {
+        await using var target = await fixture.Stack.StartTargetAsync(new ThreadPoolSettings());
+        var pid = target.ProcessId.ToString(CultureInfo.InvariantCulture);
+        var port = PrometheusServer.FreePort().ToString(CultureInfo.InvariantCulture);
+        var diagnosis = Path.Combine(Path.GetTempPath(), $"tplab-culprit-{Guid.NewGuid():N}.json");
+        var watch = TplabCli.RunAsync(TimeSpan.FromSeconds(90), "watch", pid, "--prometheus", "127.0.0.1:" + port, "--interval", "0.25s",
+            "--duration", "18s", "--format", "jsonl", "--on-starving", "diagnose=" + diagnosis);
+        await Task.Delay(2000);
+        string culprit = "";
+        using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(5) };
+        await using (Flood.Start(target.Url("/sleep?ms=1000"), 60, TimeSpan.FromSeconds(20), TimeSpan.FromSeconds(30)))
+        {
+            var clock = Stopwatch.StartNew();
+            while (clock.Elapsed < TimeSpan.FromSeconds(20) && culprit.Length == 0)
+            {
+                await Task.Delay(1000);
+                string text;
+                try
+                {
+                    text = await http.GetStringAsync(new Uri($"http://127.0.0.1:{port}/metrics"));
+                }
+                catch (HttpRequestException)
+                {
+                    continue; // tplab is still starting on a busy machine
+                }
+                culprit = text.Split('\n').FirstOrDefault(l => l.StartsWith("tplab_culprit_info{", StringComparison.Ordinal)) ?? "";
+            }
+        }
+        var (_, _, stderr) = await watch;
+        output.WriteLine(stderr);
+        File.Delete(diagnosis);
+
+        Assert.Contains("call=\"Thread.Sleep\"", culprit, StringComparison.Ordinal);
+        Assert.Contains($"pid=\"{pid}\"", culprit, StringComparison.Ordinal);
+        Assert.Contains("endpoint=\"GET /sleep\"", culprit, StringComparison.Ordinal);
+        Assert.EndsWith(" 1", culprit, StringComparison.Ordinal);
+    }
 }
