@@ -83,3 +83,29 @@ public sealed class WatchOutputTests
         Assert.StartsWith("watch starving:", lines[^1], StringComparison.Ordinal);
     }
 }
+
+/// <summary>The live view of several processes: a row per process, the measured delay beside the estimate.</summary>
+public sealed class FleetLiveViewTests
+{
+    [Fact]
+    public void Lines_TwoProcesses_OneRowEach_ExitedMarked()
+    {
+        using var text = new StringWriter(CultureInfo.InvariantCulture);
+        var console = AnsiConsole.Create(new AnsiConsoleSettings { Ansi = AnsiSupport.Yes, ColorSystem = ColorSystemSupport.NoColors, Out = new AnsiConsoleOutput(text) });
+        console.Profile.Width = 200;
+        var view = new FleetLiveView(console, "tplab watch: MyApi");
+        var a = new ThreadPoolSample(TimeSpan.FromSeconds(1), 4, 0, 100, 20, 5, 0, 10, PoolVerdict.Healthy, "ok") { ProcessId = 11 };
+        var b = new ThreadPoolSample(TimeSpan.FromSeconds(1), 9, 50, 10, 30, 2, 0, 10, PoolVerdict.Starving, "queue 50") { ProcessId = 12 };
+        view.OnSample(a);
+        view.OnSample(b);
+        view.OnCompleted(new PoolTimeline(12, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), [b], [], null, processExited: true));
+
+        var lines = view.Lines(TimeSpan.FromSeconds(2));
+
+        Assert.Equal(4, lines.Count);
+        Assert.Contains("2 processes", lines[0], StringComparison.Ordinal);
+        Assert.Matches(@"^\s+11 .+ healthy\s+4\s+0\s+100", lines[2]);
+        // 50 queued at 10 completed/s: 5 s estimated; the delay was not measured (off).
+        Assert.Matches(@"^\s+12 .+ exited\s+9\s+50\s+10\s+2%\s+off\s+5\.0 s", lines[3]);
+    }
+}
