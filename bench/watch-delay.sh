@@ -10,19 +10,22 @@ DURATION="${1:-10}"
 [[ "$DURATION" =~ ^[0-9]+$ ]] || { echo "SECONDS must be a whole number" >&2; exit 2; }
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 ./tplab --help >/dev/null
+# The build ./tplab made, run directly: a source edited during the run must not rebuild it under the measurement.
+app="$PWD/.build/app/tplab.dll"
+tplab() { dotnet "$app" "$@"; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 scenario() { # $1 name, $2 path, $3 users
   local port; port="$(free_port)"
-  ./tplab serve --no-db --port "$port" >"$work/serve.log" 2>&1 &
+  dotnet "$app" serve --no-db --port "$port" >"$work/serve.log" 2>&1 &
   local serve=$!
   for _ in $(seq 1 60); do grep -q "listening on" "$work/serve.log" 2>/dev/null && break; sleep 0.5; done
   local target; target="$(grep -o 'target pid [0-9]*' "$work/serve.log" | awk '{print $3}')"
-  ./tplab watch "$target" --delay continuous --interval 0.5s --format jsonl -o "$work/$1.jsonl" --duration "$((DURATION + 4))s" 2>/dev/null &
+  dotnet "$app" watch "$target" --delay continuous --interval 0.5s --format jsonl -o "$work/$1.jsonl" --duration "$((DURATION + 4))s" 2>/dev/null &
   local watch=$!
   sleep 2
-  ./tplab load "http://127.0.0.1:$port$2" -c "$3" --duration "${DURATION}s" -q --format json -o "$work/$1.json" >/dev/null 2>&1 || true
+  tplab load "http://127.0.0.1:$port$2" -c "$3" --duration "${DURATION}s" -q --format json -o "$work/$1.json" >/dev/null 2>&1 || true
   wait "$watch" || true
   kill "$serve" 2>/dev/null || true; wait "$serve" 2>/dev/null || true
 }

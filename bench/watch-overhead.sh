@@ -11,11 +11,14 @@ ROUNDS="${ROUNDS:-5}"; RATE="${RATE:-20000}"; DURATION="${DURATION:-10}"; DELAY=
 [[ "$ROUNDS" =~ ^[0-9]+$ && "$RATE" =~ ^[0-9]+$ && "$DURATION" =~ ^[0-9]+$ ]] || { echo "ROUNDS, RATE and DURATION must be whole numbers" >&2; exit 2; }
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); rounds $ROUNDS at $RATE/s for ${DURATION}s, delay $DELAY"
 ./tplab --help >/dev/null
+# The build ./tplab made, run directly: a source edited during the run must not rebuild it under the measurement.
+app="$PWD/.build/app/tplab.dll"
+tplab() { dotnet "$app" "$@"; }
 work="$(mktemp -d)"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-ticks() { awk '{print $14+$15}' "/proc/$1/stat"; }
+ticks() { awk '{print $14+$15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 port="$(free_port)"
-./tplab serve --no-db --port "$port" >"$work/serve.log" 2>&1 &
+dotnet "$app" serve --no-db --port "$port" >"$work/serve.log" 2>&1 &
 serve=$!
 trap 'kill "$serve" 2>/dev/null || true; wait "$serve" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 60); do grep -q "listening on" "$work/serve.log" 2>/dev/null && break; sleep 0.5; done
@@ -23,20 +26,21 @@ target="$(grep -o 'target pid [0-9]*' "$work/serve.log" | awk '{print $3}')"
 [ -n "$target" ] || { echo "the target did not start: $(cat "$work/serve.log")" >&2; exit 1; }
 hz="$(getconf CLK_TCK)"
 # Warm the target (JIT, connections) before measuring.
-./tplab load "http://127.0.0.1:$port/" --rate "$RATE" --duration 5s -q --format json -o "$work/warm.json" >/dev/null 2>&1 || true
+tplab load "http://127.0.0.1:$port/" --rate "$RATE" --duration 5s -q --format json -o "$work/warm.json" >/dev/null 2>&1 || true
 round() { # $1 = off|on, $2 = round number
   local watcher="" wt0=0 wt1=0 rss=0
   if [ "$1" = on ]; then
-    ./tplab watch "$target" --format jsonl -o /dev/null --delay "$DELAY" --prometheus "127.0.0.1:$(free_port)" --duration "$((DURATION + 6))s" 2>"$work/watch.err" &
+    dotnet "$app" watch "$target" --format jsonl -o /dev/null --delay "$DELAY" --prometheus "127.0.0.1:$(free_port)" --duration "$((DURATION + 6))s" 2>"$work/watch.err" &
     watcher=$!
     sleep 3
-    wt0="$(ticks "$(pgrep -P "$watcher" -f tplab.dll || echo "$watcher")")"
+    kill -0 "$watcher" 2>/dev/null || echo "the watch ended early: $(cat "$work/watch.err")" >&2
+    wt0="$(ticks "$watcher")"
   fi
   local t0; t0="$(ticks "$target")"
-  ./tplab load "http://127.0.0.1:$port/" --rate "$RATE" --duration "${DURATION}s" -q --format json -o "$work/round.json" >/dev/null 2>&1 || true
+  tplab load "http://127.0.0.1:$port/" --rate "$RATE" --duration "${DURATION}s" -q --format json -o "$work/round.json" >/dev/null 2>&1 || true
   local t1; t1="$(ticks "$target")"
   if [ -n "$watcher" ]; then
-    local wp; wp="$(pgrep -P "$watcher" -f tplab.dll || echo "$watcher")"
+    local wp="$watcher"
     wt1="$(ticks "$wp")"
     rss="$(awk '/VmHWM/ {print $2}' "/proc/$wp/status")"
     kill -INT "$watcher" 2>/dev/null || true

@@ -11,6 +11,9 @@ ROUNDS="${ROUNDS:-5}"; SCRAPE="${SCRAPE:-1}"; INTERVAL="${INTERVAL:-1}"
 command -v prometheus >/dev/null || { echo "needs Debian's prometheus (scripts/install-deps.sh test)" >&2; exit 1; }
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); scrape ${SCRAPE}s, sample ${INTERVAL}s"
 ./tplab --help >/dev/null
+# The build ./tplab made, run directly: a source edited during the run must not rebuild it under the measurement.
+app="$PWD/.build/app/tplab.dll"
+tplab() { dotnet "$app" "$@"; }
 work="$(mktemp -d)"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -26,17 +29,17 @@ prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data"
 pids+=($!)
 for r in $(seq 1 "$ROUNDS"); do
   port="$(free_port)"
-  ./tplab serve --no-db --port "$port" >"$work/serve.log" 2>&1 &
+  dotnet "$app" serve --no-db --port "$port" >"$work/serve.log" 2>&1 &
   serve=$!; pids+=($serve)
   for _ in $(seq 1 60); do grep -q "listening on" "$work/serve.log" 2>/dev/null && break; sleep 0.5; done
   target="$(grep -o 'target pid [0-9]*' "$work/serve.log" | awk '{print $3}')"
-  ./tplab watch "$target" --prometheus "127.0.0.1:$metrics" --interval "${INTERVAL}s" --format jsonl -o /dev/null --duration 40s 2>/dev/null &
+  dotnet "$app" watch "$target" --prometheus "127.0.0.1:$metrics" --interval "${INTERVAL}s" --format jsonl -o /dev/null --duration 40s 2>/dev/null &
   watch=$!; pids+=($watch)
   sleep 4
   python3 - "$port" "$metrics" "$web" "$target" >>"$work/rounds.txt" <<'PY'
 import json, socket, subprocess, sys, time, urllib.parse, urllib.request
 port, metrics, web, pid = sys.argv[1:]
-flood = subprocess.Popen(["./tplab", "load", f"http://127.0.0.1:{port}/sleep?ms=1000", "-c", "60", "--duration", "20s", "-q", "--format", "json", "-o", "/dev/null"],
+flood = subprocess.Popen(["dotnet", ".build/app/tplab.dll", "load", f"http://127.0.0.1:{port}/sleep?ms=1000", "-c", "60", "--duration", "20s", "-q", "--format", "json", "-o", "/dev/null"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 start = time.time(); seen = None; stored = None
 sel = f'tplab_pool_verdict{{verdict="starving",pid="{pid}"}}'

@@ -53,6 +53,7 @@ public static class ReportSeries
                 ["delayP99"] = Optional(samples.Select(s => s.Delay is { Count: > 0 } d ? d.P99Ms : (double?)null)),
                 ["oldest"] = Optional(samples.Select(s => s.Delay is { Waiting: > 0 } d ? d.OldestWaitingMs : (double?)null)),
                 ["estimate"] = Optional(samples.Select(s => s.EstimatedDelayMs)),
+                ["delayOn"] = Numbers(samples.Select(s => s.Delay?.CoverageSeconds ?? 0)),
             },
             ["injections"] = new JsonObject
             {

@@ -180,10 +180,12 @@
   T.delayChart = function (parent, id, run, title) {
     const p = run.s.pool;
     if (!p || !p.t.length || !p.estimate) return;
-    const measured = (p.delayP99 || []).some(T.finite);
-    const box = T.box(parent, title || `Scheduling delay — ${run.label}`,
-      measured ? "measured: each work item's wait, enqueue to dequeue (events 30/31); estimate: queue ÷ completed per second; log scale" : "estimate only (queue ÷ completed per second): the events were off", true), ticks = [];
-    const pos = a => (a || []).map(v => T.finite(v) ? Math.max(v, 0.001) : null);
+    const measured = (p.delayP99 || []).some(T.finite), on = (p.delayOn || []).some(v => v > 0);
+    const note = measured ? "measured: each work item's wait, enqueue to dequeue (events 30/31); estimate: queue ÷ completed per second"
+      : on ? "the events were on, but no work item waited in these samples; the estimate is queue ÷ completed per second"
+      : "estimate only (queue ÷ completed per second): the events were off";
+    const box = T.box(parent, title || `Scheduling delay — ${run.label}`, note + "; log scale, zero not drawn", true), ticks = [];
+    const pos = a => (a || []).map(v => T.finite(v) && v > 0 ? v : null);
     new uPlot({
       width: T.width(box), height: 260, legend: { live: true },
       scales: { x: { time: false }, y: { distr: 3 } },

@@ -218,7 +218,7 @@
   }
 
   const footers = {
-    watch: "Made by tplab. Charts: uPlot (MIT). Pool threads, queue and completed/s are the runtime's own counters (EventPipe); OS threads and CPU come from /proc; injections are the runtime's thread-adjustment events, by reason.",
+    watch: "Made by tplab. Charts: uPlot (MIT). Pool threads, queue and completed/s are the runtime's own counters (EventPipe); OS threads and CPU come from /proc; injections are the runtime's thread-adjustment events, by reason; the measured scheduling delay pairs the runtime's work-item enqueue/dequeue events (30/31) while they were on, the estimate is queue ÷ completed per second.",
   };
   if (footers[data.kind]) document.querySelector("footer").textContent = footers[data.kind];
   ({ lab, load, watch })[data.kind || "lab"]();
