@@ -35,6 +35,8 @@ public sealed class PoolTimeline
         InjectionsByReason = Injections.GroupBy(i => i.ReasonName).OrderBy(g => g.Key, StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
         FirstStarving = Samples.FirstOrDefault(s => s.Verdict.ThreadsHeld())?.Offset;
+        DelayP99PeakMs = Samples.Where(s => s.Delay is { Count: > 0 }).Select(s => (double?)s.Delay!.P99Ms).Max();
+        EstimatePeakMs = Samples.Select(s => s.EstimatedDelayMs).Where(e => e is not null).Max();
         var verdict = TimelineVerdict.Judge(Samples, Injections, interval);
         Verdict = verdict.Verdict;
         // The runtime sends its first counters one interval after the session opens: a shorter watch saw nothing to judge.
@@ -84,6 +86,12 @@ public sealed class PoolTimeline
 
     /// <summary>Injection count per reason name (e.g. Starvation, CooperativeBlocking, Unknown(9)).</summary>
     public IReadOnlyDictionary<string, int> InjectionsByReason { get; }
+
+    /// <summary>The highest p99 of the measured scheduling delay over the samples' intervals; null when never measured.</summary>
+    public double? DelayP99PeakMs { get; }
+
+    /// <summary>The highest finite estimate of the delay (queue ÷ completed/s); null when none was finite.</summary>
+    public double? EstimatePeakMs { get; }
 
     /// <summary>Offset of the first starving sample, if any.</summary>
     public TimeSpan? FirstStarving { get; }

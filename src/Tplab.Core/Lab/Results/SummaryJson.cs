@@ -77,6 +77,10 @@ internal static class SummaryJson
                 ["threadsPeak"] = t.ThreadsPeak,
                 ["osThreadsPeak"] = t.OsThreadsPeak,
                 ["queuePeak"] = t.QueuePeak,
+                // The scheduling delay: measured from the work-item events (null when never measured) and estimated.
+                ["delayP99PeakMs"] = t.DelayP99PeakMs is { } d ? Math.Round(d, 3) : null,
+                ["delayEstimatePeakMs"] = t.EstimatePeakMs is { } e ? Math.Round(e, 3) : null,
+                ["delayNote"] = t.DelayNote,
                 ["injectionsByReason"] = new JsonObject(t.InjectionsByReason.Select(kv => KeyValuePair.Create(kv.Key, (JsonNode?)JsonValue.Create(kv.Value)))),
                 ["processExited"] = t.ProcessExited,
             },
