@@ -30,7 +30,7 @@ tplab load "http://127.0.0.1:$port/" --rate "$RATE" --duration 5s -q --format js
 round() { # $1 = off|on, $2 = round number
   local watcher="" wt0=0 wt1=0 rss=0
   if [ "$1" = on ]; then
-    dotnet "$app" watch "$target" --format jsonl -o /dev/null --delay "$DELAY" --prometheus "127.0.0.1:$(free_port)" --duration "$((DURATION + 6))s" 2>"$work/watch.err" &
+    dotnet "$app" watch "$target" --format jsonl -o /dev/null --delay "$DELAY" --prometheus "127.0.0.1:$(free_port)" --duration 10m 2>"$work/watch.err" &
     watcher=$!
     sleep 3
     kill -0 "$watcher" 2>/dev/null || echo "the watch ended early: $(cat "$work/watch.err")" >&2
@@ -42,8 +42,8 @@ round() { # $1 = off|on, $2 = round number
   if [ -n "$watcher" ]; then
     local wp="$watcher"
     wt1="$(ticks "$wp")"
-    rss="$(awk '/VmHWM/ {print $2}' "/proc/$wp/status")"
-    kill -INT "$watcher" 2>/dev/null || true
+    rss="$(awk '/VmHWM/ {print $2}' "/proc/$wp/status" 2>/dev/null || echo 0)"
+    kill -TERM "$watcher" 2>/dev/null || true  # not INT: a background job of a script ignores SIGINT
     wait "$watcher" 2>/dev/null || true
   fi
   python3 - "$work/round.json" "$1" "$2" "$((t1 - t0))" "$((wt1 - wt0))" "$rss" "$hz" "$DURATION" >>"$work/rounds.jsonl" <<'PY'
@@ -68,7 +68,7 @@ off = [r for r in rows if r["mode"] == "off"]; on = [r for r in rows if r["mode"
 m = lambda rs, k: st.median(r[k] for r in rs)
 print(f"| | without watch | with watch | overhead |")
 print(f"|---|---:|---:|---:|")
-print(f"| answered req/s (median) | {m(off,'rps'):,.0f} | {m(on,'rps'):,.0f} | {(1 - m(on,'rps') / m(off,'rps')) * 100:+.1f}% fewer |")
+print(f"| answered req/s (median) | {m(off,'rps'):,.0f} | {m(on,'rps'):,.0f} | {(m(on,'rps') / m(off,'rps') - 1) * 100:+.1f}% |")
 print(f"| target CPU per request (median) | {m(off,'targetCpuUsPerRequest'):.1f} µs | {m(on,'targetCpuUsPerRequest'):.1f} µs | {(m(on,'targetCpuUsPerRequest') / m(off,'targetCpuUsPerRequest') - 1) * 100:+.1f}% |")
 print(f"| target CPU (median) | {m(off,'targetCpuPercent'):.0f}% of a core | {m(on,'targetCpuPercent'):.0f}% of a core | |")
 print(f"| watcher CPU / peak memory (median) | | {m(on,'watcherCpuPercent'):.1f}% of a core / {m(on,'watcherPeakMB'):.0f} MB | |")
