@@ -45,6 +45,7 @@ public sealed class CsvWatchWriter(TextWriter writer) : IWatchSink
         if (!_headerWritten)
         {
             writer.WriteLine(Header);
+            _headerWritten = true;
         }
         writer.Flush();
     }

@@ -89,7 +89,12 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
             foreach (var pid in fresh)
             {
                 await AddAsync(pid, ct).ConfigureAwait(false);
-                if (_members.ContainsKey(pid) && First?.ProcessId != pid)
+                bool joined;
+                lock (_gate)
+                {
+                    joined = _members.ContainsKey(pid);
+                }
+                if (joined && First?.ProcessId != pid)
                 {
                     Notice($"process {Pid(pid)} ({name}) started; watching it too");
                 }
