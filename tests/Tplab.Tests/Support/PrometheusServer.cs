@@ -92,8 +92,16 @@ internal sealed class PrometheusServer : IAsyncDisposable
         var result = doc.RootElement.GetProperty("data").GetProperty("result");
         return result.EnumerateArray().Select(r => (
             (IReadOnlyDictionary<string, string>)r.GetProperty("metric").EnumerateObject().ToDictionary(p => p.Name, p => p.Value.GetString() ?? ""),
-            double.Parse(r.GetProperty("value")[1].GetString()!, CultureInfo.InvariantCulture))).ToList();
+            Number(r.GetProperty("value")[1].GetString()!))).ToList();
     }
+
+    // Prometheus writes infinities as +Inf/-Inf (the estimate is +Inf while nothing completes).
+    private static double Number(string text) => text switch
+    {
+        "+Inf" => double.PositiveInfinity,
+        "-Inf" => double.NegativeInfinity,
+        _ => double.Parse(text, CultureInfo.InvariantCulture),
+    };
 
     /// <summary>The scrape target's health as Prometheus sees it (<c>up</c>, last error).</summary>
     public async Task<string> TargetsAsync()

@@ -37,7 +37,9 @@ public sealed class SchedulingDelayTests(DownstreamFixture fixture, ITestOutputH
         var measured = timeline.Samples.Where(s => s.Delay is { Count: > 0 }).ToList();
         Assert.NotEmpty(measured);
         Assert.True(measured.Sum(s => s.Delay!.Count) > 100, "few waits measured");
-        Assert.True(measured.Max(s => s.Delay!.P50Ms) < 50, "the median wait of a healthy pool should be short");
+        // The flood's first burst waits while the pool grows from its minimum; over the whole flood, the median is short.
+        var all = measured.Select(s => s.Delay!.Distribution).Aggregate((a, b) => a.Plus(b));
+        Assert.True(all.QuantileMs(0.5) < 20, $"median wait {all.QuantileMs(0.5)} ms");
     }
 
     private async Task<PoolTimeline> WatchFloodAsync(string path, TimeSpan flood)

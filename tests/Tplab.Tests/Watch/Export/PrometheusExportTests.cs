@@ -20,23 +20,28 @@ public sealed class PrometheusExportTests(DownstreamFixture fixture, ITestOutput
         var port = PrometheusServer.FreePort();
         await using var prometheus = await PrometheusServer.StartAsync($"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}", TimeSpan.FromSeconds(1));
         var watch = TplabCli.RunAsync(TimeSpan.FromSeconds(60), "watch", pid, "--prometheus", $"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}",
-            "--interval", "0.5s", "--duration", "16s", "--format", "jsonl", "--service", "orders");
+            "--interval", "0.5s", "--duration", "20s", "--format", "jsonl", "--service", "orders");
         await Task.Delay(2500);
         IReadOnlyList<(IReadOnlyDictionary<string, string> Labels, double Value)> starving = [];
         IReadOnlyList<(IReadOnlyDictionary<string, string> Labels, double Value)> delay = [];
-        await using (Flood.Start(target.Url("/sleep?ms=1000"), 60, TimeSpan.FromSeconds(12), TimeSpan.FromSeconds(30)))
+        await using (Flood.Start(target.Url("/sleep?ms=1000"), 60, TimeSpan.FromSeconds(15), TimeSpan.FromSeconds(30)))
         {
             var clock = Stopwatch.StartNew();
-            while (clock.Elapsed < TimeSpan.FromSeconds(11) && (starving.Count == 0 || delay.Count == 0))
+            while (clock.Elapsed < TimeSpan.FromSeconds(14) && (starving.Count == 0 || delay.Count == 0))
             {
                 await Task.Delay(1000);
-                starving = await prometheus.QueryAsync($"tplab_pool_verdict{{verdict=\"starving\",pid=\"{pid}\"}} == 1");
+                // Any starving sample stored in the last 30 s, whatever the verdict is by the time of the query.
+                starving = await prometheus.QueryAsync($"max_over_time(tplab_pool_verdict{{verdict=\"starving\",pid=\"{pid}\"}}[30s]) == 1");
                 delay = await prometheus.QueryAsync($"max_over_time(tplab_thread_pool_oldest_waiting_seconds{{pid=\"{pid}\"}}[10s]) > 0.25 and on (pid) tplab_thread_pool_scheduling_delay_seconds_count > 0");
             }
         }
-        var (exit, _, stderr) = await watch;
+        var (exit, stdout, stderr) = await watch;
         output.WriteLine(stderr);
         output.WriteLine(await prometheus.TargetsAsync());
+        foreach (var line in stdout.Split('\n').Where(l => l.Contains("\"type\":\"sample\"", StringComparison.Ordinal)))
+        {
+            output.WriteLine(line.Length > 300 ? line[..300] : line);
+        }
 
         Assert.Equal(0, exit);
         var series = Assert.Single(starving);
