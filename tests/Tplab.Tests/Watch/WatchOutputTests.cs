@@ -109,3 +109,47 @@ public sealed class FleetLiveViewTests
         Assert.Matches(@"^\s+12 .+ exited\s+9\s+50\s+10\s+2%\s+off\s+5\.0 s", lines[3]);
     }
 }
+
+/// <summary>A watch that took no sample with the runtime's counters names no verdict in any format.</summary>
+public sealed class NoVerdictOutputTests
+{
+    private static readonly PoolTimeline Empty = new(42, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(0.9), [], [], null, processExited: false);
+
+    [Fact]
+    public void Timeline_NoSample_SaysNoVerdictAndWhy()
+    {
+        Assert.False(Empty.HasVerdict);
+        Assert.StartsWith("no verdict: the runtime's counters arrive after about 1 s", Empty.Evidence, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Jsonl_NoSample_SummaryVerdictIsNull()
+    {
+        using var summary = JsonDocument.Parse(WatchJson.Summary(Empty));
+
+        Assert.Equal(JsonValueKind.Null, summary.RootElement.GetProperty("verdict").ValueKind);
+    }
+
+    [Fact]
+    public void LiveView_NoSample_PrintsNoVerdictWord()
+    {
+        using var text = new StringWriter(CultureInfo.InvariantCulture);
+        var console = AnsiConsole.Create(new AnsiConsoleSettings { Ansi = AnsiSupport.No, ColorSystem = ColorSystemSupport.NoColors, Out = new AnsiConsoleOutput(text) });
+        console.Profile.Width = 400;
+
+        new LiveWatchView(console, "t").OnCompleted(Empty);
+
+        Assert.StartsWith("no verdict:", text.ToString(), StringComparison.Ordinal);
+        Assert.DoesNotContain("healthy", text.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Html_NoSample_HasNoVerdictWord()
+    {
+        using var text = new StringWriter(CultureInfo.InvariantCulture);
+
+        HtmlWatchWriter.Write(Empty, DateTimeOffset.UnixEpoch, text);
+
+        Assert.Contains("\"verdict\":null", text.ToString(), StringComparison.Ordinal);
+    }
+}
