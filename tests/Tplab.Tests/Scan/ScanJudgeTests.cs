@@ -131,6 +131,29 @@ public sealed class ScanJudgeTests
     }
 
     [Fact]
+    public void Score_FalseLineInAScratchCopy_IsNamedFromTheAppsFolder()
+    {
+        var score = Score(Result("MA0042", "file:///tmp/tmp.x1/repo/tests/corpus/Demo/Program.cs", 7));
+
+        Assert.Equal("tests/corpus/Demo/Program.cs:7 MA0042", score.Spots.Single().ToString());
+    }
+
+    [Fact]
+    public void Markdown_ScoredAndUnavailableTools_ReadAsTables()
+    {
+        var peer = new ToolRun("peer", "VSTHRD002", [Score(Result("VSTHRD002", "Helpers.cs", 30), Result("VSTHRD002", "Helpers.cs", 40))]);
+        var tplab = new ToolRun("tplab", "*", [], "not available: no scan command");
+
+        var markdown = ScanReport.Markdown([peer, tplab], [App]);
+
+        Assert.Contains("| peer | VSTHRD002 | 1/1 | 100% | 1 | 1 | 50% | 1/1 | 0 |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| tplab | * | not available: no scan command |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| Demo | `a-blocks` (GET /a) | error: Task.Result in Type.Method | found (VSTHRD002) |", markdown, StringComparison.Ordinal);
+        Assert.Contains("| Demo | `b-clean` (GET /b) | must not flag | FLAGGED (VSTHRD002) |", markdown, StringComparison.Ordinal);
+        Assert.Contains("- peer: 1: `tests/corpus/Demo/Helpers.cs:40 VSTHRD002` (trap of b-clean)", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Read_SuppressedResult_IsLeftOut()
     {
         var log = Log("""{ "ruleId": "CA1849", "suppressions": [ { "kind": "inSource" } ], "locations": [ """ + Location("file:///r/Helpers.cs", 30, null) + " ] }");

@@ -94,8 +94,17 @@ internal static class ScanJudge
     private static bool Covers(SourceSpot spot, CallSite site) =>
         site.Line >= spot.StartLine && site.Line <= Math.Max(spot.StartLine, spot.EndLine) && SameFile(spot.Path, site.File);
 
-    private static string FileOf(TruthApp app, string logPath) =>
-        app.Roots.SelectMany(r => r.ChainSites.Concat(r.Traps)).Select(s => s.File).FirstOrDefault(f => SameFile(logPath, f)) ?? logPath;
+    /// <summary>The truth's name of the file, else the path from the app's folder on (a scratch copy's prefix dropped), else the path as logged.</summary>
+    private static string FileOf(TruthApp app, string logPath)
+    {
+        var known = app.Roots.SelectMany(r => r.ChainSites.Concat(r.Traps)).Select(s => s.File).FirstOrDefault(f => SameFile(logPath, f));
+        if (known is not null)
+        {
+            return known;
+        }
+        var inApp = logPath.IndexOf("/" + app.Folder + "/", StringComparison.Ordinal);
+        return inApp >= 0 ? logPath[(inApp + 1)..] : logPath;
+    }
 
     private static FlaggedSpot Judge(TruthApp app, string file, int startLine, int endLine, IEnumerable<SarifResult> results)
     {

@@ -35,6 +35,13 @@ internal static class ScanReport
             var clean = run.Scores.Sum(s => s.Roots.Count(r => r.Root.Verdict == Verdict.Clean && r.Root.Traps.Count > 0));
             md.AppendLine(Inv($"| {run.Tool} | {run.Rules} | {run.Found}/{run.Blocking} | {Percent(run.Found, run.Blocking)} | {run.OnChain} | {run.False} | {Percent(run.OnChain, run.OnChain + run.False)} | {run.Scores.Sum(s => s.CleanRootsFlagged)}/{clean} | {run.Scores.Sum(s => s.ChainsShown)} |"));
         }
+        foreach (var run in scored.Where(r => r.Tool.StartsWith("tplab", StringComparison.OrdinalIgnoreCase)))
+        {
+            // Only tplab grades its findings (error, warning, note); the peers' levels are what the .editorconfig set.
+            var found = run.Scores.SelectMany(s => s.Roots).Where(r => r.Root.Verdict == Verdict.Blocking && r.Flagged).ToList();
+            md.AppendLine();
+            md.AppendLine(Inv($"{run.Tool}: the severity of the finding that found a root is the truth's on {found.Count(r => r.Level == r.Root.Severity)} of {found.Count} found roots."));
+        }
         md.AppendLine();
         md.AppendLine("Per app (blocking roots found / blocking roots; precision over the flagged lines):");
         md.AppendLine();
