@@ -166,6 +166,8 @@ public sealed class ScanJudgeTests
     [InlineData("""{ "uri": "Demo/Helpers.cs", "uriBaseId": "SRCROOT" }""", "/work/repo/tests/corpus/Demo/Helpers.cs")]
     [InlineData("""{ "uri": "Helpers.cs", "uriBaseId": "PROJECT" }""", "/work/repo/tests/corpus/Demo/Helpers.cs")]
     [InlineData("""{ "index": 0 }""", "/work/repo/tests/corpus/Demo/Helpers.cs")]
+    // tplab's own form: the base id is the text "%SRCROOT%", the relative URI escaped.
+    [InlineData("""{ "uri": "Demo/My%20Helpers.cs", "uriBaseId": "%SRCROOT%" }""", "/work/repo/tests/corpus/Demo/My Helpers.cs")]
     // A base id the log does not declare: the relative path as written.
     [InlineData("""{ "uri": "Demo/Helpers.cs", "uriBaseId": "UNKNOWN" }""", "Demo/Helpers.cs")]
     [InlineData("""{ "uri": "/srv/app/Helpers.cs" }""", "/srv/app/Helpers.cs")]
@@ -173,7 +175,7 @@ public sealed class ScanJudgeTests
     {
         var log = $$"""
             { "version": "2.1.0", "runs": [ { "tool": { "driver": { "name": "tplab" } },
-              "originalUriBaseIds": { "SRCROOT": { "uri": "file:///work/repo/tests/corpus/" }, "PROJECT": { "uri": "Demo/", "uriBaseId": "SRCROOT" } },
+              "originalUriBaseIds": { "SRCROOT": { "uri": "file:///work/repo/tests/corpus/" }, "%SRCROOT%": { "uri": "file:///work/repo/tests/corpus/" }, "PROJECT": { "uri": "Demo/", "uriBaseId": "SRCROOT" } },
               "artifacts": [ { "location": { "uri": "Demo/Helpers.cs", "uriBaseId": "SRCROOT" } } ],
               "results": [ { "ruleId": "TPL001", "level": "error", "message": { "text": "m" },
                 "locations": [ { "physicalLocation": { "artifactLocation": {{artifactLocation}}, "region": { "startLine": 3 } } } ] } ] } ] }
