@@ -91,9 +91,11 @@ internal static class ScanReport
             return "not run";
         }
         var rules = string.Join(", ", outcome.Rules);
+        // tplab grades its findings: say where its level differs from the truth's severity.
+        var level = run.Tool.StartsWith("tplab", StringComparison.OrdinalIgnoreCase) && outcome.Level != root.Severity ? $"; {outcome.Level}, not {root.Severity}" : "";
         return (root.Verdict, outcome.Flagged) switch
         {
-            (Verdict.Blocking, true) => $"found ({rules}{(outcome.ChainShown ? ", chain" : "")})",
+            (Verdict.Blocking, true) => $"found ({rules}{(outcome.ChainShown ? ", chain" : "")}{level})",
             (Verdict.Blocking, false) => "missed",
             (Verdict.Waste, true) => $"noted ({rules})",
             (Verdict.Waste, false) => "-",
