@@ -16,6 +16,9 @@ public static class HistogramEncoding
     private const int CompressedCookie = 0x1c849304 | 0x10;
     private const int HeaderSize = 40;
 
+    // No layout reaches this many buckets (HdrHistogram's arrays are indexed by int).
+    private const long MaxIndex = int.MaxValue;
+
     /// <summary>The compressed encoding of <paramref name="histogram"/>.</summary>
     public static byte[] Encode(LatencyHistogram histogram)
     {
@@ -61,7 +64,13 @@ public static class HistogramEncoding
         return result;
     }
 
-    /// <summary>Adds the counts of a compressed (or plain) V2 encoding into <paramref name="into"/>; a <see cref="FormatException"/> says why it cannot.</summary>
+    /// <summary>
+    /// Adds the counts of a compressed (or plain) V2 encoding into <paramref name="into"/>; a <see cref="FormatException"/>
+    /// says why it cannot. The input may come from anywhere (a .hlog from another machine): nothing in it is trusted.
+    /// It inflates to at most <see cref="MaxPlainLength"/> bytes, every index must fall inside the histogram, and no count
+    /// may carry its bucket or the total past <see cref="long.MaxValue"/>; a rejected encoding leaves
+    /// <paramref name="into"/> unchanged.
+    /// </summary>
     public static void DecodeInto(ReadOnlySpan<byte> encoded, LatencyHistogram into)
     {
         ArgumentNullException.ThrowIfNull(into);
@@ -71,11 +80,19 @@ public static class HistogramEncoding
         {
             throw new FormatException($"a histogram with {digits} significant digits and lowest value {lowest}; tplab merges only its own layout (3 digits, lowest 1)");
         }
-        Read(plain, into);
+        var counts = new long[into.CountsLength];
+        Read(plain, counts);
+        into.AddCounts(counts);
     }
 
     /// <summary>The header of an encoding and its total count, whatever its layout (for checks and tests).</summary>
     internal static (int Digits, long Lowest, long Highest, long TotalCount) Inspect(ReadOnlySpan<byte> encoded) => Read(Inflate(encoded), null);
+
+    /// <summary>
+    /// The most bytes an encoding may inflate to: the header and a 9-byte word for every count of tplab's histogram
+    /// (about 270 KiB), far above any real one (zero runs take one word); a larger one is a decompression bomb.
+    /// </summary>
+    internal static int MaxPlainLength => HeaderSize + (9 * new LatencyHistogram().CountsLength);
 
     private static byte[] Inflate(ReadOnlySpan<byte> encoded)
     {
@@ -83,21 +100,40 @@ public static class HistogramEncoding
         {
             throw new FormatException("too short for an HdrHistogram encoding");
         }
-        if (BinaryPrimitives.ReadInt32BigEndian(encoded) != CompressedCookie)
+        var cookie = BinaryPrimitives.ReadInt32BigEndian(encoded);
+        if (cookie != CompressedCookie)
         {
+            if (cookie != EncodingCookie)
+            {
+                throw new FormatException($"not an HdrHistogram V2 encoding (cookie 0x{cookie:x8})");
+            }
+            if (encoded.Length > MaxPlainLength)
+            {
+                throw new FormatException($"the histogram is longer than {MaxPlainLength} bytes");
+            }
             return encoded.ToArray();
         }
         var length = BinaryPrimitives.ReadInt32BigEndian(encoded[4..]);
         if (length < 0 || length > encoded.Length - 8)
         {
-            throw new FormatException("the compressed length runs past the data");
+            throw new FormatException($"the compressed length ({length} bytes) runs past the data ({encoded.Length - 8} bytes)");
         }
         try
         {
             using var zlib = new ZLibStream(new MemoryStream(encoded.Slice(8, length).ToArray()), CompressionMode.Decompress);
-            using var inflated = new MemoryStream();
-            zlib.CopyTo(inflated);
-            return inflated.ToArray();
+            // One byte more than allowed tells a bomb from a histogram that fills the bound exactly.
+            var plain = new byte[MaxPlainLength + 1];
+            var filled = 0;
+            int read;
+            while (filled < plain.Length && (read = zlib.Read(plain, filled, plain.Length - filled)) > 0)
+            {
+                filled += read;
+            }
+            if (filled > MaxPlainLength)
+            {
+                throw new FormatException($"the compressed histogram inflates past {MaxPlainLength} bytes");
+            }
+            return plain[..filled];
         }
         catch (InvalidDataException e)
         {
@@ -105,8 +141,8 @@ public static class HistogramEncoding
         }
     }
 
-    // Walks the counts; adds them into the histogram when one is given (same layout checked by the caller).
-    private static (int Digits, long Lowest, long Highest, long TotalCount) Read(ReadOnlySpan<byte> plain, LatencyHistogram? into)
+    // Walks the counts, checking every index and sum; fills counts (of tplab's layout) when given.
+    private static (int Digits, long Lowest, long Highest, long TotalCount) Read(ReadOnlySpan<byte> plain, long[]? counts)
     {
         if (plain.Length < HeaderSize || BinaryPrimitives.ReadInt32BigEndian(plain) != EncodingCookie)
         {
@@ -118,7 +154,7 @@ public static class HistogramEncoding
         var highest = BinaryPrimitives.ReadInt64BigEndian(plain[24..]);
         if (payloadLength < 0 || payloadLength > plain.Length - HeaderSize)
         {
-            throw new FormatException("the payload length runs past the data");
+            throw new FormatException($"the payload length ({payloadLength} bytes) runs past the data ({plain.Length - HeaderSize} bytes)");
         }
         var payload = plain.Slice(HeaderSize, payloadLength);
         long index = 0, total = 0;
@@ -127,25 +163,37 @@ public static class HistogramEncoding
             var value = GetZigZag(ref payload);
             if (value < 0)
             {
+                // A run of -value empty buckets; long.MinValue has no positive and is no run at all.
+                if (value == long.MinValue || -value > MaxIndex - index)
+                {
+                    throw new FormatException("a run of empty buckets goes past any histogram's last index");
+                }
                 index -= value;
                 continue;
             }
-            if (into is not null && value > 0)
+            if (value > 0)
             {
-                if (index >= into.CountsLength)
+                if (index >= MaxIndex || (counts is not null && index >= counts.Length))
                 {
-                    throw new FormatException("a count beyond the histogram's range");
+                    throw new FormatException($"a count at index {index}, beyond the histogram's range ({(counts?.Length ?? MaxIndex) - 1})");
                 }
-                into.AddAtIndex((int)index, value);
+                if (value > long.MaxValue - total)
+                {
+                    throw new FormatException("the counts add up past the largest count a histogram holds (2^63 - 1)");
+                }
+                if (counts is not null)
+                {
+                    counts[index] += value;
+                }
+                total += value;
             }
-            total += value;
             index++;
         }
         return (digits, lowest, highest, total);
     }
 
     // ZigZag then LEB128, at most 9 bytes: the ninth carries a full 8 bits (HdrHistogram's ZigZagEncoding).
-    private static int PutZigZag(Span<byte> buffer, long value)
+    internal static int PutZigZag(Span<byte> buffer, long value)
     {
         var v = (ulong)((value << 1) ^ (value >> 63));
         var n = 0;

@@ -98,11 +98,31 @@ public sealed class LatencyHistogram
         return -1;
     }
 
-    /// <summary>Adds <paramref name="count"/> at a counts index (decoding an encoded histogram of the same layout).</summary>
-    internal void AddAtIndex(int index, long count)
+    /// <summary>
+    /// Adds decoded counts of the same layout (<paramref name="counts"/> indexed as this histogram's); a
+    /// <see cref="FormatException"/>, with nothing added, when a bucket or the total would pass <see cref="long.MaxValue"/>.
+    /// </summary>
+    internal void AddCounts(long[] counts)
     {
-        _counts[index] += count;
-        TotalCount += count;
+        long added = 0;
+        for (var i = 0; i < counts.Length; i++)
+        {
+            if (counts[i] < 0 || counts[i] > long.MaxValue - added)
+            {
+                throw new FormatException("the counts add up past the largest count a histogram holds (2^63 - 1)");
+            }
+            added += counts[i];
+        }
+        // Every bucket is at most the total, so a total that fits keeps every bucket in range too.
+        if (added > long.MaxValue - TotalCount)
+        {
+            throw new FormatException("the counts add up past the largest count a histogram holds (2^63 - 1)");
+        }
+        for (var i = 0; i < counts.Length; i++)
+        {
+            _counts[i] += counts[i];
+        }
+        TotalCount += added;
     }
 
     /// <summary>A copy that no longer changes when this one does.</summary>
