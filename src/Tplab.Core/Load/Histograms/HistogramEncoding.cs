@@ -1,5 +1,7 @@
 using System.Buffers.Binary;
 using System.IO.Compression;
+using HdrHistogram;
+using HdrHistogram.Utilities;
 
 namespace Tplab.Load.Histograms;
 
@@ -8,7 +10,9 @@ namespace Tplab.Load.Histograms;
 /// in base64): cookie 0x1c849314 and the deflated length, then zlib of the V2 encoding: cookie 0x1c849313, payload
 /// length, normalizing offset, significant digits, lowest and highest trackable values, the integer-to-double ratio,
 /// then the counts as ZigZag LEB128 words where a negative word is a run of that many zeros. Big-endian throughout.
-/// Decoding accepts only tplab's layout (3 significant digits, lowest value 1), which is what it writes.
+/// Decoding accepts only tplab's layout (3 significant digits, lowest value 1), which is what it writes. Encoding is
+/// HdrHistogram.NET's; decoding is tplab's own, because the library's trusts its input (an index past the counts
+/// throws IndexOutOfRangeException, counts may overflow into negative totals, a payload is read with one Stream.Read).
 /// </summary>
 public static class HistogramEncoding
 {
@@ -19,48 +23,22 @@ public static class HistogramEncoding
     // No layout reaches this many buckets (HdrHistogram's arrays are indexed by int).
     private const long MaxIndex = int.MaxValue;
 
-    /// <summary>The compressed encoding of <paramref name="histogram"/>.</summary>
+    /// <summary>
+    /// The compressed encoding of <paramref name="histogram"/>, by HdrHistogram.NET's encoder (its zlib stream carries no
+    /// Adler-32 trailer and deflates the unused tail of its buffer too; decoders stop at the payload length).
+    /// </summary>
     public static byte[] Encode(LatencyHistogram histogram)
     {
         ArgumentNullException.ThrowIfNull(histogram);
-        var payload = new MemoryStream();
-        var word = new byte[10];
-        var limit = histogram.LastNonZeroIndex() + 1;
-        for (var i = 0; i < limit;)
+        var buffer = ByteBuffer.Allocate(histogram.Inner.GetNeededByteBufferCapacity());
+        var length = histogram.Inner.EncodeIntoCompressedByteBuffer(buffer);
+        // The library keeps its bulk copy internal: the few hundred bytes are read one at a time.
+        buffer.Position = 0;
+        var result = new byte[length];
+        for (var i = 0; i < length; i++)
         {
-            var count = histogram.CountAt(i++);
-            var zeros = 0;
-            if (count == 0)
-            {
-                zeros = 1;
-                while (i < limit && histogram.CountAt(i) == 0)
-                {
-                    zeros++;
-                    i++;
-                }
-            }
-            payload.Write(word, 0, PutZigZag(word, zeros > 1 ? -zeros : count));
+            result[i] = buffer.Get();
         }
-        var plain = new byte[HeaderSize + payload.Length];
-        var span = plain.AsSpan();
-        BinaryPrimitives.WriteInt32BigEndian(span, EncodingCookie);
-        BinaryPrimitives.WriteInt32BigEndian(span[4..], (int)payload.Length);
-        BinaryPrimitives.WriteInt32BigEndian(span[8..], 0);
-        BinaryPrimitives.WriteInt32BigEndian(span[12..], LatencyHistogram.SignificantDigits);
-        BinaryPrimitives.WriteInt64BigEndian(span[16..], 1);
-        BinaryPrimitives.WriteInt64BigEndian(span[24..], histogram.HighestTrackableValue);
-        BinaryPrimitives.WriteDoubleBigEndian(span[32..], 1.0);
-        payload.GetBuffer().AsSpan(0, (int)payload.Length).CopyTo(span[HeaderSize..]);
-
-        var compressed = new MemoryStream();
-        compressed.Write(new byte[8]);
-        using (var zlib = new ZLibStream(compressed, CompressionLevel.Optimal, leaveOpen: true))
-        {
-            zlib.Write(plain);
-        }
-        var result = compressed.ToArray();
-        BinaryPrimitives.WriteInt32BigEndian(result, CompressedCookie);
-        BinaryPrimitives.WriteInt32BigEndian(result.AsSpan(4), result.Length - 8);
         return result;
     }
 
@@ -193,19 +171,6 @@ public static class HistogramEncoding
     }
 
     // ZigZag then LEB128, at most 9 bytes: the ninth carries a full 8 bits (HdrHistogram's ZigZagEncoding).
-    internal static int PutZigZag(Span<byte> buffer, long value)
-    {
-        var v = (ulong)((value << 1) ^ (value >> 63));
-        var n = 0;
-        while (n < 8 && v >= 0x80)
-        {
-            buffer[n++] = (byte)((v & 0x7F) | 0x80);
-            v >>= 7;
-        }
-        buffer[n++] = (byte)v;
-        return n;
-    }
-
     private static long GetZigZag(ref ReadOnlySpan<byte> data)
     {
         ulong v = 0;

@@ -103,7 +103,7 @@ public sealed class CraftedLogTests
         var word = new byte[10];
         foreach (var v in values)
         {
-            bytes.AddRange(word.AsSpan(0, HistogramEncoding.PutZigZag(word, v)).ToArray());
+            bytes.AddRange(word.AsSpan(0, PutZigZag(word, v)).ToArray());
         }
         return [.. bytes];
     }
@@ -142,5 +142,19 @@ public sealed class CraftedLogTests
         var cut = compressed[..(8 + ((compressed.Length - 8) / 2))];
         BinaryPrimitives.WriteInt32BigEndian(cut.AsSpan(4), cut.Length - 8);
         return cut;
+    }
+
+    // HdrHistogram's ZigZag LEB128 word (at most 9 bytes, the ninth a full 8 bits), to write any count or run.
+    private static int PutZigZag(Span<byte> buffer, long value)
+    {
+        var v = (ulong)((value << 1) ^ (value >> 63));
+        var n = 0;
+        while (n < 8 && v >= 0x80)
+        {
+            buffer[n++] = (byte)((v & 0x7F) | 0x80);
+            v >>= 7;
+        }
+        buffer[n++] = (byte)v;
+        return n;
     }
 }
