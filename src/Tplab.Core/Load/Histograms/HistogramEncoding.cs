@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.IO.Compression;
 using HdrHistogram;
+using HdrHistogram.Encoding;
 using HdrHistogram.Utilities;
 
 namespace Tplab.Load.Histograms;
@@ -24,21 +25,32 @@ public static class HistogramEncoding
     private const long MaxIndex = int.MaxValue;
 
     /// <summary>
-    /// The compressed encoding of <paramref name="histogram"/>, by HdrHistogram.NET's encoder (its zlib stream carries no
-    /// Adler-32 trailer and deflates the unused tail of its buffer too; decoders stop at the payload length).
+    /// The compressed encoding of <paramref name="histogram"/>: HdrHistogram.NET's V2 encoder writes the header and the
+    /// counts, zlib here compresses them. The library's own compressed form is not used: it leaves out zlib's Adler-32
+    /// trailer, which Python's zlib.decompress (HdrHistogram_py) refuses, and deflates its whole buffer (about 240 KiB
+    /// per interval) instead of the bytes written.
     /// </summary>
     public static byte[] Encode(LatencyHistogram histogram)
     {
         ArgumentNullException.ThrowIfNull(histogram);
         var buffer = ByteBuffer.Allocate(histogram.Inner.GetNeededByteBufferCapacity());
-        var length = histogram.Inner.EncodeIntoCompressedByteBuffer(buffer);
-        // The library keeps its bulk copy internal: the few hundred bytes are read one at a time.
+        var length = histogram.Inner.Encode(buffer, HistogramEncoderV2.Instance);
+        // The library keeps its bulk copy internal: the bytes are read one at a time (a few hundred at most).
         buffer.Position = 0;
-        var result = new byte[length];
+        var plain = new byte[length];
         for (var i = 0; i < length; i++)
         {
-            result[i] = buffer.Get();
+            plain[i] = buffer.Get();
         }
+        var compressed = new MemoryStream();
+        compressed.Write(new byte[8]);
+        using (var zlib = new ZLibStream(compressed, CompressionLevel.Optimal, leaveOpen: true))
+        {
+            zlib.Write(plain);
+        }
+        var result = compressed.ToArray();
+        BinaryPrimitives.WriteInt32BigEndian(result, CompressedCookie);
+        BinaryPrimitives.WriteInt32BigEndian(result.AsSpan(4), result.Length - 8);
         return result;
     }
 
