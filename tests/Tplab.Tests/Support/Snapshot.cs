@@ -3,7 +3,7 @@ using System.Runtime.CompilerServices;
 namespace Tplab.Tests.Support;
 
 /// <summary>
-/// Snapshot testing by hand (Verify is not in our registry): compares text with a file under
+/// Snapshot testing by hand (Verify is not served here; Snapshooter stores JSON: docs/dependencies.md): compares text with a file under
 /// tests/Tplab.Tests/Snapshots/ in the source tree; <c>TPLAB_UPDATE_SNAPSHOTS=1</c> writes the file instead.
 /// </summary>
 internal static class Snapshot

@@ -65,24 +65,24 @@ public static class HistogramEncoding
     {
         ArgumentNullException.ThrowIfNull(into);
         var plain = Inflate(encoded);
-        var (digits, lowest, _, _) = Read(plain, null);
+        var (digits, lowest, _, _) = Read(plain, null, MaxIndex);
         if (digits != LatencyHistogram.SignificantDigits || lowest != 1)
         {
             throw new FormatException($"a histogram with {digits} significant digits and lowest value {lowest}; tplab merges only its own layout (3 digits, lowest 1)");
         }
-        var counts = new long[into.CountsLength];
-        Read(plain, counts);
+        var counts = new List<(int Index, long Count)>();
+        Read(plain, counts, into.CountsLength);
         into.AddCounts(counts);
     }
 
     /// <summary>The header of an encoding and its total count, whatever its layout (for checks and tests).</summary>
-    internal static (int Digits, long Lowest, long Highest, long TotalCount) Inspect(ReadOnlySpan<byte> encoded) => Read(Inflate(encoded), null);
+    internal static (int Digits, long Lowest, long Highest, long TotalCount) Inspect(ReadOnlySpan<byte> encoded) => Read(Inflate(encoded), null, MaxIndex);
 
     /// <summary>
     /// The most bytes an encoding may inflate to: the header and a 9-byte word for every count of tplab's histogram
     /// (about 270 KiB), far above any real one (zero runs take one word); a larger one is a decompression bomb.
     /// </summary>
-    internal static int MaxPlainLength => HeaderSize + (9 * new LatencyHistogram().CountsLength);
+    internal static int MaxPlainLength { get; } = HeaderSize + (9 * new LatencyHistogram().CountsLength);
 
     private static byte[] Inflate(ReadOnlySpan<byte> encoded)
     {
@@ -111,19 +111,19 @@ public static class HistogramEncoding
         try
         {
             using var zlib = new ZLibStream(new MemoryStream(encoded.Slice(8, length).ToArray()), CompressionMode.Decompress);
-            // One byte more than allowed tells a bomb from a histogram that fills the bound exactly.
-            var plain = new byte[MaxPlainLength + 1];
-            var filled = 0;
+            // Read in small steps (a real interval inflates to a few hundred bytes), and stop one step past the bound.
+            using var plain = new MemoryStream();
+            var chunk = new byte[4096];
             int read;
-            while (filled < plain.Length && (read = zlib.Read(plain, filled, plain.Length - filled)) > 0)
+            while ((read = zlib.Read(chunk)) > 0)
             {
-                filled += read;
+                plain.Write(chunk, 0, read);
+                if (plain.Length > MaxPlainLength)
+                {
+                    throw new FormatException($"the compressed histogram inflates past {MaxPlainLength} bytes");
+                }
             }
-            if (filled > MaxPlainLength)
-            {
-                throw new FormatException($"the compressed histogram inflates past {MaxPlainLength} bytes");
-            }
-            return plain[..filled];
+            return plain.ToArray();
         }
         catch (InvalidDataException e)
         {
@@ -131,8 +131,8 @@ public static class HistogramEncoding
         }
     }
 
-    // Walks the counts, checking every index and sum; fills counts (of tplab's layout) when given.
-    private static (int Digits, long Lowest, long Highest, long TotalCount) Read(ReadOnlySpan<byte> plain, long[]? counts)
+    // Walks the counts, checking every index (below countsLength) and sum; collects the non-zero ones when asked.
+    private static (int Digits, long Lowest, long Highest, long TotalCount) Read(ReadOnlySpan<byte> plain, List<(int Index, long Count)>? counts, long countsLength)
     {
         if (plain.Length < HeaderSize || BinaryPrimitives.ReadInt32BigEndian(plain) != EncodingCookie)
         {
@@ -163,18 +163,15 @@ public static class HistogramEncoding
             }
             if (value > 0)
             {
-                if (index >= MaxIndex || (counts is not null && index >= counts.Length))
+                if (index >= countsLength)
                 {
-                    throw new FormatException($"a count at index {index}, beyond the histogram's range ({(counts?.Length ?? MaxIndex) - 1})");
+                    throw new FormatException($"a count at index {index}, beyond the histogram's range ({countsLength - 1})");
                 }
                 if (value > long.MaxValue - total)
                 {
                     throw new FormatException("the counts add up past the largest count a histogram holds (2^63 - 1)");
                 }
-                if (counts is not null)
-                {
-                    counts[index] += value;
-                }
+                counts?.Add(((int)index, value));
                 total += value;
             }
             index++;

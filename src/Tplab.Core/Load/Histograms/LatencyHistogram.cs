@@ -90,31 +90,32 @@ public sealed class LatencyHistogram
     public long MaxValue => TotalCount == 0 ? 0 : _histogram.GetMaxValue();
 
     /// <summary>
-    /// Adds decoded counts of the same layout (<paramref name="counts"/> indexed as this histogram's); a
-    /// <see cref="FormatException"/>, with nothing added, when a bucket or the total would pass <see cref="long.MaxValue"/>.
+    /// Adds decoded counts of the same layout (each at a counts index of this histogram, below <see cref="CountsLength"/>);
+    /// a <see cref="FormatException"/>, with nothing added, when the total would pass <see cref="long.MaxValue"/>.
     /// </summary>
-    internal void AddCounts(long[] counts)
+    internal void AddCounts(IReadOnlyList<(int Index, long Count)> counts)
     {
         long added = 0;
-        for (var i = 0; i < counts.Length; i++)
+        foreach (var (index, count) in counts)
         {
-            if (counts[i] < 0 || counts[i] > long.MaxValue - added)
+            if ((uint)index >= (uint)CountsLength)
+            {
+                throw new FormatException($"a count at index {index}, beyond the histogram's range ({CountsLength - 1})");
+            }
+            if (count < 0 || count > long.MaxValue - added)
             {
                 throw new FormatException("the counts add up past the largest count a histogram holds (2^63 - 1)");
             }
-            added += counts[i];
+            added += count;
         }
         // Every bucket is at most the total, so a total that fits keeps every bucket in range too.
-        if (added > long.MaxValue - TotalCount || counts.Length > CountsLength)
+        if (added > long.MaxValue - TotalCount)
         {
             throw new FormatException("the counts add up past the largest count a histogram holds (2^63 - 1)");
         }
-        for (var i = 0; i < counts.Length; i++)
+        foreach (var (index, count) in counts)
         {
-            if (counts[i] != 0)
-            {
-                _histogram.RecordValueWithCount(ValueFromIndex(i), counts[i]);
-            }
+            _histogram.RecordValueWithCount(ValueFromIndex(index), count);
         }
     }
 
