@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Tplab.Common;
+using Tplab.Common.Json;
 using Tplab.Reports.Html;
 
 namespace Tplab.Lab.Tuning;
@@ -10,11 +11,11 @@ public static class TuneResults
     /// <summary>Writes both files whole into <see cref="TuneResult.Folder"/>.</summary>
     public static void Write(TuneResult result)
     {
-        var json = TuneJson.Build(result);
+        var json = TuneJson.From(result);
         try
         {
-            AtomicFile.WriteAllText(Path.Combine(result.Folder, "tune.json"), json.ToJsonString(new JsonSerializerOptions { WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }));
-            AtomicFile.Write(Path.Combine(result.Folder, "tune.html"), w => WritePage(w, json.ToJsonString()));
+            AtomicFile.Write(Path.Combine(result.Folder, "tune.json"), w => TplabJson.Write(json, TuneJsonContext.Indented.TuneJson, w));
+            AtomicFile.Write(Path.Combine(result.Folder, "tune.html"), w => WritePage(w, JsonSerializer.Serialize(json, TuneJsonContext.Indented.TuneJson)));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {

@@ -18,6 +18,9 @@ public sealed class HtmlFormat : IResultFormat
     public string Description => "a page of latency charts and each request's timeline (opens offline)";
 
     /// <inheritdoc />
+    public IReadOnlyList<string> Extensions => [".html", ".htm"];
+
+    /// <inheritdoc />
     public void Write(LoadResult result, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(result);
@@ -25,7 +28,7 @@ public sealed class HtmlFormat : IResultFormat
         {
             ["tool"] = "tplab " + typeof(HtmlFormat).Assembly.GetName().Version?.ToString(3),
             ["startedAt"] = result.StartedAt.ToString("O", CultureInfo.InvariantCulture),
-            ["load"] = LoadJson.ToJsonObject(result.Summary),
+            ["load"] = System.Text.Json.JsonSerializer.SerializeToNode(LoadJson.From(result.Summary), LoadJsonContext.Indented.LoadJson),
         };
         var series = new JsonObject { ["run"] = ReportSeries.Build(result, timeline: null, result.StartedAt) };
         HtmlReport.Write(writer, ReportKind.Load, summary, series);

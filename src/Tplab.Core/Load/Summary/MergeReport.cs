@@ -1,4 +1,4 @@
-using System.Text.Json;
+using Tplab.Common.Json;
 using Tplab.Load.Formats;
 using Tplab.Load.Histograms;
 
@@ -28,27 +28,7 @@ public static class MergeReport
                 HgrmFormat.WriteDistribution(h, writer);
                 return;
             case "json":
-                var buffer = new MemoryStream();
-                using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true }))
-                {
-                    json.WriteStartObject();
-                    json.WriteNumber("files", merged.Files);
-                    json.WriteNumber("intervals", merged.Intervals);
-                    json.WriteString("start", merged.Start?.UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss.fff'Z'", System.Globalization.CultureInfo.InvariantCulture));
-                    json.WriteNumber("durationSeconds", Math.Round(seconds, 3));
-                    json.WriteNumber("requests", h.TotalCount);
-                    json.WriteNumber("throughputPerSecond", Math.Round(rate, 3));
-                    json.WriteStartObject("latencyMs");
-                    json.WriteNumber("mean", Math.Round(h.Mean / 1000, 3));
-                    foreach (var p in percentiles)
-                    {
-                        json.WriteNumber("p" + Num.F(p, "0.##").Replace(".", "", StringComparison.Ordinal), Math.Round(h.ValueAtPercentile(p) / 1000.0, 3));
-                    }
-                    json.WriteNumber("max", Math.Round(h.MaxValue / 1000.0, 3));
-                    json.WriteEndObject();
-                    json.WriteEndObject();
-                }
-                writer.Write(System.Text.Encoding.UTF8.GetString(buffer.ToArray()) + "\n");
+                TplabJson.Write(MergedJson.From(merged, seconds), LoadJsonContext.Indented.MergedJson, writer);
                 return;
             default:
                 writer.WriteLine($"tplab load merge: {Num.F(merged.Files)} logs, {Num.F(merged.Intervals)} intervals, {Num.Fixed(seconds, 3)} s from the first interval's start to the last one's end");

@@ -8,8 +8,8 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Load.Formats;
 
 /// <summary>
-/// Every format against a snapshot, under the invariant culture and under de-DE (decimal comma):
-/// the output must be the same byte for byte, since numbers are always written invariant.
+/// Every format against a snapshot, under the invariant culture and under de-DE (decimal comma): the output must be
+/// the same byte for byte in both, since numbers are always written invariant; against the snapshot, JSON is compared parsed.
 /// </summary>
 public sealed class FormatSnapshotTests
 {
@@ -36,7 +36,15 @@ public sealed class FormatSnapshotTests
         var invariant = Render(format, result, CultureInfo.InvariantCulture);
         var german = Render(format, result, CultureInfo.GetCultureInfo("de-DE"));
         Assert.Equal(invariant, german);
-        Snapshot.Match(invariant, $"Load/{model}.{formatName}.txt");
+        if (formatName is "json" or "crank")
+        {
+            // JSON is compared parsed: escaping and field order may change, values may not.
+            Snapshot.MatchJson(invariant, $"Load/{model}.{formatName}.txt");
+        }
+        else
+        {
+            Snapshot.Match(invariant, $"Load/{model}.{formatName}.txt");
+        }
     }
 
     [Fact]
