@@ -1,4 +1,5 @@
 using Tplab.Common.Json;
+using Tplab.Common.Output;
 using Tplab.Load.Formats;
 using Tplab.Load.Histograms;
 
@@ -10,32 +11,37 @@ namespace Tplab.Load.Summary;
 /// </summary>
 public static class MergeReport
 {
-    /// <summary>The formats <c>merge</c> writes.</summary>
-    public const string Formats = "text, json, hgrm";
+    /// <summary>The formats of <c>merge --format</c>: text (the default), json, hgrm.</summary>
+    public static FormatCatalogue<MergeFormat> Catalogue { get; } = new(
+        new MergeFormat("text", "requests, rate and latency percentiles", WriteText),
+        new MergeFormat("json", "the same as JSON (docs/schemas/load-merge.schema.json)", WriteJson),
+        new MergeFormat("hgrm", "HdrHistogram percentile distribution of latency (ms)", (m, w) => HgrmFormat.WriteDistribution(m.Histogram, w)));
 
-    /// <summary>Writes <paramref name="merged"/> as <paramref name="format"/> (text, json or hgrm).</summary>
+    /// <summary>Writes <paramref name="merged"/> as <paramref name="format"/> (text, json or hgrm); another name is a usage error.</summary>
     public static void Write(HistogramLog.Merged merged, string format, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(merged);
         ArgumentNullException.ThrowIfNull(writer);
+        Catalogue.Find(format).Write(merged, writer);
+    }
+
+    private static double Seconds(HistogramLog.Merged m) => m.Start is { } s && m.End is { } e ? (e - s).TotalSeconds : 0;
+
+    private static void WriteJson(HistogramLog.Merged merged, TextWriter writer) =>
+        TplabJson.Write(MergedJson.From(merged, Seconds(merged)), LoadJsonContext.Indented.MergedJson, writer);
+
+    private static void WriteText(HistogramLog.Merged merged, TextWriter writer)
+    {
         var h = merged.Histogram;
-        var seconds = merged.Start is { } s && merged.End is { } e ? (e - s).TotalSeconds : 0;
+        var seconds = Seconds(merged);
         var rate = seconds > 0 ? h.TotalCount / seconds : 0;
         double[] percentiles = [50, 90, 95, 99, 99.9, 99.99];
-        switch (format)
-        {
-            case "hgrm":
-                HgrmFormat.WriteDistribution(h, writer);
-                return;
-            case "json":
-                TplabJson.Write(MergedJson.From(merged, seconds), LoadJsonContext.Indented.MergedJson, writer);
-                return;
-            default:
-                writer.WriteLine($"tplab load merge: {Num.F(merged.Files)} logs, {Num.F(merged.Intervals)} intervals, {Num.Fixed(seconds, 3)} s from the first interval's start to the last one's end");
-                writer.WriteLine($"Requests      {Num.F(h.TotalCount)}");
-                writer.WriteLine($"Throughput    {Num.Fixed(rate, 2)} req/s");
-                writer.WriteLine($"Latency (ms)  mean {Num.Fixed(h.Mean / 1000, 2)}  {string.Join("  ", percentiles.Select(p => $"p{Num.F(p, "0.##")} {Num.Fixed(h.ValueAtPercentile(p) / 1000.0, 2)}"))}  max {Num.Fixed(h.MaxValue / 1000.0, 2)}");
-                return;
-        }
+        writer.WriteLine($"tplab load merge: {Num.F(merged.Files)} logs, {Num.F(merged.Intervals)} intervals, {Num.Fixed(seconds, 3)} s from the first interval's start to the last one's end");
+        writer.WriteLine($"Requests      {Num.F(h.TotalCount)}");
+        writer.WriteLine($"Throughput    {Num.Fixed(rate, 2)} req/s");
+        writer.WriteLine($"Latency (ms)  mean {Num.Fixed(h.Mean / 1000, 2)}  {string.Join("  ", percentiles.Select(p => $"p{Num.F(p, "0.##")} {Num.Fixed(h.ValueAtPercentile(p) / 1000.0, 2)}"))}  max {Num.Fixed(h.MaxValue / 1000.0, 2)}");
     }
 }
+
+/// <summary>A format of <c>tplab load merge</c>.</summary>
+public sealed record MergeFormat(string Name, string Description, Action<HistogramLog.Merged, TextWriter> Write) : IOutputFormat;
