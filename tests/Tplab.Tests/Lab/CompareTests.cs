@@ -128,7 +128,7 @@ public sealed class CompareTests : IDisposable
 
     [Theory]
     [InlineData("out.json", "{")]
-    [InlineData("out.html", "<!doctype html>")]
+    [InlineData("out.html", "<!DOCTYPE html>")]
     [InlineData("out.txt", "A: ")]
     public async Task Cli_OutputWithoutFormat_TakesTheFormatFromItsExtension(string name, string start)
     {

@@ -1,5 +1,4 @@
 using System.Text.Json;
-using System.Text.Json.Nodes;
 using Tplab.Common;
 using Tplab.Common.Json;
 using Tplab.Lab.Experiments;
@@ -17,7 +16,7 @@ namespace Tplab.Lab.Results;
 /// </summary>
 internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigures seeds)
 {
-    private readonly JsonObject _series = [];
+    private readonly Dictionary<string, SeriesJson> _series = new(StringComparer.Ordinal);
     private readonly DateTimeOffset _startedAt = options.Time.GetUtcNow();
 
     /// <summary>A scenario's file, e.g. <c>ab-100/sleep.requests.csv</c>; with --repeat, <c>ab-100/sleep.run2.requests.csv</c>.</summary>
@@ -53,7 +52,7 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
         {
             // Rewritten after every experiment: a reader, or a run killed mid-write, sees the previous version whole.
             AtomicFile.Write(Path.Combine(folder, "summary.json"), w => TplabJson.Write(summary, SummaryJsonContext.Indented.SummaryJson, w));
-            var data = JsonSerializer.SerializeToNode(summary, SummaryJsonContext.Indented.SummaryJson)!.AsObject();
+            var data = JsonSerializer.SerializeToNode(summary, SummaryJsonContext.Indented.SummaryJson)!;
             AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, ReportKind.Lab, data, _series));
         });
     }

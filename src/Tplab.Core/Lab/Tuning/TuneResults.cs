@@ -23,9 +23,5 @@ public static class TuneResults
         }
     }
 
-    private static void WritePage(TextWriter w, string json) => w.Write(HtmlReport.Asset("tune.html")
-        .Replace("/*UPLOT_CSS*/", HtmlReport.Asset("uPlot.min.css"), StringComparison.Ordinal)
-        .Replace("/*DATA*/", json.Replace("</", "<\\/", StringComparison.Ordinal), StringComparison.Ordinal)
-        .Replace("/*UPLOT_JS*/", HtmlReport.Asset("uPlot.iife.min.js"), StringComparison.Ordinal)
-        .Replace("/*TUNE_JS*/", HtmlReport.Asset("tune.js"), StringComparison.Ordinal));
+    private static void WritePage(TextWriter w, string json) => HtmlPage.Write(w, PageLayout.Tune, json);
 }

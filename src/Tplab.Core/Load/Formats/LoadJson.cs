@@ -220,6 +220,7 @@ public sealed record TargetJson
 [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
 [JsonSerializable(typeof(LoadJson))]
 [JsonSerializable(typeof(MergedJson))]
+[JsonSerializable(typeof(LoadPageJson))]
 internal sealed partial class LoadJsonContext : JsonSerializerContext
 {
     /// <summary>Indented, as <c>--format json</c> writes it.</summary>
