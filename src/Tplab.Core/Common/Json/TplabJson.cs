@@ -17,7 +17,19 @@ public static class TplabJson
     /// </summary>
     /// <param name="indented">Indented (files people open), or one line (JSONL, pages' embedded data).</param>
     /// <param name="pascalCase">Names as the C# properties are (a foreign format such as crank's), not camelCase.</param>
-    public static JsonSerializerOptions Options(bool indented, bool pascalCase = false) => new()
+    /// <param name="numbers">How every number that is not whole is written unless its property says otherwise, e.g.
+    /// <see cref="Round3"/> for a format whose figures are all milliseconds and seconds to three decimals; null: as is.</param>
+    public static JsonSerializerOptions Options(bool indented, bool pascalCase = false, RoundedConverter? numbers = null)
+    {
+        var options = Create(indented, pascalCase);
+        if (numbers is not null)
+        {
+            options.Converters.Add(numbers);
+        }
+        return options;
+    }
+
+    private static JsonSerializerOptions Create(bool indented, bool pascalCase) => new()
     {
         Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
         WriteIndented = indented,

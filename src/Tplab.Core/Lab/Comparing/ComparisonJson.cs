@@ -52,24 +52,24 @@ public sealed record ComparisonJson
 public sealed record ScenarioChangeJson(string Scenario, string Label, string StatusA, string StatusB, string Verdict, string Reason, IReadOnlyDictionary<string, FigureChangeJson> Figures);
 
 /// <summary>A figure in A and B and its change in percent; <c>judged</c> when it counts for the verdict.</summary>
-public sealed record FigureChangeJson(SideJson? A, SideJson? B, [property: JsonConverter(typeof(Round3))] double? ChangePercent, bool Judged, string Change);
+public sealed record FigureChangeJson(SideJson? A, SideJson? B, double? ChangePercent, bool Judged, string Change);
 
 /// <summary>A figure on one side: its value (the mean over the runs with --repeat) and the runs' range.</summary>
 public sealed record SideJson(
-    [property: JsonConverter(typeof(Round3))] double Value,
-    [property: JsonConverter(typeof(Round3))] double? Min,
-    [property: JsonConverter(typeof(Round3))] double? Max,
+    double Value,
+    double? Min,
+    double? Max,
     int Runs)
 {
     /// <summary>The JSON of <paramref name="f"/>; null for null.</summary>
     public static SideJson? From(Figure? f) => f is null ? null : new(f.Value, f.Min, f.Max, f.Runs);
 }
 
-/// <summary>The source-generated serializer of compare's JSON.</summary>
+/// <summary>The source-generated serializer of compare's JSON: figures to three decimals.</summary>
 [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
 [JsonSerializable(typeof(ComparisonJson))]
 internal sealed partial class ComparisonJsonContext : JsonSerializerContext
 {
     /// <summary>Indented, as compare writes it.</summary>
-    public static ComparisonJsonContext Indented { get; } = new(TplabJson.Options(indented: true));
+    public static ComparisonJsonContext Indented { get; } = new(TplabJson.Options(indented: true, numbers: new Round3()));
 }

@@ -59,13 +59,11 @@ public sealed record LessonJson
     /// <summary>The scenario divided by.</summary>
     public string Denominator { get; init; } = "";
 
-    [JsonConverter(typeof(Round3))]
     public double? Ours { get; init; }
 
     /// <summary>[low, high] of this run's ratio (with repeats); null when not compared.</summary>
     public IReadOnlyList<double>? OursRange { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double? Seed { get; init; }
 
     public IReadOnlyList<double>? SeedRange { get; init; }
@@ -88,6 +86,5 @@ public sealed record LessonJson
         };
     }
 
-    private static double[]? Range(RatioSpread? s) =>
-        s is null ? null : [RoundedConverter.Round(s.Low, 3), RoundedConverter.Round(s.High, 3)];
+    private static double[]? Range(RatioSpread? s) => s is null ? null : [s.Low, s.High];
 }

@@ -108,7 +108,7 @@ public sealed record CulpritJson(
     string BlockingCall,
     string UserFrame,
     [property: JsonConverter(typeof(Round2))] double Threads,
-    [property: JsonConverter(typeof(Round3))] double Share,
+    double Share,
     IReadOnlyList<string> Stack,
     string Advice);
 
@@ -121,11 +121,11 @@ public sealed record RunJson(
     string Status,
     long Requests,
     long Failed,
-    [property: JsonConverter(typeof(Round3))] double? MeanMs,
-    [property: JsonConverter(typeof(Round3))] double? P50Ms,
-    [property: JsonConverter(typeof(Round3))] double? P99Ms,
-    [property: JsonConverter(typeof(Round3))] double? MaxMs,
-    [property: JsonConverter(typeof(Round3))] double? RequestsPerSecond,
+    double? MeanMs,
+    double? P50Ms,
+    double? P99Ms,
+    double? MaxMs,
+    double? RequestsPerSecond,
     int? ThreadsPeak,
     int? Injections,
     double? PeakRssMb,
@@ -141,10 +141,10 @@ public sealed record RunJson(
 
 /// <summary>One figure over the repeated runs.</summary>
 public sealed record SpreadJson(
-    [property: JsonConverter(typeof(Round3))] double Mean,
-    [property: JsonConverter(typeof(Round3))] double Min,
-    [property: JsonConverter(typeof(Round3))] double Max,
-    [property: JsonConverter(typeof(Round3))] double StdDev,
+    double Mean,
+    double Min,
+    double Max,
+    double StdDev,
     int Runs)
 {
     /// <summary>The JSON of <paramref name="s"/>; null for null.</summary>

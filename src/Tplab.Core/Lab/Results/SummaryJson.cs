@@ -85,11 +85,11 @@ public sealed record SummaryJson
 /// <summary>An experiment that did not run, and why.</summary>
 public sealed record SkippedJson(string Experiment, string Reason);
 
-/// <summary>The source-generated serializer of summary.json.</summary>
+/// <summary>The source-generated serializer of summary.json: figures to three decimals unless a property says otherwise.</summary>
 [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
 [JsonSerializable(typeof(SummaryJson))]
 internal sealed partial class SummaryJsonContext : JsonSerializerContext
 {
     /// <summary>Indented, as summary.json is written.</summary>
-    public static SummaryJsonContext Indented { get; } = new(TplabJson.Options(indented: true));
+    public static SummaryJsonContext Indented { get; } = new(TplabJson.Options(indented: true, numbers: new Round3()));
 }

@@ -83,7 +83,7 @@ public sealed record TuneJson
 /// <summary>The Little's-law estimate.</summary>
 public sealed record EstimateJson(
     int Threads,
-    [property: JsonConverter(typeof(Round3))] double ArrivalPerSecond,
+    double ArrivalPerSecond,
     [property: JsonConverter(typeof(Round4))] double HoldSeconds,
     string Explanation);
 
@@ -109,7 +109,6 @@ public sealed record TrialJson
 
     public string Why { get; init; } = "";
 
-    [JsonConverter(typeof(Round3))]
     public double? ObjectiveMs { get; init; }
 
     public string Status { get; init; } = "";
@@ -118,19 +117,14 @@ public sealed record TrialJson
 
     public long Failed { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double? MeanMs { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double? P50Ms { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double? P99Ms { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double? MaxMs { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double? RequestsPerSecond { get; init; }
 
     public int? ThreadsPeak { get; init; }
@@ -156,11 +150,11 @@ public sealed record TrialJson
     }
 }
 
-/// <summary>The source-generated serializer of tune.json.</summary>
+/// <summary>The source-generated serializer of tune.json: figures to three decimals unless a property says otherwise.</summary>
 [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
 [JsonSerializable(typeof(TuneJson))]
 internal sealed partial class TuneJsonContext : JsonSerializerContext
 {
     /// <summary>Indented, as tune.json is written.</summary>
-    public static TuneJsonContext Indented { get; } = new(TplabJson.Options(indented: true));
+    public static TuneJsonContext Indented { get; } = new(TplabJson.Options(indented: true, numbers: new Round3()));
 }

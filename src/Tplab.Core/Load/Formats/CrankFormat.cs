@@ -91,11 +91,11 @@ internal sealed record CrankStatistics(IReadOnlyList<CrankMetadata> Metadata, IR
 internal sealed record CrankMetadata(string Source, string Name, string Aggregate, string Reduce, string ShortDescription, string LongDescription, string Format);
 
 /// <summary>A metric's value.</summary>
-internal sealed record CrankMeasurement(string Timestamp, string Name, [property: JsonConverter(typeof(Round3))] double Value);
+internal sealed record CrankMeasurement(string Timestamp, string Name, double Value);
 
 /// <summary>The source-generated serializer of crank's statistics: PascalCase names, one line.</summary>
 [JsonSerializable(typeof(CrankStatistics))]
 internal sealed partial class CrankJsonContext : JsonSerializerContext
 {
-    public static CrankJsonContext Line { get; } = new(TplabJson.Options(indented: false, pascalCase: true));
+    public static CrankJsonContext Line { get; } = new(TplabJson.Options(indented: false, pascalCase: true, numbers: new Round3()));
 }

@@ -38,10 +38,8 @@ public sealed record LoadJson
 
     public long Failed { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double DurationSeconds { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double ThroughputPerSecond { get; init; }
 
     [JsonRequired]
@@ -61,10 +59,10 @@ public sealed record LoadJson
     public long BytesOut { get; init; }
 
     /// <summary>Open loop only: the rate asked for.</summary>
-    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull), JsonConverter(typeof(Round3))]
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public double? TargetRate { get; init; }
 
-    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull), JsonConverter(typeof(Round3))]
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public double? AchievedRate { get; init; }
 
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
@@ -73,7 +71,7 @@ public sealed record LoadJson
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public long? Unsent { get; init; }
 
-    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull), JsonConverter(typeof(Round3))]
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public double? LateThresholdMs { get; init; }
 
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
@@ -119,31 +117,22 @@ public sealed record LatencyJson
 {
     public long Count { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double Min { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double Mean { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double StdDev { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double P50 { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double P90 { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double P95 { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double P99 { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double P999 { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double Max { get; init; }
 
     /// <summary>The JSON of <paramref name="s"/>.</summary>
@@ -166,7 +155,7 @@ public sealed record HandlerTimingJson(long Requests, LatencyJson LatencyMs, Lat
 public sealed record ErrorJson(string Message, long Count);
 
 /// <summary>A threshold's outcome.</summary>
-public sealed record ThresholdJson(string Threshold, string Metric, [property: JsonConverter(typeof(Round3))] double Actual, bool Passed);
+public sealed record ThresholdJson(string Threshold, string Metric, double Actual, bool Passed);
 
 /// <summary>The figures of one request template (<see cref="TargetSummary"/>).</summary>
 public sealed record TargetJson
@@ -185,10 +174,8 @@ public sealed record TargetJson
 
     public long Failed { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double DurationSeconds { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double ThroughputPerSecond { get; init; }
 
     public LatencyJson LatencyMs { get; init; } = new();
@@ -216,7 +203,7 @@ public sealed record TargetJson
     }
 }
 
-/// <summary>The source-generated serializer of <see cref="LoadJson"/> (and of the merged intervals, <see cref="MergedJson"/>).</summary>
+/// <summary>The source-generated serializer of <see cref="LoadJson"/> (and of the merged intervals, <see cref="MergedJson"/>): every figure to three decimals, microseconds in milliseconds.</summary>
 [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
 [JsonSerializable(typeof(LoadJson))]
 [JsonSerializable(typeof(MergedJson))]
@@ -224,5 +211,5 @@ public sealed record TargetJson
 internal sealed partial class LoadJsonContext : JsonSerializerContext
 {
     /// <summary>Indented, as <c>--format json</c> writes it.</summary>
-    public static LoadJsonContext Indented { get; } = new(TplabJson.Options(indented: true));
+    public static LoadJsonContext Indented { get; } = new(TplabJson.Options(indented: true, numbers: new Round3()));
 }

@@ -15,12 +15,10 @@ public sealed record MergedJson
     /// <summary>The first interval's start, UTC to the millisecond; null when the logs gave none.</summary>
     public string? Start { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double DurationSeconds { get; init; }
 
     public long Requests { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double ThroughputPerSecond { get; init; }
 
     public MergedLatencyJson LatencyMs { get; init; } = new();
@@ -44,27 +42,19 @@ public sealed record MergedJson
 /// <summary>The merged latency in milliseconds: mean, percentiles to p99.99, max.</summary>
 public sealed record MergedLatencyJson
 {
-    [JsonConverter(typeof(Round3))]
     public double Mean { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double P50 { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double P90 { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double P95 { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double P99 { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double P999 { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double P9999 { get; init; }
 
-    [JsonConverter(typeof(Round3))]
     public double Max { get; init; }
 }

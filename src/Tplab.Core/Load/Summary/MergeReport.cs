@@ -12,10 +12,10 @@ namespace Tplab.Load.Summary;
 public static class MergeReport
 {
     /// <summary>The formats of <c>merge --format</c>: text (the default), json, hgrm.</summary>
-    public static FormatCatalogue<MergeFormat> Catalogue { get; } = new(
-        new MergeFormat("text", "requests, rate and latency percentiles", WriteText),
-        new MergeFormat("json", "the same as JSON (docs/schemas/load-merge.schema.json)", WriteJson),
-        new MergeFormat("hgrm", "HdrHistogram percentile distribution of latency (ms)", (m, w) => HgrmFormat.WriteDistribution(m.Histogram, w)));
+    public static FormatCatalogue<IDocumentFormat<HistogramLog.Merged>> Catalogue { get; } = new(
+        new DocumentFormat<HistogramLog.Merged>("text", "requests, rate and latency percentiles", [".txt"], WriteText),
+        new DocumentFormat<HistogramLog.Merged>("json", "the same as JSON (docs/schemas/load-merge.schema.json)", [".json"], WriteJson),
+        new DocumentFormat<HistogramLog.Merged>("hgrm", "HdrHistogram percentile distribution of latency (ms)", [".hgrm"], (m, w) => HgrmFormat.WriteDistribution(m.Histogram, w)));
 
     /// <summary>Writes <paramref name="merged"/> as <paramref name="format"/> (text, json or hgrm); another name is a usage error.</summary>
     public static void Write(HistogramLog.Merged merged, string format, TextWriter writer)
@@ -42,6 +42,3 @@ public static class MergeReport
         writer.WriteLine($"Latency (ms)  mean {Num.Fixed(h.Mean / 1000, 2)}  {string.Join("  ", percentiles.Select(p => $"p{Num.F(p, "0.##")} {Num.Fixed(h.ValueAtPercentile(p) / 1000.0, 2)}"))}  max {Num.Fixed(h.MaxValue / 1000.0, 2)}");
     }
 }
-
-/// <summary>A format of <c>tplab load merge</c>.</summary>
-public sealed record MergeFormat(string Name, string Description, Action<HistogramLog.Merged, TextWriter> Write) : IOutputFormat;
