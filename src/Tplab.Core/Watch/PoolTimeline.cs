@@ -11,6 +11,8 @@ namespace Tplab.Watch;
 public sealed class PoolTimeline
 {
     /// <summary>Computes the summary of a finished watch.</summary>
+    /// <param name="recorded">The verdict a saved watch recorded for itself, kept as it was written (a saved file is
+    /// read back as it was judged then); null to judge the samples now.</param>
     public PoolTimeline(
         int processId,
         TimeSpan interval,
@@ -18,7 +20,8 @@ public sealed class PoolTimeline
         IReadOnlyList<ThreadPoolSample> samples,
         IReadOnlyList<ThreadPoolInjection> injections,
         MinMaxEvent? limits,
-        bool processExited)
+        bool processExited,
+        VerdictResult? recorded = null)
     {
         ProcessId = processId;
         Interval = interval;
@@ -37,6 +40,11 @@ public sealed class PoolTimeline
         FirstStarving = Samples.FirstOrDefault(s => s.Verdict.ThreadsHeld())?.Offset;
         DelayP99PeakMs = Samples.Where(s => s.Delay is { Count: > 0 }).Select(s => (double?)s.Delay!.P99Ms).Max();
         EstimatePeakMs = Samples.Select(s => s.EstimatedDelayMs).Where(e => e is not null).Max();
+        if (recorded is not null)
+        {
+            (Verdict, Evidence) = (recorded.Verdict, recorded.Evidence);
+            return;
+        }
         var verdict = TimelineVerdict.Judge(Samples, Injections, interval);
         Verdict = verdict.Verdict;
         // The runtime sends its first counters one interval after the session opens: a shorter watch saw nothing to judge.

@@ -125,7 +125,9 @@ public sealed class NoVerdictOutputTests
     [Fact]
     public void Jsonl_NoSample_SummaryVerdictIsNull()
     {
-        using var summary = JsonDocument.Parse(WatchJson.Summary(Empty));
+        using var text = new StringWriter(CultureInfo.InvariantCulture);
+        JsonlWatchWriter.WriteTimeline(Empty, text);
+        using var summary = JsonDocument.Parse(text.ToString().Trim());
 
         Assert.Equal(JsonValueKind.Null, summary.RootElement.GetProperty("verdict").ValueKind);
     }

@@ -28,16 +28,17 @@ public static class WatchRun
         {
             return Rewrite(options, from, terminal);
         }
+        var format = options.EffectiveFormat;
         // jsonl and csv stream a line per record; the HTML page is one document, written whole when the watch ends.
-        using var page = options.Format == "html" && options.Output is { } pagePath ? OpenPage(pagePath) : null;
+        using var page = format.WrittenWhole && options.Output is { } pagePath ? OpenPage(pagePath) : null;
         using var file = page is null ? OpenOutput(options.Output) : null;
         var several = options.All || options.ProcessIds.Count > 1;
         var title = options.Name is { } n ? $"tplab watch: {n}" : options.ProcessIds.Count > 0
             ? $"tplab watch: pid {string.Join(", ", options.ProcessIds.Select(p => p.ToString(CultureInfo.InvariantCulture)))}"
             : $"tplab watch: {string.Join(' ', options.Command)}";
-        var records = several && options.Format == "live"
+        var records = several && format.Terminal
             ? new FleetLiveView(terminal.Console, $"{title}, every {options.Interval.TotalSeconds.ToString("0.00", CultureInfo.InvariantCulture)} s")
-            : SinkFor(options, page?.Writer ?? file ?? terminal.Out, terminal.Console, title);
+            : format.Open(new WatchOutputTarget(page?.Writer ?? file ?? terminal.Out, terminal.Console, title, options.Interval));
         var starving = new StarvingSignal();
         using var export = WatchExports.Open(options, terminal.Error);
         await using var fleet = new WatchFleet(options, records, export, starving, terminal.Error);
@@ -62,7 +63,7 @@ public static class WatchRun
                 throw new TplabException(ExitCodes.NoProcess, "none of the processes could be watched (each is named above)");
             }
         }
-        if (options.Format != "live")
+        if (!format.Terminal)
         {
             var what = fleet.First is { } first && !several ? $"pid {first.ProcessId.ToString(CultureInfo.InvariantCulture)}" : "every process named " + options.Name;
             await terminal.Error.WriteLineAsync($"tplab watch: watching {(several && options.Name is null ? title["tplab watch: ".Length..] : what)} every {options.Interval.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s").ConfigureAwait(false);
@@ -78,14 +79,7 @@ public static class WatchRun
         {
             throw new TplabException(ExitCodes.OutputFailed, $"could not write {options.Output ?? "the output"}: {e.Message}", e);
         }
-        try
-        {
-            page?.Commit();
-        }
-        catch (Exception x) when (x is IOException or UnauthorizedAccessException)
-        {
-            throw new TplabException(ExitCodes.OutputFailed, $"could not write {options.Output}: {x.Message}", x);
-        }
+        Commit(page, options.Output);
         var samples = members.Sum(m => m.Timeline?.Samples.Count ?? 0);
         var injections = members.Sum(m => m.Timeline?.Injections.Count ?? 0);
         var kept = $"the data so far was kept ({samples.ToString(CultureInfo.InvariantCulture)} samples, {injections.ToString(CultureInfo.InvariantCulture)} injections)";
@@ -124,20 +118,16 @@ public static class WatchRun
         {
             throw TplabException.Usage($"cannot read --from {from}: {e.Message}");
         }
-        using var file = OpenOutput(options.Output);
-        var sink = SinkFor(options, file ?? terminal.Out, terminal.Console, $"tplab watch: {from}");
+        // The file's own interval, not the --interval default: the header describes the watch that was saved.
+        var format = options.EffectiveFormat;
+        using var page = format.WrittenWhole && options.Output is { } pagePath ? OpenPage(pagePath) : null;
+        using var file = page is null ? OpenOutput(options.Output) : null;
+        var sink = format.Open(new WatchOutputTarget(page?.Writer ?? file ?? terminal.Out, terminal.Console, $"tplab watch: {from}", timeline.Interval));
         sink.Replay(timeline);
+        file?.Flush();
+        Commit(page, options.Output);
         return ExitCodes.Ok;
     }
-
-    /// <summary>The record sink of a format: the live view, JSONL or CSV.</summary>
-    public static IWatchSink SinkFor(WatchRunOptions options, TextWriter writer, IAnsiConsole console, string title) => options.Format switch
-    {
-        "jsonl" => new JsonlWatchWriter(writer),
-        "csv" => new CsvWatchWriter(writer),
-        "html" => new HtmlWatchWriter(writer),
-        _ => new LiveWatchView(console, $"{title}, every {options.Interval.TotalSeconds.ToString("0.00", CultureInfo.InvariantCulture)} s"),
-    };
 
     private enum End
     {
@@ -155,6 +145,18 @@ public static class WatchRun
             : finished == fleet.AllExited ? End.ProcessExited
             : ct.IsCancellationRequested ? End.Interrupted
             : End.Duration;
+    }
+
+    private static void Commit(AtomicFile? page, string? path)
+    {
+        try
+        {
+            page?.Commit();
+        }
+        catch (Exception x) when (x is IOException or UnauthorizedAccessException)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"could not write {path}: {x.Message}", x);
+        }
     }
 
     private static AtomicFile OpenPage(string path)

@@ -2,6 +2,7 @@ using OpenTelemetry.Exporter;
 using Tplab.Common;
 using Tplab.Watch.Delay;
 using Tplab.Watch.Export;
+using Tplab.Watch.Output;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch.Running;
@@ -9,9 +10,6 @@ namespace Tplab.Watch.Running;
 /// <summary>One <c>tplab watch</c> run: what to watch, how often, for how long, where the records go and what to do on starvation.</summary>
 public sealed record WatchRunOptions
 {
-    /// <summary>The formats of <c>--format</c>.</summary>
-    public static readonly IReadOnlyList<string> Formats = ["live", "jsonl", "csv", "html"];
-
     /// <summary>The processes to attach to; or <see cref="Name"/>, or <see cref="Command"/>.</summary>
     public IReadOnlyList<int> ProcessIds { get; init; } = [];
 
@@ -55,8 +53,11 @@ public sealed record WatchRunOptions
     /// <summary>Stop after this long; null: until Ctrl+C or the process exits.</summary>
     public TimeSpan? Duration { get; init; }
 
-    /// <summary>live, jsonl, csv or html (default live).</summary>
-    public string Format { get; init; } = "live";
+    /// <summary>live, jsonl, csv or html (<see cref="WatchFormats"/>); null: told by <see cref="Output"/>'s extension (jsonl when it tells none), else live.</summary>
+    public string? Format { get; init; }
+
+    /// <summary>The format this run writes (<see cref="WatchFormats.Resolve"/>).</summary>
+    public IWatchFormat EffectiveFormat => WatchFormats.Resolve(Format, Output);
 
     /// <summary>Write the records to this file instead of the terminal; null for the terminal.</summary>
     public string? Output { get; init; }
@@ -78,11 +79,7 @@ public sealed record WatchRunOptions
         {
             throw TplabException.Usage("watch needs one of: a process id, -n NAME, -- and a command, or --from FILE.jsonl: tplab watch PID | tplab watch -n NAME | tplab watch -- COMMAND ARGS | tplab watch --from FILE.jsonl");
         }
-        if (!Formats.Contains(Format))
-        {
-            throw TplabException.Usage($"--format must be one of {string.Join(", ", Formats)}, got '{Format}'");
-        }
-        if (Format == "live" && Output is not null)
+        if (EffectiveFormat.Terminal && Output is not null)
         {
             throw TplabException.Usage("--format live draws on the terminal; use --format jsonl, csv or html with --output");
         }
@@ -90,7 +87,7 @@ public sealed record WatchRunOptions
         {
             throw TplabException.Usage("--all goes with -n NAME: tplab watch -n NAME --all (for several pids, list them: tplab watch PID PID...)");
         }
-        if (Format == "html" && (All || ProcessIds.Count > 1))
+        if (EffectiveFormat.WrittenWhole && (All || ProcessIds.Count > 1))
         {
             throw TplabException.Usage("--format html draws one process; for several use jsonl (records carry the pid) or the live view");
         }
