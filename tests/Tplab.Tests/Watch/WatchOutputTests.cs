@@ -41,7 +41,7 @@ public sealed class WatchOutputTests
             JsonlWatchWriter.WriteTimeline(Timeline(), text);
             var lines = text.ToString().Trim().Split('\n');
             Assert.Equal(3, lines.Length);
-            Assert.Equal("{\"type\":\"injection\",\"pid\":0,\"offsetSeconds\":3.1,\"newThreadCount\":4,\"reason\":\"Starvation\",\"reasonCode\":6,\"averageThroughput\":1.5}", lines[0].Trim());
+            Assert.Equal("{\"type\":\"injection\",\"offsetSeconds\":3.1,\"newThreadCount\":4,\"reason\":\"Starvation\",\"reasonCode\":6,\"averageThroughput\":1.5}", lines[0].Trim());
             using var sample = JsonDocument.Parse(lines[1]);
             Assert.Equal(3.3, sample.RootElement.GetProperty("cpuPercent").GetDouble());
             Assert.Equal("starving", sample.RootElement.GetProperty("verdict").GetString());

@@ -99,14 +99,15 @@ public sealed record ScenarioJson
 public sealed record TimelineJson(int Samples, int ThreadsStart, int ThreadsPeak, int OsThreadsPeak, long QueuePeak, IReadOnlyDictionary<string, int> InjectionsByReason, bool ProcessExited)
 {
     /// <summary>The highest p99 of the measured scheduling delay over the samples (ms); null when never measured.</summary>
-    [JsonConverter(typeof(Round3))]
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull), JsonConverter(typeof(Round3))]
     public double? DelayP99PeakMs { get; init; }
 
     /// <summary>The highest finite estimate of the delay, queue ÷ completed/s (ms); null when none was finite.</summary>
-    [JsonConverter(typeof(Round3))]
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull), JsonConverter(typeof(Round3))]
     public double? DelayEstimatePeakMs { get; init; }
 
     /// <summary>Why the delay was not measured, when it was not.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public string? DelayNote { get; init; }
 }
 

@@ -48,10 +48,14 @@ public static class JsonlWatchReader
         {
             throw TplabException.Usage("no samples: not a tplab watch --format jsonl file");
         }
-        // A file of several processes (watch PID PID, -n NAME --all) is read as its first process's.
+        // A file of several processes (watch PID PID, -n NAME --all) is read as one process's: the first summary's, or
+        // the first sample's.
         var pid = summary?.ProcessId ?? samples[0].ProcessId;
-        samples.RemoveAll(s => s.ProcessId != 0 && pid != 0 && s.ProcessId != pid);
-        injections.RemoveAll(i => i.ProcessId != 0 && pid != 0 && i.ProcessId != pid);
+        if (samples.Select(s => s.ProcessId).Where(p => p != 0).Distinct().Skip(1).Any())
+        {
+            samples.RemoveAll(s => s.ProcessId != pid);
+            injections.RemoveAll(i => i.ProcessId != 0 && i.ProcessId != pid);
+        }
         if (summary is null)
         {
             return new PoolTimeline(pid, UsualGap(samples), samples[^1].Offset, samples, injections, limits: null, processExited: false);

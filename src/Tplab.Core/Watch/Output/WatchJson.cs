@@ -24,8 +24,9 @@ public record WatchLine
 /// <summary>A <see cref="ThreadPoolSample"/> as one line.</summary>
 public sealed record SampleLine : WatchLine
 {
-    /// <summary>The watched process (a watch of several mixes their lines); 0 in files written before it was kept.</summary>
-    public int Pid { get; init; }
+    /// <summary>The watched process (a watch of several mixes their lines); absent in files written before it was kept.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public int? Pid { get; init; }
 
     [JsonRequired, JsonConverter(typeof(Round3))]
     public double OffsetSeconds { get; init; }
@@ -67,7 +68,8 @@ public sealed record SampleLine : WatchLine
     [JsonConverter(typeof(Round2))]
     public double? EstimatedDelayMs { get; init; }
 
-    /// <summary>The measured scheduling delay of the interval; null when the events were off for all of it.</summary>
+    /// <summary>The measured scheduling delay of the interval; absent when the events were off for all of it.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public DelayLine? Delay { get; init; }
 
     [JsonRequired, JsonConverter(typeof(WordConverter<PoolVerdict>))]
@@ -82,7 +84,7 @@ public sealed record SampleLine : WatchLine
         ArgumentNullException.ThrowIfNull(s);
         return new()
         {
-            Pid = s.ProcessId, EstimatedDelayMs = s.EstimatedDelayMs, Delay = s.Delay is { } d ? DelayLine.From(d) : null,
+            Pid = s.ProcessId == 0 ? null : s.ProcessId, EstimatedDelayMs = s.EstimatedDelayMs, Delay = s.Delay is { } d ? DelayLine.From(d) : null,
             OffsetSeconds = s.Offset.TotalSeconds, ThreadCount = s.ThreadCount, QueueLength = s.QueueLength,
             CompletedPerSecond = s.CompletedPerSecond, OsThreads = s.OsThreads, CpuPercent = s.CpuPercent,
             ContentionsPerSecond = s.ContentionsPerSecond, Cores = s.Cores, MachineCpuPercent = s.MachineCpuPercent,
@@ -97,7 +99,7 @@ public sealed record SampleLine : WatchLine
         CountersAgeMs, Verdict, Evidence)
     {
         Cores = Cores, MachineCpuPercent = MachineCpuPercent, LockWaiters = LockWaiters, RunnableWorkers = RunnableWorkers,
-        ProcessId = Pid, Delay = Delay?.ToDelay(),
+        ProcessId = Pid ?? 0, Delay = Delay?.ToDelay(),
     };
 }
 
@@ -146,8 +148,9 @@ public sealed record DelayLine
 /// <summary>A <see cref="ThreadPoolInjection"/> as one line.</summary>
 public sealed record InjectionLine : WatchLine
 {
-    /// <summary>The watched process; 0 in files written before it was kept.</summary>
-    public int Pid { get; init; }
+    /// <summary>The watched process; absent in files written before it was kept.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public int? Pid { get; init; }
 
     [JsonRequired, JsonConverter(typeof(Round3))]
     public double OffsetSeconds { get; init; }
@@ -170,14 +173,14 @@ public sealed record InjectionLine : WatchLine
         ArgumentNullException.ThrowIfNull(i);
         return new()
         {
-            Pid = i.ProcessId, OffsetSeconds = i.Offset.TotalSeconds, NewThreadCount = i.NewThreadCount, Reason = i.ReasonName, ReasonCode = i.ReasonCode,
+            Pid = i.ProcessId == 0 ? null : i.ProcessId, OffsetSeconds = i.Offset.TotalSeconds, NewThreadCount = i.NewThreadCount, Reason = i.ReasonName, ReasonCode = i.ReasonCode,
             AverageThroughput = i.AverageThroughput,
         };
     }
 
     /// <summary>The injection this line holds.</summary>
     public ThreadPoolInjection ToInjection() =>
-        new(TimeSpan.FromSeconds(OffsetSeconds), NewThreadCount, InjectionReasons.FromCode(ReasonCode), ReasonCode, AverageThroughput) { ProcessId = Pid };
+        new(TimeSpan.FromSeconds(OffsetSeconds), NewThreadCount, InjectionReasons.FromCode(ReasonCode), ReasonCode, AverageThroughput) { ProcessId = Pid ?? 0 };
 }
 
 /// <summary>The summary of a <see cref="PoolTimeline"/>: the last line of a whole watch.</summary>
