@@ -2,6 +2,9 @@ using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using Tplab.Common;
+using OpenTelemetry.Exporter;
+using Tplab.Watch.Delay;
+using Tplab.Watch.Export;
 using Tplab.Reports.Terminal;
 using Tplab.Watch.Running;
 using Tplab.Diagnose.OnStarving;
@@ -23,18 +26,32 @@ internal static class WatchCommand
         var failOn = new Option<string?>("--fail-on") { Description = "starving: exit with code 9 as soon as the pool is starving (CI smoke tests)" };
         failOn.AcceptOnlyFromAmong("starving");
         var onStarving = new Option<string?>("--on-starving") { Description = "diagnose[=FILE]: when the pool turns starving, capture stacks and write a diagnosis (once per episode), while the watch goes on" };
-        var command = new Command("watch", "Watch a .NET process's thread pool: counters, the runtime's thread injections with their reasons, and a starvation verdict")
+        var all = new Option<bool>("--all") { Description = "With -n NAME: every process of that name, and those that start later" };
+        var delay = new Option<string>("--delay") { Description = "The scheduling delay from the runtime's work-item events: sampled (windows within a budget), continuous, or off", DefaultValueFactory = _ => "sampled" };
+        delay.AcceptOnlyFromAmong([.. DelayOptions.Modes]);
+        var prometheus = new Option<string?>("--prometheus") { Description = "Serve the pool's metrics for Prometheus at ADDRESS/metrics (e.g. :9464, loopback unless you name another address)" };
+        var otlp = new Option<string?>("--otlp") { Description = "Export the pool's metrics and culprits to an OpenTelemetry collector at URL (e.g. http://127.0.0.1:4317)" };
+        var otlpProtocol = new Option<string>("--otlp-protocol") { Description = "grpc or http/protobuf", DefaultValueFactory = _ => "grpc" };
+        otlpProtocol.AcceptOnlyFromAmong("grpc", "http/protobuf");
+        var service = new Option<string?>("--service") { Description = "The service label on exported series (default: the host name)" };
+        var command = new Command("watch", "Watch a .NET process's thread pool: counters, the runtime's thread injections with their reasons, the scheduling delay, and a starvation verdict")
         {
-            target, name, interval, duration, format, output, from, failOn, onStarving,
+            target, name, all, interval, duration, format, output, from, failOn, onStarving, delay, prometheus, otlp, otlpProtocol, service,
         };
         command.SetAction(async (result, ct) =>
         {
-            var (pid, commandLine) = Target(result, target, result.GetValue(name) is not null || result.GetValue(from) is not null);
+            var (pids, commandLine) = Target(result, target, result.GetValue(name) is not null || result.GetValue(from) is not null);
             var file = result.GetValue(output);
             var options = new WatchRunOptions
             {
-                ProcessId = pid,
+                ProcessIds = pids,
                 Name = result.GetValue(name),
+                All = result.GetValue(all),
+                Delay = DelayOptions.Parse(result.GetValue(delay) ?? "sampled"),
+                Prometheus = result.GetValue(prometheus) is { } address ? ListenAddress.Parse(address) : null,
+                Otlp = result.GetValue(otlp) is { } url ? OtlpUrl(url) : null,
+                OtlpProtocol = result.GetValue(otlpProtocol) == "http/protobuf" ? OtlpExportProtocol.HttpProtobuf : OtlpExportProtocol.Grpc,
+                Service = result.GetValue(service),
                 From = result.GetValue(from),
                 Command = commandLine,
                 Interval = DurationText.Parse(result.GetValue(interval) ?? "1s", "--interval"),
@@ -49,20 +66,25 @@ internal static class WatchCommand
         return command;
     }
 
-    private static (int? Pid, IReadOnlyList<string> Command) Target(ParseResult result, Argument<string[]> target, bool byName)
+    private static Uri OtlpUrl(string text) => Uri.TryCreate(text, UriKind.Absolute, out var url)
+        ? url
+        : throw TplabException.Usage($"--otlp must be a URL such as http://127.0.0.1:4317, got '{text}'");
+
+    private static (IReadOnlyList<int> Pids, IReadOnlyList<string> Command) Target(ParseResult result, Argument<string[]> target, bool byName)
     {
         var values = result.GetValue(target) ?? [];
         if (result.Tokens.Any(t => t.Type == TokenType.DoubleDash))
         {
-            return values.Length == 0 ? throw TplabException.Usage("nothing to start after --: tplab watch -- COMMAND ARGS") : (null, values);
+            return values.Length == 0 ? throw TplabException.Usage("nothing to start after --: tplab watch -- COMMAND ARGS") : ([], values);
         }
         if (values.Length == 0 && byName)
         {
-            return (null, []);
+            return ([], []);
         }
-        if (values.Length == 1 && int.TryParse(values[0], NumberStyles.None, CultureInfo.InvariantCulture, out var id) && id > 0)
+        var pids = values.Select(v => int.TryParse(v, NumberStyles.None, CultureInfo.InvariantCulture, out var id) && id > 0 ? id : 0).ToList();
+        if (values.Length > 0 && pids.All(p => p > 0))
         {
-            return (id, []);
+            return (pids.Distinct().ToList(), []);
         }
         throw TplabException.Usage(values.Length == 0
             ? "watch needs a process id, -n NAME, or -- and a command: tplab watch PID | tplab watch -n NAME | tplab watch -- COMMAND ARGS"

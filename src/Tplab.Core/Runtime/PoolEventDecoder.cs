@@ -22,6 +22,29 @@ public static class PoolEventDecoder
     /// <summary>ContentionStop.</summary>
     public const int ContentionStopEventId = 91;
 
+    /// <summary>ThreadPoolEnqueueWork of the FrameworkEventSource.</summary>
+    public const int EnqueueWorkEventId = 30;
+
+    /// <summary>ThreadPoolDequeueWork of the FrameworkEventSource.</summary>
+    public const int DequeueWorkEventId = 31;
+
+    /// <summary>Event 30 or 31 of the FrameworkEventSource: a work item queued or started; null for any other event.</summary>
+    public static WorkItemEvent? WorkItem(TraceEvent data)
+    {
+        var id = (int)data.ID;
+        // By name: EventPipe carries the provider's name, not the GUID the EventSource declares.
+        if ((id != EnqueueWorkEventId && id != DequeueWorkEventId) || !string.Equals(data.ProviderName, RuntimeProviders.FrameworkEventSource, StringComparison.Ordinal))
+        {
+            return null;
+        }
+        return data.PayloadValue(0) switch
+        {
+            long work => new WorkItemEvent(data.TimeStampRelativeMSec, work, id == EnqueueWorkEventId),
+            int work => new WorkItemEvent(data.TimeStampRelativeMSec, work, id == EnqueueWorkEventId),
+            _ => null,
+        };
+    }
+
     /// <summary>Event 81 or 91: which thread began or ended a wait for a lock.</summary>
     public static ContentionEvent? Contention(TraceEvent data, long timestamp) => (int)data.ID switch
     {
@@ -52,7 +75,7 @@ public static class PoolEventDecoder
         {
             var increment = ToDouble(fields.TryGetValue("Increment", out var i) ? i : null);
             var seconds = ToDouble(fields.TryGetValue("IntervalSec", out var s) ? s : null);
-            return increment is { } inc && seconds is > 0 ? new CounterValue(name, inc / seconds.Value, arrival) : null;
+            return increment is { } inc && seconds is > 0 ? new CounterValue(name, inc / seconds.Value, arrival) { Increment = inc } : null;
         }
         return ToDouble(fields.TryGetValue("Mean", out var mean) ? mean : null) is { } m ? new CounterValue(name, m, arrival) : null;
     }

@@ -4,7 +4,11 @@ namespace Tplab.Runtime;
 /// <param name="Name">Counter name, e.g. threadpool-queue-length.</param>
 /// <param name="Value">Mean for a polling counter; increment per second for an incrementing one.</param>
 /// <param name="Timestamp">Arrival time (Stopwatch timestamp) in tplab's process.</param>
-public sealed record CounterValue(string Name, double Value, long Timestamp);
+public sealed record CounterValue(string Name, double Value, long Timestamp)
+{
+    /// <summary>For an incrementing counter, the raw change over the runtime's interval; null for a polling one.</summary>
+    public double? Increment { get; init; }
+}
 
 /// <summary>A decoded ThreadPoolWorkerThreadAdjustmentAdjustment (event 55).</summary>
 /// <param name="Timestamp">When the target emitted it, as a Stopwatch timestamp of this machine.</param>
@@ -18,3 +22,13 @@ public sealed record MinMaxEvent(long Timestamp, int MinWorkerThreads, int MaxWo
 /// <param name="ThreadId">The waiting thread (OS id).</param>
 /// <param name="Started">True for the start of a wait, false for its end.</param>
 public sealed record ContentionEvent(long Timestamp, int ThreadId, bool Started);
+
+/// <summary>
+/// A work item entering (ThreadPoolEnqueueWork, event 30) or leaving (ThreadPoolDequeueWork, event 31) the pool's
+/// queues, from the FrameworkEventSource. The runtime identifies the item by a number it derives from the object
+/// (its address in older runtimes, its hash code in newer ones): equal numbers pair an enqueue with its dequeue.
+/// </summary>
+/// <param name="TimeMs">When the target emitted it, in milliseconds on the trace's own clock (only differences count).</param>
+/// <param name="WorkId">The runtime's number for the work item.</param>
+/// <param name="Enqueued">True for an enqueue, false for a dequeue.</param>
+public readonly record struct WorkItemEvent(double TimeMs, long WorkId, bool Enqueued);

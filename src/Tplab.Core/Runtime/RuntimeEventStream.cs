@@ -41,6 +41,9 @@ public sealed class RuntimeEventStream : IDisposable
     /// <summary>Raised on the processing thread for every lock-contention start and stop.</summary>
     public event Action<ContentionEvent>? ContentionReceived;
 
+    /// <summary>Raised on the processing thread for every work item queued or started (events 30/31), when the session asked for them.</summary>
+    public event Action<WorkItemEvent>? WorkItemReceived;
+
     /// <summary>The TraceEvent source, for subscribing to more events before <see cref="Start"/>.</summary>
     public EventPipeEventSource Source { get; }
 
@@ -116,7 +119,11 @@ public sealed class RuntimeEventStream : IDisposable
 
     private void OnDynamic(TraceEvent data)
     {
-        if (PoolEventDecoder.Counter(data, Stopwatch.GetTimestamp()) is { } counter)
+        if (PoolEventDecoder.WorkItem(data) is { } work)
+        {
+            WorkItemReceived?.Invoke(work);
+        }
+        else if (PoolEventDecoder.Counter(data, Stopwatch.GetTimestamp()) is { } counter)
         {
             CounterReceived?.Invoke(counter);
         }

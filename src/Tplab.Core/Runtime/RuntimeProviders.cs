@@ -28,6 +28,15 @@ public static class RuntimeProviders
     /// </summary>
     public const long ContentionKeyword = 0x4000;
 
+    /// <summary>
+    /// The EventSource behind ThreadPoolEnqueueWork (30) and ThreadPoolDequeueWork (31): Verbose events under its
+    /// ThreadPool keyword, one per work item queued and one per work item started, so their cost grows with the traffic.
+    /// </summary>
+    public const string FrameworkEventSource = "System.Diagnostics.Eventing.FrameworkEventSource";
+
+    /// <summary>FrameworkEventSource's ThreadPool keyword (0x2): events 30 and 31.</summary>
+    public const long ThreadPoolKeyword = 0x2;
+
     /// <summary>The System.Runtime counters at <paramref name="interval"/>.</summary>
     public static EventPipeProvider Counters(TimeSpan interval) => new(
         SystemRuntime,
@@ -47,6 +56,9 @@ public static class RuntimeProviders
 
     /// <summary>The threading events and the lock-contention events, at Informational level.</summary>
     public static EventPipeProvider ThreadingAndContention() => new(DotNetRuntime, EventLevel.Informational, ThreadingKeyword | ContentionKeyword);
+
+    /// <summary>The work-item enqueue/dequeue events (30/31), alone: the scheduling delay's own session, switched on in windows.</summary>
+    public static EventPipeProvider WorkItems() => new(FrameworkEventSource, EventLevel.Verbose, ThreadPoolKeyword);
 
     /// <summary>Everything <c>tplab watch</c> needs, in one session.</summary>
     public static IReadOnlyList<EventPipeProvider> ForWatch(TimeSpan interval) => [Counters(interval), ThreadingAndContention()];

@@ -70,7 +70,7 @@ public sealed class WatchFromTests : IDisposable
     }
 
     [Theory]
-    [InlineData("w.csv", "offset_s,threads,queue,")]
+    [InlineData("w.csv", "pid,offset_s,threads,queue,")]
     [InlineData("w.html", "<!DOCTYPE html>")]
     [InlineData("w.log", "{\"type\":\"sample\"")]
     public async Task From_OutputWithoutFormat_TakesTheFormatFromTheExtension_ElseJsonl(string name, string start)

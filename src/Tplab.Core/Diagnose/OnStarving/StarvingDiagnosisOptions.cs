@@ -20,6 +20,10 @@ public sealed record StarvingDiagnosisOptions : IStarvingActionFactory
     /// <summary>The least time between the starts of two diagnoses (default 60 s), so a flapping verdict cannot trace the process all day.</summary>
     public TimeSpan Cooldown { get; init; } = TimeSpan.FromSeconds(60);
 
+    // One capture at a time across every process a watch follows: each trigger waits here for its turn, so two
+    // instances starving together are diagnosed one after the other, each from its own onset.
+    private readonly SemaphoreSlim _oneCapture = new(1, 1);
+
     /// <summary>Parses the value of <c>--on-starving</c>: <c>diagnose</c> or <c>diagnose=FILE</c>.</summary>
     public static StarvingDiagnosisOptions Parse(string text)
     {
@@ -48,7 +52,7 @@ public sealed record StarvingDiagnosisOptions : IStarvingActionFactory
 
     /// <summary>The trigger that runs these diagnoses for <paramref name="processId"/>.</summary>
     public IStarvingAction Create(int processId, TimeSpan interval, TextWriter notices, TimeProvider time) =>
-        new StarvingDiagnosisTrigger(processId, interval, this, notices, time);
+        new StarvingDiagnosisTrigger(processId, interval, this, notices, time) { Turn = _oneCapture };
 
     /// <summary>Throws a usage error for a bad setting.</summary>
     public void Validate() => Validated();

@@ -41,8 +41,14 @@ public sealed class StarvingDiagnosisTrigger(
         }
     }
 
+    /// <summary>Held while capturing: shared by the triggers of one watch of several processes, so captures take turns.</summary>
+    public SemaphoreSlim? Turn { get; init; }
+
     /// <summary>Completes when no diagnosis is running.</summary>
     public Task Idle => _running;
+
+    /// <inheritdoc />
+    public event Action<StarvingCulprit>? CulpritFound;
 
     public void OnInjection(ThreadPoolInjection injection)
     {
@@ -92,6 +98,12 @@ public sealed class StarvingDiagnosisTrigger(
 
     private async Task DiagnoseAsync(string file)
     {
+        var turn = Turn;
+        if (turn is not null && !await turn.WaitAsync(TimeSpan.Zero).ConfigureAwait(false))
+        {
+            Notice($"another process's capture is under way; pid {processId.ToString(CultureInfo.InvariantCulture)} waits for its turn");
+            await turn.WaitAsync().ConfigureAwait(false);
+        }
         try
         {
             var diagnosis = diagnose is not null
@@ -112,6 +124,12 @@ public sealed class StarvingDiagnosisTrigger(
             {
                 _written.Add(file);
             }
+            if (diagnosis.Culprits.Count > 0)
+            {
+                var c = diagnosis.Culprits[0];
+                var endpoint = c.Endpoint is { } e ? $"{e.Method} {e.Route}" : "";
+                CulpritFound?.Invoke(new StarvingCulprit(processId, endpoint, c.UserFrame?.DisplayName ?? "", c.BlockingCall.Name, c.Threads, file));
+            }
             var top = diagnosis.Culprits.Count > 0 ? $"; top: {diagnosis.Culprits[0].BlockingCall.Name} in {diagnosis.Culprits[0].UserFrame?.FullName ?? "(no application frame)"}" : "";
             Notice($"diagnosis written to {file} ({diagnosis.Verdict.ToString().ToLowerInvariant()}, {diagnosis.Culprits.Count.ToString(CultureInfo.InvariantCulture)} culprits{top})");
         }
@@ -125,6 +143,7 @@ public sealed class StarvingDiagnosisTrigger(
             {
                 _capturing = false;
             }
+            turn?.Release();
         }
     }
 

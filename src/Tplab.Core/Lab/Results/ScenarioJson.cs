@@ -78,7 +78,10 @@ public sealed record ScenarioJson
             Experiment = s.Experiment, Scenario = s.Id, Label = s.Label, Variant = s.Variant, WaitMs = s.Variant is null ? null : s.WaitMs,
             MinThreads = s.ThreadPool.MinThreads, Knobs = s.ThreadPool.Knobs.ToDictionary(StringComparer.Ordinal), LoadProfile = s.Load.Describe(),
             Status = Words.Camel(r.Status), Error = r.Error, Load = r.Load is null ? null : LoadJson.From(r.Load.Summary), ProcessId = t?.ProcessId,
-            Timeline = t is null ? null : new(t.Samples.Count, t.ThreadsStart, t.ThreadsPeak, t.OsThreadsPeak, t.QueuePeak, t.InjectionsByReason, t.ProcessExited),
+            Timeline = t is null ? null : new(t.Samples.Count, t.ThreadsStart, t.ThreadsPeak, t.OsThreadsPeak, t.QueuePeak, t.InjectionsByReason, t.ProcessExited)
+            {
+                DelayP99PeakMs = t.DelayP99PeakMs, DelayEstimatePeakMs = t.EstimatePeakMs, DelayNote = t.DelayNote,
+            },
             Requests = s.Requests.Count == 0 ? null : [.. s.Requests.Select(q => new RequestJson(q.Label, q.Method, q.Path, q.Weight, q.Body.Length))],
             Cost = r.Cost is { } cost ? new(cost.PeakRssMb, cost.CpuSeconds) : null,
             Run = r.Run == 0 ? null : r.Run,
@@ -93,7 +96,20 @@ public sealed record ScenarioJson
 }
 
 /// <summary>The pool over the scenario, from its watch (the whole timeline is in the scenario's timeline.jsonl).</summary>
-public sealed record TimelineJson(int Samples, int ThreadsStart, int ThreadsPeak, int OsThreadsPeak, long QueuePeak, IReadOnlyDictionary<string, int> InjectionsByReason, bool ProcessExited);
+public sealed record TimelineJson(int Samples, int ThreadsStart, int ThreadsPeak, int OsThreadsPeak, long QueuePeak, IReadOnlyDictionary<string, int> InjectionsByReason, bool ProcessExited)
+{
+    /// <summary>The highest p99 of the measured scheduling delay over the samples (ms); null when never measured.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull), JsonConverter(typeof(Round3))]
+    public double? DelayP99PeakMs { get; init; }
+
+    /// <summary>The highest finite estimate of the delay, queue ÷ completed/s (ms); null when none was finite.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull), JsonConverter(typeof(Round3))]
+    public double? DelayEstimatePeakMs { get; init; }
+
+    /// <summary>Why the delay was not measured, when it was not.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? DelayNote { get; init; }
+}
 
 /// <summary>One endpoint of a scenario's request mix (a plan's service).</summary>
 public sealed record RequestJson(string Name, string Method, string Path, int Weight, int BodyBytes);

@@ -41,7 +41,14 @@ public static class ReportSeries
                 Numbers(samples.Select(s => (double)s.OsThreads)),
                 Optional(samples.Select(s => Counter(s, s.QueueLength))),
                 Optional(samples.Select(s => Counter(s, s.CompletedPerSecond))),
-                Numbers(samples.Select(s => s.CpuPercent))),
+                Numbers(samples.Select(s => s.CpuPercent)))
+            {
+                DelayP50 = Optional(samples.Select(s => s.Delay is { Count: > 0 } d ? d.P50Ms : (double?)null)),
+                DelayP99 = Optional(samples.Select(s => s.Delay is { Count: > 0 } d ? d.P99Ms : (double?)null)),
+                Oldest = Optional(samples.Select(s => s.Delay is { Waiting: > 0 } d ? d.OldestWaitingMs : (double?)null)),
+                Estimate = Optional(samples.Select(s => s.EstimatedDelayMs)),
+                DelayOn = Numbers(samples.Select(s => s.Delay?.CoverageSeconds ?? 0)),
+            },
             new InjectionSeriesJson(
                 Numbers(injections.Select(i => i.Offset.TotalSeconds - shift)),
                 Numbers(injections.Select(i => (double)i.NewThreadCount)),
@@ -95,7 +102,20 @@ public sealed record SeriesJson(RequestSeriesJson Requests, PoolSeriesJson Pool,
 public sealed record RequestSeriesJson(int Total, double[] Sched, double[] Start, double[] End, double[] Ms, int[] Ok, double?[] Hs, double?[] He);
 
 /// <summary>The pool every sample: time, pool threads, OS threads, queue, completed/s, CPU %; null where the runtime's counters had not come yet.</summary>
-public sealed record PoolSeriesJson(double[] T, double?[] Threads, double[] Os, double?[] Queue, double?[] Completed, double[] Cpu);
+/// <remarks>The scheduling delay in ms: measured (gaps where the events were off or nothing waited) beside the estimate
+/// (gaps where nothing completed, which has no finite estimate); <c>DelayOn</c> is each interval's seconds of events.</remarks>
+public sealed record PoolSeriesJson(double[] T, double?[] Threads, double[] Os, double?[] Queue, double?[] Completed, double[] Cpu)
+{
+    public double?[] DelayP50 { get; init; } = [];
+
+    public double?[] DelayP99 { get; init; } = [];
+
+    public double?[] Oldest { get; init; } = [];
+
+    public double?[] Estimate { get; init; } = [];
+
+    public double[] DelayOn { get; init; } = [];
+}
 
 /// <summary>Each injection: time, the new thread goal, the reason.</summary>
 public sealed record InjectionSeriesJson(double[] T, double[] Threads, string[] Reason);

@@ -40,8 +40,11 @@ public sealed class HtmlWatchWriter(TextWriter writer, TimeProvider? time = null
         var page = new WatchPageJson(
             "tplab " + typeof(HtmlWatchWriter).Assembly.GetName().Version?.ToString(3), startedAt.ToString("O", CultureInfo.InvariantCulture),
             new WatchPageSummaryJson(
-                timeline.ProcessId, timeline.Interval.TotalMilliseconds, timeline.Duration.TotalSeconds, timeline.Verdict, timeline.Evidence,
-                timeline.ThreadsStart, timeline.ThreadsPeak, timeline.OsThreadsPeak, timeline.QueuePeak, timeline.InjectionsByReason));
+                timeline.ProcessId, timeline.Interval.TotalMilliseconds, timeline.Duration.TotalSeconds, timeline.HasVerdict ? timeline.Verdict.ToWord() : null,
+                timeline.Evidence, timeline.ThreadsStart, timeline.ThreadsPeak, timeline.OsThreadsPeak, timeline.QueuePeak, timeline.InjectionsByReason)
+            {
+                DelayNote = timeline.DelayNote,
+            });
         var series = new Dictionary<string, SeriesJson> { ["watch"] = ReportSeries.Build(load: null, timeline, startedAt) };
         HtmlReport.Write(writer, ReportKind.Watch, JsonSerializer.SerializeToNode(page, WatchJsonContext.Lines.WatchPageJson)!, series);
     }
@@ -50,15 +53,19 @@ public sealed class HtmlWatchWriter(TextWriter writer, TimeProvider? time = null
 /// <summary>The summary a watch's page draws: the tool, when the watch started, and the watch.</summary>
 public sealed record WatchPageJson(string Tool, string StartedAt, WatchPageSummaryJson Watch);
 
-/// <summary>The watch on its page: the process, the interval, the verdict and the peaks.</summary>
+/// <summary>The watch on its page: the process, the interval, the verdict (null when no sample was taken) and the peaks.</summary>
 public sealed record WatchPageSummaryJson(
     int Pid,
     double IntervalMs,
     [property: JsonConverter(typeof(Round3))] double DurationSeconds,
-    [property: JsonConverter(typeof(WordConverter<PoolVerdict>))] PoolVerdict Verdict,
+    string? Verdict,
     string Evidence,
     int ThreadsStart,
     int ThreadsPeak,
     int OsThreadsPeak,
     long QueuePeak,
-    IReadOnlyDictionary<string, int> InjectionsByReason);
+    IReadOnlyDictionary<string, int> InjectionsByReason)
+{
+    /// <summary>Why the scheduling delay was not measured, when it was not.</summary>
+    public string? DelayNote { get; init; }
+}

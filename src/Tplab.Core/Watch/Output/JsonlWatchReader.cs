@@ -37,7 +37,7 @@ public static class JsonlWatchReader
                     case InjectionLine i:
                         injections.Add(i.ToInjection());
                         break;
-                    case SummaryLine t:
+                    case SummaryLine t when summary is null:
                         summary = t;
                         break;
                 }
@@ -48,13 +48,24 @@ public static class JsonlWatchReader
         {
             throw TplabException.Usage("no samples: not a tplab watch --format jsonl file");
         }
+        // A file of several processes (watch PID PID, -n NAME --all) is read as one process's: the first summary's, or
+        // the first sample's.
+        var pid = summary?.ProcessId ?? samples[0].ProcessId;
+        if (samples.Select(s => s.ProcessId).Where(p => p != 0).Distinct().Skip(1).Any())
+        {
+            samples.RemoveAll(s => s.ProcessId != pid);
+            injections.RemoveAll(i => i.ProcessId != 0 && i.ProcessId != pid);
+        }
         if (summary is null)
         {
-            return new PoolTimeline(0, UsualGap(samples), samples[^1].Offset, samples, injections, limits: null, processExited: false);
+            return new PoolTimeline(pid, UsualGap(samples), samples[^1].Offset, samples, injections, limits: null, processExited: false);
         }
         return new PoolTimeline(
             summary.ProcessId, TimeSpan.FromSeconds(summary.IntervalSeconds), TimeSpan.FromSeconds(summary.DurationSeconds), samples, injections,
-            summary.Limits, summary.ProcessExited, new VerdictResult(summary.Verdict, summary.Evidence));
+            summary.Limits, summary.ProcessExited, summary.Verdict is { } verdict ? new VerdictResult(verdict, summary.Evidence) : null)
+        {
+            DelayNote = summary.DelayNote,
+        };
     }
 
     // Without a summary (the watch was killed) the interval is the usual gap between samples: the median, since the first

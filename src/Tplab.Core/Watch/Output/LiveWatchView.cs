@@ -35,7 +35,12 @@ public sealed class LiveWatchView(IAnsiConsole console, string title) : IWatchSi
     public void OnCompleted(PoolTimeline timeline)
     {
         _region.Close();
-        console.WriteLine($"watch {timeline.Verdict.ToWord()}: {timeline.Evidence}", VerdictStyle(timeline.Verdict));
+        console.WriteLine(timeline.HasVerdict ? $"watch {timeline.Verdict.ToWord()}: {timeline.Evidence}" : timeline.Evidence,
+            timeline.HasVerdict ? VerdictStyle(timeline.Verdict) : Style.Plain);
+        if (timeline.DelayNote is { } note)
+        {
+            console.WriteLine(note, Style.Plain);
+        }
     }
 
     // A line wider than the terminal would wrap and the frame jump as it changes: lines are cut to the width.

@@ -1,6 +1,7 @@
 using System.Text.Json.Serialization;
 using Tplab.Common.Json;
 using Tplab.Runtime;
+using Tplab.Watch.Delay;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch.Output;
@@ -23,6 +24,10 @@ public record WatchLine
 /// <summary>A <see cref="ThreadPoolSample"/> as one line.</summary>
 public sealed record SampleLine : WatchLine
 {
+    /// <summary>The watched process (a watch of several mixes their lines); absent in files written before it was kept.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public int? Pid { get; init; }
+
     [JsonRequired, JsonConverter(typeof(Round3))]
     public double OffsetSeconds { get; init; }
 
@@ -59,6 +64,14 @@ public sealed record SampleLine : WatchLine
     [JsonConverter(typeof(Round0))]
     public double? CountersAgeMs { get; init; }
 
+    /// <summary>The estimate of the scheduling delay (queue ÷ completed/s); null when items were queued and none completed.</summary>
+    [JsonConverter(typeof(Round2))]
+    public double? EstimatedDelayMs { get; init; }
+
+    /// <summary>The measured scheduling delay of the interval; absent when the events were off for all of it.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public DelayLine? Delay { get; init; }
+
     [JsonRequired, JsonConverter(typeof(WordConverter<PoolVerdict>))]
     public PoolVerdict Verdict { get; init; }
 
@@ -71,6 +84,7 @@ public sealed record SampleLine : WatchLine
         ArgumentNullException.ThrowIfNull(s);
         return new()
         {
+            Pid = s.ProcessId == 0 ? null : s.ProcessId, EstimatedDelayMs = s.EstimatedDelayMs, Delay = s.Delay is { } d ? DelayLine.From(d) : null,
             OffsetSeconds = s.Offset.TotalSeconds, ThreadCount = s.ThreadCount, QueueLength = s.QueueLength,
             CompletedPerSecond = s.CompletedPerSecond, OsThreads = s.OsThreads, CpuPercent = s.CpuPercent,
             ContentionsPerSecond = s.ContentionsPerSecond, Cores = s.Cores, MachineCpuPercent = s.MachineCpuPercent,
@@ -85,12 +99,59 @@ public sealed record SampleLine : WatchLine
         CountersAgeMs, Verdict, Evidence)
     {
         Cores = Cores, MachineCpuPercent = MachineCpuPercent, LockWaiters = LockWaiters, RunnableWorkers = RunnableWorkers,
+        ProcessId = Pid ?? 0, Delay = Delay?.ToDelay(),
     };
+}
+
+/// <summary>The measured scheduling delay of one sample's interval (<see cref="SchedulingDelay"/>), inside a sample line.</summary>
+public sealed record DelayLine
+{
+    public long Count { get; init; }
+
+    [JsonConverter(typeof(Round3))]
+    public double MeanMs { get; init; }
+
+    [JsonConverter(typeof(Round3))]
+    public double P50Ms { get; init; }
+
+    [JsonConverter(typeof(Round3))]
+    public double P99Ms { get; init; }
+
+    [JsonConverter(typeof(Round3))]
+    public double MaxMs { get; init; }
+
+    public long Unpaired { get; init; }
+
+    public int Waiting { get; init; }
+
+    [JsonConverter(typeof(Round1))]
+    public double OldestWaitingMs { get; init; }
+
+    [JsonConverter(typeof(Round3))]
+    public double CoverageSeconds { get; init; }
+
+    /// <summary>The line of <paramref name="d"/>.</summary>
+    public static DelayLine From(SchedulingDelay d)
+    {
+        ArgumentNullException.ThrowIfNull(d);
+        return new()
+        {
+            Count = d.Count, MeanMs = d.MeanMs, P50Ms = d.P50Ms, P99Ms = d.P99Ms, MaxMs = d.MaxMs, Unpaired = d.Unpaired,
+            Waiting = d.Waiting, OldestWaitingMs = d.OldestWaitingMs, CoverageSeconds = d.CoverageSeconds,
+        };
+    }
+
+    /// <summary>The figures this line holds (without the buckets, which files do not keep).</summary>
+    public SchedulingDelay ToDelay() => new(Count, MeanMs, P50Ms, P99Ms, MaxMs, Unpaired, Waiting, OldestWaitingMs, CoverageSeconds);
 }
 
 /// <summary>A <see cref="ThreadPoolInjection"/> as one line.</summary>
 public sealed record InjectionLine : WatchLine
 {
+    /// <summary>The watched process; absent in files written before it was kept.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public int? Pid { get; init; }
+
     [JsonRequired, JsonConverter(typeof(Round3))]
     public double OffsetSeconds { get; init; }
 
@@ -112,14 +173,14 @@ public sealed record InjectionLine : WatchLine
         ArgumentNullException.ThrowIfNull(i);
         return new()
         {
-            OffsetSeconds = i.Offset.TotalSeconds, NewThreadCount = i.NewThreadCount, Reason = i.ReasonName, ReasonCode = i.ReasonCode,
+            Pid = i.ProcessId == 0 ? null : i.ProcessId, OffsetSeconds = i.Offset.TotalSeconds, NewThreadCount = i.NewThreadCount, Reason = i.ReasonName, ReasonCode = i.ReasonCode,
             AverageThroughput = i.AverageThroughput,
         };
     }
 
     /// <summary>The injection this line holds.</summary>
     public ThreadPoolInjection ToInjection() =>
-        new(TimeSpan.FromSeconds(OffsetSeconds), NewThreadCount, InjectionReasons.FromCode(ReasonCode), ReasonCode, AverageThroughput);
+        new(TimeSpan.FromSeconds(OffsetSeconds), NewThreadCount, InjectionReasons.FromCode(ReasonCode), ReasonCode, AverageThroughput) { ProcessId = Pid ?? 0 };
 }
 
 /// <summary>The summary of a <see cref="PoolTimeline"/>: the last line of a whole watch.</summary>
@@ -161,8 +222,13 @@ public sealed record SummaryLine : WatchLine
 
     public bool ProcessExited { get; init; }
 
+    /// <summary>Why the scheduling delay was not measured, when it was not.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? DelayNote { get; init; }
+
+    /// <summary>The watch's verdict; null when it took no sample (no verdict is claimed, the evidence says why).</summary>
     [JsonRequired, JsonConverter(typeof(WordConverter<PoolVerdict>))]
-    public PoolVerdict Verdict { get; init; }
+    public PoolVerdict? Verdict { get; init; }
 
     public string Evidence { get; init; } = "";
 
@@ -176,7 +242,8 @@ public sealed record SummaryLine : WatchLine
             DurationSeconds = t.Duration.TotalSeconds, Samples = t.Samples.Count, ThreadsStart = t.ThreadsStart, ThreadsPeak = t.ThreadsPeak,
             OsThreadsPeak = t.OsThreadsPeak, QueuePeak = t.QueuePeak, InjectionsByReason = t.InjectionsByReason,
             FirstStarvingSeconds = t.FirstStarving?.TotalSeconds, MinWorkerThreads = t.Limits?.MinWorkerThreads,
-            MaxWorkerThreads = t.Limits?.MaxWorkerThreads, ProcessExited = t.ProcessExited, Verdict = t.Verdict, Evidence = t.Evidence,
+            MaxWorkerThreads = t.Limits?.MaxWorkerThreads, ProcessExited = t.ProcessExited, DelayNote = t.DelayNote,
+            Verdict = t.HasVerdict ? t.Verdict : null, Evidence = t.Evidence,
         };
     }
 

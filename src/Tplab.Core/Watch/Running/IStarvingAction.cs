@@ -10,6 +10,9 @@ public interface IStarvingAction : IWatchSink
 {
     /// <summary>Completes when no action is under way; the watch waits for it before it ends, so no result is lost.</summary>
     Task Idle { get; }
+
+    /// <summary>Raised, off the sampling thread, with the top culprit of each diagnosis written.</summary>
+    event Action<StarvingCulprit>? CulpritFound;
 }
 
 /// <summary>Makes the <see cref="IStarvingAction"/> for one watched process, once its pid is known.</summary>
