@@ -1,6 +1,5 @@
 using System.Threading.Channels;
 using Tplab.Watch.Output;
-using Tplab.Watch.Running;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch.Export;

@@ -1,5 +1,4 @@
 using System.Globalization;
-using Tplab.Watch.Running;
 
 namespace Tplab.Watch.Export;
 

@@ -1,7 +1,7 @@
-namespace Tplab.Watch.Running;
+namespace Tplab.Watch;
 
 /// <summary>
-/// What an <see cref="IStarvingAction"/> found holding the pool, in the words an alert shows: the endpoint, the
+/// What an <see cref="Running.IStarvingAction"/> found holding the pool, in the words an alert shows: the endpoint, the
 /// application method and the blocking call. Exporters publish it (<c>tplab_culprit_info</c>, an OTLP log record).
 /// </summary>
 /// <param name="ProcessId">The diagnosed process.</param>
