@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using System.Globalization;
 using Tplab.Common;
 using Tplab.Lab.Comparing;
@@ -12,9 +13,9 @@ internal static class CompareCommand
     {
         var a = new Argument<string>("A") { Description = "The baseline: a results folder of tplab run, or its summary.json" };
         var b = new Argument<string>("B") { Description = "The candidate, compared against A" };
-        var failIfWorse = new Option<string?>("--fail-if-worse") { Description = "Exit 9 when a scenario of B is worse than A beyond this change, e.g. 10% (also the threshold of the verdicts; default 10%)" };
+        var failIfWorse = new Option<string?>("--fail-if-worse") { Description = $"Exit {ExitCodes.Worse} when a scenario of B is worse than A beyond this change, e.g. 10% (also the threshold of the verdicts; default 10%)" };
         var format = new Option<string>("--format") { Description = "text, json or html", DefaultValueFactory = _ => "text" };
-        format.AcceptOnlyFromAmong("text", "json", "html");
+        format.AcceptOnly("text", "json", "html");
         var output = new Option<string?>("--output", "-o") { Description = "Write to this file instead of stdout" };
         var command = new Command("compare", "Compare two lab results scenario by scenario: mean/p50/p99/max, throughput, errors, threads, injections; better, worse or no clear change")
         {

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using System.Globalization;
 using Tplab.Common;
 using Tplab.Load;
@@ -45,7 +46,8 @@ internal static class LoadCommand
         var output = new Option<string[]>("--output", "-o") { Description = "File for the format at the same position (- for stdout); repeatable" };
         var quiet = new Option<bool>("--quiet", "-q") { Description = "No progress line on stderr" };
         var allowRemote = new Option<bool>("--allow-remote") { Description = "Allow a target that is not loopback" };
-        var engine = new Option<string>("--engine") { Description = "auto (sockets for plain http on Linux, else httpclient), sockets, httpclient", DefaultValueFactory = _ => "auto" };
+        var engine = new Option<string>("--engine") { Description = "auto (sockets for plain http on Linux, else httpclient), sockets, httpclient", DefaultValueFactory = _ => "auto" }
+            .AcceptOnly("auto", "sockets", "httpclient");
         var command = new Command("load", "Load a URL: closed loop (ab, JMeter, siege) or open loop with --rate (vegeta), latency measured right")
         {
             url, method, header, body, targetsFile, concurrency, requests, duration, warmup, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive,
@@ -125,16 +127,11 @@ internal static class LoadCommand
     private static Command MergeCommand()
     {
         var files = new Argument<string[]>("files") { Description = "HdrHistogram interval logs (.hlog) written with --format hlog", Arity = ArgumentArity.OneOrMore };
-        var format = new Option<string>("--format") { Description = $"text, json or hgrm", DefaultValueFactory = _ => "text" };
+        var format = new Option<string>("--format") { Description = $"text, json or hgrm", DefaultValueFactory = _ => "text" }.AcceptOnly("text", "json", "hgrm");
         var command = new Command("merge", "Merge interval logs (.hlog) from several runs into one latency report, exactly") { files, format };
         command.SetAction(result =>
         {
-            var name = result.GetValue(format)!.ToLowerInvariant();
-            if (name is not ("text" or "json" or "hgrm"))
-            {
-                throw TplabException.Usage($"merge --format must be one of {MergeReport.Formats}, got '{name}'");
-            }
-            MergeReport.Write(HistogramLog.Merge(result.GetValue(files)!), name, Console.Out);
+            MergeReport.Write(HistogramLog.Merge(result.GetValue(files)!), result.GetValue(format)!, Console.Out);
             return ExitCodes.Ok;
         });
         return command;
@@ -176,12 +173,11 @@ internal static class LoadCommand
             ? uri
             : throw TplabException.Usage($"the URL must be an absolute http:// or https:// URL, got '{text}'");
 
-    private static EngineChoice ParseEngine(string text) => text.ToLowerInvariant() switch
+    private static EngineChoice ParseEngine(string text) => text switch
     {
-        "auto" => EngineChoice.Auto,
         "sockets" => EngineChoice.Sockets,
         "httpclient" => EngineChoice.HttpClient,
-        _ => throw TplabException.Usage($"--engine must be auto, sockets or httpclient, got '{text}'"),
+        _ => EngineChoice.Auto,
     };
 
     private static TimeSpan? Duration(string? text, string option) => text is null ? null : DurationText.Parse(text, option);

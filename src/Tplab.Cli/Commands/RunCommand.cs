@@ -39,7 +39,7 @@ internal static class RunCommand
                 PlanPath = r.GetValue(plan),
                 ThreadPoolOverride = pool == ThreadPoolSettings.Default ? null : pool,
                 ResultsRoot = r.GetValue(results)!,
-                ConnectionString = r.GetValue(pg) ?? NullIfEmpty(Environment.GetEnvironmentVariable("TPLAB_PG")),
+                ConnectionString = TargetStackOptions.ConnectionStringOrEnvironment(r.GetValue(pg)),
                 Diagnose = !r.GetValue(noDiagnose),
                 WatchInterval = DurationText.Parse(r.GetValue(interval)!, "--interval"),
                 Repeat = r.GetValue(repeat),
@@ -66,5 +66,4 @@ internal static class RunCommand
         return console;
     }
 
-    private static string? NullIfEmpty(string? s) => string.IsNullOrWhiteSpace(s) ? null : s;
 }

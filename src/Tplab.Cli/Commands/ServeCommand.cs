@@ -26,7 +26,7 @@ internal static class ServeCommand
             var options = new ServeCommandOptions(
                 result.GetValue(port),
                 ParseDownstream(result.GetValue(downstream)),
-                result.GetValue(pg) ?? NullIfEmpty(Environment.GetEnvironmentVariable("TPLAB_PG")),
+                TargetStackOptions.ConnectionStringOrEnvironment(result.GetValue(pg)),
                 result.GetValue(noDb),
                 ThreadPoolOptions.Bind(result, minThreads, knobs));
             return await RunAsync(options, ct);
@@ -67,5 +67,4 @@ internal static class ServeCommand
         : Uri.TryCreate(text, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https" ? uri
         : throw TplabException.Usage($"--downstream must be an absolute http URL, got '{text}'");
 
-    private static string? NullIfEmpty(string? s) => string.IsNullOrWhiteSpace(s) ? null : s;
 }

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Plans;
@@ -29,7 +30,7 @@ internal static class TuneCommand
         var trialDeadline = new Option<string>("--trial-deadline") { Description = "Longest one trial may run (a starving default run is cut here and counts as failing)", DefaultValueFactory = _ => "2m" };
         var results = new Option<string>("--results") { Description = "Folder for the results folder <timestamp>/ (tune.json, tune.html)", DefaultValueFactory = _ => "results" };
         var format = new Option<string>("--format") { Description = "text or json (json on stdout; progress on stderr)", DefaultValueFactory = _ => "text" };
-        format.AcceptOnlyFromAmong("text", "json");
+        format.AcceptOnly("text", "json");
         var pg = new Option<string?>("--pg") { Description = "Npgsql connection string for the db variants; default $TPLAB_PG, else a private PostgreSQL" };
         var command = new Command("tune", "Find the least minimum worker threads that meets an objective, verified on fresh processes, with its cost and settings to paste")
         {
@@ -70,7 +71,7 @@ internal static class TuneCommand
                 TryKnobs = knobs.Length == 0 ? TuneOptions.DefaultTryKnobs
                     : knobs.Length == 1 && knobs[0] == "none" ? [] : ThreadPoolSettings.ParseKnobs(knobs),
                 ResultsRoot = r.GetValue(results)!,
-                ConnectionString = r.GetValue(pg) ?? (string.IsNullOrWhiteSpace(Environment.GetEnvironmentVariable("TPLAB_PG")) ? null : Environment.GetEnvironmentVariable("TPLAB_PG")),
+                ConnectionString = TargetStackOptions.ConnectionStringOrEnvironment(r.GetValue(pg)),
             };
             if (options.PrecisionPercent is <= 0 or > 50)
             {

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using Tplab.Common;
@@ -18,11 +19,11 @@ internal static class WatchCommand
         var interval = new Option<string>("--interval") { Description = "Time between samples (at least 0.25s)", DefaultValueFactory = _ => "1s" };
         var duration = new Option<string?>("--duration") { Description = "Stop after this long (e.g. 30s, 2m); default: until Ctrl+C or the process exits" };
         var format = new Option<string?>("--format") { Description = "live (terminal, refreshed in place), jsonl, csv, or html (a chart page written at the end); default live, or jsonl with --output" };
-        format.AcceptOnlyFromAmong([.. WatchRunOptions.Formats]);
+        format.AcceptOnly([.. WatchRunOptions.Formats]);
         var from = new Option<string?>("--from") { Description = "Write a saved watch (a --format jsonl file, or a lab scenario's timeline.jsonl) in --format, instead of watching a process" };
         var output = new Option<string?>("--output", "-o") { Description = "Write the records to this file instead of the terminal" };
         var failOn = new Option<string?>("--fail-on") { Description = "starving: exit with code 9 as soon as the pool is starving (CI smoke tests)" };
-        failOn.AcceptOnlyFromAmong("starving");
+        failOn.AcceptOnly("starving");
         var onStarving = new Option<string?>("--on-starving") { Description = "diagnose[=FILE]: when the pool turns starving, capture stacks and write a diagnosis (once per episode), while the watch goes on" };
         var command = new Command("watch", "Watch a .NET process's thread pool: counters, the runtime's thread injections with their reasons, and a starvation verdict")
         {

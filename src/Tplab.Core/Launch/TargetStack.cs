@@ -14,6 +14,13 @@ public sealed record TargetStackOptions
 
     /// <summary>False skips the database entirely (the db variants answer 503).</summary>
     public bool Database { get; init; } = true;
+
+    /// <summary>
+    /// The connection string the user gave (<c>--pg</c>), else <c>$TPLAB_PG</c> when set, else null (a private PostgreSQL):
+    /// the one place the environment's fallback is read, under the name the target reads it by.
+    /// </summary>
+    public static string? ConnectionStringOrEnvironment(string? given) =>
+        given ?? (System.Environment.GetEnvironmentVariable(Tplab.Target.TargetCommandLine.ConnectionStringVariable) is { } s && !string.IsNullOrWhiteSpace(s) ? s : null);
 }
 
 /// <summary>
