@@ -84,6 +84,9 @@ public sealed class TargetProcess : IServiceInstance
         }
     }
 
+    /// <inheritdoc/>
+    public string? Exited => _child.HasExited ? ChildProcess.DescribeExit(_child.ExitCode) : null;
+
     /// <summary>An address on the target, such as <c>/sleep?ms=1000</c>.</summary>
     public Uri Url(string pathAndQuery) => new(BaseAddress, pathAndQuery.TrimStart('/'));
 

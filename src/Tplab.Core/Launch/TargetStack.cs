@@ -45,6 +45,9 @@ public sealed class TargetStack : IServiceLauncher, IAsyncDisposable
     /// <summary>Why there is no database, in one line; null when there is one.</summary>
     public string? DatabaseUnavailable { get; private set; }
 
+    /// <summary>Why the database the stack started is gone (killed mid-run, say); null while it runs or when tplab did not start it.</summary>
+    public string? DatabaseLost => _postgres?.Lost;
+
     /// <summary>The private PostgreSQL, when tplab started one.</summary>
     public PrivatePostgres? PrivatePostgres => _postgres;
 

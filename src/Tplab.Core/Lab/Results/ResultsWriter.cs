@@ -28,6 +28,10 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
     public void WriteScenarioFiles(ScenarioResult result)
     {
         var s = result.Scenario;
+        if (result.Load is null && result.Timeline is null)
+        {
+            return;
+        }
         Guard(() =>
         {
             Directory.CreateDirectory(Path.Combine(folder, s.Experiment));
@@ -46,14 +50,19 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
     public void AddCharts(ScenarioResult result) =>
         _series[$"{result.Scenario.Experiment}/{result.Scenario.Id}"] = ReportSeries.Build(result.Load, result.Timeline, result.WatchStartedAt);
 
-    public void WriteSummary(LabResult lab)
+    /// <summary>Writes summary.json and, unless <paramref name="reportToo"/> is false, report.html.</summary>
+    public void WriteSummary(LabResult lab, bool reportToo = true)
     {
         var summary = SummaryJson.Build(lab, options, seeds, _startedAt, options.Time.GetUtcNow());
         Guard(() =>
         {
-            // Rewritten after every experiment: a reader, or a run killed mid-write, sees the previous version whole.
+            // Rewritten after every scenario (the report after every experiment): a reader, or a run killed mid-write,
+            // sees the previous version whole.
             AtomicFile.WriteAllText(Path.Combine(folder, "summary.json"), summary.ToJsonString(Indented));
-            AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, ReportKind.Lab, summary, _series));
+            if (reportToo)
+            {
+                AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, ReportKind.Lab, summary, _series));
+            }
         });
     }
 

@@ -25,7 +25,7 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
         }
         catch (TplabException e) when (!userCancel.IsCancellationRequested)
         {
-            return new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message };
+            return new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message, FailedWith = e.ExitCode };
         }
         await using (target.ConfigureAwait(false))
         {
@@ -90,19 +90,24 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
             await FreshCountersAsync(watch, options.Time.GetUtcNow() - watchStarted, options.Time).ConfigureAwait(false);
             timeline = await watch.StopAsync().ConfigureAwait(false);
         }
+        // A service that died under the load (killed, crashed) leaves figures that describe its death, not the
+        // scenario: they are kept, and the scenario is failed, never passed off as a result.
+        var died = userCancel.IsCancellationRequested ? null : target.Exited;
         var status = userCancel.IsCancellationRequested ? ScenarioStatus.Interrupted
+            : died is not null ? ScenarioStatus.Failed
             : deadline.IsCancellationRequested ? ScenarioStatus.DeadlineReached
             : ScenarioStatus.Completed;
         var error = status switch
         {
-            ScenarioStatus.Interrupted => "interrupted by Ctrl+C; figures cover what ran",
+            ScenarioStatus.Interrupted => "interrupted (Ctrl+C or SIGTERM); figures cover what ran",
+            ScenarioStatus.Failed => $"the service (pid {target.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture)}) {died} during the scenario; figures cover what ran until then",
             ScenarioStatus.DeadlineReached => $"stopped at the scenario deadline ({DurationText.Format(scenario.Deadline)}); figures cover what ran",
             _ => watchError,
         };
         return new ScenarioResult
         {
             Scenario = scenario, Status = status, Error = error, Load = load, Timeline = timeline,
-            WatchStartedAt = watchStarted, Culprits = found, Cost = cost,
+            WatchStartedAt = watchStarted, Culprits = found, Cost = cost, FailedWith = status == ScenarioStatus.Failed ? ExitCodes.ProcessExited : null,
         };
     }
 
