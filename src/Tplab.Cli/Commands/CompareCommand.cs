@@ -1,6 +1,5 @@
 using System.CommandLine;
 using Tplab.Cli.Binding;
-using System.Globalization;
 using Tplab.Common;
 using Tplab.Lab.Comparing;
 
@@ -24,6 +23,7 @@ internal static class CompareCommand
         command.SetAction(r =>
         {
             var threshold = r.GetValue(failIfWorse) is { } t ? Percent(t) : Comparison.DefaultThresholdPercent;
+            using var file = r.GetValue(output) is { } path ? AtomicFile.OpenOutput(path, "--output") : null;
             var comparison = Comparison.Compare(ResultsFile.Read(r.GetValue(a)!), ResultsFile.Read(r.GetValue(b)!), threshold);
             Action<Comparison, TextWriter> write = r.GetValue(format) switch
             {
@@ -31,9 +31,9 @@ internal static class CompareCommand
                 "html" => ComparisonHtml.Write,
                 _ => ComparisonText.Write,
             };
-            if (r.GetValue(output) is { } file)
+            if (file is not null)
             {
-                AtomicFile.Write(file, w => write(comparison, w));
+                file.Finish(w => write(comparison, w));
             }
             else
             {
@@ -47,7 +47,7 @@ internal static class CompareCommand
     private static double Percent(string text)
     {
         var trimmed = text.Trim().TrimEnd('%');
-        return double.TryParse(trimmed, NumberStyles.Float, CultureInfo.InvariantCulture, out var p) && p >= 0 && p <= 1000
+        return NumberText.TryParseDouble(trimmed, out var p) && p >= 0 && p <= 1000
             ? p
             : throw TplabException.Usage($"--fail-if-worse must be a percentage from 0 to 1000, such as 10%, got '{text}'");
     }

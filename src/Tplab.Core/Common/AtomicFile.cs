@@ -53,6 +53,38 @@ public sealed class AtomicFile : IDisposable
         return Directory.Exists(path) ? throw new IOException($"'{path}' is a folder") : new AtomicFile(path);
     }
 
+    /// <summary>
+    /// Opens a file the user named with <paramref name="option"/> (<c>--output</c>) before any work, so a path that
+    /// cannot be written (missing folder, no permission, a folder) fails at once: one line and exit 8, like every command.
+    /// Fill it with <see cref="Finish"/>.
+    /// </summary>
+    public static AtomicFile OpenOutput(string path, string option)
+    {
+        try
+        {
+            return Create(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"cannot write {option} {path}: {e.Message}", e);
+        }
+    }
+
+    /// <summary>Writes the content with <paramref name="write"/> and commits; a failure (a full disk) is one line and exit 8, and the old file stays.</summary>
+    public void Finish(Action<TextWriter> write)
+    {
+        ArgumentNullException.ThrowIfNull(write);
+        try
+        {
+            write(Writer);
+            Commit();
+        }
+        catch (IOException e)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"cannot write {Path}: {e.Message}", e);
+        }
+    }
+
     /// <summary>Writes <paramref name="path"/> whole with <paramref name="write"/>; when it throws, the old file stays.</summary>
     public static void Write(string path, Action<TextWriter> write)
     {

@@ -12,11 +12,16 @@ public static class ComparisonJson
         ["schemaVersion"] = 1,
         ["a"] = c.A.Path,
         ["b"] = c.B.Path,
+        ["unfinishedA"] = c.A.Unfinished,
+        ["unfinishedB"] = c.B.Unfinished,
         ["thresholdPercent"] = c.ThresholdPercent,
         ["worse"] = c.AnyWorse,
         ["scenarios"] = new JsonArray([.. c.Scenarios.Select(s => new JsonObject
         {
             ["scenario"] = s.Key,
+            ["scenarioB"] = s.KeyB,
+            ["settingsA"] = s.SettingsA,
+            ["settingsB"] = s.SettingsB,
             ["label"] = s.Label,
             ["statusA"] = s.StatusA,
             ["statusB"] = s.StatusB,
