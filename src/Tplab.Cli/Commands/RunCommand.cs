@@ -1,6 +1,5 @@
 using System.CommandLine;
 using Tplab.Launch;
-using Spectre.Console;
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
@@ -45,9 +44,7 @@ internal static class RunCommand
                 WatchInterval = DurationText.Parse(r.GetValue(interval)!, "--interval"),
                 Repeat = r.GetValue(repeat),
             }.Validated();
-            var interactive = !Console.IsOutputRedirected && AnsiConsole.Profile.Capabilities.Interactive;
-            var console = interactive ? AnsiConsole.Console : PlainConsole();
-            var lab = await LabRunner.RunAsync(options, new LabConsoleView(console, interactive), ct);
+            var lab = await LabRunner.RunAsync(options, new LabConsoleView(Consoles.ForOutput(), Consoles.Interactive), ct);
             var outcome = LabOutcome.Of(lab, r.GetValue(allowPartial));
             if (outcome.Message is { } message)
             {
@@ -57,19 +54,4 @@ internal static class RunCommand
         });
         return command;
     }
-
-    // Redirected to a file or a CI log: no colour codes, and wide enough that the tables keep one line per row.
-    private static IAnsiConsole PlainConsole()
-    {
-        var console = AnsiConsole.Create(new AnsiConsoleSettings
-        {
-            Ansi = AnsiSupport.No,
-            ColorSystem = ColorSystemSupport.NoColors,
-            Interactive = InteractionSupport.No,
-            Out = new AnsiConsoleOutput(Console.Out),
-        });
-        console.Profile.Width = 200;
-        return console;
-    }
-
 }
