@@ -25,9 +25,15 @@ internal static class Choices
         return option;
     }
 
-    /// <summary>The word of <paramref name="values"/> the text names (any case), or null when none.</summary>
-    public static string? Find(string text, IReadOnlyList<string> values) =>
-        values.FirstOrDefault(v => string.Equals(v, text?.Trim(), StringComparison.OrdinalIgnoreCase));
+    /// <summary>
+    /// The word of <paramref name="values"/> the text names (any case), or null when none. Turkish's dotted capital
+    /// İ and dotless ı count as i, so a word typed in Turkish capitals (LİVE) is still live.
+    /// </summary>
+    public static string? Find(string text, IReadOnlyList<string> values)
+    {
+        var folded = text?.Trim().Replace('İ', 'I').Replace('ı', 'i');
+        return values.FirstOrDefault(v => string.Equals(v, folded, StringComparison.OrdinalIgnoreCase));
+    }
 
     /// <summary>The one-line message for a word that is not one of <paramref name="values"/>.</summary>
     public static string NotOneOf(string what, string text, IReadOnlyList<string> values) =>

@@ -18,17 +18,31 @@ internal static partial class UsageMessage
         var command = parsed.CommandResult.Command;
         var path = Path(parsed.CommandResult);
         string message;
+        var given = parsed.CommandResult.Children.OfType<OptionResult>().Where(o => !o.Implicit).ToList();
         if (parsed.UnmatchedTokens.Count > 0)
         {
             message = Unknown(command, parsed.UnmatchedTokens[0], path);
         }
-        else if (parsed.Errors.FirstOrDefault(e => e.SymbolResult is ArgumentResult or OptionResult) is { } value)
+        else if (given.FirstOrDefault(o => o.Tokens.Count == 0 && o.Option.Arity.MinimumNumberOfValues > 0) is { } empty)
+        {
+            message = $"{empty.Option.Name} needs a value: {Sentence(empty.Option.Description)}";
+        }
+        else if (parsed.Errors.FirstOrDefault(e => e.SymbolResult is ArgumentResult { Tokens.Count: > 0 } or OptionResult { Tokens.Count: > 0 }) is { } value)
         {
             message = OneLine(value.Message);
         }
         else if (command is RootCommand && parsed.Errors.Count > 0 && parsed.Tokens.Count == 0)
         {
             return $"give a command: {Names(command)} (tplab --help describes them)";
+        }
+        else if (command.Options.FirstOrDefault(o => o.Required && !given.Any(g => g.Option == o)) is { } required)
+        {
+            message = $"{path} needs {required.Name}: {Sentence(required.Description)}";
+        }
+        else if (command.Arguments.FirstOrDefault(a => a.Arity.MinimumNumberOfValues > 0 && parsed.GetResult(a) is not { Tokens.Count: > 0 }) is { } argument)
+        {
+            var names = string.Join(' ', command.Arguments.Where(a => a.Arity.MinimumNumberOfValues > 0).Select(a => a.Name));
+            message = $"{path} needs {names}: {argument.Name} is missing ({Sentence(argument.Description)})";
         }
         else
         {
@@ -53,6 +67,9 @@ internal static partial class UsageMessage
             ? $"unknown command '{token}' for {path} (commands: {Names(command)})"
             : $"unexpected argument '{token}' for {path}";
     }
+
+    private static string Sentence(string? description) =>
+        string.IsNullOrWhiteSpace(description) ? "see the help" : OneLine(description);
 
     private static string Names(Command command) => string.Join(", ", command.Subcommands.Where(c => !c.Hidden).Select(c => c.Name));
 

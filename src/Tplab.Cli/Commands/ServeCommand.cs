@@ -24,7 +24,7 @@ internal static class ServeCommand
         command.SetAction(async (result, ct) =>
         {
             var options = new ServeCommandOptions(
-                result.GetValue(port),
+                new TargetOptions { Port = result.GetValue(port) }.Validated().Port,
                 ParseDownstream(result.GetValue(downstream)),
                 TargetStackOptions.ConnectionStringOrEnvironment(result.GetValue(pg)),
                 result.GetValue(noDb),
