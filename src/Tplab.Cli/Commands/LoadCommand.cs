@@ -111,6 +111,11 @@ internal static class LoadCommand
         var result = await LoadRunner.RunAsync(options.Load, progress, writer, ct);
         progress?.Finish();
         var failures = writer.WriteAll(result);
+        if (writer.OutputClosed && failures.Count == 0)
+        {
+            // The reader took what it wanted (| head -1) and left: the files were still written; nothing to say.
+            return ExitCodes.OutputClosed;
+        }
         foreach (var failure in failures)
         {
             await Console.Error.WriteLineAsync($"tplab: {failure}");

@@ -35,6 +35,16 @@ public static class WatchRun
         var records = SinkFor(options, page?.Writer ?? file ?? terminal.Out, terminal.Console, title);
         var starving = new StarvingSignal();
         var sinks = new WatchSinks(records, starving);
+        // The records are what the user asked for: once they cannot be written (a closed pipe, a full disk) the
+        // watch ends at once, rather than watching on for no one.
+        var recordsFailed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        sinks.SinkFailed += s =>
+        {
+            if (s == records)
+            {
+                recordsFailed.TrySetResult();
+            }
+        };
         var watchOptions = new WatchOptions { Interval = options.Interval, Thresholds = options.Thresholds, Sink = sinks }.Validated();
         await using var watch = pid is { } id
             ? await ThreadPoolWatch.StartAsync(id, watchOptions, ct).ConfigureAwait(false)
@@ -49,7 +59,7 @@ public static class WatchRun
         {
             await terminal.Error.WriteLineAsync($"tplab watch: watching pid {watch.ProcessId.ToString(CultureInfo.InvariantCulture)} every {options.Interval.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s").ConfigureAwait(false);
         }
-        var ended = await WaitAsync(watch, options.Duration, options.FailOnStarving ? starving.Seen : null, ct).ConfigureAwait(false);
+        var ended = await WaitAsync(watch, options.Duration, options.FailOnStarving ? starving.Seen : null, recordsFailed.Task, ct).ConfigureAwait(false);
         var timeline = await watch.StopAsync().ConfigureAwait(false);
         if (trigger is not null)
         {
@@ -128,10 +138,10 @@ public static class WatchRun
         Starving,
     }
 
-    private static async Task<End> WaitAsync(ThreadPoolWatch watch, TimeSpan? duration, Task? starving, CancellationToken ct)
+    private static async Task<End> WaitAsync(ThreadPoolWatch watch, TimeSpan? duration, Task? starving, Task outputFailed, CancellationToken ct)
     {
         var timer = Task.Delay(duration ?? Timeout.InfiniteTimeSpan, ct);
-        var finished = await Task.WhenAny(new[] { timer, watch.ProcessGone, starving }.OfType<Task>()).ConfigureAwait(false);
+        var finished = await Task.WhenAny(new[] { timer, watch.ProcessGone, starving, outputFailed }.OfType<Task>()).ConfigureAwait(false);
         return finished == starving ? End.Starving
             : finished == watch.ProcessGone ? End.ProcessExited
             : ct.IsCancellationRequested ? End.Interrupted
