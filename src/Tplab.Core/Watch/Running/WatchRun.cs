@@ -97,6 +97,10 @@ public static class WatchRun
             case End.ProcessExited:
                 await terminal.Error.WriteLineAsync($"tplab: process {watch.ProcessId.ToString(CultureInfo.InvariantCulture)} exited during the watch; {kept}").ConfigureAwait(false);
                 return ExitCodes.ProcessExited;
+            case End.SessionLost:
+                // Without the runtime's events the watch would go on sampling /proc alone, with no verdict to give.
+                await terminal.Error.WriteLineAsync($"tplab: process {watch.ProcessId.ToString(CultureInfo.InvariantCulture)} closed its diagnostic connection during the watch (it still runs); {kept}").ConfigureAwait(false);
+                return ExitCodes.NoProcess;
             default:
                 return ExitCodes.Ok;
         }
@@ -136,12 +140,19 @@ public static class WatchRun
         Interrupted,
         ProcessExited,
         Starving,
+        SessionLost,
     }
 
     private static async Task<End> WaitAsync(ThreadPoolWatch watch, TimeSpan? duration, Task? starving, Task outputFailed, CancellationToken ct)
     {
         var timer = Task.Delay(duration ?? Timeout.InfiniteTimeSpan, ct);
-        var finished = await Task.WhenAny(new[] { timer, watch.ProcessGone, starving, outputFailed }.OfType<Task>()).ConfigureAwait(false);
+        var finished = await Task.WhenAny(new[] { timer, watch.ProcessGone, starving, outputFailed, watch.EventsEnded }.OfType<Task>()).ConfigureAwait(false);
+        if (finished == watch.EventsEnded && !ct.IsCancellationRequested)
+        {
+            // The stream ends a moment before /proc shows an exiting process gone: give it that moment.
+            await Task.WhenAny(watch.ProcessGone, Task.Delay(TimeSpan.FromSeconds(2), CancellationToken.None)).ConfigureAwait(false);
+            return ProcessFiles.IsAlive(watch.ProcessId) ? End.SessionLost : End.ProcessExited;
+        }
         return finished == starving ? End.Starving
             : finished == watch.ProcessGone ? End.ProcessExited
             : ct.IsCancellationRequested ? End.Interrupted
