@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.CommandLine.Invocation;
 using Tplab.Cli.Binding;
 using Tplab.Cli.Commands;
 
@@ -22,6 +23,31 @@ internal static class TplabCommand
             PsCommand.Create(),
         };
         InvariantValues.Apply(root);
+        StartAtOnce(root);
         return root;
+    }
+
+    // System.CommandLine turns Ctrl+C and SIGTERM into cancellation only once an action has handed it its Task; a
+    // signal during the action's first synchronous stretch (tplab run creating its folder, starting the downstream)
+    // forced an exit (143) with no word and the folder left marked as running. Every action yields first.
+    private static void StartAtOnce(Command command)
+    {
+        if (command.Action is AsynchronousCommandLineAction action and not YieldFirst)
+        {
+            command.Action = new YieldFirst(action);
+        }
+        foreach (var sub in command.Subcommands)
+        {
+            StartAtOnce(sub);
+        }
+    }
+
+    private sealed class YieldFirst(AsynchronousCommandLineAction inner) : AsynchronousCommandLineAction
+    {
+        public override async Task<int> InvokeAsync(ParseResult parseResult, CancellationToken cancellationToken = default)
+        {
+            await Task.Yield();
+            return await inner.InvokeAsync(parseResult, cancellationToken).ConfigureAwait(false);
+        }
     }
 }

@@ -72,7 +72,9 @@ public static class LabRunner
                 for (var run = 1; run <= options.Repeat; run++)
                 {
                     observer.ScenarioStarted(scenario);
-                    var one = await RunOnceAsync(runner, scenario, launcher, ct).ConfigureAwait(false);
+                    var one = scenario.NeedsDatabase && stack?.DatabaseLost is { } gone
+                        ? new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = $"not run: {gone}", FailedWith = ExitCodes.ProcessExited }
+                        : await RunOnceAsync(runner, scenario, launcher, ct).ConfigureAwait(false);
                     one = options.Repeat > 1 ? one with { Run = run } : one;
                     if (scenario.NeedsDatabase && stack?.DatabaseLost is { } lost && one.Status != ScenarioStatus.Failed)
                     {
