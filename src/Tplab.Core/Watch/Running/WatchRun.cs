@@ -75,6 +75,8 @@ public static class WatchRun
         }
         try
         {
+            // The last records are flushed here, where a full disk is still one line and exit 8.
+            file?.Flush();
             page?.Commit();
         }
         catch (Exception x) when (x is IOException or UnauthorizedAccessException)
@@ -181,7 +183,7 @@ public static class WatchRun
         {
             // Each record is flushed after its line; a buffer far larger than a line means a reader tailing the
             // file only ever sees whole lines (the OS receives each line in one write).
-            return new StreamWriter(path, append: false, new System.Text.UTF8Encoding(encoderShouldEmitUTF8Identifier: false), bufferSize: 1 << 16) { AutoFlush = false };
+            return new OutputWriter(path);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {
@@ -213,6 +215,26 @@ public static class WatchRun
 
         public void OnCompleted(PoolTimeline timeline)
         {
+        }
+    }
+
+    /// <summary>
+    /// The --output file. Disposing it after a failure (a full disk) must not replace the one-line error with the
+    /// failed flush's exception: the error was already reported; a flush that matters is made before, explicitly.
+    /// </summary>
+    private sealed class OutputWriter(string path)
+        : StreamWriter(path, append: false, new System.Text.UTF8Encoding(encoderShouldEmitUTF8Identifier: false), bufferSize: 1 << 16)
+    {
+        protected override void Dispose(bool disposing)
+        {
+            try
+            {
+                base.Dispose(disposing);
+            }
+            catch (IOException)
+            {
+                // Reported already, or about to be: see the class summary.
+            }
         }
     }
 }
