@@ -11,12 +11,18 @@ namespace Tplab.Common;
 public sealed class AtomicFile : IDisposable
 {
     private static readonly UTF8Encoding Utf8 = new(encoderShouldEmitUTF8Identifier: false);
-    private readonly string _temp;
+    private readonly string? _temp;
     private bool _done;
 
     private AtomicFile(string path)
     {
         Path = System.IO.Path.GetFullPath(path);
+        if (FileKind.IsSpecial(Path))
+        {
+            // /dev/null, /dev/stdout, a FIFO: written in place; a rename would replace the device with a file.
+            Writer = new StreamWriter(new FileStream(Path, FileMode.Open, FileAccess.Write, FileShare.ReadWrite, 1 << 16), Utf8);
+            return;
+        }
         var folder = System.IO.Path.GetDirectoryName(Path)!;
         // Same folder, so the rename never crosses file systems and stays atomic.
         _temp = System.IO.Path.Combine(folder, string.Create(CultureInfo.InvariantCulture,
@@ -36,7 +42,7 @@ public sealed class AtomicFile : IDisposable
         }
         catch (IOException e)
         {
-            throw new IOException(e.Message.Replace(_temp, Path, StringComparison.Ordinal), e);
+            throw new IOException(e.Message.Replace(_temp!, Path, StringComparison.Ordinal), e);
         }
     }
 
@@ -129,6 +135,10 @@ public sealed class AtomicFile : IDisposable
         ObjectDisposedException.ThrowIf(_done, this);
         Writer.Dispose();
         _done = true;
+        if (_temp is null)
+        {
+            return;
+        }
         try
         {
             File.Move(_temp, Path, overwrite: true);
@@ -161,6 +171,10 @@ public sealed class AtomicFile : IDisposable
 
     private void TryDelete()
     {
+        if (_temp is null)
+        {
+            return;
+        }
         try
         {
             File.Delete(_temp);
