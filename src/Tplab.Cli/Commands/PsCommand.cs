@@ -15,7 +15,7 @@ internal static class PsCommand
         command.SetAction(async (result, ct) =>
         {
             var rows = await ProcessSurvey.SurveyAsync(DurationText.Parse(result.GetValue(sample) ?? "1.5s", "--sample"), ct);
-            Consoles.ForOutput().Write(SurveyTable.Render(rows));
+            Consoles.ForStdout().Console.Write(SurveyTable.Render(rows));
             return ExitCodes.Ok;
         });
         return command;

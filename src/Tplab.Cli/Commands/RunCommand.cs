@@ -44,7 +44,8 @@ internal static class RunCommand
                 WatchInterval = DurationText.Parse(r.GetValue(interval)!, "--interval"),
                 Repeat = r.GetValue(repeat),
             }.Validated();
-            var lab = await LabRunner.RunAsync(options, new LabConsoleView(Consoles.ForOutput(), Consoles.Interactive), ct);
+            var (console, interactive) = Consoles.ForStdout();
+            var lab = await LabRunner.RunAsync(options, new LabConsoleView(console, interactive), ct);
             var outcome = LabOutcome.Of(lab, r.GetValue(allowPartial));
             if (outcome.Message is { } message)
             {

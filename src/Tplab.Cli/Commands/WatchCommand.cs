@@ -3,7 +3,8 @@ using Tplab.Cli.Binding;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using Tplab.Common;
-using Spectre.Console;
+using Tplab.Reports.Terminal;
+using Tplab.Watch.Output;
 using Tplab.Watch.Running;
 using Tplab.Diagnose.OnStarving;
 
@@ -18,8 +19,8 @@ internal static class WatchCommand
         var name = new Option<string?>("--name", "-n") { Description = "Watch the one .NET process with this name (the app's dll or executable name)" };
         var interval = new Option<string>("--interval") { Description = "Time between samples (at least 0.25s)", DefaultValueFactory = _ => "1s" };
         var duration = new Option<string?>("--duration") { Description = "Stop after this long (e.g. 30s, 2m); default: until Ctrl+C or the process exits" };
-        var format = new Option<string?>("--format") { Description = "live (terminal, refreshed in place), jsonl, csv, or html (a chart page written at the end); default live, or jsonl with --output" };
-        format.AcceptOnly([.. WatchRunOptions.Formats]);
+        var format = new Option<string?>("--format") { Description = "live (terminal, refreshed in place), jsonl, csv, or html (a chart page written at the end); default live, or with --output the file's extension (.csv, .html), else jsonl" };
+        format.AcceptOnly([.. WatchFormats.Catalogue.All.Select(f => f.Name)]);
         var from = new Option<string?>("--from") { Description = "Write a saved watch (a --format jsonl file, or a lab scenario's timeline.jsonl) in --format, instead of watching a process" };
         var output = new Option<string?>("--output", "-o") { Description = "Write the records to this file instead of the terminal" };
         var failOn = new Option<string?>("--fail-on") { Description = "starving: exit with code 9 as soon as the pool is starving (CI smoke tests)" };
@@ -41,12 +42,12 @@ internal static class WatchCommand
                 Command = commandLine,
                 Interval = DurationText.Parse(result.GetValue(interval) ?? "1s", "--interval"),
                 Duration = result.GetValue(duration) is { } d ? DurationText.Parse(d, "--duration") : null,
-                Format = result.GetValue(format) ?? (file is null ? "live" : "jsonl"),
+                Format = result.GetValue(format),
                 Output = file,
                 FailOnStarving = result.GetValue(failOn) == "starving",
                 OnStarving = result.GetValue(onStarving) is { } o ? StarvingDiagnosisOptions.Parse(o) : null,
             };
-            return await WatchRun.RunAsync(options, new WatchTerminal(AnsiConsole.Console, Console.Out, Console.Error), ct);
+            return await WatchRun.RunAsync(options, new WatchTerminal(Consoles.ForStdout().Console, Console.Out, Console.Error), ct);
         });
         return command;
     }

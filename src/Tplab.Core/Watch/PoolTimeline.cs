@@ -10,6 +10,8 @@ namespace Tplab.Watch;
 public sealed class PoolTimeline
 {
     /// <summary>Computes the summary of a finished watch.</summary>
+    /// <param name="recorded">The verdict a saved watch recorded for itself, kept as it was written (a saved file is
+    /// read back as it was judged then); null to judge the samples now.</param>
     public PoolTimeline(
         int processId,
         TimeSpan interval,
@@ -17,7 +19,8 @@ public sealed class PoolTimeline
         IReadOnlyList<ThreadPoolSample> samples,
         IReadOnlyList<ThreadPoolInjection> injections,
         MinMaxEvent? limits,
-        bool processExited)
+        bool processExited,
+        VerdictResult? recorded = null)
     {
         ProcessId = processId;
         Interval = interval;
@@ -34,6 +37,11 @@ public sealed class PoolTimeline
         InjectionsByReason = Injections.GroupBy(i => i.ReasonName).OrderBy(g => g.Key, StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
         FirstStarving = Samples.FirstOrDefault(s => s.Verdict.ThreadsHeld())?.Offset;
+        if (recorded is not null)
+        {
+            (Verdict, Evidence) = (recorded.Verdict, recorded.Evidence);
+            return;
+        }
         var verdict = TimelineVerdict.Judge(Samples, Injections, interval);
         Verdict = verdict.Verdict;
         Evidence = processExited ? verdict.Evidence + ", the process exited during the watch" : verdict.Evidence;

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Microsoft.Extensions.Time.Testing;
 using Spectre.Console;
 using Tplab.Lab.Comparing;
 using Tplab.Lab.Results;

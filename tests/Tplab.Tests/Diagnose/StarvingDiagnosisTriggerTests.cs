@@ -1,6 +1,6 @@
 using System.Text.Json;
 using Tplab.Diagnose;
-using Tplab.Tests.Support;
+using Microsoft.Extensions.Time.Testing;
 using Tplab.Watch;
 using Tplab.Watch.Running;
 using Tplab.Diagnose.OnStarving;

@@ -28,11 +28,12 @@ public static class WatchRun
             return Rewrite(options, from, terminal);
         }
         var pid = options.ProcessId ?? (options.Name is { } name ? ProcessFinder.ByName(name).ProcessId : (int?)null);
+        var format = options.EffectiveFormat;
         // jsonl and csv stream a line per record; the HTML page is one document, written whole when the watch ends.
-        using var page = options.Format == "html" && options.Output is { } pagePath ? OpenPage(pagePath) : null;
+        using var page = format.WrittenWhole && options.Output is { } pagePath ? OpenPage(pagePath) : null;
         using var file = page is null ? OpenOutput(options.Output) : null;
         var title = pid is { } p ? $"tplab watch: pid {p.ToString(CultureInfo.InvariantCulture)}" : $"tplab watch: {string.Join(' ', options.Command)}";
-        var records = SinkFor(options, page?.Writer ?? file ?? terminal.Out, terminal.Console, title);
+        var records = format.Open(new WatchOutputTarget(page?.Writer ?? file ?? terminal.Out, terminal.Console, title, options.Interval));
         var starving = new StarvingSignal();
         var sinks = new WatchSinks(records, starving);
         // The records are what the user asked for: once they cannot be written (a closed pipe, a full disk) the
@@ -55,7 +56,7 @@ public static class WatchRun
             trigger = onStarving.Create(watch.ProcessId, options.Interval, terminal.Error, TimeProvider.System);
             sinks.Add(trigger);
         }
-        if (options.Format != "live")
+        if (!format.Terminal)
         {
             await terminal.Error.WriteLineAsync($"tplab watch: watching pid {watch.ProcessId.ToString(CultureInfo.InvariantCulture)} every {options.Interval.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s").ConfigureAwait(false);
         }
@@ -73,16 +74,8 @@ public static class WatchRun
         {
             throw new TplabException(ExitCodes.OutputFailed, $"could not write {options.Output ?? "the output"}: {e.Message}", e);
         }
-        try
-        {
-            // The last records are flushed here, where a full disk is still one line and exit 8.
-            file?.Flush();
-            page?.Commit();
-        }
-        catch (Exception x) when (x is IOException or UnauthorizedAccessException)
-        {
-            throw new TplabException(ExitCodes.OutputFailed, $"could not write {options.Output}: {x.Message}", x);
-        }
+        // The last records are flushed here, where a full disk is still one line and exit 8.
+        Commit(page, file, options.Output);
         var kept = $"the data so far was kept ({timeline.Samples.Count.ToString(CultureInfo.InvariantCulture)} samples, {timeline.Injections.Count.ToString(CultureInfo.InvariantCulture)} injections)";
         switch (ended)
         {
@@ -121,20 +114,15 @@ public static class WatchRun
         {
             throw TplabException.Usage($"cannot read --from {from}: {e.Message}");
         }
-        using var file = OpenOutput(options.Output);
-        var sink = SinkFor(options, file ?? terminal.Out, terminal.Console, $"tplab watch: {from}");
+        // The file's own interval, not the --interval default: the header describes the watch that was saved.
+        var format = options.EffectiveFormat;
+        using var page = format.WrittenWhole && options.Output is { } pagePath ? OpenPage(pagePath) : null;
+        using var file = page is null ? OpenOutput(options.Output) : null;
+        var sink = format.Open(new WatchOutputTarget(page?.Writer ?? file ?? terminal.Out, terminal.Console, $"tplab watch: {from}", timeline.Interval));
         sink.Replay(timeline);
+        Commit(page, file, options.Output);
         return ExitCodes.Ok;
     }
-
-    /// <summary>The record sink of a format: the live view, JSONL or CSV.</summary>
-    public static IWatchSink SinkFor(WatchRunOptions options, TextWriter writer, IAnsiConsole console, string title) => options.Format switch
-    {
-        "jsonl" => new JsonlWatchWriter(writer),
-        "csv" => new CsvWatchWriter(writer),
-        "html" => new HtmlWatchWriter(writer),
-        _ => new LiveWatchView(console, $"{title}, every {options.Interval.TotalSeconds.ToString("0.00", CultureInfo.InvariantCulture)} s"),
-    };
 
     private enum End
     {
@@ -159,6 +147,19 @@ public static class WatchRun
             : finished == watch.ProcessGone ? End.ProcessExited
             : ct.IsCancellationRequested ? End.Interrupted
             : End.Duration;
+    }
+
+    private static void Commit(AtomicFile? page, TextWriter? file, string? path)
+    {
+        try
+        {
+            file?.Flush();
+            page?.Commit();
+        }
+        catch (Exception x) when (x is IOException or UnauthorizedAccessException)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"could not write {path}: {x.Message}", x);
+        }
     }
 
     private static AtomicFile OpenPage(string path)

@@ -1,4 +1,5 @@
 using Tplab.Common;
+using Tplab.Watch.Output;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch.Running;
@@ -6,9 +7,6 @@ namespace Tplab.Watch.Running;
 /// <summary>One <c>tplab watch</c> run: what to watch, how often, for how long, where the records go and what to do on starvation.</summary>
 public sealed record WatchRunOptions
 {
-    /// <summary>The formats of <c>--format</c>.</summary>
-    public static readonly IReadOnlyList<string> Formats = ["live", "jsonl", "csv", "html"];
-
     /// <summary>A process to attach to; or <see cref="Name"/>, or <see cref="Command"/>.</summary>
     public int? ProcessId { get; init; }
 
@@ -27,8 +25,11 @@ public sealed record WatchRunOptions
     /// <summary>Stop after this long; null: until Ctrl+C or the process exits.</summary>
     public TimeSpan? Duration { get; init; }
 
-    /// <summary>live, jsonl, csv or html (default live).</summary>
-    public string Format { get; init; } = "live";
+    /// <summary>live, jsonl, csv or html (<see cref="WatchFormats"/>); null: told by <see cref="Output"/>'s extension (jsonl when it tells none), else live.</summary>
+    public string? Format { get; init; }
+
+    /// <summary>The format this run writes (<see cref="WatchFormats.Resolve"/>).</summary>
+    public IWatchFormat EffectiveFormat => WatchFormats.Resolve(Format, Output);
 
     /// <summary>Write the records to this file instead of the terminal; null for the terminal.</summary>
     public string? Output { get; init; }
@@ -50,11 +51,7 @@ public sealed record WatchRunOptions
         {
             throw TplabException.Usage("watch needs one of: a process id, -n NAME, -- and a command, or --from FILE.jsonl: tplab watch PID | tplab watch -n NAME | tplab watch -- COMMAND ARGS | tplab watch --from FILE.jsonl");
         }
-        if (!Formats.Contains(Format))
-        {
-            throw TplabException.Usage($"--format must be one of {string.Join(", ", Formats)}, got '{Format}'");
-        }
-        if (Format == "live" && Output is not null)
+        if (EffectiveFormat.Terminal && Output is not null)
         {
             throw TplabException.Usage("--format live draws on the terminal; use --format jsonl, csv or html with --output");
         }
