@@ -98,7 +98,8 @@ internal static partial class UsageMessage
         return row[b.Length];
     }
 
-    private static string Path(CommandResult result)
+    /// <summary>The command as typed: <c>tplab load merge</c>.</summary>
+    internal static string Path(CommandResult result)
     {
         var names = new List<string>();
         for (SymbolResult? r = result; r is not null; r = r.Parent)

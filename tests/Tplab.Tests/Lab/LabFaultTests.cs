@@ -151,8 +151,7 @@ public sealed class LabFaultTests : IDisposable
             Assert.Equal(ExitCodes.Usage, compare.ExitCode);
             Assert.Contains("is unfinished and holds no summary.json yet", compare.Stderr, StringComparison.Ordinal);
         }
-        var failing = Write("failing.yaml", "name: failing\nservice: { command: 'exit 3', url: 'http://127.0.0.1:1/' }\nscenarios:\n  - { id: a, requests: [/], load: { concurrency: 1, requests: 1 } }\n");
-        var next = await TplabCli.RunAsync(Minute, "run", "--plan", failing, "--results", results);
+        var next = await TplabCli.RunAsync(Minute, "run", "--plan", FaultRun.FailingPlan(_folder), "--results", results);
         Assert.Contains(next.Stdout.Split('\n'), l => l.Contains(folder, StringComparison.Ordinal) && l.Contains("is unfinished", StringComparison.Ordinal));
         Assert.False(FaultRun.MarkedRunning(folder));
         Assert.True(File.Exists(Path.Combine(folder, ResultsFolder.UnfinishedMarker)));

@@ -76,9 +76,7 @@ public sealed class TuneFaultTests : IDisposable
             return;
         }
         Assert.True(FaultRun.MarkedRunning(folder));
-        var plan = Path.Combine(_folder, "failing.yaml");
-        File.WriteAllText(plan, "name: failing\nservice: { command: 'exit 3', url: 'http://127.0.0.1:1/' }\nscenarios:\n  - { id: a, requests: [/], load: { concurrency: 1, requests: 1 } }\n");
-        var next = await TplabCli.RunAsync(Minute, "tune", "--plan", plan, "--scenario", "a", "--slo", "p99<1s", "--results", results);
+        var next = await TplabCli.RunAsync(Minute, "tune", "--plan", FaultRun.FailingPlan(_folder), "--scenario", "a", "--slo", "p99<1s", "--results", results);
         Assert.True(next.ExitCode == ExitCodes.Environment, $"exit {next.ExitCode}: {next.Stderr}");
         Assert.Contains(next.Stdout.Split('\n'), l => l.Contains(folder, StringComparison.Ordinal) && l.Contains("is unfinished", StringComparison.Ordinal));
         Assert.True(File.Exists(Path.Combine(folder, ResultsFolder.UnfinishedMarker)));

@@ -49,6 +49,14 @@ internal static class FaultRun
         }
     }
 
+    /// <summary>A plan whose service exits at once: a run or tune of it ends in seconds, after saying what it found in --results.</summary>
+    public static string FailingPlan(string folder)
+    {
+        var path = Path.Combine(folder, "failing.yaml");
+        File.WriteAllText(path, "name: failing\nservice: { command: 'exit 3', url: 'http://127.0.0.1:1/' }\nscenarios:\n  - { id: a, requests: [/], load: { concurrency: 1, requests: 1 } }\n");
+        return path;
+    }
+
     /// <summary>The one results folder tplab created under <paramref name="root"/>.</summary>
     public static string OnlyFolder(string root) => Assert.Single(Directory.GetDirectories(root));
 

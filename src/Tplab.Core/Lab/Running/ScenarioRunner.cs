@@ -44,7 +44,7 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
             // Whatever the load does (ends, is cut short, throws), the hunt is stopped and the EventPipe session closed.
             try
             {
-                return await LoadAndWatchAsync(scenario, target, watch, watchStarted, watchError, userCancel).ConfigureAwait(false);
+                return await LoadAndWatchAsync(scenario, launcher, target, watch, watchStarted, watchError, userCancel).ConfigureAwait(false);
             }
             finally
             {
@@ -56,7 +56,7 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
         }
     }
 
-    private async Task<ScenarioResult> LoadAndWatchAsync(Scenario scenario, IServiceInstance target, ThreadPoolWatch? watch, DateTimeOffset watchStarted, string? watchError, CancellationToken userCancel)
+    private async Task<ScenarioResult> LoadAndWatchAsync(Scenario scenario, IServiceLauncher launcher, IServiceInstance target, ThreadPoolWatch? watch, DateTimeOffset watchStarted, string? watchError, CancellationToken userCancel)
     {
         if (watch is not null)
         {
@@ -73,15 +73,20 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
         var progress = new Progress<LoadProgress>(p => observer.ScenarioProgress(scenario, p, watch?.Latest));
         LoadResult load;
         IReadOnlyList<Culprit> found;
+        // A service (or its database) that dies under the load ends the load at once: the rest would only measure a
+        // refused port, and the scenario is failed whatever it measures.
+        using var gone = CancellationTokenSource.CreateLinkedTokenSource(deadline.Token);
+        var dependencies = WatchDependenciesAsync(scenario, launcher, target, gone, loading.Token);
         try
         {
-            load = await LoadRunner.RunAsync(LoadProfiles.ToOptions(scenario, target), progress, deadline.Token).ConfigureAwait(false);
+            load = await LoadRunner.RunAsync(LoadProfiles.ToOptions(scenario, target), progress, gone.Token).ConfigureAwait(false);
         }
         finally
         {
             // Also when the load throws: a hunt left waiting for "starving" would hold the watch and poll forever.
             await loading.CancelAsync().ConfigureAwait(false);
             found = await culprits.ConfigureAwait(false);
+            await dependencies.ConfigureAwait(false);
         }
         var cost = ProcessCost.Measure(target.ProcessId, cpuAtStart);
         PoolTimeline? timeline = null;
@@ -109,6 +114,26 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
             Scenario = scenario, Status = status, Error = error, Load = load, Timeline = timeline,
             WatchStartedAt = watchStarted, Culprits = found, Cost = cost, FailedWith = status == ScenarioStatus.Failed ? ExitCodes.ProcessExited : null,
         };
+    }
+
+    private async Task WatchDependenciesAsync(Scenario scenario, IServiceLauncher launcher, IServiceInstance target, CancellationTokenSource gone, CancellationToken loading)
+    {
+        while (!loading.IsCancellationRequested)
+        {
+            if (target.Exited is not null || (scenario.NeedsDatabase && launcher is TargetStack { DatabaseLost: not null }))
+            {
+                await gone.CancelAsync().ConfigureAwait(false);
+                return;
+            }
+            try
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(200), options.Time, loading).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+        }
     }
 
     // The runtime sends its first counters one interval after the session starts; loading before then would leave

@@ -33,7 +33,7 @@ public sealed class CommandTreeTests
             {
                 if (r is CommandResult c)
                 {
-                    var path = Path(c);
+                    var path = UsageMessage.Path(c);
                     covered.Add(path);
                     foreach (var child in c.Children)
                     {
@@ -198,18 +198,5 @@ public sealed class CommandTreeTests
                 yield return s;
             }
         }
-    }
-
-    private static string Path(CommandResult result)
-    {
-        var names = new List<string>();
-        for (SymbolResult? r = result; r is not null; r = r.Parent)
-        {
-            if (r is CommandResult c)
-            {
-                names.Insert(0, c.Command is RootCommand ? "tplab" : c.Command.Name);
-            }
-        }
-        return string.Join(' ', names);
     }
 }
