@@ -22,7 +22,7 @@ internal static class CompareCommand
         };
         command.SetAction(r =>
         {
-            var threshold = r.GetValue(failIfWorse) is { } t ? Percent(t) : Comparison.DefaultThresholdPercent;
+            var threshold = r.GetValue(failIfWorse) is { } t ? Comparison.ParseThreshold(t) : Comparison.DefaultThresholdPercent;
             using var file = r.GetValue(output) is { } path ? AtomicFile.OpenOutput(path, "--output") : null;
             var comparison = Comparison.Compare(ResultsFile.Read(r.GetValue(a)!), ResultsFile.Read(r.GetValue(b)!), threshold);
             Action<Comparison, TextWriter> write = r.GetValue(format) switch
@@ -42,13 +42,5 @@ internal static class CompareCommand
             return r.GetValue(failIfWorse) is not null && comparison.AnyWorse ? ExitCodes.Worse : ExitCodes.Ok;
         });
         return command;
-    }
-
-    private static double Percent(string text)
-    {
-        var trimmed = text.Trim().TrimEnd('%');
-        return NumberText.TryParseDouble(trimmed, out var p) && p >= 0 && p <= 1000
-            ? p
-            : throw TplabException.Usage($"--fail-if-worse must be a percentage from 0 to 1000, such as 10%, got '{text}'");
     }
 }

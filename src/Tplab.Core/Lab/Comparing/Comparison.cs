@@ -57,6 +57,15 @@ public sealed record Comparison(ResultsFile A, ResultsFile B, double ThresholdPe
         ["meanMs"] = true, ["p99Ms"] = true, ["requestsPerSecond"] = false,
     };
 
+    /// <summary>A threshold as typed (<c>10%</c>, <c>7.5</c>): a percentage from 0 to 1000, or a usage error naming it.</summary>
+    public static double ParseThreshold(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        return NumberText.TryParseDouble(text.Trim().TrimEnd('%'), out var p) && p is >= 0 and <= 1000
+            ? p
+            : throw TplabException.Usage($"--fail-if-worse must be a percentage from 0 to 1000, such as 10%, got '{text}'");
+    }
+
     /// <summary>Whether any scenario is worse in B.</summary>
     public bool AnyWorse => Scenarios.Any(s => s.Verdict == Change.Worse);
 
