@@ -17,7 +17,7 @@ public sealed class TextFormat : ISummaryFormat
         ArgumentNullException.ThrowIfNull(summary);
         ArgumentNullException.ThrowIfNull(writer);
         var model = summary.Model == "open"
-            ? $"open loop, {Num.F(summary.TargetRate ?? 0, "0.##")}/s"
+            ? $"open loop, {Num.F(summary.TargetRate ?? 0, "0.####")}/s"
             : $"closed loop, {Num.F(summary.Concurrency)} users";
         // AbsoluteUri keeps the URL's escapes: Uri.ToString() would unescape a %07 into a bell on the terminal.
         writer.WriteLine($"tplab load {summary.Url.AbsoluteUri} ({model}, keep-alive {(summary.KeepAlive ? "on" : "off")}, engine {summary.Engine})");
