@@ -135,10 +135,10 @@ public sealed class CompareTests : IDisposable
             { "schemaVersion": 1, "scenarios": [
               { "experiment": "p", "scenario": "{{id}}", "variant": "sleep", "waitMs": 1000, "loadProfile": "16 users, 32 requests",
                 "minThreads": {{minThreads}}, "knobs": {}, "status": "completed",
-                "load": { "requests": 32, "failed": 0, "throughputPerSecond": 5, "latencyMs": { "mean": 3000, "p50": 3000, "p99": 6000, "max": 6000 } } },
+                "load": { "schemaVersion": 1, "requests": 32, "failed": 0, "throughputPerSecond": 5, "latencyMs": { "mean": 3000, "p50": 3000, "p99": 6000, "max": 6000 } } },
               { "experiment": "p", "scenario": "delay", "variant": "delay", "waitMs": 1000, "loadProfile": "16 users, 32 requests",
                 "minThreads": null, "knobs": {}, "status": "completed",
-                "load": { "requests": 32, "failed": 0, "throughputPerSecond": 16, "latencyMs": { "mean": 1000, "p50": 1000, "p99": 1010, "max": 1010 } } } ] }
+                "load": { "schemaVersion": 1, "requests": 32, "failed": 0, "throughputPerSecond": 16, "latencyMs": { "mean": 1000, "p50": 1000, "p99": 1010, "max": 1010 } } } ] }
             """;
         Directory.CreateDirectory(Path.Combine(_folder, "a"));
         Directory.CreateDirectory(Path.Combine(_folder, "b"));
@@ -157,5 +157,31 @@ public sealed class CompareTests : IDisposable
         Assert.Contains("p/sleep ↔ p/sleep-custom: ", text.ToString(), StringComparison.Ordinal);
         Assert.Contains("pool settings: A default → B SetMinThreads(40)", text.ToString(), StringComparison.Ordinal);
         Assert.Null(Assert.Single(c.Scenarios, s => s.Key == "p/delay").KeyB);
+    }
+
+    [Theory]
+    [InlineData("out.json", "{")]
+    [InlineData("out.html", "<!DOCTYPE html>")]
+    [InlineData("out.txt", "A: ")]
+    public async Task Cli_OutputWithoutFormat_TakesTheFormatFromItsExtension(string name, string start)
+    {
+        var output = Path.Combine(_folder, name);
+
+        var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(30), "compare", Path.Combine(Fixtures.V1, "results-repeat"), Path.Combine(Fixtures.V1, "results-single"), "-o", output);
+
+        Assert.True(code == ExitCodes.Ok, stderr);
+        Assert.StartsWith(start, File.ReadAllText(output), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    // issue 21: an output that cannot be written said "internal error", exit 1
+    [InlineData("/nonexistent-dir/x/out.json")]
+    [InlineData("/")]
+    public async Task Cli_UnwritableOutput_IsOneLineAndExit8(string output)
+    {
+        var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(30), "compare", Path.Combine(Fixtures.V1, "results-repeat"), Path.Combine(Fixtures.V1, "results-single"), "-o", output, "--format", "json");
+
+        Assert.Equal(ExitCodes.OutputFailed, code);
+        Assert.Contains(output, Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
     }
 }

@@ -38,6 +38,38 @@ internal static class Snapshot
         Assert.Equal(expected, actual);
     }
 
+    /// <summary>
+    /// Like <see cref="Match"/> for an output that holds one JSON document (perhaps between marker lines, as crank's):
+    /// the JSON is compared parsed, so escaping and field order may change but no value may; the text around it byte for byte.
+    /// </summary>
+    public static void MatchJson(string actual, string name, [CallerFilePath] string callerFile = "")
+    {
+        var path = Path.Combine(TestsRoot(callerFile), "Snapshots", name);
+        if (Environment.GetEnvironmentVariable("TPLAB_UPDATE_SNAPSHOTS") == "1" || !File.Exists(path))
+        {
+            Match(actual, name, callerFile);
+            return;
+        }
+        var expected = File.ReadAllText(path).ReplaceLineEndings("\n");
+        actual = actual.ReplaceLineEndings("\n");
+        var (before, json, after) = Split(expected);
+        var (actualBefore, actualJson, actualAfter) = Split(actual);
+        if (expected != actual)
+        {
+            File.WriteAllText(path + ".received", actual);
+        }
+        Assert.Equal(before, actualBefore);
+        JsonAssert.Equal(json, actualJson);
+        Assert.Equal(after.Trim(), actualAfter.Trim());
+    }
+
+    private static (string Before, string Json, string After) Split(string text)
+    {
+        var start = text.IndexOf('{', StringComparison.Ordinal);
+        var end = text.LastIndexOf('}');
+        return start < 0 || end < start ? (text, "null", "") : (text[..start], text[start..(end + 1)], text[(end + 1)..]);
+    }
+
     // The source folder, found from the calling test file's path, so snapshots are read and written where they are reviewed.
     private static string TestsRoot(string callerFile)
     {

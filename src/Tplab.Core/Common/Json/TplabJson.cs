@@ -15,13 +15,27 @@ public static class TplabJson
     /// The options every format's context is created with: readable escaping (non-ASCII text such as "→" stays as it
     /// is; HTML pages escape "&lt;/" themselves), "\n" line endings on every OS, and numbers only as numbers.
     /// </summary>
-    public static JsonSerializerOptions Options(bool indented) => new()
+    /// <param name="indented">Indented (files people open), or one line (JSONL, pages' embedded data).</param>
+    /// <param name="pascalCase">Names as the C# properties are (a foreign format such as crank's), not camelCase.</param>
+    /// <param name="numbers">How every number that is not whole is written unless its property says otherwise, e.g.
+    /// <see cref="Round3"/> for a format whose figures are all milliseconds and seconds to three decimals; null: as is.</param>
+    public static JsonSerializerOptions Options(bool indented, bool pascalCase = false, RoundedConverter? numbers = null)
+    {
+        var options = Create(indented, pascalCase);
+        if (numbers is not null)
+        {
+            options.Converters.Add(numbers);
+        }
+        return options;
+    }
+
+    private static JsonSerializerOptions Create(bool indented, bool pascalCase) => new()
     {
         Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
         WriteIndented = indented,
         NewLine = "\n",
         NumberHandling = JsonNumberHandling.Strict,
-        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        PropertyNamingPolicy = pascalCase ? null : JsonNamingPolicy.CamelCase,
         // A later tplab may add fields; a reader of this version keeps going without them.
         UnmappedMemberHandling = JsonUnmappedMemberHandling.Skip,
         AllowTrailingCommas = false,
@@ -40,18 +54,21 @@ public static class TplabJson
     }
 
     /// <summary>
-    /// Reads <paramref name="text"/> as <paramref name="type"/>; anything that is not one (bad JSON, a missing required
-    /// field, a wrong type, an unknown word) is a usage error in one line that starts with <paramref name="what"/>.
+    /// Reads <paramref name="text"/> as <paramref name="type"/>. Anything that is not one is a usage error in one line,
+    /// "<paramref name="what"/> (the reason)": a missing required field, a wrong type, an unknown word; text that is not
+    /// JSON at all starts with <paramref name="unreadable"/> instead, when given.
     /// </summary>
-    public static T Read<T>(string text, JsonTypeInfo<T> type, string what)
+    public static T Read<T>(string text, JsonTypeInfo<T> type, string what, string? unreadable = null)
     {
         try
         {
-            return JsonSerializer.Deserialize(text, type) ?? throw new JsonException("null");
+            return JsonSerializer.Deserialize(text, type) ?? throw new JsonException("null instead of an object");
         }
         catch (Exception e) when (e is JsonException or NotSupportedException or InvalidOperationException or FormatException or ArgumentException)
         {
-            throw TplabException.Usage($"{what}: {Reason(e)}");
+            // The reader's own syntax errors come wrapped, with the reader's exception inside.
+            var syntax = e is JsonException { InnerException: JsonException };
+            throw TplabException.Usage($"{(syntax ? unreadable ?? what : what)} ({Reason(e)})");
         }
     }
 

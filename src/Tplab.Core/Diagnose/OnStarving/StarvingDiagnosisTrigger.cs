@@ -106,7 +106,7 @@ public sealed class StarvingDiagnosisTrigger(
                 pool = new PoolTimeline(processId, interval, _samples[^1].Offset - from + interval, [.. _samples], [.. _injections], null, false);
             }
             diagnosis = diagnosis with { Pool = pool, PoolUnavailable = null };
-            var writer = file.EndsWith(".json", StringComparison.OrdinalIgnoreCase) ? DiagnosisFormats.Find("json")! : DiagnosisFormats.Find("text")!;
+            var writer = DiagnosisFormats.ForPath(file);
             AtomicFile.Write(file, w => writer.Write(diagnosis, w));
             lock (_gate)
             {

@@ -24,6 +24,12 @@ public static class ComparisonText
                 w.WriteLine($"  pool settings: A {s.SettingsA} → B {s.SettingsB}");
             }
             var shown = s.Figures.Where(f => f.A is not null || f.B is not null).ToList();
+            if (shown.Count == 0)
+            {
+                // A scenario that failed before its load (or a summary without figures) on both sides.
+                w.WriteLine("  no figure on either side");
+                continue;
+            }
             var width = shown.Max(f => Math.Max(Value(f.Name, f.A).Length, Value(f.Name, f.B).Length)) + 3;
             w.WriteLine($"  {"figure",-14}{"A".PadLeft(width)}{"B".PadLeft(width)}{"change",10}");
             foreach (var f in shown)

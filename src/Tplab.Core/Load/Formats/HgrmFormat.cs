@@ -19,6 +19,9 @@ public sealed class HgrmFormat : ISummaryFormat
     public string Description => "HdrHistogram percentile distribution of latency (ms)";
 
     /// <inheritdoc />
+    public IReadOnlyList<string> Extensions => [".hgrm"];
+
+    /// <inheritdoc />
     public void Write(LoadSummary summary, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(summary);

@@ -12,6 +12,9 @@ public sealed class TextFormat : ISummaryFormat
     public string Description => "tplab's summary (default)";
 
     /// <inheritdoc />
+    public IReadOnlyList<string> Extensions => [".txt"];
+
+    /// <inheritdoc />
     public void Write(LoadSummary summary, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(summary);

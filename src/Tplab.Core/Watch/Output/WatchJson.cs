@@ -190,6 +190,7 @@ public sealed record SummaryLine : WatchLine
 /// <summary>The source-generated serializer of <see cref="WatchLine"/>: one line each, never indented.</summary>
 [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
 [JsonSerializable(typeof(WatchLine))]
+[JsonSerializable(typeof(WatchPageJson))]
 internal sealed partial class WatchJsonContext : JsonSerializerContext
 {
     /// <summary>The context with tplab's options (<see cref="TplabJson.Options"/>).</summary>
