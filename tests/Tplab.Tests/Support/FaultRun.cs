@@ -13,7 +13,8 @@ internal static class FaultRun
     /// <summary>Waits for <paramref name="run"/> to end and for every process it started to be gone.</summary>
     public static async Task<int> EndedWithoutOrphansAsync(ChildProcess run, IReadOnlyList<int> children)
     {
-        Assert.True(await ProcessTable.EventuallyAsync(() => run.HasExited, TimeSpan.FromSeconds(60)), "tplab did not end");
+        // Exited completes once the last output lines are in (HasExited can be true a moment before they are).
+        Assert.True(await Task.WhenAny(run.Exited, Task.Delay(TimeSpan.FromSeconds(60))) == run.Exited, "tplab did not end");
         Assert.True(await ProcessTable.EventuallyAsync(() => children.All(p => !ProcessTable.IsAlive(p)), TimeSpan.FromSeconds(30)),
             $"left behind: {string.Join(", ", children.Where(ProcessTable.IsAlive).Select(p => $"{p} {ProcessFiles.Name(p)}"))}");
         return run.ExitCode ?? -1;
