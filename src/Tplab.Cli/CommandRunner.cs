@@ -1,11 +1,13 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using Tplab.Common;
 
 namespace Tplab.Cli;
 
 /// <summary>
 /// Runs the parsed command: a usage error or a <see cref="TplabException"/> becomes one line on stderr
-/// and its documented exit code (docs/exit-codes.md), never a stack trace; Ctrl+C cancels the token.
+/// and its documented exit code (docs/exit-codes.md), never a stack trace; Ctrl+C and SIGTERM cancel the token.
+/// Every line is escaped for the terminal (<see cref="TerminalText"/>): messages quote files and servers.
 /// </summary>
 internal static class CommandRunner
 {
@@ -15,8 +17,7 @@ internal static class CommandRunner
         var parsed = root.Parse(args, new ParserConfiguration { ResponseFileTokenReplacer = null });
         if (parsed.Errors.Count > 0)
         {
-            await Console.Error.WriteLineAsync($"tplab: {parsed.Errors[0].Message} (see tplab --help)");
-            return ExitCodes.Usage;
+            return await FailAsync(ExitCodes.Usage, UsageMessage.For(parsed));
         }
         // After Ctrl+C a command may still need several seconds to finish cleanly (load waits briefly for in-flight
         // requests; run writes its results and stops its targets); System.CommandLine's default of 2 s would cut that short.
@@ -25,21 +26,36 @@ internal static class CommandRunner
         {
             return await parsed.InvokeAsync(config);
         }
+        catch (Exception e) when (ClosedPipe.Is(e))
+        {
+            // The reader went away (tplab watch … | head -n 3): what it wanted was written; nothing to say, and no one to say it to.
+            return ExitCodes.OutputClosed;
+        }
         catch (TplabException e)
         {
-            await Console.Error.WriteLineAsync($"tplab: {e.Message}");
-            return e.ExitCode;
+            return await FailAsync(e.ExitCode, e.Message);
         }
         catch (OperationCanceledException)
         {
-            await Console.Error.WriteLineAsync("tplab: interrupted");
-            return ExitCodes.Interrupted;
+            return await FailAsync(ExitCodes.Interrupted, "interrupted");
         }
         catch (Exception e) when (Environment.GetEnvironmentVariable("TPLAB_DEBUG") != "1")
         {
-            // A bug of ours, not the user's: still one line; TPLAB_DEBUG=1 shows the stack trace.
-            await Console.Error.WriteLineAsync($"tplab: internal error: {e.GetType().Name}: {e.Message.ReplaceLineEndings(" ")} (TPLAB_DEBUG=1 shows details)");
-            return ExitCodes.Failed;
+            // A bug of ours, not the user's: still one line; TPLAB_DEBUG=1 shows the exception and its stack trace.
+            return await FailAsync(ExitCodes.Failed, $"internal error: {e.Message} (a bug in tplab; TPLAB_DEBUG=1 shows where)");
         }
+    }
+
+    private static async Task<int> FailAsync(int code, string message)
+    {
+        try
+        {
+            await Console.Error.WriteLineAsync("tplab: " + TerminalText.Escape(message));
+        }
+        catch (IOException)
+        {
+            // stderr closed too: the exit code is all that is left to say it.
+        }
+        return code;
     }
 }

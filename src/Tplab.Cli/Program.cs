@@ -1,17 +1,10 @@
-using System.CommandLine;
 using Tplab.Cli;
-using Tplab.Cli.Commands;
+using Tplab.Common;
 
-var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET thread-pool starvation.")
+// stdout into a pipe: written so that a reader that goes away (| head) is noticed, which .NET's
+// Console stream on Unix would hide; a terminal keeps the console's own writer.
+if (Console.IsOutputRedirected && ClosedPipe.StdoutIsPipe())
 {
-    ServeCommand.Create(),
-    DownstreamCommand.Create(),
-    LoadCommand.Create(),
-    RunCommand.Create(),
-    CompareCommand.Create(),
-    TuneCommand.Create(),
-    WatchCommand.Create(),
-    DiagnoseCommand.Create(),
-    PsCommand.Create(),
-};
-return await CommandRunner.InvokeAsync(root, args);
+    Console.SetOut(ClosedPipe.OpenStdout());
+}
+return await CommandRunner.InvokeAsync(TplabCommand.Create(), args);

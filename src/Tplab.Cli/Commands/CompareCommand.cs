@@ -1,5 +1,5 @@
 using System.CommandLine;
-using System.Globalization;
+using Tplab.Cli.Binding;
 using Tplab.Common;
 using Tplab.Common.Output;
 using Tplab.Lab.Comparing;
@@ -13,8 +13,9 @@ internal static class CompareCommand
     {
         var a = new Argument<string>("A") { Description = "The baseline: a results folder of tplab run, or its summary.json" };
         var b = new Argument<string>("B") { Description = "The candidate, compared against A" };
-        var failIfWorse = new Option<string?>("--fail-if-worse") { Description = "Exit 9 when a scenario of B is worse than A beyond this change, e.g. 10% (also the threshold of the verdicts; default 10%)" };
+        var failIfWorse = new Option<string?>("--fail-if-worse") { Description = $"Exit {ExitCodes.Worse} when a scenario of B is worse than A beyond this change, e.g. 10% (also the threshold of the verdicts; default 10%)" };
         var format = new Option<string?>("--format") { Description = $"{ComparisonFormats.Catalogue.Names}; default text, or with --output the file's extension (.json, .html)" };
+        format.AcceptOnly([.. ComparisonFormats.Catalogue.All.Select(f => f.Name)]);
         var output = new Option<string?>("--output", "-o") { Description = "Write to this file instead of stdout" };
         var command = new Command("compare", "Compare two lab results scenario by scenario: mean/p50/p99/max, throughput, errors, threads, injections; better, worse or no clear change")
         {
@@ -22,20 +23,13 @@ internal static class CompareCommand
         };
         command.SetAction(r =>
         {
-            var threshold = r.GetValue(failIfWorse) is { } t ? Percent(t) : Comparison.DefaultThresholdPercent;
+            var threshold = r.GetValue(failIfWorse) is { } t ? Comparison.ParseThreshold(t) : Comparison.DefaultThresholdPercent;
             var formatOf = ComparisonFormats.Resolve(r.GetValue(format), r.GetValue(output));
+            using var destination = OutputFile.Open(r.GetValue(output), Console.Out);
             var comparison = Comparison.Compare(ResultsFile.Read(r.GetValue(a)!), ResultsFile.Read(r.GetValue(b)!), threshold);
-            OutputFile.Write(r.GetValue(output), Console.Out, w => formatOf.Write(comparison, w));
+            destination.Write(w => formatOf.Write(comparison, w));
             return r.GetValue(failIfWorse) is not null && comparison.AnyWorse ? ExitCodes.Worse : ExitCodes.Ok;
         });
         return command;
-    }
-
-    private static double Percent(string text)
-    {
-        var trimmed = text.Trim().TrimEnd('%');
-        return double.TryParse(trimmed, NumberStyles.Float, CultureInfo.InvariantCulture, out var p) && p >= 0 && p <= 1000
-            ? p
-            : throw TplabException.Usage($"--fail-if-worse must be a percentage from 0 to 1000, such as 10%, got '{text}'");
     }
 }

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using Tplab.Common;
 using Tplab.Diagnose;
 using Tplab.Diagnose.Output;
@@ -16,7 +17,7 @@ internal static class DiagnoseCommand
         var dump = new Option<string?>("--dump") { Description = "Diagnose a process dump (createdump, dotnet-dump): the pool threads' stacks at that moment" };
         var keepTrace = new Option<string?>("--keep-trace") { Description = "Keep the raw .nettrace of a live capture in this file (re-read it with --trace)" };
         var duration = new Option<string>("--duration") { Description = "How long to record stacks: 5s, 500ms, 1m (200ms to 2m)", DefaultValueFactory = _ => "5s" };
-        var format = new Option<string>("--format") { Description = "text or json", DefaultValueFactory = _ => "text" };
+        var format = new Option<string>("--format") { Description = "text or json", DefaultValueFactory = _ => "text" }.AcceptOnly([.. DiagnosisFormats.All.Select(w => w.Format)]);
         var command = new Command("diagnose", "Name the code that blocks the thread-pool threads of a .NET process (live, or from a trace or dump), with advice")
         {
             pid, name, trace, dump, keepTrace, duration, format,

@@ -12,7 +12,8 @@ internal static class DownstreamCommand
         var command = new Command("downstream", "Run the downstream service: answers any GET after an async wait of ?ms= (default 1000)") { port };
         command.SetAction(async (result, ct) =>
         {
-            await using var downstream = await TargetProcess.StartDownstreamAsync(result.GetValue(port), ct);
+            var options = new TargetOptions { Port = result.GetValue(port) }.Validated();
+            await using var downstream = await TargetProcess.StartDownstreamAsync(options.Port, ct);
             Console.WriteLine($"tplab downstream: listening on {downstream.BaseAddress} (pid {downstream.ProcessId})");
             await Task.WhenAny(downstream.Process.Exited, Task.Delay(Timeout.Infinite, ct));
             return 0;

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using Tplab.Common;
 using Tplab.Load;
 using Tplab.Load.Engine;
@@ -41,7 +42,8 @@ internal static class LoadCommand
         var output = new Option<string[]>("--output", "-o") { Description = "File for the format at the same position (- for stdout); repeatable" };
         var quiet = new Option<bool>("--quiet", "-q") { Description = "No progress line on stderr" };
         var allowRemote = new Option<bool>("--allow-remote") { Description = "Allow a target that is not loopback" };
-        var engine = new Option<string>("--engine") { Description = "auto (sockets for plain http on Linux, else httpclient), sockets, httpclient", DefaultValueFactory = _ => "auto" };
+        var engine = new Option<string>("--engine") { Description = "auto (sockets for plain http on Linux, else httpclient), sockets, httpclient", DefaultValueFactory = _ => "auto" }
+            .AcceptOnly("auto", "sockets", "httpclient");
         var command = new Command("load", "Load a URL: closed loop (ab, JMeter, siege) or open loop with --rate (vegeta), latency measured right")
         {
             url, method, header, body, targetsFile, concurrency, requests, duration, warmup, rampUp, loops, think, rate, maxInFlight, timeout, noKeepAlive,
@@ -88,7 +90,8 @@ internal static class LoadCommand
     private static Command MergeCommand()
     {
         var files = new Argument<string[]>("files") { Description = "HdrHistogram interval logs (.hlog) written with --format hlog", Arity = ArgumentArity.OneOrMore };
-        var format = new Option<string>("--format") { Description = MergeReport.Catalogue.Names, DefaultValueFactory = _ => "text" };
+        var format = new Option<string>("--format") { Description = MergeReport.Catalogue.Names, DefaultValueFactory = _ => "text" }
+            .AcceptOnly([.. MergeReport.Catalogue.All.Select(f => f.Name)]);
         var command = new Command("merge", "Merge interval logs (.hlog) from several runs into one latency report, exactly") { files, format };
         command.SetAction(result =>
         {

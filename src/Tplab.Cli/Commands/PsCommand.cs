@@ -1,6 +1,6 @@
 using System.CommandLine;
-using System.Globalization;
 using Tplab.Common;
+using Tplab.Reports.Terminal;
 using Tplab.Watch.Survey;
 
 namespace Tplab.Cli.Commands;
@@ -15,23 +15,9 @@ internal static class PsCommand
         command.SetAction(async (result, ct) =>
         {
             var rows = await ProcessSurvey.SurveyAsync(DurationText.Parse(result.GetValue(sample) ?? "1.5s", "--sample"), ct);
-            Console.Out.Write(Table(rows));
+            Consoles.ForStdout().Console.Write(SurveyTable.Render(rows));
             return ExitCodes.Ok;
         });
         return command;
-    }
-
-    private static string Table(IReadOnlyList<SurveyedProcess> rows)
-    {
-        static string N(long? v) => v?.ToString(CultureInfo.InvariantCulture) ?? "-";
-        var lines = new List<string[]> { new[] { "PID", "NAME", "RUNTIME", "THREADS", "QUEUE", "VERDICT" } };
-        lines.AddRange(rows.Select(r => new[]
-        {
-            r.ProcessId.ToString(CultureInfo.InvariantCulture), r.Name, r.RuntimeVersion?.ToString() ?? "?", N(r.PoolThreads), N(r.QueueLength),
-            r.Error is null ? r.Verdict : $"{r.Verdict} ({r.Error})",
-        }));
-        var widths = Enumerable.Range(0, 5).Select(i => lines.Max(l => l[i].Length)).ToArray();
-        var text = string.Concat(lines.Select(l => string.Join("  ", l.Take(5).Select((c, i) => i is 0 or 3 or 4 ? c.PadLeft(widths[i]) : c.PadRight(widths[i]))) + "  " + l[5] + "\n"));
-        return rows.Count == 0 ? text + "(no .NET process this user can attach to)\n" : text;
     }
 }

@@ -20,12 +20,13 @@ internal static class RunCommand
         var pg = new Option<string?>("--pg") { Description = "Npgsql connection string for the db variants; default $TPLAB_PG, else a private PostgreSQL" };
         var noDiagnose = new Option<bool>("--no-diagnose") { Description = "Do not look for the blocking code during starving scenarios" };
         var interval = new Option<string>("--interval") { Description = "Pool sampling interval (at least 250ms)", DefaultValueFactory = _ => "500ms" };
-        var repeat = new Option<int>("--repeat") { Description = "Run each scenario N times, each on a fresh process; tables show the mean and the range", DefaultValueFactory = _ => 1 };
+        var repeat = new Option<int>("--repeat") { Description = $"Run each scenario N times (1 to {LabOptions.MaxRepeat}), each on a fresh process; tables show the mean and the range", DefaultValueFactory = _ => 1 };
+        var allowPartial = new Option<bool>("--allow-partial") { Description = $"Exit 0 when some scenarios failed or experiments were skipped (default: exit {ExitCodes.Partial}, naming them)" };
         var (minThreads, knobs) = ThreadPoolOptions.Create();
         minThreads.Description = "Run every selected variant with SetMinThreads(N) instead of the experiments' own settings";
         var command = new Command("run", "Reproduce the seed experiments: tables in the terminal, results/<timestamp>/summary.json and report.html")
         {
-            full, experiment, variant, plan, repeat, minThreads, knobs, results, pg, noDiagnose, interval,
+            full, experiment, variant, plan, repeat, minThreads, knobs, results, pg, noDiagnose, interval, allowPartial,
         };
         command.SetAction(async (r, ct) =>
         {
@@ -38,17 +39,20 @@ internal static class RunCommand
                 PlanPath = r.GetValue(plan),
                 ThreadPoolOverride = pool == ThreadPoolSettings.Default ? null : pool,
                 ResultsRoot = r.GetValue(results)!,
-                ConnectionString = r.GetValue(pg) ?? NullIfEmpty(Environment.GetEnvironmentVariable("TPLAB_PG")),
+                ConnectionString = TargetStackOptions.ConnectionStringOrEnvironment(r.GetValue(pg)),
                 Diagnose = !r.GetValue(noDiagnose),
                 WatchInterval = DurationText.Parse(r.GetValue(interval)!, "--interval"),
                 Repeat = r.GetValue(repeat),
             }.Validated();
             var (console, interactive) = Consoles.ForStdout();
             var lab = await LabRunner.RunAsync(options, new LabConsoleView(console, interactive), ct);
-            return lab.Interrupted ? ExitCodes.Interrupted : ExitCodes.Ok;
+            var outcome = LabOutcome.Of(lab, r.GetValue(allowPartial));
+            if (outcome.Message is { } message)
+            {
+                await Console.Error.WriteLineAsync("tplab: " + TerminalText.Escape(message));
+            }
+            return outcome.ExitCode;
         });
         return command;
     }
-
-    private static string? NullIfEmpty(string? s) => string.IsNullOrWhiteSpace(s) ? null : s;
 }

@@ -1,11 +1,9 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using Tplab.Common;
-using Tplab.Lab.Experiments;
-using Tplab.Lab.Plans;
 using Tplab.Lab.Tuning;
-using Tplab.Load;
-using Tplab.Reports.Terminal;
 using Tplab.Launch;
+using Tplab.Reports.Terminal;
 
 namespace Tplab.Cli.Commands;
 
@@ -29,7 +27,7 @@ internal static class TuneCommand
         var trialDeadline = new Option<string>("--trial-deadline") { Description = "Longest one trial may run (a starving default run is cut here and counts as failing)", DefaultValueFactory = _ => "2m" };
         var results = new Option<string>("--results") { Description = "Folder for the results folder <timestamp>/ (tune.json, tune.html)", DefaultValueFactory = _ => "results" };
         var format = new Option<string>("--format") { Description = "text or json (json on stdout; progress on stderr)", DefaultValueFactory = _ => "text" };
-        format.AcceptOnlyFromAmong("text", "json");
+        format.AcceptOnly("text", "json");
         var pg = new Option<string?>("--pg") { Description = "Npgsql connection string for the db variants; default $TPLAB_PG, else a private PostgreSQL" };
         var command = new Command("tune", "Find the least minimum worker threads that meets an objective, verified on fresh processes, with its cost and settings to paste")
         {
@@ -37,45 +35,23 @@ internal static class TuneCommand
         };
         command.SetAction(async (r, ct) =>
         {
-            var deadline = DurationText.Parse(r.GetValue(trialDeadline)!, "--trial-deadline");
-            Scenario scenario;
-            Launch.Service.ServiceDefinition? service = null;
-            if (r.GetValue(plan) is { } planPath)
+            var (scenario, service) = new TuneTarget
             {
-                var id = r.GetValue(scenarioId) ?? throw TplabException.Usage("--plan needs --scenario ID: the scenario to tune");
-                var experiment = PlanReader.Read(planPath);
-                scenario = experiment.Scenarios.FirstOrDefault(s => s.Id == id)
-                    ?? throw TplabException.Usage($"--scenario {id}: not in {planPath} (scenarios: {string.Join(", ", experiment.Scenarios.Select(s => s.Id))})");
-                scenario = scenario with { Deadline = deadline };
-                service = experiment.Service;
-            }
-            else
-            {
-                var v = r.GetValue(variant)?.TrimStart('/') ?? throw TplabException.Usage("give --variant NAME (tplab's target) or --plan FILE --scenario ID (your service)");
-                if (!Variants.All.Contains(v))
-                {
-                    throw TplabException.Usage($"--variant: unknown variant '{v}' (one of: {string.Join(", ", Variants.All)})");
-                }
-                scenario = new Scenario
-                {
-                    Experiment = "tune", Id = "tune", Variant = v, WaitMs = r.GetValue(waitMs), Deadline = deadline,
-                    Load = Load(r.GetValue(concurrency), r.GetValue(requests), r.GetValue(duration), r.GetValue(rate)),
-                };
-            }
+                Variant = r.GetValue(variant), WaitMs = r.GetValue(waitMs), Concurrency = r.GetValue(concurrency), Requests = r.GetValue(requests),
+                Duration = r.GetValue(duration) is { } d ? DurationText.Parse(d, "--duration") : null, Rate = r.GetValue(rate),
+                PlanPath = r.GetValue(plan), ScenarioId = r.GetValue(scenarioId),
+                TrialDeadline = DurationText.Parse(r.GetValue(trialDeadline)!, "--trial-deadline"),
+            }.Resolve();
             var knobs = r.GetValue(tryKnob) ?? [];
             var options = new TuneOptions
             {
                 Scenario = scenario, Service = service, Objective = Objective.Parse(r.GetValue(slo)!),
                 MaxThreads = r.GetValue(maxThreads), PrecisionPercent = r.GetValue(precision),
                 TryKnobs = knobs.Length == 0 ? TuneOptions.DefaultTryKnobs
-                    : knobs.Length == 1 && knobs[0] == "none" ? [] : ThreadPoolSettings.ParseKnobs(knobs),
+                    : knobs is [var only] && only.Equals("none", StringComparison.OrdinalIgnoreCase) ? [] : ThreadPoolSettings.ParseKnobs(knobs),
                 ResultsRoot = r.GetValue(results)!,
-                ConnectionString = r.GetValue(pg) ?? (string.IsNullOrWhiteSpace(Environment.GetEnvironmentVariable("TPLAB_PG")) ? null : Environment.GetEnvironmentVariable("TPLAB_PG")),
-            };
-            if (options.PrecisionPercent is <= 0 or > 50)
-            {
-                throw TplabException.Usage($"--precision must be above 0 and at most 50 (percent), got {options.PrecisionPercent}");
-            }
+                ConnectionString = TargetStackOptions.ConnectionStringOrEnvironment(r.GetValue(pg)),
+            }.Validated();
             var json = r.GetValue(format) == "json";
             var progress = json ? Console.Error : Console.Out;
             var result = await TuneRunner.RunAsync(options, new TuneConsoleView(progress, !Console.IsOutputRedirected && !json), ct);
@@ -87,26 +63,12 @@ internal static class TuneCommand
             {
                 TuneText.Write(result, Console.Out);
             }
-            return result.Interrupted ? ExitCodes.Interrupted : result.DefaultMeets || result.RecommendedMinThreads is not null ? ExitCodes.Ok : ExitCodes.Failed;
+            if (result.Message is { } message)
+            {
+                await Console.Error.WriteLineAsync("tplab: " + TerminalText.Escape(message));
+            }
+            return result.ExitCode;
         });
         return command;
-    }
-
-    private static LoadProfile Load(int concurrency, int? requests, string? duration, double? rate)
-    {
-        var d = duration is null ? (TimeSpan?)null : DurationText.Parse(duration, "--duration");
-        if (concurrency is < 1 or > LoadOptions.MaxConcurrency)
-        {
-            throw TplabException.Usage($"--concurrency must be between 1 and {LoadOptions.MaxConcurrency}, got {concurrency}");
-        }
-        if (rate is double perSecond)
-        {
-            return perSecond > 0 && d is not null
-                ? new LoadProfile { Model = LoadModel.Open, Rate = perSecond, Duration = d }
-                : throw TplabException.Usage("--rate needs a positive rate and --duration");
-        }
-        return requests is null && d is null
-            ? throw TplabException.Usage("say how long each trial loads: -n/--requests or --duration")
-            : new LoadProfile { Concurrency = concurrency, Requests = requests, Duration = d };
     }
 }

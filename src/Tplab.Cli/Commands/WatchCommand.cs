@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using Tplab.Common;
@@ -6,6 +7,7 @@ using OpenTelemetry.Exporter;
 using Tplab.Watch.Delay;
 using Tplab.Watch.Export;
 using Tplab.Reports.Terminal;
+using Tplab.Watch.Output;
 using Tplab.Watch.Running;
 using Tplab.Diagnose.OnStarving;
 
@@ -21,10 +23,11 @@ internal static class WatchCommand
         var interval = new Option<string>("--interval") { Description = "Time between samples (at least 0.25s)", DefaultValueFactory = _ => "1s" };
         var duration = new Option<string?>("--duration") { Description = "Stop after this long (e.g. 30s, 2m); default: until Ctrl+C or the process exits" };
         var format = new Option<string?>("--format") { Description = "live (terminal, refreshed in place), jsonl, csv, or html (a chart page written at the end); default live, or with --output the file's extension (.csv, .html), else jsonl" };
+        format.AcceptOnly([.. WatchFormats.Catalogue.All.Select(f => f.Name)]);
         var from = new Option<string?>("--from") { Description = "Write a saved watch (a --format jsonl file, or a lab scenario's timeline.jsonl) in --format, instead of watching a process" };
         var output = new Option<string?>("--output", "-o") { Description = "Write the records to this file instead of the terminal" };
         var failOn = new Option<string?>("--fail-on") { Description = "starving: exit with code 9 as soon as the pool is starving (CI smoke tests)" };
-        failOn.AcceptOnlyFromAmong("starving");
+        failOn.AcceptOnly("starving");
         var onStarving = new Option<string?>("--on-starving") { Description = "diagnose[=FILE]: when the pool turns starving, capture stacks and write a diagnosis (once per episode), while the watch goes on" };
         var all = new Option<bool>("--all") { Description = "With -n NAME: every process of that name, and those that start later" };
         var delay = new Option<string>("--delay") { Description = "The scheduling delay from the runtime's work-item events: sampled (windows within a budget), continuous, or off", DefaultValueFactory = _ => "sampled" };

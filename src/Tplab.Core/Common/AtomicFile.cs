@@ -11,12 +11,18 @@ namespace Tplab.Common;
 public sealed class AtomicFile : IDisposable
 {
     private static readonly UTF8Encoding Utf8 = new(encoderShouldEmitUTF8Identifier: false);
-    private readonly string _temp;
+    private readonly string? _temp;
     private bool _done;
 
     private AtomicFile(string path)
     {
         Path = System.IO.Path.GetFullPath(path);
+        if (FileKind.IsSpecial(Path))
+        {
+            // /dev/null, /dev/stdout, a FIFO: written in place; a rename would replace the device with a file.
+            Writer = new StreamWriter(new FileStream(Path, FileMode.Open, FileAccess.Write, FileShare.ReadWrite, 1 << 16), Utf8);
+            return;
+        }
         var folder = System.IO.Path.GetDirectoryName(Path)!;
         // Same folder, so the rename never crosses file systems and stays atomic.
         _temp = System.IO.Path.Combine(folder, string.Create(CultureInfo.InvariantCulture,
@@ -36,7 +42,7 @@ public sealed class AtomicFile : IDisposable
         }
         catch (IOException e)
         {
-            throw new IOException(e.Message.Replace(_temp, Path, StringComparison.Ordinal), e);
+            throw new IOException(e.Message.Replace(_temp!, Path, StringComparison.Ordinal), e);
         }
     }
 
@@ -51,6 +57,38 @@ public sealed class AtomicFile : IDisposable
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         return Directory.Exists(path) ? throw new IOException($"'{path}' is a folder") : new AtomicFile(path);
+    }
+
+    /// <summary>
+    /// Opens a file the user named with <paramref name="option"/> (<c>--output</c>) before any work, so a path that
+    /// cannot be written (missing folder, no permission, a folder) fails at once: one line and exit 8, like every command.
+    /// Fill it with <see cref="Finish"/>.
+    /// </summary>
+    public static AtomicFile OpenOutput(string path, string option)
+    {
+        try
+        {
+            return Create(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"cannot write {option} {path}: {e.Message}", e);
+        }
+    }
+
+    /// <summary>Writes the content with <paramref name="write"/> and commits; a failure (a full disk) is one line and exit 8, and the old file stays.</summary>
+    public void Finish(Action<TextWriter> write)
+    {
+        ArgumentNullException.ThrowIfNull(write);
+        try
+        {
+            write(Writer);
+            Commit();
+        }
+        catch (IOException e)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"cannot write {Path}: {e.Message}", e);
+        }
     }
 
     /// <summary>Writes <paramref name="path"/> whole with <paramref name="write"/>; when it throws, the old file stays.</summary>
@@ -97,6 +135,10 @@ public sealed class AtomicFile : IDisposable
         ObjectDisposedException.ThrowIf(_done, this);
         Writer.Dispose();
         _done = true;
+        if (_temp is null)
+        {
+            return;
+        }
         try
         {
             File.Move(_temp, Path, overwrite: true);
@@ -129,6 +171,10 @@ public sealed class AtomicFile : IDisposable
 
     private void TryDelete()
     {
+        if (_temp is null)
+        {
+            return;
+        }
         try
         {
             File.Delete(_temp);

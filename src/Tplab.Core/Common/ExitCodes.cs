@@ -45,6 +45,12 @@ public static class ExitCodes
     /// <summary>A load's --threshold failed (k6 uses the same code); the report was still written.</summary>
     public const int ThresholdsFailed = 99;
 
-    /// <summary>Stopped by Ctrl+C; partial results were kept and marked.</summary>
+    /// <summary>Stopped by Ctrl+C or SIGTERM; partial results were kept and marked.</summary>
     public const int Interrupted = 130;
+
+    /// <summary>
+    /// The reader of tplab's output went away (<c>tplab watch … | head -n 3</c>): tplab stopped quietly. 128 + SIGPIPE,
+    /// the code a shell reports for any program ended by a closed pipe.
+    /// </summary>
+    public const int OutputClosed = 141;
 }

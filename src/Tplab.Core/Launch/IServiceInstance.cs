@@ -14,6 +14,9 @@ public interface IServiceInstance : IAsyncDisposable
 
     /// <summary>An address on the service, such as <c>/orders/42</c>.</summary>
     Uri Url(string pathAndQuery) => new(BaseAddress, pathAndQuery.TrimStart('/'));
+
+    /// <summary>How the service's process ended, in words (<c>was killed by signal 9 (SIGKILL)</c>); null while it runs.</summary>
+    string? Exited => Processes.ProcessFiles.IsAlive(ProcessId) ? null : "exited";
 }
 
 /// <summary>Starts a fresh instance of a service with given thread-pool settings (one per lab scenario).</summary>

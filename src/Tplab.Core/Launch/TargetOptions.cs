@@ -1,3 +1,6 @@
+using System.Globalization;
+using Tplab.Common;
+
 namespace Tplab.Launch;
 
 /// <summary>How to start a target (or downstream) process.</summary>
@@ -23,4 +26,15 @@ public sealed record TargetOptions
 
     /// <summary>Extra environment variables for the target process.</summary>
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>These options, or a usage error naming the first bad value; checked before any process starts.</summary>
+    public TargetOptions Validated()
+    {
+        ThreadPool.Validated();
+        if (Port is < 0 or > 65535)
+        {
+            throw TplabException.Usage(string.Create(CultureInfo.InvariantCulture, $"--port must be between 0 and 65535, got {Port}"));
+        }
+        return this;
+    }
 }

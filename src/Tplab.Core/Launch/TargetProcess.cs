@@ -41,11 +41,7 @@ public sealed class TargetProcess : IServiceInstance
 
     private static async Task<TargetProcess> StartAsync(string mode, TargetOptions options, CancellationToken cancellationToken)
     {
-        options.ThreadPool.Validated();
-        if (options.Port is < 0 or > 65535)
-        {
-            throw TplabException.Usage($"--port must be between 0 and 65535, got {options.Port}");
-        }
+        options.Validated();
         var runtimeConfig = RuntimeConfigWriter.Write(DotnetHost.TargetFile(".runtimeconfig.json"), options.ThreadPool.RuntimeConfigKnobs);
         var commandLine = new Tplab.Target.TargetCommandLine
         {
@@ -83,6 +79,9 @@ public sealed class TargetProcess : IServiceInstance
             throw;
         }
     }
+
+    /// <inheritdoc/>
+    public string? Exited => _child.HasExited ? ChildProcess.DescribeExit(_child.ExitCode) : null;
 
     /// <summary>An address on the target, such as <c>/sleep?ms=1000</c>.</summary>
     public Uri Url(string pathAndQuery) => new(BaseAddress, pathAndQuery.TrimStart('/'));

@@ -14,6 +14,13 @@ public sealed record TargetStackOptions
 
     /// <summary>False skips the database entirely (the db variants answer 503).</summary>
     public bool Database { get; init; } = true;
+
+    /// <summary>
+    /// The connection string the user gave (<c>--pg</c>), else <c>$TPLAB_PG</c> when set, else null (a private PostgreSQL):
+    /// the one place the environment's fallback is read, under the name the target reads it by.
+    /// </summary>
+    public static string? ConnectionStringOrEnvironment(string? given) =>
+        given ?? (System.Environment.GetEnvironmentVariable(Tplab.Target.TargetCommandLine.ConnectionStringVariable) is { } s && !string.IsNullOrWhiteSpace(s) ? s : null);
 }
 
 /// <summary>
@@ -37,6 +44,9 @@ public sealed class TargetStack : IServiceLauncher, IAsyncDisposable
 
     /// <summary>Why there is no database, in one line; null when there is one.</summary>
     public string? DatabaseUnavailable { get; private set; }
+
+    /// <summary>Why the database the stack started is gone (killed mid-run, say); null while it runs or when tplab did not start it.</summary>
+    public string? DatabaseLost => _postgres?.Lost;
 
     /// <summary>The private PostgreSQL, when tplab started one.</summary>
     public PrivatePostgres? PrivatePostgres => _postgres;

@@ -50,6 +50,11 @@ public static class LoadRun
         var result = await LoadRunner.RunAsync(options.Load, progress, writer, ct).ConfigureAwait(false);
         progress?.Finish();
         var failures = writer.WriteAll(result);
+        if (writer.OutputClosed && failures.Count == 0)
+        {
+            // The reader took what it wanted (| head -1) and left: the files were still written; nothing to say.
+            return ExitCodes.OutputClosed;
+        }
         foreach (var failure in failures)
         {
             await terminal.Error.WriteLineAsync($"tplab: {failure}").ConfigureAwait(false);

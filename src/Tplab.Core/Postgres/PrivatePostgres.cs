@@ -65,6 +65,14 @@ public sealed class PrivatePostgres : IAsyncDisposable
     /// <summary>Process id of the guardian shell.</summary>
     public int GuardianProcessId => _guardian.Id;
 
+    /// <summary>The server's process id (postmaster.pid's first line), or null when it has none.</summary>
+    public int? ServerProcessId => ReadPid(Path.Combine(Folder, "data", "postmaster.pid"));
+
+    /// <summary>Why the server is gone ("the private PostgreSQL (pid N) exited"); null while it runs.</summary>
+    public string? Lost => ServerProcessId is int pid && ProcessFiles.IsAlive(pid) && !_guardian.HasExited
+        ? null
+        : $"the private PostgreSQL{(ServerProcessId is int p ? $" (pid {p.ToString(CultureInfo.InvariantCulture)})" : "")} is no longer running";
+
     /// <summary>Starts a private server; throws <see cref="TplabException"/> with one line when it cannot.</summary>
     public static async Task<PrivatePostgres> StartAsync(PrivatePostgresOptions? options = null, CancellationToken cancellationToken = default)
     {
@@ -134,7 +142,7 @@ public sealed class PrivatePostgres : IAsyncDisposable
     {
         try
         {
-            if (File.Exists(pidFile) && int.TryParse(File.ReadLines(pidFile).FirstOrDefault(), NumberStyles.Integer, CultureInfo.InvariantCulture, out var pid) && pid > 0)
+            if (ReadPid(pidFile) is int pid)
             {
                 using var server = Process.GetProcessById(pid);
                 server.Kill();
@@ -143,6 +151,18 @@ public sealed class PrivatePostgres : IAsyncDisposable
         catch (Exception e) when (e is IOException or ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception)
         {
             // Already gone.
+        }
+    }
+
+    private static int? ReadPid(string pidFile)
+    {
+        try
+        {
+            return File.Exists(pidFile) && int.TryParse(File.ReadLines(pidFile).FirstOrDefault(), NumberStyles.Integer, CultureInfo.InvariantCulture, out var pid) && pid > 0 ? pid : null;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
         }
     }
 }

@@ -47,6 +47,27 @@ public sealed class ChildProcess : IAsyncDisposable
     /// <summary>The last lines the child printed, oldest first.</summary>
     public IReadOnlyList<string> RecentOutput => [.. _recent];
 
+    /// <summary>Lines of tplab's own wrapper (a guardian's bookkeeping), left out of <see cref="LastLines"/>: the user acts on the program's words, not ours.</summary>
+    public Func<string, bool>? IsOwnLine { get; set; }
+
+    /// <summary>
+    /// An exit code in words: a shell's 126/127 (cannot run, not found), 128+N for a process ended by signal N
+    /// (as a shell and .NET report it), else the code.
+    /// </summary>
+    public static string DescribeExit(int? code) => code switch
+    {
+        null => "exited",
+        127 => "exited with code 127 (command not found)",
+        126 => "exited with code 126 (the command cannot be run: not executable?)",
+        > 128 and < 160 => $"was killed by signal {(code - 128).Value.ToString(System.Globalization.CultureInfo.InvariantCulture)}{SignalName(code.Value - 128)}",
+        _ => $"exited with code {code.Value.ToString(System.Globalization.CultureInfo.InvariantCulture)}",
+    };
+
+    private static string SignalName(int signal) => signal switch
+    {
+        2 => " (SIGINT)", 6 => " (SIGABRT)", 9 => " (SIGKILL)", 11 => " (SIGSEGV)", 15 => " (SIGTERM)", _ => "",
+    };
+
     /// <summary>
     /// Starts <paramref name="info"/> with its standard streams redirected. <paramref name="whenTplabEnds"/> says how
     /// it ends if tplab dies: by itself on its stdin's end-of-file (tplab's own programs), or killed by a watchdog.
@@ -116,7 +137,7 @@ public sealed class ChildProcess : IAsyncDisposable
             return await done.Task.ConfigureAwait(false);
         }
         cancellationToken.ThrowIfCancellationRequested();
-        var why = finished == _exited.Task ? $"exited with code {ExitCode}" : $"was not ready after {timeout.TotalSeconds.ToString("0", System.Globalization.CultureInfo.InvariantCulture)} s";
+        var why = finished == _exited.Task ? DescribeExit(ExitCode) + " before it was ready" : $"was not ready after {timeout.TotalSeconds.ToString("0", System.Globalization.CultureInfo.InvariantCulture)} s";
         throw new TplabException(ExitCodes.Environment, $"{_name} {why}: {LastLines()}");
     }
 
@@ -126,7 +147,7 @@ public sealed class ChildProcess : IAsyncDisposable
     /// </summary>
     public string LastLines(int count = 3)
     {
-        var lines = RecentOutput.Where(l => !string.IsNullOrWhiteSpace(l) && !IsStackFrame(l)).TakeLast(count).ToArray();
+        var lines = RecentOutput.Where(l => !string.IsNullOrWhiteSpace(l) && !IsStackFrame(l) && IsOwnLine?.Invoke(l) != true).TakeLast(count).ToArray();
         return lines.Length == 0 ? "(no output)" : string.Join(" | ", lines);
     }
 

@@ -12,6 +12,9 @@ namespace Tplab.Processes;
 /// </summary>
 public sealed class GuardedCommand : IAsyncDisposable
 {
+    /// <summary>The guardian's lines, which are tplab's bookkeeping, never shown to the user.</summary>
+    private const string GuardianPrefix = "tplab-guardian: ";
+
     /// <summary>The guardian's line naming the group leader's pid.</summary>
     private const string StartedPrefix = "tplab-guardian: started ";
 
@@ -74,6 +77,7 @@ public sealed class GuardedCommand : IAsyncDisposable
             info.Environment[key] = value;
         }
         var guardian = ChildProcess.Start(info, name);
+        guardian.IsOwnLine = l => l.StartsWith(GuardianPrefix, StringComparison.Ordinal);
         try
         {
             var line = await guardian.WaitForLineAsync(l => l.StartsWith(StartedPrefix, StringComparison.Ordinal), TimeSpan.FromSeconds(10), cancellationToken).ConfigureAwait(false);
@@ -85,6 +89,11 @@ public sealed class GuardedCommand : IAsyncDisposable
             throw;
         }
     }
+
+    /// <summary>How the command ended, in words ("was killed by signal 9 (SIGKILL)"); null while it runs.</summary>
+    public string? Exited => !HasExited ? null
+        : ChildProcess.DescribeExit(_guardian.RecentOutput.LastOrDefault(l => l.StartsWith(ExitedPrefix, StringComparison.Ordinal)) is { } line
+            && int.TryParse(line[ExitedPrefix.Length..], NumberStyles.None, CultureInfo.InvariantCulture, out var code) ? code : _guardian.ExitCode);
 
     /// <summary>Processes of the command's group still alive (the command and whatever it started).</summary>
     public IReadOnlyList<int> Members() => [.. ProcessFiles.AllProcessIds().Where(pid => ProcessFiles.ProcessGroup(pid) == GroupId && ProcessFiles.IsAlive(pid))];

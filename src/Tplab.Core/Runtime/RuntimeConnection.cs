@@ -115,12 +115,25 @@ public sealed class RuntimeConnection : IAsyncDisposable
     public Task<EventPipeSession> StartSessionAsync(IReadOnlyList<EventPipeProvider> providers, CancellationToken cancellationToken) =>
         StartSessionAsync(new EventPipeSessionConfiguration(providers, circularBufferSizeMB: 16, requestRundown: false, requestStackwalk: false), cancellationToken);
 
+    /// <summary>
+    /// Longest wait for a runtime to answer the session request. A runtime answers in milliseconds, even a busy one
+    /// (its diagnostic server has its own thread); a socket that accepts and never answers would otherwise hang tplab.
+    /// </summary>
+    internal static TimeSpan AnswerTimeout { get; set; } = TimeSpan.FromSeconds(15);
+
     /// <summary>Starts an EventPipe session with <paramref name="configuration"/>; the same error mapping.</summary>
     public async Task<EventPipeSession> StartSessionAsync(EventPipeSessionConfiguration configuration, CancellationToken cancellationToken)
     {
+        using var answer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        answer.CancelAfter(AnswerTimeout);
         try
         {
-            return await Client.StartEventPipeSessionAsync(configuration, cancellationToken).ConfigureAwait(false);
+            return await Client.StartEventPipeSessionAsync(configuration, answer.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new TplabException(ExitCodes.NoProcess,
+                $"process {ProcessId.ToString(CultureInfo.InvariantCulture)} did not answer on its diagnostic socket within {DurationText.Format(AnswerTimeout)} (a stalled runtime, or something else listening there)", e);
         }
         catch (Exception e) when (AttachErrors.IsPermissionDenied(e))
         {

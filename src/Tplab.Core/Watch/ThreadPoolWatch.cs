@@ -46,6 +46,9 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
     /// <summary>Completes when sampling ends by itself: the process exited. Call <see cref="StopAsync"/> for the timeline.</summary>
     public Task ProcessGone => _sampler.Ended;
 
+    /// <summary>Completes when the runtime's event stream ends, whatever the reason: the process exited, or it closed the session.</summary>
+    public Task EventsEnded => _stream.Ended;
+
     /// <summary>Attaches to a running .NET process and starts sampling at once.</summary>
     public static async Task<ThreadPoolWatch> StartAsync(int processId, WatchOptions options, CancellationToken cancellationToken = default)
     {

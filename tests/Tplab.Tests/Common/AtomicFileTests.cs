@@ -68,4 +68,25 @@ public sealed class AtomicFileTests : IDisposable
         Assert.NotEqual(before, File.ReadAllText(path));
         Assert.Equal(["report.html", "summary.json"], Directory.GetFiles(_folder).Select(Path.GetFileName).Order());
     }
+
+    // -o /dev/null or a FIFO (a process substitution): a temporary file renamed over it would replace the device or
+    // the pipe with a regular file (as root, /dev/null itself). Such files are written in place.
+    [Fact]
+    public async Task Write_ToAFifo_WritesThroughItAndLeavesItAFifo()
+    {
+        var fifo = Path.Combine(_folder, "out.fifo");
+        using (var mkfifo = System.Diagnostics.Process.Start("mkfifo", [fifo]))
+        {
+            await mkfifo.WaitForExitAsync();
+        }
+        var reading = Task.Run(() => File.ReadAllText(fifo));
+
+        AtomicFile.WriteAllText(fifo, "through the pipe");
+
+        Assert.Equal("through the pipe", await reading.WaitAsync(TimeSpan.FromSeconds(10)));
+        Assert.True(FileKind.IsSpecial(fifo), "the FIFO was replaced by a regular file");
+        Assert.True(FileKind.IsSpecial("/dev/null"));
+        Assert.False(FileKind.IsSpecial(Path.Combine(_folder, "nothing-here")));
+        Assert.Equal(["out.fifo"], Directory.GetFileSystemEntries(_folder).Select(Path.GetFileName));
+    }
 }

@@ -126,6 +126,39 @@ public sealed class CompareTests : IDisposable
         Assert.Contains("--fail-if-worse must be a percentage", stderr, StringComparison.Ordinal);
     }
 
+    // issue 21 §10: `run --plan p.yaml` then `run --plan p.yaml --min-threads 40` renames sleep to sleep-custom; the
+    // first comparison users make pairs them by workload and names the knob that differs.
+    [Fact]
+    public void Compare_ScenarioRenamedByAPoolSetting_PairsByWorkloadAndShowsTheSettings()
+    {
+        static string Summary(string id, string minThreads) => $$"""
+            { "schemaVersion": 1, "scenarios": [
+              { "experiment": "p", "scenario": "{{id}}", "variant": "sleep", "waitMs": 1000, "loadProfile": "16 users, 32 requests",
+                "minThreads": {{minThreads}}, "knobs": {}, "status": "completed",
+                "load": { "schemaVersion": 1, "requests": 32, "failed": 0, "throughputPerSecond": 5, "latencyMs": { "mean": 3000, "p50": 3000, "p99": 6000, "max": 6000 } } },
+              { "experiment": "p", "scenario": "delay", "variant": "delay", "waitMs": 1000, "loadProfile": "16 users, 32 requests",
+                "minThreads": null, "knobs": {}, "status": "completed",
+                "load": { "schemaVersion": 1, "requests": 32, "failed": 0, "throughputPerSecond": 16, "latencyMs": { "mean": 1000, "p50": 1000, "p99": 1010, "max": 1010 } } } ] }
+            """;
+        Directory.CreateDirectory(Path.Combine(_folder, "a"));
+        Directory.CreateDirectory(Path.Combine(_folder, "b"));
+        File.WriteAllText(Path.Combine(_folder, "a", "summary.json"), Summary("sleep", "null"));
+        File.WriteAllText(Path.Combine(_folder, "b", "summary.json"), Summary("sleep-custom", "40"));
+
+        var c = Comparison.Compare(ResultsFile.Read(Path.Combine(_folder, "a")), ResultsFile.Read(Path.Combine(_folder, "b")));
+
+        Assert.Empty(c.OnlyInA);
+        Assert.Empty(c.OnlyInB);
+        var sleep = Assert.Single(c.Scenarios, s => s.Key == "p/sleep");
+        Assert.Equal("p/sleep-custom", sleep.KeyB);
+        Assert.Equal(("default", "SetMinThreads(40)"), (sleep.SettingsA, sleep.SettingsB));
+        var text = new StringWriter();
+        ComparisonText.Write(c, text);
+        Assert.Contains("p/sleep ↔ p/sleep-custom: ", text.ToString(), StringComparison.Ordinal);
+        Assert.Contains("pool settings: A default → B SetMinThreads(40)", text.ToString(), StringComparison.Ordinal);
+        Assert.Null(Assert.Single(c.Scenarios, s => s.Key == "p/delay").KeyB);
+    }
+
     [Theory]
     [InlineData("out.json", "{")]
     [InlineData("out.html", "<!DOCTYPE html>")]

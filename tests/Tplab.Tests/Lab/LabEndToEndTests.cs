@@ -152,13 +152,15 @@ public sealed class LabEndToEndTests : IDisposable
     }
 
     [Fact]
-    public async Task Run_WithoutPostgresBinaries_SkipsTheDbExperimentSayingHowToEnableIt()
+    public async Task Run_WithoutPostgresBinaries_SkipsTheDbExperimentSayingHowToEnableIt_AndANothingRunFails()
     {
         var results = Path.Combine(_folder, "results");
         var (code, stdout, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(60),
             new Dictionary<string, string> { ["TPLAB_PG_BIN"] = "/no/such/postgresql/bin", ["TPLAB_PG"] = "" },
             "run", "--experiment", "siege-db", "--results", results);
-        Assert.True(code == 0, $"exit {code}: {stderr}");
+        // Its only experiment skipped, the run did nothing: that is not success (issue 21).
+        Assert.True(code == ExitCodes.Environment, $"exit {code}: {stderr}");
+        Assert.StartsWith("tplab: nothing ran: every experiment was skipped (siege-db: ", Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
         var line = Assert.Single(stdout.Split('\n'), l => l.StartsWith("siege-db skipped:", StringComparison.Ordinal));
         Assert.Contains("apt-get install postgresql", line, StringComparison.Ordinal);
         Assert.Contains("--pg", line, StringComparison.Ordinal);

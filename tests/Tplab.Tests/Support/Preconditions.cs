@@ -83,6 +83,18 @@ public sealed class RootFactAttribute : FactAttribute
     }
 }
 
+/// <summary>A theory that needs root (mounting a small tmpfs).</summary>
+public sealed class RootTheoryAttribute : TheoryAttribute
+{
+    public RootTheoryAttribute()
+    {
+        if (!Preconditions.IsRoot)
+        {
+            Skip = "needs root (mount -t tmpfs); the CI machine runs as root";
+        }
+    }
+}
+
 /// <summary>A fact that needs gdb's gcore.</summary>
 public sealed class GcoreFactAttribute : FactAttribute
 {

@@ -21,7 +21,20 @@ public enum Change
 public sealed record FigureChange(string Name, Figure? A, Figure? B, double? Percent, bool Judged, Change Change);
 
 /// <summary>A scenario in A and B: every figure's change and the verdict, with the changes that decided it.</summary>
-public sealed record ScenarioComparison(string Key, string Label, string StatusA, string StatusB, IReadOnlyList<FigureChange> Figures, Change Verdict, string Reason);
+public sealed record ScenarioComparison(string Key, string Label, string StatusA, string StatusB, IReadOnlyList<FigureChange> Figures, Change Verdict, string Reason)
+{
+    /// <summary>B's key when it differs from A's (the same workload, renamed by other pool settings: <c>sleep-custom</c>); null when the same.</summary>
+    public string? KeyB { get; init; }
+
+    /// <summary>A's pool settings (<c>default</c>, <c>SetMinThreads(40)</c>).</summary>
+    public string SettingsA { get; init; } = "default";
+
+    /// <summary>B's pool settings.</summary>
+    public string SettingsB { get; init; } = "default";
+
+    /// <summary>Whether A and B ran with different pool settings: the knob the comparison is about.</summary>
+    public bool SettingsDiffer => !string.Equals(SettingsA, SettingsB, StringComparison.Ordinal);
+}
 
 /// <summary>
 /// <c>tplab compare A B</c>: scenario by scenario, the change of each figure and a verdict. The rule (docs/lab.md,
@@ -44,25 +57,60 @@ public sealed record Comparison(ResultsFile A, ResultsFile B, double ThresholdPe
         ["meanMs"] = true, ["p99Ms"] = true, ["requestsPerSecond"] = false,
     };
 
+    /// <summary>A threshold as typed (<c>10%</c>, <c>7.5</c>): a percentage from 0 to 1000, or a usage error naming it.</summary>
+    public static double ParseThreshold(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        return NumberText.TryParseDouble(text.Trim().TrimEnd('%'), out var p) && p is >= 0 and <= 1000
+            ? p
+            : throw TplabException.Usage($"--fail-if-worse must be a percentage from 0 to 1000, such as 10%, got '{text}'");
+    }
+
     /// <summary>Whether any scenario is worse in B.</summary>
     public bool AnyWorse => Scenarios.Any(s => s.Verdict == Change.Worse);
 
-    /// <summary>Compares two results; throws a usage error when they share no scenario.</summary>
+    /// <summary>
+    /// Compares two results; throws a usage error when they share no scenario. Scenarios pair by key; a scenario
+    /// renamed by other pool settings (<c>run --min-threads 40</c> runs <c>sleep</c> as <c>sleep-custom</c>) pairs with
+    /// the one of the same workload (experiment, variant or requests, load), the default-settings one when several
+    /// share it: comparing a run with and without a knob is what compare is for.
+    /// </summary>
     public static Comparison Compare(ResultsFile a, ResultsFile b, double thresholdPercent = DefaultThresholdPercent)
     {
-        var inB = b.Scenarios.ToDictionary(s => s.Key, StringComparer.Ordinal);
-        var common = a.Scenarios.Where(s => inB.ContainsKey(s.Key)).ToList();
-        if (common.Count == 0)
+        ArgumentNullException.ThrowIfNull(a);
+        ArgumentNullException.ThrowIfNull(b);
+        var pairs = Pair(a.Scenarios, b.Scenarios);
+        if (pairs.Count == 0)
         {
             throw TplabException.Usage(
                 $"{a.Path} and {b.Path} have no scenario in common (A: {Keys(a)}; B: {Keys(b)}); compare runs of the same experiments or plan");
         }
-        var inA = a.Scenarios.Select(s => s.Key).ToHashSet(StringComparer.Ordinal);
+        var pairedA = pairs.Select(p => p.A.Key).ToHashSet(StringComparer.Ordinal);
+        var pairedB = pairs.Select(p => p.B.Key).ToHashSet(StringComparer.Ordinal);
         return new Comparison(
             a, b, thresholdPercent,
-            [.. common.Select(s => Scenario(s, inB[s.Key], thresholdPercent))],
-            [.. a.Scenarios.Where(s => !inB.ContainsKey(s.Key)).Select(s => s.Key)],
-            [.. b.Scenarios.Where(s => !inA.Contains(s.Key)).Select(s => s.Key)]);
+            [.. pairs.Select(p => Scenario(p.A, p.B, thresholdPercent))],
+            [.. a.Scenarios.Where(s => !pairedA.Contains(s.Key)).Select(s => s.Key)],
+            [.. b.Scenarios.Where(s => !pairedB.Contains(s.Key)).Select(s => s.Key)]);
+    }
+
+    private static List<(ScenarioFigures A, ScenarioFigures B)> Pair(IReadOnlyList<ScenarioFigures> a, IReadOnlyList<ScenarioFigures> b)
+    {
+        var byKey = b.GroupBy(s => s.Key, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal);
+        var pairs = a.Where(s => byKey.ContainsKey(s.Key)).Select(s => (A: s, B: byKey[s.Key])).ToList();
+        var leftA = a.Where(s => !byKey.ContainsKey(s.Key)).ToList();
+        var pairedB = pairs.Select(p => p.B.Key).ToHashSet(StringComparer.Ordinal);
+        foreach (var candidate in b.Where(s => !pairedB.Contains(s.Key)))
+        {
+            var same = leftA.Where(s => string.Equals(s.Workload, candidate.Workload, StringComparison.Ordinal)).ToList();
+            var match = same.Count == 1 ? same[0] : same.FirstOrDefault(s => s.Settings == "default");
+            if (match is not null)
+            {
+                pairs.Add((match, candidate));
+                leftA.Remove(match);
+            }
+        }
+        return pairs;
     }
 
     private static ScenarioComparison Scenario(ScenarioFigures a, ScenarioFigures b, double threshold)
@@ -81,7 +129,10 @@ public sealed record Comparison(ResultsFile A, ResultsFile B, double ThresholdPe
         var verdict = worse.Count > 0 ? Change.Worse : better.Count > 0 ? Change.Better : Change.NoClearChange;
         var decisive = verdict == Change.Worse ? worse : better;
         var reason = decisive.Count > 0 ? string.Join(", ", decisive.Select(Describe)) : $"no judged figure moved beyond {threshold.ToString("0.##", CultureInfo.InvariantCulture)}%{(figures.Any(f => f.A?.Runs > 1 || f.B?.Runs > 1) ? " outside the runs' range" : "")}";
-        return new ScenarioComparison(a.Key, b.Label, a.Status, b.Status, figures, verdict, reason);
+        return new ScenarioComparison(a.Key, b.Label, a.Status, b.Status, figures, verdict, reason)
+        {
+            KeyB = a.Key == b.Key ? null : b.Key, SettingsA = a.Settings, SettingsB = b.Settings,
+        };
     }
 
     private static Change Judge(Figure? a, Figure? b, double? percent, bool lowerIsBetter, double threshold)

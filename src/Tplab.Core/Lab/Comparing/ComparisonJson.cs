@@ -18,6 +18,12 @@ public sealed record ComparisonJson
     /// <summary>B's summary.json.</summary>
     public string B { get; init; } = "";
 
+    /// <summary>Why A's run never reached its end (killed), when it did not; its finished scenarios are compared.</summary>
+    public string? UnfinishedA { get; init; }
+
+    /// <summary>The same for B.</summary>
+    public string? UnfinishedB { get; init; }
+
     public double ThresholdPercent { get; init; }
 
     /// <summary>Whether any scenario is worse in B.</summary>
@@ -36,10 +42,13 @@ public sealed record ComparisonJson
         ArgumentNullException.ThrowIfNull(c);
         return new()
         {
-            A = c.A.Path, B = c.B.Path, ThresholdPercent = c.ThresholdPercent, Worse = c.AnyWorse,
+            A = c.A.Path, B = c.B.Path, UnfinishedA = c.A.Unfinished, UnfinishedB = c.B.Unfinished, ThresholdPercent = c.ThresholdPercent, Worse = c.AnyWorse,
             Scenarios = [.. c.Scenarios.Select(s => new ScenarioChangeJson(
                 s.Key, s.Label, s.StatusA, s.StatusB, ComparisonText.Verdict(s.Verdict), s.Reason,
-                s.Figures.ToDictionary(f => f.Name, f => new FigureChangeJson(SideJson.From(f.A), SideJson.From(f.B), f.Percent, f.Judged, ComparisonText.Verdict(f.Change)), StringComparer.Ordinal)))],
+                s.Figures.ToDictionary(f => f.Name, f => new FigureChangeJson(SideJson.From(f.A), SideJson.From(f.B), f.Percent, f.Judged, ComparisonText.Verdict(f.Change)), StringComparer.Ordinal))
+            {
+                ScenarioB = s.KeyB, SettingsA = s.SettingsA, SettingsB = s.SettingsB,
+            })],
             OnlyInA = c.OnlyInA, OnlyInB = c.OnlyInB,
         };
     }
@@ -49,7 +58,17 @@ public sealed record ComparisonJson
 }
 
 /// <summary>One scenario in A and B: its verdict (better, worse, no clear change), why, and every figure.</summary>
-public sealed record ScenarioChangeJson(string Scenario, string Label, string StatusA, string StatusB, string Verdict, string Reason, IReadOnlyDictionary<string, FigureChangeJson> Figures);
+public sealed record ScenarioChangeJson(string Scenario, string Label, string StatusA, string StatusB, string Verdict, string Reason, IReadOnlyDictionary<string, FigureChangeJson> Figures)
+{
+    /// <summary>B's scenario when another pool setting renamed it (<c>sleep-custom</c>), paired by workload; null when the same.</summary>
+    public string? ScenarioB { get; init; }
+
+    /// <summary>A's pool settings (<c>default</c>, <c>SetMinThreads(40)</c>).</summary>
+    public string SettingsA { get; init; } = "default";
+
+    /// <summary>B's pool settings.</summary>
+    public string SettingsB { get; init; } = "default";
+}
 
 /// <summary>A figure in A and B and its change in percent; <c>judged</c> when it counts for the verdict.</summary>
 public sealed record FigureChangeJson(SideJson? A, SideJson? B, double? ChangePercent, bool Judged, string Change);

@@ -11,15 +11,25 @@ public static class ComparisonText
     /// <summary>Writes the comparison.</summary>
     public static void Write(Comparison c, TextWriter w)
     {
-        w.WriteLine($"A: {c.A.Path}");
-        w.WriteLine($"B: {c.B.Path}");
+        w.WriteLine($"A: {c.A.Path}{State(c.A)}");
+        w.WriteLine($"B: {c.B.Path}{State(c.B)}");
         w.WriteLine($"A change counts when it exceeds {c.ThresholdPercent.ToString("0.##", C)}% (errors: {Comparison.ErrorPoints.ToString(C)} point of the failed share) and, where a side ran with --repeat, lies outside its runs' range.");
         foreach (var s in c.Scenarios)
         {
             w.WriteLine();
             var status = s.StatusA == "completed" && s.StatusB == "completed" ? "" : $" [A {s.StatusA}, B {s.StatusB}]";
-            w.WriteLine($"{s.Key}: {Verdict(s.Verdict)} ({s.Reason}){status}");
+            w.WriteLine($"{s.Key}{(s.KeyB is { } kb ? $" ↔ {kb}" : "")}: {Verdict(s.Verdict)} ({s.Reason}){status}");
+            if (s.SettingsDiffer)
+            {
+                w.WriteLine($"  pool settings: A {s.SettingsA} → B {s.SettingsB}");
+            }
             var shown = s.Figures.Where(f => f.A is not null || f.B is not null).ToList();
+            if (shown.Count == 0)
+            {
+                // A scenario that failed before its load (or a summary without figures) on both sides.
+                w.WriteLine("  no figure on either side");
+                continue;
+            }
             var width = shown.Max(f => Math.Max(Value(f.Name, f.A).Length, Value(f.Name, f.B).Length)) + 3;
             w.WriteLine($"  {"figure",-14}{"A".PadLeft(width)}{"B".PadLeft(width)}{"change",10}");
             foreach (var f in shown)
@@ -41,6 +51,12 @@ public static class ComparisonText
             w.WriteLine($"only in B (not compared): {string.Join(", ", c.OnlyInB)}");
         }
     }
+
+    // A side that did not run to its end says so: its figures are whole but cover only what ran.
+    private static string State(ResultsFile r) =>
+        r.Unfinished is { } why ? $" (unfinished: {why}; comparing the scenarios it finished)"
+        : r.Interrupted ? " (interrupted: comparing the scenarios it finished)"
+        : "";
 
     /// <summary>The verdict in words.</summary>
     public static string Verdict(Change change) => change switch

@@ -9,11 +9,24 @@ namespace Tplab.Lab.Comparing;
 public sealed record Figure(double Value, double? Min = null, double? Max = null, int Runs = 1);
 
 /// <summary>One scenario of a results folder, as compare reads it from summary.json.</summary>
-public sealed record ScenarioFigures(string Key, string Label, string Status, IReadOnlyDictionary<string, Figure> Figures);
+public sealed record ScenarioFigures(string Key, string Label, string Status, IReadOnlyDictionary<string, Figure> Figures)
+{
+    /// <summary>What was loaded, whatever the pool settings: experiment, variant and wait, or the requests, and the load profile.</summary>
+    public string Workload { get; init; } = Key;
+
+    /// <summary>The pool settings it ran with, as tables label them (<c>default</c>, <c>SetMinThreads(40)</c>).</summary>
+    public string Settings { get; init; } = "default";
+}
 
 /// <summary>A results folder's summary.json, read for <c>tplab compare</c>.</summary>
 public sealed record ResultsFile(string Path, string? StartedAt, IReadOnlyList<ScenarioFigures> Scenarios)
 {
+    /// <summary>Whether the run was stopped by Ctrl+C or SIGTERM (summary.json's <c>interrupted</c>).</summary>
+    public bool Interrupted { get; init; }
+
+    /// <summary>Why the run never reached its end (killed: its folder's marker says so); null when it did.</summary>
+    public string? Unfinished { get; init; }
+
     /// <summary>The figures compare reads, by name, as summary.json's spread names them.</summary>
     public static readonly IReadOnlyList<string> FigureNames =
         ["meanMs", "p50Ms", "p99Ms", "maxMs", "requestsPerSecond", "requests", "failed", "threadsPeak", "injections", "peakRssMb", "cpuSeconds"];
@@ -22,6 +35,11 @@ public sealed record ResultsFile(string Path, string? StartedAt, IReadOnlyList<S
     public static ResultsFile Read(string path)
     {
         var file = Directory.Exists(path) ? System.IO.Path.Combine(path, "summary.json") : path;
+        var unfinished = Running.ResultsFolder.Unfinished(System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(file)) ?? ".");
+        if (!File.Exists(file) && unfinished is not null)
+        {
+            throw TplabException.Usage($"{path} is unfinished and holds no summary.json yet: {unfinished} before its first scenario ended");
+        }
         if (!File.Exists(file))
         {
             throw TplabException.Usage(Directory.Exists(path)
@@ -42,7 +60,11 @@ public sealed record ResultsFile(string Path, string? StartedAt, IReadOnlyList<S
         {
             throw TplabException.Usage($"{file}: summary.json schema {summary.SchemaVersion.ToString(CultureInfo.InvariantCulture)} is newer than this tplab reads ({SummaryJson.CurrentSchema.ToString(CultureInfo.InvariantCulture)}); update tplab");
         }
-        return new ResultsFile(file, summary.StartedAt, [.. summary.Scenarios.Select(Scenario)]);
+        return new ResultsFile(file, summary.StartedAt, [.. summary.Scenarios.Select(Scenario)])
+        {
+            Interrupted = summary.Interrupted,
+            Unfinished = unfinished,
+        };
     }
 
     private static ScenarioFigures Scenario(ScenarioJson s)
@@ -60,7 +82,14 @@ public sealed record ResultsFile(string Path, string? StartedAt, IReadOnlyList<S
                 figures[name] = new Figure(value);
             }
         }
-        return new ScenarioFigures(key, s.Label.Length > 0 ? s.Label : key, s.Status.Length > 0 ? s.Status : "?", figures);
+        // A hand-written or older summary may leave out what tplab always writes (label, status, knobs): the
+        // deserializer then leaves those null, whatever the record's defaults say.
+        return new ScenarioFigures(key, string.IsNullOrEmpty(s.Label) ? key : s.Label, string.IsNullOrEmpty(s.Status) ? "?" : s.Status, figures)
+        {
+            Workload = string.Join('|', s.Experiment, s.Variant, s.WaitMs?.ToString(CultureInfo.InvariantCulture), s.LoadProfile,
+                string.Join(';', (s.Requests ?? []).Select(q => $"{q.Method} {q.Path} {q.Weight.ToString(CultureInfo.InvariantCulture)} {q.BodyBytes.ToString(CultureInfo.InvariantCulture)}"))),
+            Settings = new Launch.ThreadPoolSettings { MinThreads = s.MinThreads, Knobs = [.. s.Knobs ?? new Dictionary<string, string>()] }.Label(),
+        };
     }
 
     private static double? Single(ScenarioJson s, string name) => name switch

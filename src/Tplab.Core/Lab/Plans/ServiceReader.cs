@@ -24,6 +24,12 @@ internal static class ServiceReader
         {
             throw Error(r.Path, "service.url", $"must be an absolute http:// URL, got '{urlText}'");
         }
+        if (url is not null && !Load.LoadOptions.IsLoopback(url))
+        {
+            // The lab loads, watches and diagnoses a process on this machine; sending its load elsewhere is what
+            // tplab load --allow-remote is for, not a plan.
+            throw Error(r.Path, "service.url", $"must be on this machine (127.0.0.0/8, ::1, localhost), got '{urlText}'");
+        }
         if ((command is null) == (pid is null))
         {
             throw Error(r.Path, at, "give either 'command' (tplab starts the service for each scenario) or 'pid' and 'url' (a running service)");

@@ -27,6 +27,10 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
     public void WriteScenarioFiles(ScenarioResult result)
     {
         var s = result.Scenario;
+        if (result.Load is null && result.Timeline is null)
+        {
+            return;
+        }
         Guard(() =>
         {
             Directory.CreateDirectory(Path.Combine(folder, s.Experiment));
@@ -45,15 +49,20 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
     public void AddCharts(ScenarioResult result) =>
         _series[$"{result.Scenario.Experiment}/{result.Scenario.Id}"] = ReportSeries.Build(result.Load, result.Timeline, result.WatchStartedAt);
 
-    public void WriteSummary(LabResult lab)
+    /// <summary>Writes summary.json and, unless <paramref name="reportToo"/> is false, report.html.</summary>
+    public void WriteSummary(LabResult lab, bool reportToo = true)
     {
         var summary = SummaryJson.From(lab, options, seeds, _startedAt, options.Time.GetUtcNow());
         Guard(() =>
         {
-            // Rewritten after every experiment: a reader, or a run killed mid-write, sees the previous version whole.
+            // Rewritten after every scenario (the report after every experiment): a reader, or a run killed mid-write,
+            // sees the previous version whole.
             AtomicFile.Write(Path.Combine(folder, "summary.json"), w => TplabJson.Write(summary, SummaryJsonContext.Indented.SummaryJson, w));
-            var data = JsonSerializer.SerializeToNode(summary, SummaryJsonContext.Indented.SummaryJson)!;
-            AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, ReportKind.Lab, data, _series));
+            if (reportToo)
+            {
+                var data = JsonSerializer.SerializeToNode(summary, SummaryJsonContext.Indented.SummaryJson)!;
+                AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, ReportKind.Lab, data, _series));
+            }
         });
     }
 

@@ -30,4 +30,9 @@ public interface ILabObserver
 
     /// <summary>The run ended (also after Ctrl+C).</summary>
     void LabFinished(LabResult result);
+
+    /// <summary>Something the user should know before the run starts (an earlier run's folder left unfinished, say).</summary>
+    void Noticed(string message)
+    {
+    }
 }

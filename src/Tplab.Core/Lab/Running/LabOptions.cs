@@ -1,3 +1,4 @@
+using System.Globalization;
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Launch;
@@ -35,8 +36,11 @@ public sealed record LabOptions
     /// <summary>How often the target's pool is sampled (at least 250 ms, at most 1 h). Default 0.5 s: twice seed 004's rate, so that scenarios of a second or two still get samples.</summary>
     public TimeSpan WatchInterval { get; init; } = TimeSpan.FromMilliseconds(500);
 
-    /// <summary>How many times each scenario runs, each on a fresh process; tables then show the mean and the range. Default 1.</summary>
+    /// <summary>How many times each scenario runs, each on a fresh process; tables then show the mean and the range. Default 1, at most <see cref="MaxRepeat"/>.</summary>
     public int Repeat { get; init; } = 1;
+
+    /// <summary>Most runs of one scenario: enough for a spread, not so many that a typo runs for a day.</summary>
+    public const int MaxRepeat = 100;
 
     /// <summary>The clock for timestamps of the results folder.</summary>
     public TimeProvider Time { get; init; } = TimeProvider.System;
@@ -53,6 +57,11 @@ public sealed record LabOptions
         {
             throw TplabException.Usage("--results must name a folder");
         }
+        if (Repeat is < 1 or > MaxRepeat)
+        {
+            throw TplabException.Usage(string.Create(CultureInfo.InvariantCulture, $"--repeat must be from 1 to {MaxRepeat}, got {Repeat}"));
+        }
+        ThreadPoolOverride?.Validated();
         return this;
     }
 }

@@ -21,7 +21,27 @@ public static class LabRunner
         ArgumentNullException.ThrowIfNull(options);
         options.Validated();
         var experiments = LabSelection.Select(options);
+        foreach (var (unfinished, reason) in ResultsFolder.ReportUnfinished(options.ResultsRoot))
+        {
+            observer.Noticed($"{unfinished} is unfinished: {reason}; what it holds is whole and kept");
+        }
         var folder = ResultsFolder.Create(options.ResultsRoot, options.Time);
+        LabResult lab;
+        try
+        {
+            lab = await RunInAsync(folder, experiments, options, observer, ct).ConfigureAwait(false);
+        }
+        catch (Exception e)
+        {
+            ResultsFolder.Finish(folder, unfinished: e.Message);
+            throw;
+        }
+        ResultsFolder.Finish(folder);
+        return lab;
+    }
+
+    private static async Task<LabResult> RunInAsync(string folder, IReadOnlyList<Experiment> experiments, LabOptions options, ILabObserver observer, CancellationToken ct)
+    {
         var seeds = SeedFigures.Load();
         var writer = new ResultsWriter(folder, options, seeds);
         observer.LabStarted(experiments, folder);
@@ -38,7 +58,7 @@ public static class LabRunner
         foreach (var experiment in experiments)
         {
             IServiceLauncher launcher = experiment.Service is { } service ? new UserServiceLauncher(service) : stack!;
-            if (experiment.NeedsDatabase && stack?.DatabaseUnavailable is { } why)
+            if (experiment.NeedsDatabase && (stack?.DatabaseUnavailable ?? stack?.DatabaseLost) is { } why)
             {
                 skipped.Add((experiment.Name, why));
                 observer.ExperimentSkipped(experiment, why);
@@ -52,8 +72,15 @@ public static class LabRunner
                 for (var run = 1; run <= options.Repeat; run++)
                 {
                     observer.ScenarioStarted(scenario);
-                    var one = await RunOnceAsync(runner, scenario, launcher, ct).ConfigureAwait(false);
+                    var one = scenario.NeedsDatabase && stack?.DatabaseLost is { } gone
+                        ? new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = $"not run: {gone}", FailedWith = ExitCodes.ProcessExited }
+                        : await RunOnceAsync(runner, scenario, launcher, ct).ConfigureAwait(false);
                     one = options.Repeat > 1 ? one with { Run = run } : one;
+                    if (scenario.NeedsDatabase && stack?.DatabaseLost is { } lost && one.Status != ScenarioStatus.Failed)
+                    {
+                        // Requests that failed because the database died say nothing about the scenario.
+                        one = one with { Status = ScenarioStatus.Failed, Error = $"{lost}: it stopped during the scenario; figures cover what ran", FailedWith = ExitCodes.ProcessExited };
+                    }
                     writer.WriteScenarioFiles(one);
                     runs.Add(one);
                     if (one.Status == ScenarioStatus.Interrupted)
@@ -64,6 +91,8 @@ public static class LabRunner
                 var result = Repeats.Combine(runs);
                 results.Add(result);
                 writer.AddCharts(result);
+                // After every scenario: a run killed now keeps this scenario's figures in summary.json, not only in its CSV.
+                writer.WriteSummary(new LabResult(folder, [.. done, Lessons.Complete(experiment, results, seeds)], skipped, false), reportToo: false);
                 observer.ScenarioFinished(result);
                 if (result.Status == ScenarioStatus.Interrupted)
                 {
@@ -96,29 +125,6 @@ public static class LabRunner
         {
             // One scenario's surprise (a target that crashed mid-capture, say) costs that scenario, not the run.
             return new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message.ReplaceLineEndings(" ") };
-        }
-    }
-}
-
-/// <summary>Creates <c>results/&lt;timestamp&gt;/</c>.</summary>
-public static class ResultsFolder
-{
-    /// <summary>A new folder named by the UTC time, with a suffix if that second is taken.</summary>
-    public static string Create(string root, TimeProvider time)
-    {
-        var stamp = time.GetUtcNow().ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
-        try
-        {
-            var path = Path.Combine(root, stamp);
-            for (var i = 2; Directory.Exists(path); i++)
-            {
-                path = Path.Combine(root, $"{stamp}-{i.ToString(CultureInfo.InvariantCulture)}");
-            }
-            return Directory.CreateDirectory(path).FullName;
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            throw new TplabException(ExitCodes.OutputFailed, $"cannot create the results folder under '{root}': {e.Message}");
         }
     }
 }

@@ -34,6 +34,9 @@ public sealed record ScenarioResult
     /// <summary>One line saying why it failed or was cut short; null when completed.</summary>
     public string? Error { get; init; }
 
+    /// <summary>A failed scenario's exit code in <see cref="Common.ExitCodes"/> terms (3: the service could not start; 7: it exited mid-scenario); null otherwise.</summary>
+    public int? FailedWith { get; init; }
+
     /// <summary>The load's summary and per-request records; null when the load never started.</summary>
     public LoadResult? Load { get; init; }
 

@@ -25,7 +25,7 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
         }
         catch (TplabException e) when (!userCancel.IsCancellationRequested)
         {
-            return new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message };
+            return new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message, FailedWith = e.ExitCode };
         }
         await using (target.ConfigureAwait(false))
         {
@@ -44,7 +44,7 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
             // Whatever the load does (ends, is cut short, throws), the hunt is stopped and the EventPipe session closed.
             try
             {
-                return await LoadAndWatchAsync(scenario, target, watch, watchStarted, watchError, userCancel).ConfigureAwait(false);
+                return await LoadAndWatchAsync(scenario, launcher, target, watch, watchStarted, watchError, userCancel).ConfigureAwait(false);
             }
             finally
             {
@@ -56,7 +56,7 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
         }
     }
 
-    private async Task<ScenarioResult> LoadAndWatchAsync(Scenario scenario, IServiceInstance target, ThreadPoolWatch? watch, DateTimeOffset watchStarted, string? watchError, CancellationToken userCancel)
+    private async Task<ScenarioResult> LoadAndWatchAsync(Scenario scenario, IServiceLauncher launcher, IServiceInstance target, ThreadPoolWatch? watch, DateTimeOffset watchStarted, string? watchError, CancellationToken userCancel)
     {
         if (watch is not null)
         {
@@ -73,15 +73,20 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
         var progress = new Progress<LoadProgress>(p => observer.ScenarioProgress(scenario, p, watch?.Latest));
         LoadResult load;
         IReadOnlyList<Culprit> found;
+        // A service (or its database) that dies under the load ends the load at once: the rest would only measure a
+        // refused port, and the scenario is failed whatever it measures.
+        using var gone = CancellationTokenSource.CreateLinkedTokenSource(deadline.Token);
+        var dependencies = WatchDependenciesAsync(scenario, launcher, target, gone, loading.Token);
         try
         {
-            load = await LoadRunner.RunAsync(LoadProfiles.ToOptions(scenario, target), progress, deadline.Token).ConfigureAwait(false);
+            load = await LoadRunner.RunAsync(LoadProfiles.ToOptions(scenario, target), progress, gone.Token).ConfigureAwait(false);
         }
         finally
         {
             // Also when the load throws: a hunt left waiting for "starving" would hold the watch and poll forever.
             await loading.CancelAsync().ConfigureAwait(false);
             found = await culprits.ConfigureAwait(false);
+            await dependencies.ConfigureAwait(false);
         }
         var cost = ProcessCost.Measure(target.ProcessId, cpuAtStart);
         PoolTimeline? timeline = null;
@@ -90,20 +95,45 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
             await FreshCountersAsync(watch, options.Time.GetUtcNow() - watchStarted, options.Time).ConfigureAwait(false);
             timeline = await watch.StopAsync().ConfigureAwait(false);
         }
+        // A service that died under the load (killed, crashed) leaves figures that describe its death, not the
+        // scenario: they are kept, and the scenario is failed, never passed off as a result.
+        var died = userCancel.IsCancellationRequested ? null : target.Exited;
         var status = userCancel.IsCancellationRequested ? ScenarioStatus.Interrupted
+            : died is not null ? ScenarioStatus.Failed
             : deadline.IsCancellationRequested ? ScenarioStatus.DeadlineReached
             : ScenarioStatus.Completed;
         var error = status switch
         {
-            ScenarioStatus.Interrupted => "interrupted by Ctrl+C; figures cover what ran",
+            ScenarioStatus.Interrupted => "interrupted (Ctrl+C or SIGTERM); figures cover what ran",
+            ScenarioStatus.Failed => $"the service (pid {target.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture)}) {died} during the scenario; figures cover what ran until then",
             ScenarioStatus.DeadlineReached => $"stopped at the scenario deadline ({DurationText.Format(scenario.Deadline)}); figures cover what ran",
             _ => watchError,
         };
         return new ScenarioResult
         {
             Scenario = scenario, Status = status, Error = error, Load = load, Timeline = timeline,
-            WatchStartedAt = watchStarted, Culprits = found, Cost = cost,
+            WatchStartedAt = watchStarted, Culprits = found, Cost = cost, FailedWith = status == ScenarioStatus.Failed ? ExitCodes.ProcessExited : null,
         };
+    }
+
+    private async Task WatchDependenciesAsync(Scenario scenario, IServiceLauncher launcher, IServiceInstance target, CancellationTokenSource gone, CancellationToken loading)
+    {
+        while (!loading.IsCancellationRequested)
+        {
+            if (target.Exited is not null || (scenario.NeedsDatabase && launcher is TargetStack { DatabaseLost: not null }))
+            {
+                await gone.CancelAsync().ConfigureAwait(false);
+                return;
+            }
+            try
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(200), options.Time, loading).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+        }
     }
 
     // The runtime sends its first counters one interval after the session starts; loading before then would leave

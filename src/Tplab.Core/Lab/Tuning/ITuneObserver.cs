@@ -17,4 +17,9 @@ public interface ITuneObserver
 
     /// <summary>The estimate was computed from the baseline.</summary>
     void Estimated(MinThreadsEstimate estimate);
+
+    /// <summary>Something the user should know before tune starts (an earlier run's folder left unfinished, say).</summary>
+    void Noticed(string message)
+    {
+    }
 }

@@ -1,4 +1,8 @@
+using System.Globalization;
+using Tplab.Common;
 using Tplab.Lab.Experiments;
+using Tplab.Launch;
+using Tplab.Watch;
 using Tplab.Launch.Service;
 
 namespace Tplab.Lab.Tuning;
@@ -38,4 +42,32 @@ public sealed record TuneOptions
 
     /// <summary>The clock.</summary>
     public TimeProvider Time { get; init; } = TimeProvider.System;
+
+    /// <summary>These options, or a usage error naming the first bad value; checked before anything starts or is created.</summary>
+    public TuneOptions Validated()
+    {
+        var c = CultureInfo.InvariantCulture;
+        if (MaxThreads is < 2 or > short.MaxValue)
+        {
+            throw TplabException.Usage(string.Create(c, $"--max-threads must be from 2 to {short.MaxValue}, got {MaxThreads}"));
+        }
+        if (!double.IsFinite(PrecisionPercent) || PrecisionPercent is <= 0 or > 50)
+        {
+            throw TplabException.Usage(string.Create(c, $"--precision must be above 0 and at most 50 (percent), got {PrecisionPercent}"));
+        }
+        if (Objective.Bound <= TimeSpan.Zero)
+        {
+            throw TplabException.Usage($"--slo: the bound must be above 0, got {Objective}");
+        }
+        if (string.IsNullOrWhiteSpace(ResultsRoot))
+        {
+            throw TplabException.Usage("--results must name a folder");
+        }
+        if (WatchInterval < WatchOptions.MinInterval || WatchInterval > TimeSpan.FromHours(1))
+        {
+            throw TplabException.Usage($"the sampling interval must be between {DurationText.Format(WatchOptions.MinInterval)} and 1h, got {DurationText.Format(WatchInterval)}");
+        }
+        new ThreadPoolSettings { Knobs = TryKnobs }.Validated();
+        return this;
+    }
 }

@@ -47,6 +47,24 @@ public sealed record TuneResult(
     IReadOnlyList<Culprit> Culprits,
     bool Interrupted)
 {
+    /// <summary>Why the search stopped before its end, other than Ctrl+C (a trial's service died or could not start); null when it did not.</summary>
+    public string? Stopped { get; init; }
+
+    /// <summary>The exit code of <see cref="Stopped"/> (<see cref="Common.ExitCodes.ProcessExited"/>, <see cref="Common.ExitCodes.Environment"/>).</summary>
+    public int? StoppedWith { get; init; }
+
+    /// <summary>The command's exit code: 130 interrupted; the stop's code; 0 with an answer; 1 when no tried minimum met the objective.</summary>
+    public int ExitCode => Interrupted ? Common.ExitCodes.Interrupted
+        : StoppedWith is int code ? code
+        : DefaultMeets || RecommendedMinThreads is not null ? Common.ExitCodes.Ok
+        : Common.ExitCodes.Failed;
+
+    /// <summary>The one line saying why <see cref="ExitCode"/> is not 0; null when it is.</summary>
+    public string? Message => Interrupted ? $"interrupted: the trials so far are in {Folder}, marked interrupted"
+        : Stopped is { } why ? $"tune stopped at {why}; the trials so far are in {Folder}"
+        : ExitCode == Common.ExitCodes.Failed ? $"no tried minimum met the objective; the trials are in {Folder}"
+        : null;
+
     /// <summary>Knobs whose trial did not meet the objective nor improve the default run's figure by more than 10%.</summary>
     public IEnumerable<TuneTrial> KnobsWithoutEffect
     {

@@ -19,11 +19,33 @@ public static class TuneRunner
     /// <summary>Runs the search. Ctrl+C (<paramref name="ct"/>) stops it and returns what ran, marked interrupted.</summary>
     public static async Task<TuneResult> RunAsync(TuneOptions options, ITuneObserver observer, CancellationToken ct)
     {
-        if (options.MaxThreads is < 2 or > short.MaxValue)
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validated();
+        if (options.Service is { Command: null } running)
         {
-            throw TplabException.Usage($"--max-threads must be from 2 to {short.MaxValue}, got {options.MaxThreads}");
+            throw TplabException.Usage($"tune starts the service fresh for each tried value: give service.command in the plan, not a running pid ({running.Describe()})");
         }
-        var folder = ResultsFolder.Create(options.ResultsRoot, options.Time);
+        foreach (var (unfinished, reason) in ResultsFolder.ReportUnfinished(options.ResultsRoot))
+        {
+            observer.Noticed($"{unfinished} is unfinished: {reason}; what it holds is whole and kept");
+        }
+        var folder = ResultsFolder.Create(options.ResultsRoot, options.Time, "tune");
+        TuneResult result;
+        try
+        {
+            result = await RunInAsync(folder, options, observer, ct).ConfigureAwait(false);
+        }
+        catch (Exception e)
+        {
+            ResultsFolder.Finish(folder, unfinished: e.Message);
+            throw;
+        }
+        ResultsFolder.Finish(folder);
+        return result;
+    }
+
+    private static async Task<TuneResult> RunInAsync(string folder, TuneOptions options, ITuneObserver observer, CancellationToken ct)
+    {
         await using var stack = options.Service is null
             ? await TargetStack.StartAsync(new TargetStackOptions { ConnectionString = options.ConnectionString, Database = options.Scenario.NeedsDatabase }, ct).ConfigureAwait(false)
             : null;
@@ -32,17 +54,16 @@ public static class TuneRunner
             throw new TplabException(ExitCodes.Environment, $"{options.Scenario.Variant} needs the database: {why}");
         }
         IServiceLauncher launcher = options.Service is { } service ? new UserServiceLauncher(service) : stack!;
-        if (!launcher.StartsFresh)
-        {
-            throw TplabException.Usage("tune starts the service fresh for each tried value: give service.command in the plan, not a running pid");
-        }
-        var search = new Search(options, launcher, observer, ct);
         var defaultMin = Environment.ProcessorCount;
+        // Every trial is written as it ends, marked interrupted until the search reaches its end: a tune killed
+        // mid-search keeps the trials it ran.
+        var search = new Search(options, launcher, observer, ct, trials => TuneResults.Write(
+            new TuneResult(options, folder, defaultMin, trials, null, null, false, null, [], Interrupted: true)));
         var baseline = await search.TrialAsync(TrialPurpose.Baseline, null, null).ConfigureAwait(false);
         MinThreadsEstimate? estimate = null;
         int? recommended = null;
         int? highestFailing = null;
-        if (baseline is { Meets: false } && !ct.IsCancellationRequested)
+        if (baseline is { Meets: false } && !search.Halted)
         {
             var alone = await AloneProbe.MeasureSecondsAsync(options.Scenario, launcher, ct).ConfigureAwait(false);
             estimate = LittlesLaw.Estimate(options.Scenario.Load, baseline.Result, alone, defaultMin, options.MaxThreads);
@@ -54,7 +75,7 @@ public static class TuneRunner
         }
         foreach (var knob in baseline is { Meets: false } ? options.TryKnobs : [])
         {
-            if (ct.IsCancellationRequested)
+            if (search.Halted)
             {
                 break;
             }
@@ -62,24 +83,33 @@ public static class TuneRunner
         }
         var result = new TuneResult(
             options, folder, defaultMin, search.Trials, estimate, recommended, baseline?.Meets == true, highestFailing,
-            baseline?.Result.Culprits ?? [], ct.IsCancellationRequested);
+            baseline?.Result.Culprits ?? [], ct.IsCancellationRequested)
+        {
+            Stopped = search.Stopped?.Reason, StoppedWith = search.Stopped?.Code,
+        };
         TuneResults.Write(result);
         return result;
     }
 
     /// <summary>The trials so far and the search over them.</summary>
-    private sealed class Search(TuneOptions options, IServiceLauncher launcher, ITuneObserver observer, CancellationToken ct)
+    private sealed class Search(TuneOptions options, IServiceLauncher launcher, ITuneObserver observer, CancellationToken ct, Action<IReadOnlyList<TuneTrial>> saved)
     {
         private readonly List<TuneTrial> _trials = [];
 
         public IReadOnlyList<TuneTrial> Trials => _trials;
+
+        /// <summary>Why the search stopped before its end, other than Ctrl+C: a trial's service could not start or died under the load.</summary>
+        public (int Code, string Reason)? Stopped { get; private set; }
+
+        /// <summary>Whether no further trial may run (Ctrl+C, or <see cref="Stopped"/>).</summary>
+        public bool Halted => ct.IsCancellationRequested || Stopped is not null;
 
         /// <summary>Doubles from the estimate until a value meets the objective, then bisects down to the precision.</summary>
         public async Task<(int? Least, int? HighestFailing)> FindLeastAsync(int failing, int first)
         {
             int? meeting = null;
             var value = first;
-            while (!ct.IsCancellationRequested)
+            while (!Halted)
             {
                 var t = await TrialAsync(meeting is null && _trials.Count == 1 ? TrialPurpose.Estimate : TrialPurpose.Search, value, null).ConfigureAwait(false);
                 if (t is null)
@@ -98,7 +128,7 @@ public static class TuneRunner
                 }
                 value = Math.Min(options.MaxThreads, value * 2);
             }
-            while (meeting is int hi && hi - failing > Math.Max(1, (int)Math.Ceiling(hi * options.PrecisionPercent / 100)) && !ct.IsCancellationRequested)
+            while (meeting is int hi && hi - failing > Math.Max(1, (int)Math.Ceiling(hi * options.PrecisionPercent / 100)) && !Halted)
             {
                 var mid = failing + (hi - failing) / 2;
                 var t = await TrialAsync(TrialPurpose.Search, mid, null).ConfigureAwait(false);
@@ -143,7 +173,7 @@ public static class TuneRunner
             }
             catch (TplabException e) when (e.ExitCode != ExitCodes.OutputFailed)
             {
-                result = new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message };
+                result = new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = e.Message, FailedWith = e.ExitCode };
             }
             if (result.Status == ScenarioStatus.Interrupted)
             {
@@ -152,7 +182,15 @@ public static class TuneRunner
             var (meets, why, value) = Judge(result);
             var trial = new TuneTrial(number, purpose, min, knobText, meets, why, value, RunFigures.Of(result, number), result);
             _trials.Add(trial);
+            saved(_trials);
             observer.TrialFinished(trial);
+            if (result.FailedWith is int code)
+            {
+                // A service that did not start or died under the load says nothing about this minimum: judging it
+                // failing would steer the search wrong. The search stops here, and says why.
+                Stopped = (code, $"trial {number.ToString(CultureInfo.InvariantCulture)} ({(min is int m2 ? $"min {m2.ToString(CultureInfo.InvariantCulture)}" : knobText ?? "default")}): {result.Error}");
+                return null;
+            }
             return trial;
         }
 

@@ -31,6 +31,9 @@ public sealed class ServiceProcess : IServiceInstance
     /// <summary>The command line actually run (with a generated runtimeconfig when settings needed one).</summary>
     public string CommandLine { get; }
 
+    /// <inheritdoc/>
+    public string? Exited => ProcessFiles.IsAlive(ProcessId) && !_command.HasExited ? null : _command.Exited ?? "exited";
+
     /// <summary>Every process of the service's group (the command and what it started), for tests of cleanup.</summary>
     public IReadOnlyList<int> Members() => _command.Members();
 
@@ -101,7 +104,7 @@ public sealed class ServiceProcess : IServiceInstance
         {
             line = await command.Guardian.WaitForLineAsync(l => l.Contains(ListeningPrefix + "http://", StringComparison.Ordinal), timeout, ct).ConfigureAwait(false);
         }
-        catch (TplabException e)
+        catch (TplabException e) when (!command.HasExited)
         {
             throw new TplabException(ExitCodes.Environment, $"{e.Message} (tplab reads the address from ASP.NET Core's 'Now listening on:' line; give service.url if the app does not log it)");
         }

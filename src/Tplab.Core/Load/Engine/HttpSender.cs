@@ -92,7 +92,8 @@ public sealed class HttpSender : ISender
             headerBytes = HeaderBytes(response);
             if (_server is null && response.Headers.Server.Count > 0)
             {
-                Interlocked.CompareExchange(ref _server, response.Headers.Server.ToString(), null);
+                // The server's own words reach reports and the terminal: escaped, so they cannot drive it.
+                Interlocked.CompareExchange(ref _server, TerminalText.Escape(response.Headers.Server.ToString()), null);
             }
             (handlerStart, handlerEnd) = HandlerTiming(response);
             body = await ReadBodyAsync(response, timeout.Token).ConfigureAwait(false);
@@ -107,11 +108,12 @@ public sealed class HttpSender : ISender
         }
         catch (HttpRequestException e)
         {
-            error = Describe(e);
+            // HttpClient quotes what the server sent in its messages (an invalid header line): escaped like any server text.
+            error = TerminalText.Escape(Describe(e));
         }
         catch (IOException e)
         {
-            error = "receive: " + Innermost(e).Message;
+            error = "receive: " + TerminalText.Escape(Innermost(e).Message);
         }
         var end = _clock.Now;
         // Unhook from abort before the source goes back to the pool, so a late Ctrl+C cannot cancel a reused one.

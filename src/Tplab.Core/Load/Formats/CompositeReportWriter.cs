@@ -56,6 +56,9 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
         }
     }
 
+    /// <summary>Whether stdout's reader went away (<c>tplab load … | head -1</c>): not a failure to report, the files are still written.</summary>
+    public bool OutputClosed { get; private set; }
+
     /// <inheritdoc />
     public bool WantsRecords => _targets.Any(t => t.Format is IRecordFormat);
 
@@ -105,10 +108,11 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
                 target.Writer.Flush();
                 target.File?.Commit();
             });
-            if (target.Failure is not null)
+            if (target.Failure is not null && !target.Closed)
             {
                 failures.Add($"could not write {target.Output}: {target.Failure}");
             }
+            OutputClosed |= target.Closed;
         }
         return failures;
     }
@@ -137,6 +141,7 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException or ArgumentException or ObjectDisposedException)
         {
             target.Failure = e.Message;
+            target.Closed = target.File is null && ClosedPipe.Is(e);
         }
     }
 
@@ -151,6 +156,8 @@ public sealed class CompositeReportWriter : IRecordSink, IDisposable
         public AtomicFile? File { get; } = file;
 
         public string? Failure { get; set; }
+
+        public bool Closed { get; set; }
 
         public IRecordWriter? Records { get; set; }
     }

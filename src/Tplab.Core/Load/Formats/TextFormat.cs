@@ -20,9 +20,10 @@ public sealed class TextFormat : ISummaryFormat
         ArgumentNullException.ThrowIfNull(summary);
         ArgumentNullException.ThrowIfNull(writer);
         var model = summary.Model == "open"
-            ? $"open loop, {Num.F(summary.TargetRate ?? 0, "0.##")}/s"
+            ? $"open loop, {Num.F(summary.TargetRate ?? 0, "0.####")}/s"
             : $"closed loop, {Num.F(summary.Concurrency)} users";
-        writer.WriteLine($"tplab load {summary.Url} ({model}, keep-alive {(summary.KeepAlive ? "on" : "off")}, engine {summary.Engine})");
+        // AbsoluteUri keeps the URL's escapes: Uri.ToString() would unescape a %07 into a bell on the terminal.
+        writer.WriteLine($"tplab load {summary.Url.AbsoluteUri} ({model}, keep-alive {(summary.KeepAlive ? "on" : "off")}, engine {summary.Engine})");
         if (summary.Interrupted)
         {
             writer.WriteLine("INTERRUPTED: partial results, sending was stopped early");

@@ -56,7 +56,7 @@ internal static partial class Cells
     public static string Threads(ScenarioResult r) =>
         r.Timeline is { } t ? $"{t.ThreadsStart.ToString(C)} → {t.ThreadsPeak.ToString(C)}" : "–";
 
-    public static string Escape(string text) => Markup.Escape(text);
+    public static string Escape(string text) => Markup.Escape(Common.TerminalText.Escape(text));
 
     /// <summary>
     /// A line of prose that wraps under itself: <paramref name="prefix"/> (markup) stays in its own column and the

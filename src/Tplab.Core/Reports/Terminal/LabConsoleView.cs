@@ -34,6 +34,8 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         console.MarkupLine($"Results: [blue]{Cells.Escape(folder)}[/]");
     }
 
+    public void Noticed(string message) => console.MarkupLine($"[yellow]{Cells.Escape(message)}[/]");
+
     public void ExperimentSkipped(Experiment experiment, string reason) =>
         console.MarkupLine($"[yellow]{Cells.Escape(experiment.Name)} skipped:[/] {Cells.Escape(reason)}");
 
@@ -176,7 +178,11 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         {
             console.MarkupLine($"[yellow]{Cells.Escape(experiment)} was skipped:[/] {Cells.Escape(reason)}");
         }
-        var state = result.Interrupted ? "[red]interrupted[/]: finished scenarios kept, the running one marked" : "done";
+        var outcome = LabOutcome.Of(result);
+        var state = result.Interrupted ? "[red]interrupted[/]: finished scenarios kept, the running one marked"
+            : outcome.ExitCode == Common.ExitCodes.Ok ? "done"
+            : outcome.ExitCode == Common.ExitCodes.Partial ? "[yellow]done in part[/]"
+            : "[red]failed[/]: no scenario produced a result";
         console.MarkupLine($"tplab run {state}. Report: [blue]{Cells.Escape(Path.Combine(result.Folder, "report.html"))}[/]  Summary: [blue]{Cells.Escape(Path.Combine(result.Folder, "summary.json"))}[/]");
     }
 

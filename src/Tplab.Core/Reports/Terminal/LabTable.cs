@@ -61,6 +61,7 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
         {
             var text = r.Timeline is { } t
                 ? $"{Cells.Verdict(r)} — {Cells.Escape(t.Evidence)}; injections: {Cells.Escape(Cells.Injections(r))}"
+                : r.Status == ScenarioStatus.Failed && r.Error is { } error ? $"{Cells.Verdict(r)} — {Cells.Escape(error)}"
                 : $"{Cells.Verdict(r)} — the pool was not watched";
             lines.Add(Cells.Hanging("  •", $"[bold]{Cells.Escape(r.Scenario.Label)}[/]: {text}"));
         }

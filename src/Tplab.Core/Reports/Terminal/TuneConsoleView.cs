@@ -16,6 +16,14 @@ public sealed class TuneConsoleView(TextWriter writer, bool interactive) : ITune
     private TimeSpan? _lastLogged;
     private bool _progressShown;
 
+    public void Noticed(string message)
+    {
+        lock (_gate)
+        {
+            writer.WriteLine(Common.TerminalText.Escape(message));
+        }
+    }
+
     public void TrialStarted(int number, TrialPurpose purpose, int? minThreads, string? knob)
     {
         lock (_gate)

@@ -18,6 +18,9 @@ public sealed class WatchSinks(params IEnumerable<IWatchSink> initial) : IWatchS
         }
     }
 
+    /// <summary>Raised once per sink, when it first fails (its reader went away, its disk is full).</summary>
+    public event Action<IWatchSink>? SinkFailed;
+
     /// <summary>The first error of <paramref name="sink"/>, if it failed.</summary>
     public Exception? ErrorOf(IWatchSink sink) => _errors.FirstOrDefault(e => e.Sink == sink).Error;
 
@@ -50,6 +53,7 @@ public sealed class WatchSinks(params IEnumerable<IWatchSink> initial) : IWatchS
             catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException or ObjectDisposedException)
             {
                 _errors.Add((sink, e));
+                SinkFailed?.Invoke(sink);
             }
         }
     }

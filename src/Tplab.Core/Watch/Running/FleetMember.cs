@@ -17,6 +17,9 @@ internal sealed class FleetMember(ThreadPoolWatch watch, WatchedProcess process,
     /// <summary>The timeline, once the member was stopped.</summary>
     public PoolTimeline? Timeline { get; set; }
 
+    /// <summary>True when the process closed its diagnostic connection while it still ran (its watch ended with it).</summary>
+    public bool SessionLost { get; set; }
+
     public int ProcessId => Watch.ProcessId;
 }
 

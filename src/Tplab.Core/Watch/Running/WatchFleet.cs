@@ -23,10 +23,17 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
     private readonly HashSet<int> _refused = [];
     private readonly IWatchSink _records = new SynchronizedSink(records);
     private readonly TaskCompletionSource _empty = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource _recordsFailed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _stopping;
 
     /// <summary>Completes when every process has exited (not with <c>--all</c>, which waits for new ones).</summary>
     public Task AllExited => _empty.Task;
+
+    /// <summary>Completes when the record output fails (its reader went away, its disk is full): the watch has no one to watch for.</summary>
+    public Task RecordsFailed => _recordsFailed.Task;
+
+    /// <summary>The record output's first error, from any member (call after <see cref="StopAsync"/>), or null.</summary>
+    public Exception? RecordsError => Ended.Select(m => m.Watch.SinkError ?? m.Sinks.ErrorOf(_records)).FirstOrDefault(e => e is not null);
 
     /// <summary>The first process watched (its pid names the watch in messages).</summary>
     public FleetMember? First { get; private set; }
@@ -159,6 +166,13 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
         {
             sinks.Add(export.SinkFor(process));
         }
+        sinks.SinkFailed += s =>
+        {
+            if (s == _records)
+            {
+                _recordsFailed.TrySetResult();
+            }
+        };
         var member = new FleetMember(watch, process, sinks, action);
         lock (_gate)
         {
@@ -166,6 +180,30 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
             First ??= member;
         }
         _ = watch.ProcessGone.ContinueWith(_ => EndAsync(member, exited: true), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default).Unwrap();
+        _ = WatchSessionAsync(member);
+    }
+
+    // The event stream can end while the process lives on (it closed its diagnostic connection): the watch would go
+    // on sampling /proc alone, with no verdict to give, so the member ends, marked. The stream ends a moment before
+    // /proc shows an exiting process gone: that moment is given first.
+    private async Task WatchSessionAsync(FleetMember member)
+    {
+        await member.Watch.EventsEnded.ConfigureAwait(false);
+        if (Volatile.Read(ref _stopping) != 0)
+        {
+            return;
+        }
+        await Task.WhenAny(member.Watch.ProcessGone, Task.Delay(TimeSpan.FromSeconds(2), CancellationToken.None)).ConfigureAwait(false);
+        if (Volatile.Read(ref _stopping) != 0 || !ProcessFiles.IsAlive(member.ProcessId))
+        {
+            return;
+        }
+        member.SessionLost = true;
+        if (Several)
+        {
+            Notice($"process {Pid(member.ProcessId)} ({member.Process.Name}) closed its diagnostic connection; dropped from the watch");
+        }
+        await EndAsync(member, exited: true).ConfigureAwait(false);
     }
 
     private async Task EndAsync(FleetMember member, bool exited)

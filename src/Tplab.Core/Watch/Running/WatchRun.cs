@@ -69,17 +69,22 @@ public static class WatchRun
             await terminal.Error.WriteLineAsync($"tplab watch: watching {(several && options.Name is null ? title["tplab watch: ".Length..] : what)} every {options.Interval.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s").ConfigureAwait(false);
         }
         var ended = await WaitAsync(fleet, options.Duration, options.FailOnStarving ? starving.Seen : null, ct).ConfigureAwait(false);
+        if (ended == End.ProcessExited && fleet.Ended.Count == 1 && fleet.Ended[0].SessionLost)
+        {
+            ended = End.SessionLost;
+        }
         await discovery.CancelAsync().ConfigureAwait(false);
         if (discovering is not null)
         {
             await discovering.ConfigureAwait(false);
         }
         var members = await fleet.StopAsync().ConfigureAwait(false);
-        if (members.Select(m => m.Watch.SinkError ?? m.Sinks.ErrorOf(records)).FirstOrDefault(e => e is not null) is { } e)
+        if (fleet.RecordsError is { } e)
         {
             throw new TplabException(ExitCodes.OutputFailed, $"could not write {options.Output ?? "the output"}: {e.Message}", e);
         }
-        Commit(page, options.Output);
+        // The last records are flushed here, where a full disk is still one line and exit 8.
+        Commit(page, file, options.Output);
         var samples = members.Sum(m => m.Timeline?.Samples.Count ?? 0);
         var injections = members.Sum(m => m.Timeline?.Injections.Count ?? 0);
         var kept = $"the data so far was kept ({samples.ToString(CultureInfo.InvariantCulture)} samples, {injections.ToString(CultureInfo.InvariantCulture)} injections)";
@@ -100,6 +105,10 @@ public static class WatchRun
                 var who = only is not null ? $"process {only.ProcessId.ToString(CultureInfo.InvariantCulture)} exited" : "every watched process exited";
                 await terminal.Error.WriteLineAsync($"tplab: {who} during the watch; {kept}").ConfigureAwait(false);
                 return ExitCodes.ProcessExited;
+            case End.SessionLost:
+                // Without the runtime's events the watch would go on sampling /proc alone, with no verdict to give.
+                await terminal.Error.WriteLineAsync($"tplab: process {only!.ProcessId.ToString(CultureInfo.InvariantCulture)} closed its diagnostic connection during the watch (it still runs); {kept}").ConfigureAwait(false);
+                return ExitCodes.NoProcess;
             default:
                 return ExitCodes.Ok;
         }
@@ -124,8 +133,7 @@ public static class WatchRun
         using var file = page is null ? OpenOutput(options.Output) : null;
         var sink = format.Open(new WatchOutputTarget(page?.Writer ?? file ?? terminal.Out, terminal.Console, $"tplab watch: {from}", timeline.Interval));
         sink.Replay(timeline);
-        file?.Flush();
-        Commit(page, options.Output);
+        Commit(page, file, options.Output);
         return ExitCodes.Ok;
     }
 
@@ -135,22 +143,28 @@ public static class WatchRun
         Interrupted,
         ProcessExited,
         Starving,
+        OutputFailed,
+        SessionLost,
     }
 
     private static async Task<End> WaitAsync(WatchFleet fleet, TimeSpan? duration, Task? starving, CancellationToken ct)
     {
         var timer = Task.Delay(duration ?? Timeout.InfiniteTimeSpan, ct);
-        var finished = await Task.WhenAny(new[] { timer, fleet.AllExited, starving }.OfType<Task>()).ConfigureAwait(false);
+        // The records are what the user asked for: once they cannot be written (a closed pipe, a full disk) the
+        // watch ends at once, rather than watching on for no one.
+        var finished = await Task.WhenAny(new[] { timer, fleet.AllExited, starving, fleet.RecordsFailed }.OfType<Task>()).ConfigureAwait(false);
         return finished == starving ? End.Starving
+            : finished == fleet.RecordsFailed ? End.OutputFailed
             : finished == fleet.AllExited ? End.ProcessExited
             : ct.IsCancellationRequested ? End.Interrupted
             : End.Duration;
     }
 
-    private static void Commit(AtomicFile? page, string? path)
+    private static void Commit(AtomicFile? page, TextWriter? file, string? path)
     {
         try
         {
+            file?.Flush();
             page?.Commit();
         }
         catch (Exception x) when (x is IOException or UnauthorizedAccessException)
@@ -181,11 +195,31 @@ public static class WatchRun
         {
             // Each record is flushed after its line; a buffer far larger than a line means a reader tailing the
             // file only ever sees whole lines (the OS receives each line in one write).
-            return new StreamWriter(path, append: false, new System.Text.UTF8Encoding(encoderShouldEmitUTF8Identifier: false), bufferSize: 1 << 16) { AutoFlush = false };
+            return new OutputWriter(path);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {
             throw new TplabException(ExitCodes.OutputFailed, $"could not open --output {path}: {e.Message}", e);
+        }
+    }
+
+    /// <summary>
+    /// The --output file. Disposing it after a failure (a full disk) must not replace the one-line error with the
+    /// failed flush's exception: the error was already reported; a flush that matters is made before, explicitly.
+    /// </summary>
+    private sealed class OutputWriter(string path)
+        : StreamWriter(path, append: false, new System.Text.UTF8Encoding(encoderShouldEmitUTF8Identifier: false), bufferSize: 1 << 16)
+    {
+        protected override void Dispose(bool disposing)
+        {
+            try
+            {
+                base.Dispose(disposing);
+            }
+            catch (IOException)
+            {
+                // Reported already, or about to be: see the class summary.
+            }
         }
     }
 }

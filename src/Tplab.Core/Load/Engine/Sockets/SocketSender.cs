@@ -158,7 +158,7 @@ public sealed class SocketSender : ISender
     {
         if (parser.Server is { } server)
         {
-            Interlocked.CompareExchange(ref _server, server, null);
+            Interlocked.CompareExchange(ref _server, TerminalText.Escape(server), null);
         }
         TimeSpan? handlerStart = null, handlerEnd = null;
         if (parser.HasHandlerTiming)
