@@ -31,11 +31,11 @@ internal static class WatchCommand
         var onStarving = new Option<string?>("--on-starving") { Description = "diagnose[=FILE]: when the pool turns starving, capture stacks and write a diagnosis (once per episode), while the watch goes on" };
         var all = new Option<bool>("--all") { Description = "With -n NAME: every process of that name, and those that start later" };
         var delay = new Option<string>("--delay") { Description = "The scheduling delay from the runtime's work-item events: sampled (windows within a budget), continuous, or off", DefaultValueFactory = _ => "sampled" };
-        delay.AcceptOnlyFromAmong([.. DelayOptions.Modes]);
+        delay.AcceptOnly([.. DelayOptions.Modes]);
         var prometheus = new Option<string?>("--prometheus") { Description = "Serve the pool's metrics for Prometheus at ADDRESS/metrics (e.g. :9464, loopback unless you name another address)" };
         var otlp = new Option<string?>("--otlp") { Description = "Export the pool's metrics and culprits to an OpenTelemetry collector at URL (e.g. http://127.0.0.1:4317)" };
         var otlpProtocol = new Option<string>("--otlp-protocol") { Description = "grpc or http/protobuf", DefaultValueFactory = _ => "grpc" };
-        otlpProtocol.AcceptOnlyFromAmong("grpc", "http/protobuf");
+        otlpProtocol.AcceptOnly("grpc", "http/protobuf");
         var service = new Option<string?>("--service") { Description = "The service label on exported series (default: the host name)" };
         var command = new Command("watch", "Watch a .NET process's thread pool: counters, the runtime's thread injections with their reasons, the scheduling delay, and a starvation verdict")
         {

@@ -24,13 +24,21 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
     private readonly IWatchSink _records = new SynchronizedSink(records);
     private readonly TaskCompletionSource _empty = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly TaskCompletionSource _recordsFailed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource _sessionsEnded = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _stopping;
+    private int _openSessions;
 
     /// <summary>Completes when every process has exited (not with <c>--all</c>, which waits for new ones).</summary>
     public Task AllExited => _empty.Task;
 
     /// <summary>Completes when the record output fails (its reader went away, its disk is full): the watch has no one to watch for.</summary>
     public Task RecordsFailed => _recordsFailed.Task;
+
+    /// <summary>
+    /// Completes when every watched process's event stream has ended (not with <c>--all</c>): each then either exits
+    /// or turns out to have closed its diagnostic connection, within a moment; <see cref="AllExited"/> follows.
+    /// </summary>
+    public Task SessionsEnded => _sessionsEnded.Task;
 
     /// <summary>The record output's first error, from any member (call after <see cref="StopAsync"/>), or null.</summary>
     public Exception? RecordsError => Ended.Select(m => m.Watch.SinkError ?? m.Sinks.ErrorOf(_records)).FirstOrDefault(e => e is not null);
@@ -53,14 +61,18 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
     /// <summary>Whether the watch follows several processes (several pids, or <c>--all</c>).</summary>
     public bool Several => options.All || options.ProcessIds.Count > 1;
 
-    /// <summary>Attaches to <paramref name="processId"/>; with several processes a refusal is one line and the watch goes on.</summary>
-    public async Task AddAsync(int processId, CancellationToken ct)
+    /// <summary>
+    /// Attaches to <paramref name="processId"/>. With several processes a refusal does not end the watch: it is
+    /// returned (null when the process joined) for the caller to say, and remembered so discovery does not retry it.
+    /// </summary>
+    public async Task<TplabException?> AddAsync(int processId, CancellationToken ct)
     {
         var sinks = new WatchSinks(_records, starving.For(processId));
         try
         {
             var watch = await ThreadPoolWatch.StartAsync(processId, WatchOptionsFor(sinks), ct).ConfigureAwait(false);
             Join(watch, sinks);
+            return null;
         }
         catch (TplabException e) when (Several)
         {
@@ -68,7 +80,29 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
             {
                 _refused.Add(processId);
             }
-            Notice($"cannot watch pid {Pid(processId)}: {e.Message}; the others go on");
+            return e;
+        }
+    }
+
+    /// <summary>Attaches to every pid of <paramref name="processIds"/>; throws, in one line, only when none could be watched.</summary>
+    public async Task AddAllAsync(IReadOnlyList<int> processIds, CancellationToken ct)
+    {
+        var refused = new List<(int Pid, TplabException Why)>();
+        foreach (var pid in processIds)
+        {
+            if (await AddAsync(pid, ct).ConfigureAwait(false) is { } why)
+            {
+                refused.Add((pid, why));
+            }
+        }
+        if (First is null)
+        {
+            throw refused.Count == 1 ? refused[0].Why : new TplabException(refused[0].Why.ExitCode,
+                "none of the processes could be watched: " + string.Join("; ", refused.Select(r => $"pid {Pid(r.Pid)}: {r.Why.Message}")));
+        }
+        foreach (var (pid, why) in refused)
+        {
+            Notice($"cannot watch pid {Pid(pid)}: {why.Message}; the others go on");
         }
     }
 
@@ -95,7 +129,10 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
             }
             foreach (var pid in fresh)
             {
-                await AddAsync(pid, ct).ConfigureAwait(false);
+                if (await AddAsync(pid, ct).ConfigureAwait(false) is { } why)
+                {
+                    Notice($"cannot watch pid {Pid(pid)}: {why.Message}; the others go on");
+                }
                 bool joined;
                 lock (_gate)
                 {
@@ -180,6 +217,7 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
             First ??= member;
         }
         _ = watch.ProcessGone.ContinueWith(_ => EndAsync(member, exited: true), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default).Unwrap();
+        Interlocked.Increment(ref _openSessions);
         _ = WatchSessionAsync(member);
     }
 
@@ -189,6 +227,10 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
     private async Task WatchSessionAsync(FleetMember member)
     {
         await member.Watch.EventsEnded.ConfigureAwait(false);
+        if (Interlocked.Decrement(ref _openSessions) == 0 && !options.All)
+        {
+            _sessionsEnded.TrySetResult();
+        }
         if (Volatile.Read(ref _stopping) != 0)
         {
             return;

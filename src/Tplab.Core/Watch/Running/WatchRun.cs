@@ -54,14 +54,7 @@ public static class WatchRun
         }
         else
         {
-            foreach (var pid in options.ProcessIds.Count > 0 ? options.ProcessIds : [ProcessFinder.ByName(options.Name!).ProcessId])
-            {
-                await fleet.AddAsync(pid, ct).ConfigureAwait(false);
-            }
-            if (fleet.First is null)
-            {
-                throw new TplabException(ExitCodes.NoProcess, "none of the processes could be watched (each is named above)");
-            }
+            await fleet.AddAllAsync(options.ProcessIds.Count > 0 ? options.ProcessIds : [ProcessFinder.ByName(options.Name!).ProcessId], ct).ConfigureAwait(false);
         }
         if (!format.Terminal)
         {
@@ -152,7 +145,14 @@ public static class WatchRun
         var timer = Task.Delay(duration ?? Timeout.InfiniteTimeSpan, ct);
         // The records are what the user asked for: once they cannot be written (a closed pipe, a full disk) the
         // watch ends at once, rather than watching on for no one.
-        var finished = await Task.WhenAny(new[] { timer, fleet.AllExited, starving, fleet.RecordsFailed }.OfType<Task>()).ConfigureAwait(false);
+        var finished = await Task.WhenAny(new[] { timer, fleet.AllExited, starving, fleet.RecordsFailed, fleet.SessionsEnded }.OfType<Task>()).ConfigureAwait(false);
+        if (finished == fleet.SessionsEnded && !ct.IsCancellationRequested)
+        {
+            // No process sends events any more: each is exiting or closed its connection, which the fleet settles
+            // within a moment; the duration must not end the watch as if it had seen the whole window.
+            await Task.WhenAny(fleet.AllExited, Task.Delay(TimeSpan.FromSeconds(5), CancellationToken.None)).ConfigureAwait(false);
+            finished = fleet.AllExited.IsCompleted ? fleet.AllExited : timer;
+        }
         return finished == starving ? End.Starving
             : finished == fleet.RecordsFailed ? End.OutputFailed
             : finished == fleet.AllExited ? End.ProcessExited

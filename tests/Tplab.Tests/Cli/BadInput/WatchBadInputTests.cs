@@ -12,7 +12,10 @@ public sealed class WatchBadInputTests
         { "watch abc", ExitCodes.Usage, "'abc'" },
         { "watch -5", ExitCodes.Usage, "'-5'" },
         { "watch 0", ExitCodes.Usage, "'0'" },
-        { "watch 1 2", ExitCodes.Usage, "'1 2'" },
+        { "watch 1 abc", ExitCodes.Usage, "'1 abc'" },
+        // several pids: a refusal each does not end the watch, but none left is one line naming each
+        { "watch 1 2", ExitCodes.NoProcess, "none of the processes could be watched: pid 1: " },
+        { "watch 1 --all", ExitCodes.Usage, "--all" },
         { "watch", ExitCodes.Usage, "process id" },
         { "watch --", ExitCodes.Usage, "--" },
         { "watch 1 --from {tmp}/saved.jsonl", ExitCodes.Usage, "--from" },
@@ -27,6 +30,14 @@ public sealed class WatchBadInputTests
         { "watch 1 --fail-on hungry", ExitCodes.Usage, "'hungry'" },
         { "watch 1 --on-starving panic", ExitCodes.Usage, "panic" },
         { "watch 1 --name", ExitCodes.Usage, "--name" },
+        { "watch 1 --delay bogus", ExitCodes.Usage, "'bogus'" },
+        { "watch 1 --otlp-protocol json", ExitCodes.Usage, "'json'" },
+        { "watch 1 --service", ExitCodes.Usage, "--service" },
+        { "watch -n app --all --format html -o {tmp}/w.html", ExitCodes.Usage, "--format html" },
+        // exporters: their addresses are checked before attaching
+        { "watch 1 --prometheus nonsense", ExitCodes.Usage, "'nonsense'" },
+        { "watch 1 --prometheus 127.0.0.1:99999", ExitCodes.Usage, "'127.0.0.1:99999'" },
+        { "watch 1 --otlp ftp://x", ExitCodes.Usage, "'ftp://x/'" },
         // files: read or opened before attaching
         { "watch --from {tmp}/missing.jsonl --format csv", ExitCodes.Usage, "missing.jsonl" },
         { "watch 1 -o {tmp}/no/such/folder/w.jsonl", ExitCodes.OutputFailed, "{tmp}/no/such/folder/w.jsonl" },
