@@ -44,8 +44,32 @@ public enum CodePlace
     /// <summary>A hosted or background service (<c>ExecuteAsync</c>, <c>Microsoft.Extensions.Hosting</c> below).</summary>
     HostedService,
 
-    /// <summary>A timer callback (<c>System.Threading.Timer</c> fired it on a pool thread).</summary>
+    /// <summary>A timer callback (<c>System.Threading.Timer</c> fired it on a pool thread), or a <c>PeriodicTimer</c> loop.</summary>
     Timer,
+
+    /// <summary>A dependency-injection factory lambda (<c>AddSingleton(sp => ...)</c>): runs when the service is first resolved.</summary>
+    DiFactory,
+
+    /// <summary>A gRPC service method.</summary>
+    Grpc,
+
+    /// <summary>A view component's <c>Invoke</c>/<c>InvokeAsync</c>, run while a page or view renders.</summary>
+    ViewComponent,
+
+    /// <summary>A health check (<c>IHealthCheck.CheckHealthAsync</c>), run on every probe of the health endpoint.</summary>
+    HealthCheck,
+
+    /// <summary>A <c>DelegatingHandler</c> of the app's HttpClients, run on every outgoing call through that client.</summary>
+    HttpHandler,
+
+    /// <summary>An authorization handler (<c>IAuthorizationHandler</c>), run when a request is authorized.</summary>
+    AuthorizationHandler,
+
+    /// <summary>A mediator request or notification handler (MediatR-style <c>IRequestHandler&lt;,&gt;</c>) resolved through DI.</summary>
+    RequestHandler,
+
+    /// <summary>A Blazor Server component's lifecycle method or render, run on the circuit's pool thread.</summary>
+    BlazorComponent,
 }
 
 /// <summary>
@@ -65,6 +89,14 @@ public static class PlaceWords
         CodePlace.Hub => "hub",
         CodePlace.HostedService => "hosted-service",
         CodePlace.Timer => "timer",
+        CodePlace.DiFactory => "di-factory",
+        CodePlace.Grpc => "grpc",
+        CodePlace.ViewComponent => "view-component",
+        CodePlace.HealthCheck => "health-check",
+        CodePlace.HttpHandler => "http-handler",
+        CodePlace.AuthorizationHandler => "authorization-handler",
+        CodePlace.RequestHandler => "request-handler",
+        CodePlace.BlazorComponent => "blazor-component",
         _ => "unknown",
     };
 
@@ -79,8 +111,23 @@ public static class PlaceWords
         CodePlace.Hub => "SignalR hub",
         CodePlace.HostedService => "hosted service",
         CodePlace.Timer => "timer callback",
+        CodePlace.DiFactory => "dependency-injection factory",
+        CodePlace.Grpc => "gRPC service method",
+        CodePlace.ViewComponent => "view component",
+        CodePlace.HealthCheck => "health check",
+        CodePlace.HttpHandler => "HttpClient handler",
+        CodePlace.AuthorizationHandler => "authorization handler",
+        CodePlace.RequestHandler => "mediator request handler",
+        CodePlace.BlazorComponent => "Blazor component",
         _ => "unknown place",
     };
+
+    /// <summary>Every place, in declaration order (for docs and schema checks).</summary>
+    public static IReadOnlyList<CodePlace> All { get; } = Enum.GetValues<CodePlace>();
+
+    /// <summary>True for the places that run while an HTTP request (or a hub or gRPC call) waits.</summary>
+    public static bool IsRequestPath(CodePlace place) =>
+        place is not (CodePlace.Unknown or CodePlace.HostedService or CodePlace.Timer or CodePlace.DiFactory);
 
     /// <summary><c>sleep</c>, <c>sync-over-async</c>, ... for JSON.</summary>
     public static string KindId(BlockingKind kind) => kind switch
@@ -94,6 +141,8 @@ public static class PlaceWords
         BlockingKind.SyncSocketIO => "sync-socket-io",
         BlockingKind.SyncStreamIO => "sync-stream-io",
         BlockingKind.Unrecognised => "unrecognised-wait",
+        BlockingKind.Parallel => "parallel",
+        BlockingKind.TaskRunOffload => "task-run",
         _ => kind.ToString(),
     };
 }
