@@ -13,5 +13,6 @@ var root = new RootCommand("tplab: reproduce, measure, watch and diagnose .NET t
     WatchCommand.Create(),
     DiagnoseCommand.Create(),
     PsCommand.Create(),
+    ScanCommand.Create(),
 };
 return await CommandRunner.InvokeAsync(root, args);

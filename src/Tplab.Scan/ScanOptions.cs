@@ -20,6 +20,21 @@ public sealed record ScanOptions
     /// <summary>Findings to accept as known (default null: none); they are reported as baselined and do not count for <c>--fail-on</c>.</summary>
     public string? BaselineFile { get; init; }
 
+    /// <summary>The <c>--format</c> (default null: from the output file's extension, else text).</summary>
+    public string? Format { get; init; }
+
+    /// <summary>Where the report goes (default null: standard output). Checked before the scan starts.</summary>
+    public string? Output { get; init; }
+
+    /// <summary>Exit 11 when findings at or above this severity exist, baselined ones left out (default null: exit 0 whatever was found).</summary>
+    public Findings.Severity? FailOn { get; init; }
+
+    /// <summary>Exit as usual when a project could not be read (default false: exit 12, the findings still written).</summary>
+    public bool AllowPartial { get; init; }
+
+    /// <summary>Write every finding of this scan to this baseline file (default null: none).</summary>
+    public string? WriteBaseline { get; init; }
+
     /// <summary>Longest chain followed from an entry point, in calls (default 40; 2 to 200).</summary>
     public int MaxDepth { get; init; } = 40;
 
@@ -36,6 +51,10 @@ public sealed record ScanOptions
         if (MaxDepth is < 2 or > 200)
         {
             throw TplabException.Usage($"the chain depth must be between 2 and 200 calls, got {MaxDepth.ToString(System.Globalization.CultureInfo.InvariantCulture)}");
+        }
+        if (FailOn is Findings.Severity.Note)
+        {
+            throw TplabException.Usage("--fail-on must be warning or error");
         }
         if (ConfigFile is not null && !File.Exists(ConfigFile))
         {

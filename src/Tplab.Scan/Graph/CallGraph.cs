@@ -58,7 +58,7 @@ internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
     }
 
     /// <summary>The blocking calls reachable from <paramref name="node"/> (first found per site), for the lock analysis' holders.</summary>
-    public BlockingSite? FirstBlocking(CodeNode node, int maxDepth)
+    public (BlockingSite Site, CodeNode In)? FirstBlocking(CodeNode node, int maxDepth)
     {
         var seen = new HashSet<CodeNode>();
         var frontier = new Queue<(CodeNode Node, int Depth)>([(node, 0)]);
@@ -72,7 +72,7 @@ internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
             var facts = Facts(n);
             if (facts.Blocking.FirstOrDefault() is { } site)
             {
-                return site;
+                return (site, n);
             }
             foreach (var e in facts.Edges)
             {

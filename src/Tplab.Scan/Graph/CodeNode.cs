@@ -37,6 +37,9 @@ public sealed class CodeNode
     /// <summary><c>Namespace.Type.Method</c>, the user frame's form in diagnose's JSON.</summary>
     public string FullName => TypeName + "." + MethodName;
 
+    /// <summary><c>Type.Method</c>: the form a developer searches for.</summary>
+    public string ShortName => TypeName[(TypeName.LastIndexOf('.') + 1)..].Replace('+', '.') + "." + MethodName;
+
     /// <summary><c>Type.Method</c>, or <c>Type.Method (lambda)</c>, for text.</summary>
     public string DisplayName
     {

@@ -20,6 +20,9 @@ public enum EdgeKind
 
     /// <summary>A <c>ContinueWith</c> continuation: a pool thread runs it when the task completes.</summary>
     Continuation,
+
+    /// <summary>A dependency-injection factory, run when the entry point's parameter or constructor asks for its service.</summary>
+    Injection,
 }
 
 /// <summary>A call from one node to another at <paramref name="Site"/>.</summary>

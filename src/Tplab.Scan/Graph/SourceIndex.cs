@@ -94,6 +94,20 @@ internal sealed class SourceIndex
         return symbol is null ? null : new CodeNode(s, symbol, RelativePath(s.SyntaxTree));
     });
 
+    /// <summary>The innermost node whose body holds <paramref name="syntax"/> (a lambda, local function, method, accessor...).</summary>
+    public CodeNode? EnclosingNode(SyntaxNode syntax)
+    {
+        for (var s = syntax.Parent; s is not null; s = s.Parent)
+        {
+            if (s is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or BaseMethodDeclarationSyntax or AccessorDeclarationSyntax
+                || (s is ArrowExpressionClauseSyntax && s.Parent is PropertyDeclarationSyntax or IndexerDeclarationSyntax))
+            {
+                return NodeFor(s);
+            }
+        }
+        return null;
+    }
+
     /// <summary>
     /// The source methods that run when <paramref name="method"/> is called virtually: its overrides and, for an
     /// interface member, the implementations in source types.

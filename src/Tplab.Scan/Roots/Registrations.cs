@@ -39,6 +39,9 @@ internal sealed class Registrations
     /// <summary>The health-check endpoints' routes.</summary>
     public List<string> HealthRoutes { get; } = [];
 
+    /// <summary>The factories registered per service type (metadata name): what resolving that type runs.</summary>
+    public Dictionary<string, List<EntryPoint>> FactoriesByService { get; } = new(StringComparer.Ordinal);
+
     /// <summary>Filter types added to every MVC action (<c>options.Filters.Add&lt;T&gt;()</c>).</summary>
     public HashSet<string> GlobalFilters { get; } = new(StringComparer.Ordinal);
 
@@ -145,7 +148,18 @@ internal sealed class Registrations
                 if (factory is not null && NodeOf(factory.Target) is { } node)
                 {
                     var lifetime = name.Contains("Singleton", StringComparison.Ordinal) ? "singleton" : name.Contains("Scoped", StringComparison.Ordinal) ? "scoped" : "transient";
-                    yield return new EntryPoint(node, CodePlace.DiFactory, null) { Lifetime = lifetime };
+                    var root = new EntryPoint(node, CodePlace.DiFactory, null) { Lifetime = lifetime };
+                    var service = call.TargetMethod.TypeArguments.FirstOrDefault() ?? ((INamedTypeSymbol)factory.Type!).TypeArguments[^1];
+                    if (service is INamedTypeSymbol named)
+                    {
+                        var key = SymbolNames.MetadataName(named);
+                        if (!FactoriesByService.TryGetValue(key, out var list))
+                        {
+                            FactoriesByService[key] = list = [];
+                        }
+                        list.Add(root);
+                    }
+                    yield return root;
                 }
             }
         }

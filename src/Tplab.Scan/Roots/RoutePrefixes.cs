@@ -1,5 +1,4 @@
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
 using Tplab.Scan.Graph;
 using Tplab.Scan.Rules;
@@ -15,15 +14,7 @@ namespace Tplab.Scan.Roots;
 internal sealed class RoutePrefixes(SourceIndex index)
 {
     private const int MaxDepth = 6;
-    private readonly Lazy<ILookup<string, InvocationExpressionSyntax>> _invocationsByName = new(() =>
-        index.Trees.SelectMany(t => t.GetRoot().DescendantNodes().OfType<InvocationExpressionSyntax>())
-            .ToLookup(i => i.Expression switch
-            {
-                MemberAccessExpressionSyntax m => m.Name.Identifier.ValueText,
-                IdentifierNameSyntax n => n.Identifier.ValueText,
-                GenericNameSyntax g => g.Identifier.ValueText,
-                _ => "",
-            }, StringComparer.Ordinal));
+    private readonly Callers _callers = new(index);
 
     /// <summary>The route prefixes a builder carries ("" for the app itself); several when a helper is called with several groups.</summary>
     public IReadOnlyList<string> Of(IOperation? builder, IOperation body, int depth = 0)
@@ -81,36 +72,14 @@ internal sealed class RoutePrefixes(SourceIndex index)
             return outer.Count == 0 ? [here] : [.. outer.Select(o => Join(o, here))];
         }
         // A helper's builder parameter: guards at its callers (every caller with none means every request).
-        var guards = Callers(parameter.Parameter).SelectMany(a => Guards(a.Value, depth + 1)).Distinct().ToList();
+        var guards = _callers.ArgumentsFor(parameter.Parameter).SelectMany(a => Guards(a.Value, depth + 1)).Distinct().ToList();
         return guards;
     }
 
     private IReadOnlyList<string> OfParameter(IParameterSymbol parameter, int depth)
     {
-        var prefixes = Callers(parameter).SelectMany(a => Of(a.Value, a.Body, depth + 1)).Distinct().ToList();
+        var prefixes = _callers.ArgumentsFor(parameter).SelectMany(a => Of(a.Value, a.Body, depth + 1)).Distinct().ToList();
         return prefixes.Count == 0 ? [""] : prefixes;
-    }
-
-    /// <summary>The arguments passed for <paramref name="parameter"/> at every call of its method in the solution.</summary>
-    private IEnumerable<(IOperation Value, IOperation Body)> Callers(IParameterSymbol parameter)
-    {
-        if (parameter.ContainingSymbol is not IMethodSymbol method || method.MethodKind != MethodKind.Ordinary)
-        {
-            yield break;
-        }
-        foreach (var syntax in _invocationsByName.Value[method.Name])
-        {
-            if (index.Model(syntax.SyntaxTree).GetOperation(syntax) is not IInvocationOperation call
-                || !SymbolEqualityComparer.Default.Equals(SymbolNames.Definition(call.TargetMethod), method.OriginalDefinition))
-            {
-                continue;
-            }
-            var argument = call.Arguments.FirstOrDefault(a => a.Parameter?.Ordinal == parameter.Ordinal);
-            if (argument is not null)
-            {
-                yield return (argument.Value, Sites.RootOf(call));
-            }
-        }
     }
 
     private IAnonymousFunctionOperation? LambdaOperation(IMethodSymbol lambda, IOperation inside)
@@ -131,7 +100,7 @@ internal sealed class RoutePrefixes(SourceIndex index)
         var predicate = branch.Arguments.Skip(1).FirstOrDefault()?.Value;
         var tested = predicate?.DescendantsAndSelf().OfType<IInvocationOperation>()
             .Where(i => i.TargetMethod.Name is "StartsWithSegments" or "StartsWith" or "Equals")
-            .SelectMany(i => i.Arguments).Select(a => a.Value.ConstantValue).FirstOrDefault(c => c.HasValue && c.Value is string);
+            .SelectMany(i => i.Arguments).Select(a => Ops.Unwrap(a.Value)?.ConstantValue ?? default).FirstOrDefault(c => c.HasValue && c.Value is string);
         return tested is { HasValue: true, Value: string path } ? path : $"the requests where {predicate?.Syntax.ToString() ?? "a condition holds"}";
     }
 

@@ -14,7 +14,7 @@ internal sealed record Verdict(BlockingCall Call, Certainty Certainty, string? W
 /// provider's base types, Parallel loops) and take back what source proves harmless (a completed task's Result, a
 /// MemoryStream read, <c>Wait(0)</c>).
 /// </summary>
-internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> extra)
+internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> extra, Callers? callers = null)
 {
     private static readonly HashSet<string> DbMethods = new(StringComparer.Ordinal)
     {
@@ -45,7 +45,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         {
             return new Verdict(new BlockingCall(BlockingKind.Parallel, "Parallel." + name, frame), Certainty.Certain);
         }
-        if (SourceOnly(call, definition, frame, receiver, body) is { } sourceOnly)
+        if (SourceOnly(call, definition, frame, receiver, body, callers) is { } sourceOnly)
         {
             return sourceOnly;
         }
@@ -67,7 +67,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
             case BlockingKind.SyncOverAsync when CompletedTasks.IsProven(TaskOf(call, receiver), call, body):
                 return null;
             case BlockingKind.SyncStreamIO or BlockingKind.SyncSocketIO when StreamTypes.Contains(type) || type == "System.IO.FileStream":
-                return ForStream(matched, receiver, body);
+                return ForStream(matched, receiver, body, callers);
             default:
                 return new Verdict(matched, Certainty.Certain);
         }
@@ -92,7 +92,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         };
     }
 
-    private static Verdict? SourceOnly(IOperation call, IMethodSymbol method, StackFrame frame, IOperation? receiver, IOperation body)
+    private static Verdict? SourceOnly(IOperation call, IMethodSymbol method, StackFrame frame, IOperation? receiver, IOperation body, Callers? callers)
     {
         var type = frame.TypeName;
         var name = frame.MethodName;
@@ -139,7 +139,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         if (type == "System.Text.Json.JsonSerializer" && name is "Deserialize" or "Serialize" && call is IInvocationOperation json
             && json.Arguments.FirstOrDefault(a => Ops.IsOrDerives(a.Value.Type, "System.IO.Stream")) is { } streamArgument)
         {
-            var origin = StreamOrigins.Classify(streamArgument.Value, body);
+            var origin = StreamOrigins.Classify(streamArgument.Value, body, callers);
             var named = new BlockingCall(BlockingKind.SyncStreamIO, "JsonSerializer." + name, frame) { On = StreamOrigins.Words(origin) };
             return origin switch
             {
@@ -151,9 +151,9 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         return null;
     }
 
-    private static Verdict? ForStream(BlockingCall matched, IOperation? receiver, IOperation body)
+    private static Verdict? ForStream(BlockingCall matched, IOperation? receiver, IOperation body, Callers? callers)
     {
-        var origin = StreamOrigins.Classify(receiver, body);
+        var origin = StreamOrigins.Classify(receiver, body, callers);
         var name = matched.Frame.MethodName;
         var call = matched with { On = StreamOrigins.Words(origin) };
         if (origin == StreamOrigin.RequestBody && matched.Frame.TypeName == "System.IO.Stream" && name is "Read" or "ReadByte" or "CopyTo" or "ReadExactly" or "ReadAtLeast")

@@ -54,10 +54,11 @@ internal static class CompletedTasks
                 return true;
             }
         }
-        // Task.WaitAll(a, b) blocks (and is reported), but after it each task's Result does not block again.
+        // Task.WaitAll(a, b) or t.Wait() blocks (and is reported), but after it the task's Result does not block again.
         if (body.DescendantsAndSelf().OfType<IInvocationOperation>().Any(i => i.Syntax.SpanStart < position
-            && i.TargetMethod.Name == "WaitAll" && Ops.NameOf(i.TargetMethod.ContainingType) == "System.Threading.Tasks.Task"
-            && (Mentions(i, symbol) || Mentions(i, collection))))
+            && Ops.NameOf(i.TargetMethod.ContainingType) == "System.Threading.Tasks.Task"
+            && ((i.TargetMethod.Name == "WaitAll" && (Mentions(i, symbol) || Mentions(i, collection)))
+                || (i.TargetMethod.Name == "Wait" && symbol is not null && SymbolEqualityComparer.Default.Equals(Ops.Referenced(i.Instance), symbol)))))
         {
             return true;
         }

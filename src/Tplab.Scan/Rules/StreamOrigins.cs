@@ -33,7 +33,8 @@ internal static class StreamOrigins
         "System.IO.Compression.ZLibStream", "System.Security.Cryptography.CryptoStream", "System.Net.Security.SslStream",
     ];
 
-    public static StreamOrigin Classify(IOperation? op, IOperation body, int depth = 0)
+    /// <param name="callers">When given, a parameter's origin is read from what every caller passes.</param>
+    public static StreamOrigin Classify(IOperation? op, IOperation body, Graph.Callers? callers = null, int depth = 0)
     {
         op = Ops.Unwrap(op);
         if (op is null || depth > 4)
@@ -52,20 +53,28 @@ internal static class StreamOrigins
             case IPropertyReferenceOperation { Property.Name: "Body" } p when Ops.NameOf(p.Property.ContainingType) == "Microsoft.AspNetCore.Http.HttpResponse":
                 return StreamOrigin.ResponseBody;
             case IPropertyReferenceOperation { Property.Name: "StandardOutput" or "StandardError" or "StandardInput" or "BaseStream" } p:
-                return Ops.NameOf(p.Property.ContainingType) == "System.Diagnostics.Process" ? StreamOrigin.Pipe : Classify(p.Instance, body, depth + 1);
+                return Ops.NameOf(p.Property.ContainingType) == "System.Diagnostics.Process" ? StreamOrigin.Pipe : Classify(p.Instance, body, callers, depth + 1);
             case IObjectCreationOperation c when Wrappers.Contains(Ops.NameOf(c.Type)):
                 var inner = c.Arguments.Length > 0 ? c.Arguments[0].Value : null;
-                return inner?.Type?.SpecialType == SpecialType.System_String ? StreamOrigin.File : Classify(inner, body, depth + 1);
+                return inner?.Type?.SpecialType == SpecialType.System_String ? StreamOrigin.File : Classify(inner, body, callers, depth + 1);
             case IInvocationOperation i:
-                return ByFactory(i, body, depth);
+                return ByFactory(i, body, callers, depth);
             case ILocalReferenceOperation l:
-                var origins = Ops.ValuesOf(l.Local, body).Select(v => Classify(v, body, depth + 1)).Distinct().ToList();
-                return origins.Count == 0 ? StreamOrigin.Unknown
-                    : origins.All(o => o == StreamOrigin.Memory) ? StreamOrigin.Memory
-                    : origins.FirstOrDefault(o => o is not (StreamOrigin.Unknown or StreamOrigin.Memory));
+                return Combine(Ops.ValuesOf(l.Local, body).Select(v => Classify(v, body, callers, depth + 1)));
+            case IParameterReferenceOperation p when callers is not null && depth < 3:
+                return Combine(callers.ArgumentsFor(p.Parameter).Take(20).Select(a => Classify(a.Value, a.Body, callers, depth + 1)));
             default:
                 return StreamOrigin.Unknown;
         }
+    }
+
+    // Every value seen: memory when all are memory; a real origin when one is; otherwise not known.
+    private static StreamOrigin Combine(IEnumerable<StreamOrigin> seen)
+    {
+        var origins = seen.Distinct().ToList();
+        return origins.Count == 0 ? StreamOrigin.Unknown
+            : origins.All(o => o == StreamOrigin.Memory) ? StreamOrigin.Memory
+            : origins.FirstOrDefault(o => o is not (StreamOrigin.Unknown or StreamOrigin.Memory));
     }
 
     /// <summary>The words for diagnose's "blocks on" field.</summary>
@@ -96,7 +105,7 @@ internal static class StreamOrigins
         return StreamOrigin.Unknown;
     }
 
-    private static StreamOrigin ByFactory(IInvocationOperation i, IOperation body, int depth)
+    private static StreamOrigin ByFactory(IInvocationOperation i, IOperation body, Graph.Callers? callers, int depth)
     {
         var type = Ops.NameOf(i.TargetMethod.ContainingType);
         var name = i.TargetMethod.Name;
@@ -106,7 +115,7 @@ internal static class StreamOrigins
             "System.Net.Http.HttpContent" when name == "ReadAsStream" => StreamOrigin.Network,
             "System.Net.WebResponse" or "System.Net.HttpWebResponse" when name == "GetResponseStream" => StreamOrigin.Network,
             "System.Net.Sockets.TcpClient" when name == "GetStream" => StreamOrigin.Network,
-            _ when name is "ConfigureAwait" or "GetAwaiter" => Classify(i.Instance, body, depth + 1),
+            _ when name is "ConfigureAwait" or "GetAwaiter" => Classify(i.Instance, body, callers, depth + 1),
             _ => StreamOrigin.Unknown,
         };
     }
