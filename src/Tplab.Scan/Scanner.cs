@@ -46,13 +46,16 @@ public static class Scanner
         progress.Status("reading locks...");
         var locks = new LockAnalysis(graph, options.MaxDepth, cancellationToken);
         var builder = new FindingBuilder(graph, locks, rootSet, options.MaxDepth);
-        var findings = new List<Finding>();
-        for (var i = 0; i < roots.Count; i++)
+        // Entry points are walked in parallel: binding method bodies is the cost, and Roslyn's models are thread-safe.
+        var perRoot = new List<Finding>[roots.Count];
+        var done = 0;
+        Parallel.For(0, roots.Count, new ParallelOptions { CancellationToken = cancellationToken }, i =>
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            progress.Status(string.Create(CultureInfo.InvariantCulture, $"following calls: {i + 1}/{roots.Count} entry points, {graph.NodesRead} methods read"));
-            findings.AddRange(builder.For(roots[i]));
-        }
+            perRoot[i] = [.. builder.For(roots[i])];
+            var n = Interlocked.Increment(ref done);
+            progress.Status(string.Create(CultureInfo.InvariantCulture, $"following calls: {n}/{roots.Count} entry points, {graph.NodesRead} methods read"));
+        });
+        var findings = perRoot.SelectMany(f => f).ToList();
         progress.Status("");
         var ordered = findings
             .Select(f => baseline.Contains(f.Key) ? f with { Baselined = true } : f)

@@ -63,7 +63,8 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
             {
                 yield return Make(root, path, site.Call, site.Site, site.Conditional, site.Certainty == Certainty.Uncertain ? site.Why : null, site.Context, node);
             }
-            foreach (var site in facts.Locks)
+            // Contention holds requests' threads: judged on the request path; a background holder's own lock is its blocking call's finding.
+            foreach (var site in PlaceWords.IsRequestPath(root.Place) ? facts.Locks : [])
             {
                 if (locks.SlowHolders(site.Key) is { Count: > 0 } holders)
                 {

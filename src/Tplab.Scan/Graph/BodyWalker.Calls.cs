@@ -78,7 +78,19 @@ internal sealed partial class BodyWalker
     {
         var definition = SymbolNames.Definition(method);
         var site = Site(operation);
+        if (_rules.Configured(definition) is { } configured)
+        {
+            AddBlocking(configured, site);
+            return;
+        }
         var targets = Resolve(definition, receiver, isVirtual);
+        if (targets.Count == 0 && operation is IInvocationOperation sent && MediatorHandlers(sent) is { Count: > 0 } handlers)
+        {
+            foreach (var handler in handlers)
+            {
+                Facts.Edges.Add(new Edge(handler, site, EdgeKind.Implementation, Conditional, handlers.Count, $"{definition.ContainingType?.Name}.{definition.Name}") { LockId = Lock });
+            }
+        }
         if (targets.Count > 0)
         {
             var kind = targets.Count > 1 || !_index.IsSource(definition) || definition.ContainingType?.TypeKind == TypeKind.Interface || definition.IsAbstract
@@ -101,6 +113,19 @@ internal sealed partial class BodyWalker
         {
             AddBlocking(verdict, site);
         }
+    }
+
+    // mediator.Send(new GetPrice(...)) runs the solution's IRequestHandler<GetPrice, T> (resolved through DI's generics).
+    private List<CodeNode> MediatorHandlers(IInvocationOperation call)
+    {
+        var type = call.TargetMethod.ContainingType is { } t ? SymbolNames.MetadataName(t) : "";
+        if (call.TargetMethod.Name is not ("Send" or "Publish") || !(type.StartsWith("MediatR.", StringComparison.Ordinal) || type.StartsWith("Mediator.", StringComparison.Ordinal))
+            || call.Arguments.FirstOrDefault(a => a.Parameter?.Ordinal == 0)?.Value is not { } request)
+        {
+            return [];
+        }
+        var requestType = Ops.Unwrap(request)?.Type;
+        return requestType is null ? [] : [.. _index.RequestHandlers(requestType).Select(m => _index.NodeFor(m)).OfType<CodeNode>()];
     }
 
     /// <summary>The solution's methods a call may run: the method itself, or every implementation a virtual call may reach.</summary>

@@ -37,16 +37,24 @@ public sealed class CodeNode
     /// <summary><c>Namespace.Type.Method</c>, the user frame's form in diagnose's JSON.</summary>
     public string FullName => TypeName + "." + MethodName;
 
-    /// <summary><c>Type.Method</c>: the form a developer searches for.</summary>
-    public string ShortName => TypeName[(TypeName.LastIndexOf('.') + 1)..].Replace('+', '.') + "." + MethodName;
+    /// <summary><c>Type.Method</c>: the form a developer searches for (<c>Type (constructor)</c> for a constructor).</summary>
+    public string ShortName
+    {
+        get
+        {
+            var type = TypeName[(TypeName.LastIndexOf('.') + 1)..].Replace('+', '.');
+            var tick = type.IndexOf('`', StringComparison.Ordinal);
+            type = tick > 0 ? type[..tick] : type;
+            return MethodName is ".ctor" or ".cctor" ? $"{type} (constructor)" : type + "." + MethodName;
+        }
+    }
 
     /// <summary><c>Type.Method</c>, or <c>Type.Method (lambda)</c>, for text.</summary>
     public string DisplayName
     {
         get
         {
-            var lastDot = TypeName.LastIndexOf('.');
-            var name = TypeName[(lastDot + 1)..].Replace('+', '.') + "." + MethodName;
+            var name = ShortName;
             return Symbol.MethodKind switch
             {
                 MethodKind.AnonymousFunction => name + " (lambda)",

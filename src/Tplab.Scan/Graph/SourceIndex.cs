@@ -108,6 +108,19 @@ internal sealed class SourceIndex
         return null;
     }
 
+    /// <summary>The Handle methods of the solution's mediator handlers (MediatR-style) for requests or notifications of <paramref name="requestType"/>.</summary>
+    public IEnumerable<IMethodSymbol> RequestHandlers(ITypeSymbol requestType) =>
+        from type in Types
+        where !type.IsAbstract
+        from iface in type.AllInterfaces
+        where iface.Name is "IRequestHandler" or "INotificationHandler" or "ICommandHandler" or "IQueryHandler"
+            && iface.ContainingNamespace?.ToDisplayString() is "MediatR" or "Mediator"
+            && iface.TypeArguments.Length > 0 && SymbolEqualityComparer.Default.Equals(iface.TypeArguments[0], requestType)
+        from member in iface.GetMembers("Handle").OfType<IMethodSymbol>()
+        let impl = type.FindImplementationForInterfaceMember(member) as IMethodSymbol
+        where impl is not null && IsSource(impl)
+        select impl;
+
     /// <summary>
     /// The source methods that run when <paramref name="method"/> is called virtually: its overrides and, for an
     /// interface member, the implementations in source types.

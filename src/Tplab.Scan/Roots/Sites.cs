@@ -33,8 +33,9 @@ internal sealed class Sites
             {
                 var name = node switch
                 {
-                    InvocationExpressionSyntax i => InvokedName(i.Expression),
-                    BaseObjectCreationExpressionSyntax => "new",
+                    InvocationExpressionSyntax i => Worth(i) ? InvokedName(i.Expression) : null,
+                    ObjectCreationExpressionSyntax { Type: var t } when t.ToString().EndsWith("Timer", StringComparison.Ordinal) => "new",
+                    ImplicitObjectCreationExpressionSyntax { ArgumentList.Arguments: var a } when a.Any(x => x.Expression is AnonymousFunctionExpressionSyntax) => "new",
                     AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.AddAssignmentExpression } a => InvokedName(a.Left) is "Elapsed" ? "Elapsed" : null,
                     _ => null,
                 };
@@ -94,6 +95,25 @@ internal sealed class Sites
             op = op.Parent;
         }
         return op;
+    }
+
+    // Binding a call binds its whole method body, the costly part of a scan: leave out by their shape the calls that
+    // cannot register anything (Task.Run, list.Add, app.Run() without a delegate, AddSingleton<T>() without a factory).
+    private static bool Worth(InvocationExpressionSyntax invocation)
+    {
+        var name = InvokedName(invocation.Expression);
+        var arguments = invocation.ArgumentList.Arguments;
+        var receiver = invocation.Expression is MemberAccessExpressionSyntax m ? m.Expression.ToString() : "";
+        var handsCode = arguments.Any(a => a.Expression is AnonymousFunctionExpressionSyntax or IdentifierNameSyntax or MemberAccessExpressionSyntax);
+        return name switch
+        {
+            "Add" or "AddService" => receiver.EndsWith("Filters", StringComparison.Ordinal),
+            "Run" => receiver != "Task" && arguments.Count == 1 && handsCode,
+            "Use" or "Map" or "MapWhen" or "UseWhen" or "MapFallback" => handsCode,
+            "MapGet" or "MapPost" or "MapPut" or "MapDelete" or "MapPatch" or "MapMethods" => arguments.Count >= 2,
+            _ when name?.StartsWith("Add", StringComparison.Ordinal) == true || name?.StartsWith("TryAdd", StringComparison.Ordinal) == true => handsCode,
+            _ => true,
+        };
     }
 
     private static string? InvokedName(ExpressionSyntax expression) => expression switch

@@ -73,6 +73,18 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         }
     }
 
+    /// <summary>A call the team's config declares blocking, whether the method is a library's or the solution's own.</summary>
+    public Verdict? Configured(IMethodSymbol method)
+    {
+        if (extra.Count == 0)
+        {
+            return null;
+        }
+        var frame = SymbolNames.Frame(SymbolNames.Definition(method));
+        var entry = extra.FirstOrDefault(e => e.Matches(frame));
+        return entry is null ? null : new Verdict(new BlockingCall(entry.Kind, entry.Name ?? BlockingCallCatalogue.ShortName(frame), frame), Certainty.Certain);
+    }
+
     /// <summary>A <c>foreach</c> over an IQueryable runs the query synchronously.</summary>
     public static Verdict? ForEach(IForEachLoopOperation loop, IOperation body)
     {
@@ -105,7 +117,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
             return new Verdict(new BlockingCall(BlockingKind.SyncDatabaseIO, BlockingCallCatalogue.ShortName(frame), frame), Certainty.Certain);
         }
         if (type is "System.Linq.Enumerable" or "System.Linq.Queryable" or "Microsoft.EntityFrameworkCore.EntityFrameworkQueryableExtensions"
-            && Queries.Executing.Contains(name) && call is IInvocationOperation invocation && Queries.IsQueryable(Ops.Receiver(invocation)?.Type))
+            && Queries.Executing.Contains(name) && call is IInvocationOperation invocation && Queries.IsQueryable(Ops.Unwrap(Ops.Receiver(invocation))?.Type))
         {
             var origin = Queries.Origin(Ops.Receiver(invocation), body);
             var named = new BlockingCall(BlockingKind.SyncDatabaseIO, "IQueryable." + name, frame with { TypeName = "System.Linq.IQueryable`1" });
