@@ -63,6 +63,12 @@ internal static partial class WorkspaceLoader
                 {
                     continue;
                 }
+                // MSBuild could not evaluate it (an SDK not installed, a broken project file): Roslyn keeps an empty shell.
+                if (project.FilePath is { } failedPath && failures.TryGetValue(failedPath, out var failure) && !project.Documents.Any())
+                {
+                    skipped.Add(new SkippedProject(ProjectName.Of(project), "MSBuild could not load it: " + failure));
+                    continue;
+                }
                 if (!options.IncludeTests && ReferencesTestFramework(project))
                 {
                     leftOut.Add(ProjectName.Of(project));
@@ -84,7 +90,7 @@ internal static partial class WorkspaceLoader
                 }
                 projects.Add(new LoadedProject(project, compilation, unresolved));
             }
-            foreach (var file in toLoad.Where(f => !projects.Any(p => p.Project.FilePath == f.Path) && !leftOut.Contains(f.Name)))
+            foreach (var file in toLoad.Where(f => !projects.Any(p => p.Project.FilePath == f.Path) && !leftOut.Contains(f.Name) && !skipped.Any(s => s.Name == f.Name)))
             {
                 var reason = failures.TryGetValue(file.Path, out var why) ? why : "MSBuild did not load it";
                 skipped.Add(new SkippedProject(file.Name, reason));
@@ -214,6 +220,8 @@ internal static partial class WorkspaceLoader
         // "Msbuild failed when processing the file '/x/A.csproj' with message: ..." → keep the message.
         var with = message.IndexOf("with message:", StringComparison.Ordinal);
         var reason = with >= 0 ? message[(with + "with message:".Length)..].Trim() : message;
+        // The message ends with the project's own path, which the skipped line already names.
+        reason = (key.Length > 0 ? reason.Replace(key, "", StringComparison.Ordinal) : reason).Trim().TrimEnd('.').Trim();
         failures.AddOrUpdate(key, reason, (_, old) => old.Contains(reason, StringComparison.Ordinal) ? old : old + "; " + reason);
     }
 

@@ -21,11 +21,15 @@ public sealed record EntryPoint(CodeNode Node, CodePlace Place, HttpEndpoint? En
     /// <summary>For a dependency-injection factory: singleton, scoped or transient.</summary>
     public string? Lifetime { get; init; }
 
+    /// <summary>For a dependency-injection factory: the service it builds (<c>IRatesProvider</c>).</summary>
+    public string? Service { get; init; }
+
     /// <summary>
     /// The root as a user names it, stable across edits (it is a baseline key): <c>GET /orders/{id}</c>, or the place and
     /// method (<c>middleware ShopApp.TenantMiddleware.InvokeAsync</c>).
     /// </summary>
-    public string Key => Endpoint?.ToString() ?? $"{PlaceWords.Id(Place)} {Node.FullName}";
+    public string Key => Endpoint?.ToString()
+        ?? (Place == CodePlace.DiFactory && Service is not null ? $"di-factory {Service}" : $"{PlaceWords.Id(Place)} {Node.FullName}");
 
     /// <summary>The root in words for the text report's heading.</summary>
     public string Title => Endpoint is { } e
@@ -34,7 +38,7 @@ public sealed record EntryPoint(CodeNode Node, CodePlace Place, HttpEndpoint? En
         {
             CodePlace.Middleware => $"middleware {Node.DisplayName}, {GuardText}",
             CodePlace.Filter => $"MVC filter {Node.DisplayName}, {GuardText}",
-            CodePlace.DiFactory => $"{Lifetime ?? "service"} factory {Node.DisplayName}",
+            CodePlace.DiFactory => $"{Lifetime ?? "service"} factory of {Service ?? "a service"} ({Node.DisplayName})",
             _ => $"{PlaceWords.Text(Place)} {Node.DisplayName}",
         };
 

@@ -148,8 +148,8 @@ internal sealed class Registrations
                 if (factory is not null && NodeOf(factory.Target) is { } node)
                 {
                     var lifetime = name.Contains("Singleton", StringComparison.Ordinal) ? "singleton" : name.Contains("Scoped", StringComparison.Ordinal) ? "scoped" : "transient";
-                    var root = new EntryPoint(node, CodePlace.DiFactory, null) { Lifetime = lifetime };
                     var service = call.TargetMethod.TypeArguments.FirstOrDefault() ?? ((INamedTypeSymbol)factory.Type!).TypeArguments[^1];
+                    var root = new EntryPoint(node, CodePlace.DiFactory, null) { Lifetime = lifetime, Service = service.Name };
                     if (service is INamedTypeSymbol named)
                     {
                         var key = SymbolNames.MetadataName(named);
