@@ -5,6 +5,7 @@ using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.MSBuild;
 using Tplab.Common;
+using Tplab.Processes;
 
 namespace Tplab.Scan.Loading;
 
@@ -16,6 +17,9 @@ namespace Tplab.Scan.Loading;
 /// </summary>
 internal static partial class WorkspaceLoader
 {
+    /// <summary>The build host's assembly name, as its command line shows it.</summary>
+    public const string BuildHostName = "Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost";
+
     public static async Task<LoadedCode> LoadAsync(ScanInput input, ScanOptions options, IScanProgress progress, CancellationToken cancellationToken)
     {
         var listed = input.Solution is { } sln ? await SolutionFile.ProjectsAsync(sln, cancellationToken).ConfigureAwait(false) : input.Projects;
@@ -113,6 +117,8 @@ internal static partial class WorkspaceLoader
     private static async Task OpenAsync(MSBuildWorkspace workspace, ScanInput input, IReadOnlyList<ProjectFile> all, IReadOnlyList<ProjectFile> toLoad, LoadProgress progress, CancellationToken cancellationToken)
     {
         string? temp = null;
+        // Roslyn starts MSBuild's build host itself; a watchdog per host ends it if tplab is killed mid-load.
+        using var guard = ChildGuard.Start(args => args.Any(a => a.Contains(BuildHostName, StringComparison.Ordinal)), TimeSpan.FromMilliseconds(10));
         try
         {
             if (toLoad.Count == 1)

@@ -27,14 +27,10 @@ public static class ScanFormats
         {
             return Find(name);
         }
-        if (outputPath is not null)
-        {
-            var byExtension = All.FirstOrDefault(f => outputPath.EndsWith(f.Extension, StringComparison.OrdinalIgnoreCase) && f.Extension != ".txt");
-            if (byExtension is not null)
-            {
-                return byExtension;
-            }
-        }
-        return Default;
+        // "scan.sarif.json" is SARIF too: the format whose extension appears last-but-not-least in the name wins.
+        var file = Path.GetFileName(outputPath ?? "");
+        return All.Where(f => file.Contains(f.Extension + ".", StringComparison.OrdinalIgnoreCase) || file.EndsWith(f.Extension, StringComparison.OrdinalIgnoreCase))
+            .OrderBy(f => f.Extension == ".json" ? 1 : 0)
+            .FirstOrDefault() ?? Default;
     }
 }
