@@ -15,7 +15,9 @@ internal static class CommandRunner
         var parsed = root.Parse(args, new ParserConfiguration { ResponseFileTokenReplacer = null });
         if (parsed.Errors.Count > 0)
         {
-            await Console.Error.WriteLineAsync($"tplab: {parsed.Errors[0].Message} (see tplab --help)");
+            // One line: the parser lists allowed values on lines of their own ("Must be one of:\n\t'warning'...").
+            var message = string.Join(' ', parsed.Errors[0].Message.Split(['\n', '\r', '\t'], StringSplitOptions.RemoveEmptyEntries).Select(p => p.Trim()));
+            await Console.Error.WriteLineAsync($"tplab: {message} (see tplab --help)");
             return ExitCodes.Usage;
         }
         // After Ctrl+C a command may still need several seconds to finish cleanly (load waits briefly for in-flight
