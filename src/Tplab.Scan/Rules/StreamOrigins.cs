@@ -59,6 +59,8 @@ internal static class StreamOrigins
                 return inner?.Type?.SpecialType == SpecialType.System_String ? StreamOrigin.File : Classify(inner, body, callers, depth + 1);
             case IInvocationOperation i:
                 return ByFactory(i, body, callers, depth);
+            case IAwaitOperation a:
+                return Classify(a.Operation, body, callers, depth + 1);
             case ILocalReferenceOperation l:
                 return Combine(Ops.ValuesOf(l.Local, body).Select(v => Classify(v, body, callers, depth + 1)));
             case IParameterReferenceOperation p when callers is not null && depth < 3:
@@ -88,6 +90,26 @@ internal static class StreamOrigins
         _ => null,
     };
 
+    // HttpClient reads the whole body into memory before Send/GetAsync return, unless asked for ResponseHeadersRead:
+    // a stream over a buffered body holds no thread.
+    private static StreamOrigin ResponseBody(IOperation? content, IOperation body, int depth)
+    {
+        if (Ops.Unwrap(content) is not IPropertyReferenceOperation { Property.Name: "Content" } property)
+        {
+            return StreamOrigin.Unknown;
+        }
+        var response = Ops.Unwrap(property.Instance);
+        var sources = response is ILocalReferenceOperation local ? Ops.ValuesOf(local.Local, body).ToList() : response is null ? [] : [response];
+        var calls = sources.Select(s => Ops.Unwrap(s is IAwaitOperation a ? a.Operation : s)).OfType<IInvocationOperation>().ToList();
+        if (calls.Count == 0 || depth > 4)
+        {
+            return StreamOrigin.Unknown;
+        }
+        var streamed = calls.Any(c => c.Descendants().OfType<IFieldReferenceOperation>().Any(f => f.Field.Name == "ResponseHeadersRead"));
+        var fromClient = calls.All(c => Ops.IsOrDerives(c.TargetMethod.ContainingType, "System.Net.Http.HttpClient") || Ops.IsOrDerives(c.TargetMethod.ContainingType, "System.Net.Http.HttpMessageInvoker"));
+        return streamed ? StreamOrigin.Network : fromClient ? StreamOrigin.Memory : StreamOrigin.Unknown;
+    }
+
     private static StreamOrigin ByStaticType(ITypeSymbol? type)
     {
         if (MemoryTypes.Any(m => Ops.IsOrDerives(type, m)))
@@ -112,7 +134,7 @@ internal static class StreamOrigins
         return type switch
         {
             "System.IO.File" or "System.IO.FileInfo" when name.StartsWith("Open", StringComparison.Ordinal) || name.StartsWith("Create", StringComparison.Ordinal) || name == "AppendText" => StreamOrigin.File,
-            "System.Net.Http.HttpContent" when name == "ReadAsStream" => StreamOrigin.Network,
+            "System.Net.Http.HttpContent" when name is "ReadAsStream" or "ReadAsStreamAsync" => ResponseBody(i.Instance, body, depth),
             "System.Net.WebResponse" or "System.Net.HttpWebResponse" when name == "GetResponseStream" => StreamOrigin.Network,
             "System.Net.Sockets.TcpClient" when name == "GetStream" => StreamOrigin.Network,
             _ when name is "ConfigureAwait" or "GetAwaiter" => Classify(i.Instance, body, callers, depth + 1),

@@ -33,6 +33,8 @@ public sealed class BlockingRulesTests
         { "reader over a path", "public static class Root { public static string Handle() => new StreamReader(\"a.txt\").ReadToEnd(); }", "StreamReader.ReadToEnd", Severity.Error },
         { "file stream", "public static class Root { public static int Handle() { using var f = File.OpenRead(\"a\"); return f.Read(new byte[4], 0, 4); } }", "FileStream.Read", Severity.Error },
         { "unknown stream", "public static class Root { public static int Handle() => Parse(Open()); static Stream Open() => Stream.Null; static int Parse(Stream s) => s.ReadByte(); }", "Stream.ReadByte", Severity.Warning },
+        { "buffered response body", "public static class Root { public static int Handle() { var r = new HttpClient().Send(new HttpRequestMessage()); return r.Content.ReadAsStream().ReadByte(); } }", "HttpClient.Send", Severity.Error },
+        { "streamed response body", "public static class Root { public static async Task<int> Handle() { var r = await new HttpClient().SendAsync(new HttpRequestMessage(), HttpCompletionOption.ResponseHeadersRead); return r.Content.ReadAsStream().ReadByte(); } }", "Stream.ReadByte", Severity.Error },
         { "stream from callers", "public static class Root { public static int Handle() => Parse(new MemoryStream()); static int Parse(Stream s) => s.ReadByte(); }", null, null },
         // ADO.NET of any provider, through its base types or interfaces.
         { "idbconnection", "public static class Root { public static void Handle(IDbConnection c) => c.Open(); }", "IDbConnection.Open", Severity.Error },
@@ -87,6 +89,13 @@ public sealed class BlockingRulesTests
             protected override DbDataReader ExecuteDbDataReader(CommandBehavior behavior) => throw new NotSupportedException();
         }
         """;
+
+    [Fact]
+    public void Findings_ReadOfABufferedResponseBody_IsNotABlockingRead()
+    {
+        var findings = Snippet.Findings("public static class Root { public static int Handle() { var r = new HttpClient().Send(new HttpRequestMessage()); return r.Content.ReadAsStream().ReadByte(); } }");
+        Assert.Equal(["HttpClient.Send"], findings.Select(f => f.Call.Name));
+    }
 
     [Fact]
     public void Findings_AnyAdoNetProvider_IsKnownByItsBaseType()
