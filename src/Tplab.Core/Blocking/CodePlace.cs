@@ -129,6 +129,14 @@ public static class PlaceWords
     public static bool IsRequestPath(CodePlace place) =>
         place is not (CodePlace.Unknown or CodePlace.HostedService or CodePlace.Timer or CodePlace.DiFactory);
 
+    /// <summary><c>request-path</c>, <c>task-run</c>, <c>async-method</c>: the context flags for JSON.</summary>
+    public static string[] ContextIds(CallContext context) =>
+    [
+        .. context.HasFlag(CallContext.RequestPath) ? ["request-path"] : Array.Empty<string>(),
+        .. context.HasFlag(CallContext.TaskRun) ? ["task-run"] : Array.Empty<string>(),
+        .. context.HasFlag(CallContext.AsyncMethod) ? ["async-method"] : Array.Empty<string>(),
+    ];
+
     /// <summary><c>sleep</c>, <c>sync-over-async</c>, ... for JSON.</summary>
     public static string KindId(BlockingKind kind) => kind switch
     {

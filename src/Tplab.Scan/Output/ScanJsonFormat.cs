@@ -58,17 +58,10 @@ public sealed class ScanJsonFormat : IScanFormat
         PlaceWords.KindId(f.Call.Kind),
         f.Call.On,
         [.. f.Chain.Select(h => new HopDocument(h.Method, h.File, h.Line, h.Column, h.Via))],
-        Contexts(f.Context),
+        PlaceWords.ContextIds(f.Context),
         f.Reasons,
         f.Advice,
         f.Baselined);
-
-    private static string[] Contexts(CallContext context) =>
-    [
-        .. context.HasFlag(CallContext.RequestPath) ? ["request-path"] : Array.Empty<string>(),
-        .. context.HasFlag(CallContext.TaskRun) ? ["task-run"] : Array.Empty<string>(),
-        .. context.HasFlag(CallContext.AsyncMethod) ? ["async-method"] : Array.Empty<string>(),
-    ];
 }
 
 internal sealed record ScanDocument(int Schema, ToolDocument Tool, string Scanned, ProjectsDocument Projects, SummaryDocument Summary, IReadOnlyList<FindingDocument> Findings);

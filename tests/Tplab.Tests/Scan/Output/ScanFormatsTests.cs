@@ -26,6 +26,17 @@ public sealed class ScanFormatsTests(ShopScan shop)
         Assert.Contains("text, json, sarif", error.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void Schema_PlaceAndKindWords_AreTheSharedLists()
+    {
+        using var schema = JsonDocument.Parse(File.ReadAllText(SchemaValidation.SchemaOf("scan")));
+        var finding = schema.RootElement.GetProperty("$defs").GetProperty("finding").GetProperty("properties");
+        Assert.Equal(Tplab.Blocking.PlaceWords.All.Select(Tplab.Blocking.PlaceWords.Id).Order(),
+            finding.GetProperty("place").GetProperty("enum").EnumerateArray().Select(e => e.GetString()!).Order());
+        Assert.Equal(Enum.GetValues<Tplab.Blocking.BlockingKind>().Select(Tplab.Blocking.PlaceWords.KindId).Order(),
+            finding.GetProperty("blockingKind").GetProperty("enum").EnumerateArray().Select(e => e.GetString()!).Order());
+    }
+
     [SchemaFact]
     public async Task Json_ShopScan_IsValidAgainstItsSchema()
     {
