@@ -17,13 +17,16 @@ projects=(src/Tplab.Core/Tplab.Core.csproj src/Tplab.Scan/Tplab.Scan.csproj src/
   for i in $(seq 1 "$copies"); do
     copy="$out/copy$i"
     mkdir -p "$copy"
+    # One solution folder per copy: a solution may not hold two projects of one name in one folder.
+    echo "  <Folder Name=\"/copy$i/\">"
     cp "$root/Directory.Build.props" "$root/Directory.Packages.props" "$root/global.json" "$copy/"
     for p in "${projects[@]}"; do
       dir="$(dirname "$p")"
       mkdir -p "$copy/$dir"
       (cd "$root/$dir" && tar --exclude=./bin --exclude=./obj -cf - .) | (cd "$copy/$dir" && tar -xf -)
-      echo "  <Project Path=\"copy$i/$p\" />"
+      echo "    <Project Path=\"copy$i/$p\" />"
     done
+    echo "  </Folder>"
   done
   echo "</Solution>"
 } >"$out/Generated.slnx"

@@ -21,8 +21,11 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 # One scan: prints "wall cpu peakMB files entrypoints methods".
 scan_once() {
   local target="$1" json="$work/scan.json"
+  rm -f "$json"
   /usr/bin/time -f "%e %U %S %M" -o "$work/time" "${tplab[@]}" scan "$target" --allow-partial -o "$json" 2>"$work/err" || true
-  read -r wall user sys peak <"$work/time"
+  [ -s "$json" ] || { echo "bench: tplab scan $target failed: $(tail -n 3 "$work/err")" >&2; exit 1; }
+  # /usr/bin/time puts "Command exited with non-zero status N" first when the scan exits 11 or 12.
+  read -r wall user sys peak < <(tail -n 1 "$work/time")
   local entry methods
   entry=$(grep -o '"entryPoints": [0-9]*' "$json" | grep -o '[0-9]*$')
   methods=$(grep -o '"methodsFollowed": [0-9]*' "$json" | grep -o '[0-9]*$')
@@ -41,7 +44,7 @@ measure() {
 
 echo "tplab scan, $(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg) at start, medians of $rounds runs"
 echo
-echo "| solution | .cs files | entry points | methods followed | wall s | CPU s | peak MB |"
+echo "| solution | .cs files in its folder | entry points | methods followed | wall s | CPU s | peak MB |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 measure "this repository (Tplab.slnx)" "$root/Tplab.slnx"
 for n in 1 5 "$copies"; do

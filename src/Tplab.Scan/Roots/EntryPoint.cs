@@ -15,7 +15,7 @@ public sealed record HttpEndpoint(string Method, string Route)
 /// </summary>
 public sealed record EntryPoint(CodeNode Node, CodePlace Place, HttpEndpoint? Endpoint)
 {
-    /// <summary>For a middleware or filter: the paths or endpoints it guards, when the code shows them; empty: every request.</summary>
+    /// <summary>For a middleware or filter: the paths or endpoints it guards, when the code shows them (empty: every request); for a hub method, the hub's route.</summary>
     public IReadOnlyList<string> Guards { get; init; } = [];
 
     /// <summary>For a dependency-injection factory: singleton, scoped or transient.</summary>
@@ -38,6 +38,7 @@ public sealed record EntryPoint(CodeNode Node, CodePlace Place, HttpEndpoint? En
         {
             CodePlace.Middleware => $"middleware {Node.DisplayName}, {GuardText}",
             CodePlace.Filter => $"MVC filter {Node.DisplayName}, {GuardText}",
+            CodePlace.Hub => $"SignalR hub {Node.DisplayName}{(Guards.Count > 0 ? $" at {Guards[0]}" : "")}",
             CodePlace.DiFactory => $"{Lifetime ?? "service"} factory of {Service ?? "a service"} ({Node.DisplayName})",
             _ => $"{PlaceWords.Text(Place)} {Node.DisplayName}",
         };

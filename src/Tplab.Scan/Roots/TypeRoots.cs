@@ -74,11 +74,13 @@ internal static class TypeRoots
             found = Implementations(type, index, registrations, name);
         }
 
+        // A hub's route (MapHub<T>("/hubs/chat")) is where its clients connect: kept with each hub method.
+        IReadOnlyList<string> hubRoute = registrations.HubRoutes.TryGetValue(name, out var mapped) ? [mapped] : [];
         foreach (var (method, place, endpoint) in found)
         {
             if (index.NodeFor(method) is { } node)
             {
-                yield return new EntryPoint(node, place, endpoint);
+                yield return new EntryPoint(node, place, endpoint) { Guards = place == CodePlace.Hub ? hubRoute : [] };
             }
         }
 

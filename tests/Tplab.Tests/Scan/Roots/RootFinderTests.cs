@@ -58,7 +58,8 @@ public sealed class RootFinderTests(ShopScan shop)
     [InlineData("Shop.Web.Infrastructure.AdminAuditMiddleware.InvokeAsync", "/admin")]
     [InlineData("Shop.Web.Controllers.GlobalTimingFilter.OnActionExecuting", "every MVC action")]
     [InlineData("Shop.Web.Controllers.AuditFilter.OnActionExecutionAsync", "POST /api/Invoices")]
-    public void Find_MiddlewareAndFilters_SayWhatTheyGuard(string method, string guard)
+    [InlineData("Shop.Web.Infrastructure.ChatHub.Send", "/hubs/chat")]
+    public void Find_MiddlewareFiltersAndHubs_SayWhatTheyGuard(string method, string guard)
     {
         var root = Roots.Single(r => r.Node.FullName == method);
         Assert.Equal([guard], root.Guards);
