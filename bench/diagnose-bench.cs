@@ -7,7 +7,7 @@
 // throughput is counted over the same window length without a capture and then during `tplab diagnose`.
 using System.Diagnostics;
 using System.Globalization;
-using Tplab.Target;
+using Tplab.Launch;
 
 var tplab = args[0];
 var route = args.Length > 1 ? args[1] : "/delay?ms=5";

@@ -10,6 +10,13 @@
 #      send lag p50/p99, late sends
 #   d. memory of a long open-loop run at 5,000/s, histograms only vs streaming per-request CSV (RSS every 5 s)
 # Usage: bench/load.sh [SECS] [MEM_SECS] [ROUNDS]   (defaults 10, 60 and 3). Prints Markdown for BENCHMARKS.md.
+# Environment (all optional):
+#   BASELINE=REV     also builds git revision REV (a branch, tag or commit) the way ./tplab does, and measures it as
+#                    tool "tplab-base" in the same rounds against the same target: a change's cost is then a ratio
+#                    measured minutes apart, not two runs of a shared machine an hour apart
+#   TOOLS="a b ..."  the tools of a and b (default: tplab tplab-httpclient wrk hey ab; tplab is always measured)
+#   SECTIONS=abcd    which sections to run
+# Rounds alternate the order of the tools (even rounds run them backwards), so no tool always runs first.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -24,8 +31,24 @@ scripts/install-deps.sh bench
 tplab=(dotnet "$root/.build/app/tplab.dll")
 work="$(mktemp -d)"
 serve_pid=""
-cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+cleanup() {
+  [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null
+  wait 2>/dev/null
+  [ -d "$work/base" ] && git -C "$root" worktree remove --force "$work/base" >/dev/null 2>&1
+  rm -rf "$work"
+}
 trap cleanup EXIT
+sections="${SECTIONS:-abcd}"
+read -r -a tools <<<"${TOOLS:-tplab tplab-httpclient wrk hey ab}"
+[[ " ${tools[*]} " == *" tplab "* ]] || tools=(tplab "${tools[@]}")
+if [ -n "${BASELINE:-}" ]; then
+  # The baseline's own checkout and build (./tplab publishes it ReadyToRun into its .build/app), removed at exit.
+  git -C "$root" worktree add --detach "$work/base" "$BASELINE" >/dev/null 2>&1 \
+    || { echo "bench: BASELINE '$BASELINE' is not a revision of this repository" >&2; exit 2; }
+  "$work/base/tplab" --version >/dev/null
+  tplab_base=(dotnet "$work/base/.build/app/tplab.dll")
+  tools+=(tplab-base)
+fi
 
 "${tplab[@]}" serve --port 0 --no-db >"$work/serve.out" 2>"$work/serve.err" &
 serve_pid=$!
@@ -45,6 +68,7 @@ run_tool() {
   local tool="$1" t="$2"
   case "$tool" in
     tplab) "${gen[@]}" "${tplab[@]}" load "$base" -c 50 --duration "${t}s" --quiet --format json --output "$work/t.json" >/dev/null; json "$work/t.json" "requests" ;;
+    tplab-base) "${gen[@]}" "${tplab_base[@]}" load "$base" -c 50 --duration "${t}s" --quiet --format json --output "$work/t.json" >/dev/null; json "$work/t.json" "requests" ;;
     tplab-httpclient) "${gen[@]}" "${tplab[@]}" load "$base" -c 50 --duration "${t}s" --engine httpclient --quiet --format json --output "$work/t.json" >/dev/null; json "$work/t.json" "requests" ;;
     wrk) "${gen[@]}" wrk -t"$3" -c50 -d"${t}s" "$base" >"$work/tool.out"; awk '/requests in/ {print $1}' "$work/tool.out" ;;
     hey) "${gen[@]}" hey -c 50 -z "${t}s" "$base" >"$work/tool.out"; awk '/responses/ {gsub(/\[|\]/,""); s+=$2} END {print s}' "$work/tool.out" ;;
@@ -53,9 +77,10 @@ run_tool() {
 }
 gen=()
 # oha and bombardier (codesenberg's) are not in Debian's archive (its "bombardier" package is a game): not measured.
-tools=(tplab tplab-httpclient wrk hey ab)
+# The tools of round $1, in the order they run: even rounds backwards.
+order() { if (( $1 % 2 )); then printf '%s\n' "${tools[@]}"; else printf '%s\n' "${tools[@]}" | tac; fi; }
 
-echo "## Load generator: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), .NET $(dotnet --version), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "## Load generator: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), .NET $(dotnet --version), load average $(cut -d' ' -f1-3 /proc/loadavg)${BASELINE:+, tplab-base = $BASELINE ($(git -C "$root" rev-parse --short "$BASELINE")) against tplab = $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- src || echo ' with uncommitted changes')}"
 echo
 # Medians over the rounds of $1 (rows "round tool requests [cpu]"): per tool, and tplab's ratio round by round.
 table() {
@@ -83,11 +108,12 @@ for t in tools:
 PY
 }
 
+if [[ "$sections" == *a* ]]; then
 echo "### a. Throughput, both sharing both cores: closed loop, 50 connections, ${secs} s, GET /, median of ${rounds} rounds"
 echo
 : >"$work/a.txt"
 for round in $(seq 1 "$rounds"); do
-  for tool in "${tools[@]}"; do
+  for tool in $(order "$round"); do
     echo "$round $tool $(run_tool "$tool" "$secs" 2)" >>"$work/a.txt"
   done
 done
@@ -95,12 +121,14 @@ echo "| tool | req/s | tplab / tool | range over the rounds |"
 echo "|---|---:|---:|---:|"
 table "$work/a.txt" a
 echo
+fi
+if [[ "$sections" == *b* ]]; then
 echo "### b. Pinned: target on core 1, generator on core 0, ${secs} s: requests per CPU-second of the generator, median of ${rounds} rounds"
 echo
 taskset -a -p -c 1 "$target_pid" >/dev/null
 : >"$work/b.txt"
 for round in $(seq 1 "$rounds"); do
-  for tool in "${tools[@]}"; do
+  for tool in $(order "$round"); do
     gen=(/usr/bin/time -f "%U %S" -o "$work/time" taskset -c 0)
     n=$(run_tool "$tool" "$secs" 1)
     gen=()
@@ -112,6 +140,8 @@ echo "|---|---:|---:|---:|---:|---:|"
 table "$work/b.txt" b
 taskset -a -p -c 0-"$(( $(nproc) - 1 ))" "$target_pid" >/dev/null
 echo
+fi
+if [[ "$sections" == *c* ]]; then
 echo "### c. Open-loop accuracy, GET /, ${secs} s"
 echo
 echo "| target req/s | achieved req/s | achieved / target | send lag p50 ms | send lag p99 ms | late sends (> 2 ms) | failed |"
@@ -124,6 +154,8 @@ for spec in 1000 5000 20000 "20000 --warmup 1s"; do
   echo "| $spec | $(json "$work/o.json" "achievedRate") | $(json "$work/o.json" "f'{achievedRate/targetRate:.4f}'") | $(json "$work/o.json" "sendLagMs['p50']") | $(json "$work/o.json" "sendLagMs['p99']") | $(json "$work/o.json" "f'{lateSends} of {requests}'") | $(json "$work/o.json" "failed") |"
 done
 echo
+fi
+if [[ "$sections" == *d* ]]; then
 echo "### d. Memory, open loop 5,000/s for ${mem_secs} s (RSS in MB every 5 s)"
 echo
 for mode in histograms csv; do
@@ -140,3 +172,6 @@ for mode in histograms csv; do
   wait "$pid" || true
   echo "- $mode: $(json "$work/m.json" "requests") requests; RSS MB: ${samples[*]}"
 done
+fi
+echo
+echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -8,6 +8,8 @@ have_pg() { compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command 
 have_pg || packages+=(postgresql)
 # diagnose --dump is tested on a core of a process without .NET, written by gdb's gcore.
 [ "$what" = test ] && ! command -v gcore >/dev/null && packages+=(gdb)
+# watch --prometheus is tested against a real Prometheus, and the alert rules with its promtool.
+[ "$what" = test ] && ! command -v prometheus >/dev/null && packages+=(prometheus)
 # The HTML report is tested in Debian's Chromium (tests/browser).
 if [ -d "$(dirname "$0")/../tests/browser" ]; then
   command -v chromium >/dev/null || packages+=(chromium)

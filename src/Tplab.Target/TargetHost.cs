@@ -12,12 +12,12 @@ internal static class TargetHost
 
     public static async Task<int> RunAsync(string[] args)
     {
-        TargetOptions options;
+        TargetCommandLine options;
         try
         {
-            options = TargetOptions.Parse(args);
+            options = TargetCommandLine.Parse(args, Environment.GetEnvironmentVariable(TargetCommandLine.ConnectionStringVariable));
         }
-        catch (Exception e) when (e is ArgumentException or FormatException or OverflowException)
+        catch (ArgumentException e)
         {
             await Console.Error.WriteLineAsync($"tplab-target: {e.Message}");
             return 2;
@@ -67,7 +67,7 @@ internal static class TargetHost
         return 0;
     }
 
-    private static WebApplication BuildTarget(TargetOptions options)
+    private static WebApplication BuildTarget(TargetCommandLine options)
     {
         var builder = CreateBuilder(options);
         builder.Services.AddControllers(o => o.Filters.Add<UpstreamErrorFilter>());
@@ -88,7 +88,7 @@ internal static class TargetHost
         return app;
     }
 
-    private static WebApplication BuildDownstream(TargetOptions options)
+    private static WebApplication BuildDownstream(TargetCommandLine options)
     {
         var builder = CreateBuilder(options);
         var app = builder.Build();
@@ -102,7 +102,7 @@ internal static class TargetHost
         return app;
     }
 
-    private static WebApplicationBuilder CreateBuilder(TargetOptions options)
+    private static WebApplicationBuilder CreateBuilder(TargetCommandLine options)
     {
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();

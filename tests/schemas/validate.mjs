@@ -2,7 +2,7 @@
 // SCHEMA is a path to a JSON Schema (draft 2020-12 or draft-07), or "sarif" for the SARIF 2.1.0 schema shipped by
 // @microsoft/sarif-multitool. A FILE ending in .jsonl is validated line by line. Prints one JSON line:
 // {"valid": bool, "errors": ["file:line: path message", ...]} and exits 0 when valid, 1 when not, 2 on bad usage.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
@@ -22,6 +22,16 @@ const schema = JSON.parse(readFileSync(schemaPath, "utf8"));
 const draft2020 = String(schema.$schema ?? "").includes("2020-12");
 const ajv = draft2020 ? new Ajv2020({ allErrors: true, strict: false }) : new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
+// tplab's schemas refer to each other by file name (summary.json's scenarios hold load.schema.json's object): add the
+// schema's siblings, by their $id, before compiling it.
+if (schemaArg !== "sarif") {
+  for (const name of readdirSync(dirname(schemaPath)).filter(n => n.endsWith(".schema.json"))) {
+    const sibling = JSON.parse(readFileSync(join(dirname(schemaPath), name), "utf8"));
+    if (sibling.$id && sibling.$id !== schema.$id && String(sibling.$schema ?? "") === String(schema.$schema ?? "")) {
+      ajv.addSchema(sibling);
+    }
+  }
+}
 const validate = ajv.compile(schema);
 
 const errors = [];

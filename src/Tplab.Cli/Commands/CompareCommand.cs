@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using Tplab.Common;
+using Tplab.Common.Output;
 using Tplab.Lab.Comparing;
 
 namespace Tplab.Cli.Commands;
@@ -13,8 +14,7 @@ internal static class CompareCommand
         var a = new Argument<string>("A") { Description = "The baseline: a results folder of tplab run, or its summary.json" };
         var b = new Argument<string>("B") { Description = "The candidate, compared against A" };
         var failIfWorse = new Option<string?>("--fail-if-worse") { Description = "Exit 9 when a scenario of B is worse than A beyond this change, e.g. 10% (also the threshold of the verdicts; default 10%)" };
-        var format = new Option<string>("--format") { Description = "text, json or html", DefaultValueFactory = _ => "text" };
-        format.AcceptOnlyFromAmong("text", "json", "html");
+        var format = new Option<string?>("--format") { Description = $"{ComparisonFormats.Catalogue.Names}; default text, or with --output the file's extension (.json, .html)" };
         var output = new Option<string?>("--output", "-o") { Description = "Write to this file instead of stdout" };
         var command = new Command("compare", "Compare two lab results scenario by scenario: mean/p50/p99/max, throughput, errors, threads, injections; better, worse or no clear change")
         {
@@ -23,21 +23,9 @@ internal static class CompareCommand
         command.SetAction(r =>
         {
             var threshold = r.GetValue(failIfWorse) is { } t ? Percent(t) : Comparison.DefaultThresholdPercent;
+            var formatOf = ComparisonFormats.Resolve(r.GetValue(format), r.GetValue(output));
             var comparison = Comparison.Compare(ResultsFile.Read(r.GetValue(a)!), ResultsFile.Read(r.GetValue(b)!), threshold);
-            Action<Comparison, TextWriter> write = r.GetValue(format) switch
-            {
-                "json" => ComparisonJson.Write,
-                "html" => ComparisonHtml.Write,
-                _ => ComparisonText.Write,
-            };
-            if (r.GetValue(output) is { } file)
-            {
-                AtomicFile.Write(file, w => write(comparison, w));
-            }
-            else
-            {
-                write(comparison, Console.Out);
-            }
+            OutputFile.Write(r.GetValue(output), Console.Out, w => formatOf.Write(comparison, w));
             return r.GetValue(failIfWorse) is not null && comparison.AnyWorse ? ExitCodes.Worse : ExitCodes.Ok;
         });
         return command;

@@ -24,8 +24,7 @@ internal static class DiagnoseCommand
         command.SetAction(async (result, ct) =>
         {
             var formatText = result.GetValue(format) ?? "text";
-            var writer = DiagnosisFormats.Find(formatText)
-                ?? throw TplabException.Usage($"--format must be one of {string.Join(", ", DiagnosisFormats.All.Select(w => w.Format))}, got '{formatText}'");
+            var writer = DiagnosisFormats.Find(formatText);
             var options = new DiagnoseOptions
             {
                 Duration = DurationText.Parse(result.GetValue(duration) ?? "5s", "--duration"),

@@ -1,5 +1,5 @@
 using System.CommandLine;
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Cli.Commands;
 

@@ -1,18 +1,14 @@
 using System.CommandLine;
-using System.Globalization;
 using Tplab.Common;
 using Tplab.Load;
 using Tplab.Load.Engine;
 using Tplab.Load.Formats;
 using Tplab.Load.Histograms;
 using Tplab.Load.Pacing;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 using Tplab.Load.Requests;
 
 namespace Tplab.Cli.Commands;
-
-/// <summary>Options of <c>tplab load</c>: the library's options plus where the reports go.</summary>
-internal sealed record LoadCommandOptions(LoadOptions Load, IReadOnlyList<ReportOutput> Outputs, bool Quiet);
 
 /// <summary><c>tplab load URL</c>: closed- or open-loop load with the peers' report formats (docs/load.md).</summary>
 internal static class LoadCommand
@@ -54,7 +50,7 @@ internal static class LoadCommand
         command.Subcommands.Add(MergeCommand());
         command.SetAction(async (result, ct) =>
         {
-            var targets = Targets(result.GetValue(url), result.GetValue(method)!, result.GetValue(header) ?? [], result.GetValue(body), result.GetValue(targetsFile));
+            var targets = RequestText.Templates(result.GetValue(url), result.GetValue(method)!, result.GetValue(header) ?? [], result.GetValue(body), result.GetValue(targetsFile));
             var load = new LoadOptions
             {
                 Url = targets[0].Url,
@@ -77,104 +73,30 @@ internal static class LoadCommand
                 AllowRemote = result.GetValue(allowRemote),
                 Engine = ParseEngine(result.GetValue(engine)!),
             };
+            var terminal = new LoadTerminal(Console.Out, Console.Error, ErrorIsTerminal: !Console.IsErrorRedirected);
             if (result.GetValue(search) is { } range)
             {
-                var (start, max) = SearchRange(range);
-                (load with { Rate = start }).Validate();
-                var steps = await RateSearch.RunAsync(load, start, max, result.GetValue(searchStep) ?? start, step => Console.Error.WriteLine("tplab: " + RateSearch.Describe(step)), ct);
-                RateSearch.Write(steps, Console.Out);
-                return steps.Any(s => s.Passed) ? ExitCodes.Ok : ExitCodes.ThresholdsFailed;
+                return await LoadRun.SearchAsync(load, range, result.GetValue(searchStep), terminal, ct);
             }
-            var outputs = Outputs(result.GetValue(format) ?? [], result.GetValue(output) ?? []);
-            // Only the html page needs every record in memory (its per-request timeline); csv and hlog stream; only
-            // ab's percentile table reads the exact latencies.
-            load = load with
-            {
-                KeepRecords = outputs.Any(o => o.Format is IResultFormat),
-                ExactLatencies = outputs.Any(o => o.Format is ISummaryFormat { NeedsExactLatencies: true }),
-            };
-            var options = new LoadCommandOptions(load.Validate(), outputs, result.GetValue(quiet));
-            return await RunAsync(options, ct);
+            var options = new LoadRunOptions(load, LoadFormats.Outputs(result.GetValue(format) ?? [], result.GetValue(output) ?? []), result.GetValue(quiet));
+            return await LoadRun.RunAsync(options, terminal, ct);
         });
         return command;
-    }
-
-    // Opens the outputs (an unwritable one fails before any load), runs the library's LoadRunner, writes the reports
-    // and prints the library's exit decision: like watch (WatchRun) and run (LabRunner), the command only binds and prints.
-    private static async Task<int> RunAsync(LoadCommandOptions options, CancellationToken ct)
-    {
-        var targets = options.Load.EffectiveTargets;
-        using var writer = CompositeReportWriter.Open(options.Outputs, Console.Out, [.. targets.Select(t => t.Label)]);
-        var progress = options.Quiet || Console.IsErrorRedirected ? null : new ProgressLine(Console.Error);
-        var result = await LoadRunner.RunAsync(options.Load, progress, writer, ct);
-        progress?.Finish();
-        var failures = writer.WriteAll(result);
-        foreach (var failure in failures)
-        {
-            await Console.Error.WriteLineAsync($"tplab: {failure}");
-        }
-        var (code, message) = LoadExit.Decide(result.Summary, failures);
-        if (message is not null)
-        {
-            await Console.Error.WriteLineAsync($"tplab: {message}");
-        }
-        return code;
     }
 
     // tplab load merge A.hlog B.hlog: the interval logs of several runs (other processes, other machines) as one.
     private static Command MergeCommand()
     {
         var files = new Argument<string[]>("files") { Description = "HdrHistogram interval logs (.hlog) written with --format hlog", Arity = ArgumentArity.OneOrMore };
-        var format = new Option<string>("--format") { Description = $"text, json or hgrm", DefaultValueFactory = _ => "text" };
+        var format = new Option<string>("--format") { Description = MergeReport.Catalogue.Names, DefaultValueFactory = _ => "text" };
         var command = new Command("merge", "Merge interval logs (.hlog) from several runs into one latency report, exactly") { files, format };
         command.SetAction(result =>
         {
-            var name = result.GetValue(format)!.ToLowerInvariant();
-            if (name is not ("text" or "json" or "hgrm"))
-            {
-                throw TplabException.Usage($"merge --format must be one of {MergeReport.Formats}, got '{name}'");
-            }
-            MergeReport.Write(HistogramLog.Merge(result.GetValue(files)!), name, Console.Out);
+            MergeReport.Write(HistogramLog.Merge(result.GetValue(files)!), result.GetValue(format)!, Console.Out);
             return ExitCodes.Ok;
         });
         return command;
     }
-
-    // What to send: the URL with -X, -H and -d, or a vegeta targets file (with -H on every target). Files are read now:
-    // a missing body or targets file stops the run before anything is sent.
-    private static IReadOnlyList<RequestTemplate> Targets(string? url, string method, string[] headerTexts, string? body, string? targetsFile)
-    {
-        var headers = headerTexts.Select(h => RequestText.ParseHeader(h, "--header")).ToList();
-        if (targetsFile is not null)
-        {
-            if (url is not null || body is not null)
-            {
-                throw TplabException.Usage("give either a URL (with -X, -d) or --targets FILE, not both");
-            }
-            return TargetsFile.Load(targetsFile, headers);
-        }
-        if (url is null)
-        {
-            throw TplabException.Usage("give the URL to load, or --targets FILE");
-        }
-        var content = body is null ? ReadOnlyMemory<byte>.Empty : RequestText.ReadBody(body, "--body");
-        return [new RequestTemplate(method.ToUpperInvariant(), ParseUrl(url), headers, content)];
-    }
-
-    private static (double Start, double Max) SearchRange(string text)
-    {
-        var parts = text.Split("..");
-        return parts.Length == 2
-            && double.TryParse(parts[0], NumberStyles.Float, CultureInfo.InvariantCulture, out var start)
-            && double.TryParse(parts[1], NumberStyles.Float, CultureInfo.InvariantCulture, out var max)
-            ? (start, max)
-            : throw TplabException.Usage($"--search must be START..MAX requests per second (e.g. 100..2000), got '{text}'");
-    }
-
-    private static Uri ParseUrl(string text) =>
-        Uri.TryCreate(text, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https" && uri.Host.Length > 0
-            ? uri
-            : throw TplabException.Usage($"the URL must be an absolute http:// or https:// URL, got '{text}'");
 
     private static EngineChoice ParseEngine(string text) => text.ToLowerInvariant() switch
     {
@@ -185,40 +107,4 @@ internal static class LoadCommand
     };
 
     private static TimeSpan? Duration(string? text, string option) => text is null ? null : DurationText.Parse(text, option);
-
-    /// <summary>
-    /// Formats and outputs pair by position: the i-th --output receives the i-th --format; a format without an output
-    /// goes to stdout; an output without a format takes it from its extension (.json, .csv, .hgrm, .txt).
-    /// </summary>
-    internal static IReadOnlyList<ReportOutput> Outputs(string[] formats, string[] outputs)
-    {
-        var names = formats.SelectMany(f => f.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToList();
-        var list = new List<ReportOutput>();
-        for (var i = 0; i < Math.Max(names.Count, outputs.Length); i++)
-        {
-            var path = i < outputs.Length && outputs[i] != "-" ? outputs[i] : null;
-            var name = i < names.Count ? names[i] : FromExtension(outputs[i]);
-            list.Add(new ReportOutput(LoadFormats.Find(name), path));
-        }
-        if (list.Count == 0)
-        {
-            list.Add(new ReportOutput(LoadFormats.Default, null));
-        }
-        if (list.Count(o => o.Path is null) > 1 && list.Any(o => o.Path is null && o.Format.Name is "json" or "csv" or "hlog"))
-        {
-            throw TplabException.Usage("only one machine-readable format (json, csv, hlog) can go to stdout alongside others; give it --output FILE");
-        }
-        return list;
-    }
-
-    private static string FromExtension(string path) => Path.GetExtension(path).ToLower(CultureInfo.InvariantCulture) switch
-    {
-        ".json" => "json",
-        ".csv" => "csv",
-        ".hgrm" => "hgrm",
-        ".hlog" => "hlog",
-        ".txt" => "text",
-        ".html" or ".htm" => "html",
-        _ => throw TplabException.Usage($"cannot tell the format of --output {path} from its extension; give --format for it"),
-    };
 }

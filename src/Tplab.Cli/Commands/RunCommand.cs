@@ -1,6 +1,5 @@
 using System.CommandLine;
-using Tplab.Target;
-using Spectre.Console;
+using Tplab.Launch;
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
@@ -44,26 +43,11 @@ internal static class RunCommand
                 WatchInterval = DurationText.Parse(r.GetValue(interval)!, "--interval"),
                 Repeat = r.GetValue(repeat),
             }.Validated();
-            var interactive = !Console.IsOutputRedirected && AnsiConsole.Profile.Capabilities.Interactive;
-            var console = interactive ? AnsiConsole.Console : PlainConsole();
+            var (console, interactive) = Consoles.ForStdout();
             var lab = await LabRunner.RunAsync(options, new LabConsoleView(console, interactive), ct);
             return lab.Interrupted ? ExitCodes.Interrupted : ExitCodes.Ok;
         });
         return command;
-    }
-
-    // Redirected to a file or a CI log: no colour codes, and wide enough that the tables keep one line per row.
-    private static IAnsiConsole PlainConsole()
-    {
-        var console = AnsiConsole.Create(new AnsiConsoleSettings
-        {
-            Ansi = AnsiSupport.No,
-            ColorSystem = ColorSystemSupport.NoColors,
-            Interactive = InteractionSupport.No,
-            Out = new AnsiConsoleOutput(Console.Out),
-        });
-        console.Profile.Width = 200;
-        return console;
     }
 
     private static string? NullIfEmpty(string? s) => string.IsNullOrWhiteSpace(s) ? null : s;

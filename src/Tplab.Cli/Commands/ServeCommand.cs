@@ -1,6 +1,6 @@
 using System.CommandLine;
 using Tplab.Common;
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Cli.Commands;
 

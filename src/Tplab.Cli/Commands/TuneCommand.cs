@@ -5,7 +5,7 @@ using Tplab.Lab.Plans;
 using Tplab.Lab.Tuning;
 using Tplab.Load;
 using Tplab.Reports.Terminal;
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Cli.Commands;
 
@@ -39,7 +39,7 @@ internal static class TuneCommand
         {
             var deadline = DurationText.Parse(r.GetValue(trialDeadline)!, "--trial-deadline");
             Scenario scenario;
-            Target.Service.ServiceDefinition? service = null;
+            Launch.Service.ServiceDefinition? service = null;
             if (r.GetValue(plan) is { } planPath)
             {
                 var id = r.GetValue(scenarioId) ?? throw TplabException.Usage("--plan needs --scenario ID: the scenario to tune");

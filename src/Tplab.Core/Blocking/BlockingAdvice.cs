@@ -21,7 +21,7 @@ public static class BlockingAdvice
             method = $"{owner} (through {method})";
         }
         var request = context.HasFlag(CallContext.RequestPath) || place is CodePlace.MvcAction or CodePlace.MinimalApi or CodePlace.Middleware or CodePlace.Filter or CodePlace.RazorPage
-            or CodePlace.Grpc or CodePlace.ViewComponent or CodePlace.HealthCheck or CodePlace.HttpHandler or CodePlace.AuthorizationHandler or CodePlace.RequestHandler
+            or CodePlace.Grpc or CodePlace.ViewComponent or CodePlace.HealthCheck or CodePlace.DelegatingHandler or CodePlace.AuthorizationHandler or CodePlace.RequestHandler
             ? " while the request waits" : "";
         if (call.ContainerLock)
         {
@@ -104,7 +104,7 @@ public static class BlockingAdvice
             CodePlace.Grpc => $"Make the gRPC method {m} await all the way and use {change}.",
             CodePlace.ViewComponent => $"Use `InvokeAsync` in the view component {m} and use {change}.",
             CodePlace.HealthCheck => $"In the health check {m} (CheckHealthAsync is already async), use {change}.",
-            CodePlace.HttpHandler => $"In the handler {m}, override SendAsync rather than Send and use {change}.",
+            CodePlace.DelegatingHandler => $"In the handler {m}, override SendAsync rather than Send and use {change}.",
             CodePlace.AuthorizationHandler => $"In the authorization handler {m} (HandleAsync is already async), use {change}.",
             CodePlace.RequestHandler => $"Make the handler {m} async all the way (its Handle returns a Task) and use {change}.",
             CodePlace.BlazorComponent => $"Use the async lifecycle methods (OnInitializedAsync, OnParametersSetAsync) in {m} and use {change}.",

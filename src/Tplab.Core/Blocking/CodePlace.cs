@@ -15,6 +15,9 @@ public enum CallContext
 
     /// <summary>The user frame is an async method's state machine: the method is async but calls a blocking API.</summary>
     AsyncMethod = 4,
+
+    /// <summary>The code runs as a continuation (<c>ContinueWith</c>, code after an <c>await</c>) of work started by a request.</summary>
+    Continuation = 8,
 }
 
 /// <summary>The kind of code the blocking call runs in, as a developer would name the place.</summary>
@@ -44,31 +47,31 @@ public enum CodePlace
     /// <summary>A hosted or background service (<c>ExecuteAsync</c>, <c>Microsoft.Extensions.Hosting</c> below).</summary>
     HostedService,
 
-    /// <summary>A timer callback (<c>System.Threading.Timer</c> fired it on a pool thread), or a <c>PeriodicTimer</c> loop.</summary>
+    /// <summary>A timer callback (<c>System.Threading.Timer</c> fired it on a pool thread).</summary>
     Timer,
 
-    /// <summary>A dependency-injection factory lambda (<c>AddSingleton(sp => ...)</c>): runs when the service is first resolved.</summary>
+    /// <summary>A dependency-injection factory (<c>AddSingleton(sp => ...)</c>): runs when the service is first resolved, while other resolutions wait.</summary>
     DiFactory,
 
     /// <summary>A gRPC service method.</summary>
     Grpc,
 
-    /// <summary>A view component's <c>Invoke</c>/<c>InvokeAsync</c>, run while a page or view renders.</summary>
+    /// <summary>An MVC view component's <c>Invoke</c>/<c>InvokeAsync</c>.</summary>
     ViewComponent,
 
-    /// <summary>A health check (<c>IHealthCheck.CheckHealthAsync</c>), run on every probe of the health endpoint.</summary>
+    /// <summary>A <c>DelegatingHandler</c> of one of the app's HttpClients: runs inside every call through that client.</summary>
+    DelegatingHandler,
+
+    /// <summary>A health check (<c>IHealthCheck.CheckHealthAsync</c>).</summary>
     HealthCheck,
 
-    /// <summary>A <c>DelegatingHandler</c> of the app's HttpClients, run on every outgoing call through that client.</summary>
-    HttpHandler,
-
-    /// <summary>An authorization handler (<c>IAuthorizationHandler</c>), run when a request is authorized.</summary>
+    /// <summary>An authorization handler (<c>IAuthorizationHandler</c>): runs before the endpoint on every request it guards.</summary>
     AuthorizationHandler,
 
-    /// <summary>A mediator request or notification handler (MediatR-style <c>IRequestHandler&lt;,&gt;</c>) resolved through DI.</summary>
+    /// <summary>A MediatR-style request handler (<c>IRequestHandler&lt;,&gt;.Handle</c>) resolved through DI.</summary>
     RequestHandler,
 
-    /// <summary>A Blazor Server component's lifecycle method or render, run on the circuit's pool thread.</summary>
+    /// <summary>A Blazor Server component (lifecycle methods and event handlers run on the circuit's pool threads).</summary>
     BlazorComponent,
 }
 
@@ -92,8 +95,8 @@ public static class PlaceWords
         CodePlace.DiFactory => "di-factory",
         CodePlace.Grpc => "grpc",
         CodePlace.ViewComponent => "view-component",
+        CodePlace.DelegatingHandler => "delegating-handler",
         CodePlace.HealthCheck => "health-check",
-        CodePlace.HttpHandler => "http-handler",
         CodePlace.AuthorizationHandler => "authorization-handler",
         CodePlace.RequestHandler => "request-handler",
         CodePlace.BlazorComponent => "blazor-component",
@@ -114,10 +117,10 @@ public static class PlaceWords
         CodePlace.DiFactory => "dependency-injection factory",
         CodePlace.Grpc => "gRPC service method",
         CodePlace.ViewComponent => "view component",
+        CodePlace.DelegatingHandler => "HttpClient delegating handler",
         CodePlace.HealthCheck => "health check",
-        CodePlace.HttpHandler => "HttpClient handler",
         CodePlace.AuthorizationHandler => "authorization handler",
-        CodePlace.RequestHandler => "mediator request handler",
+        CodePlace.RequestHandler => "request handler (mediator)",
         CodePlace.BlazorComponent => "Blazor component",
         _ => "unknown place",
     };

@@ -4,7 +4,7 @@ using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 using Tplab.Processes;
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;
 
@@ -62,7 +62,7 @@ public static class BlockingDiagnoser
         }
         try
         {
-            var watch = await ThreadPoolWatch.StartAsync(processId, new WatchOptions { Interval = options.PoolInterval, Time = options.Time }, cancellationToken).ConfigureAwait(false);
+            var watch = await ThreadPoolWatch.StartAsync(processId, new WatchOptions { Interval = options.PoolInterval, Time = options.Time, Delay = new() { Mode = Tplab.Watch.Delay.DelayMode.Off } }, cancellationToken).ConfigureAwait(false);
             return (watch, null);
         }
         catch (TplabException e) when (e.ExitCode is not ExitCodes.Usage)

@@ -1,5 +1,5 @@
 using Tplab.Load.Engine;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
 namespace Tplab.Load;
 

@@ -1,5 +1,6 @@
+using System.Globalization;
 using Tplab.Common;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 using Tplab.Load.Thresholds;
 
 namespace Tplab.Load;
@@ -48,6 +49,18 @@ public static class RateSearch
             }
         }
         return steps;
+    }
+
+    /// <summary><c>START..MAX</c> requests per second; a usage error in one line otherwise.</summary>
+    public static (double Start, double Max) ParseRange(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var parts = text.Split("..");
+        return parts.Length == 2
+            && double.TryParse(parts[0], NumberStyles.Float, CultureInfo.InvariantCulture, out var start)
+            && double.TryParse(parts[1], NumberStyles.Float, CultureInfo.InvariantCulture, out var max)
+            ? (start, max)
+            : throw TplabException.Usage($"--search must be START..MAX requests per second (e.g. 100..2000), got '{text}'");
     }
 
     /// <summary>One line for a finished step (progress on stderr).</summary>

@@ -44,6 +44,9 @@ public static class ProcessFinder
         };
     }
 
+    /// <summary>Every .NET process called <paramref name="name"/> that this user can attach to, by ascending pid (none is no error).</summary>
+    public static IReadOnlyList<int> AllByName(string name) => [.. DotNetProcesses().Where(p => Matches(p, name))];
+
     private static bool Matches(int processId, string name) =>
         string.Equals(AppName(processId), name, StringComparison.Ordinal)
         || string.Equals(ProcessFiles.Name(processId), name, StringComparison.Ordinal);

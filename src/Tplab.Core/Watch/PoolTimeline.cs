@@ -1,4 +1,5 @@
-using Tplab.Watch.EventPipe;
+using System.Globalization;
+using Tplab.Runtime;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch;
@@ -10,6 +11,8 @@ namespace Tplab.Watch;
 public sealed class PoolTimeline
 {
     /// <summary>Computes the summary of a finished watch.</summary>
+    /// <param name="recorded">The verdict a saved watch recorded for itself, kept as it was written (a saved file is
+    /// read back as it was judged then); null to judge the samples now.</param>
     public PoolTimeline(
         int processId,
         TimeSpan interval,
@@ -17,7 +20,8 @@ public sealed class PoolTimeline
         IReadOnlyList<ThreadPoolSample> samples,
         IReadOnlyList<ThreadPoolInjection> injections,
         MinMaxEvent? limits,
-        bool processExited)
+        bool processExited,
+        VerdictResult? recorded = null)
     {
         ProcessId = processId;
         Interval = interval;
@@ -34,9 +38,19 @@ public sealed class PoolTimeline
         InjectionsByReason = Injections.GroupBy(i => i.ReasonName).OrderBy(g => g.Key, StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
         FirstStarving = Samples.FirstOrDefault(s => s.Verdict.ThreadsHeld())?.Offset;
+        DelayP99PeakMs = Samples.Where(s => s.Delay is { Count: > 0 }).Select(s => (double?)s.Delay!.P99Ms).Max();
+        EstimatePeakMs = Samples.Select(s => s.EstimatedDelayMs).Where(e => e is not null).Max();
+        if (recorded is not null)
+        {
+            (Verdict, Evidence) = (recorded.Verdict, recorded.Evidence);
+            return;
+        }
         var verdict = TimelineVerdict.Judge(Samples, Injections, interval);
         Verdict = verdict.Verdict;
-        Evidence = processExited ? verdict.Evidence + ", the process exited during the watch" : verdict.Evidence;
+        // The runtime sends its first counters one interval after the session opens: a shorter watch saw nothing to judge.
+        var evidence = HasVerdict ? verdict.Evidence : string.Create(CultureInfo.InvariantCulture,
+            $"no verdict: the runtime's counters arrive after about {interval.TotalSeconds:0.##} s, and the watch took no sample with them in {duration.TotalSeconds:0.#} s (watch longer, or at a shorter --interval)");
+        Evidence = processExited ? evidence + ", the process exited during the watch" : evidence;
     }
 
     /// <summary>The watched process.</summary>
@@ -72,11 +86,26 @@ public sealed class PoolTimeline
     /// <summary>Longest queue in any sample.</summary>
     public long QueuePeak { get; }
 
+    /// <summary>
+    /// Why the scheduling delay was not measured, in one line (off, refused, the runtime sent no work-item events);
+    /// null when it was, or when the timeline was read from a file that did not say.
+    /// </summary>
+    public string? DelayNote { get; init; }
+
     /// <summary>Injection count per reason name (e.g. Starvation, CooperativeBlocking, Unknown(9)).</summary>
     public IReadOnlyDictionary<string, int> InjectionsByReason { get; }
 
+    /// <summary>The highest p99 of the measured scheduling delay over the samples' intervals; null when never measured.</summary>
+    public double? DelayP99PeakMs { get; }
+
+    /// <summary>The highest finite estimate of the delay (queue ÷ completed/s); null when none was finite.</summary>
+    public double? EstimatePeakMs { get; }
+
     /// <summary>Offset of the first starving sample, if any.</summary>
     public TimeSpan? FirstStarving { get; }
+
+    /// <summary>Whether the watch took any sample to judge; without one, <see cref="Verdict"/> means nothing and no output names it.</summary>
+    public bool HasVerdict => Samples.Count > 0;
 
     /// <summary>The verdict of the whole watch.</summary>
     public PoolVerdict Verdict { get; }

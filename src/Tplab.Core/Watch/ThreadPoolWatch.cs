@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using Tplab.Processes;
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
+using Tplab.Watch.Delay;
 using Tplab.Watch.Sampling;
 
 namespace Tplab.Watch;
@@ -16,17 +17,22 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
     private readonly RuntimeConnection _connection;
     private readonly RuntimeEventStream _stream;
     private readonly Sampler _sampler;
+    private readonly DelayMeasurement? _delay;
     private readonly WatchOptions _options;
     private MinMaxEvent? _limits;
     private PoolTimeline? _timeline;
 
-    private ThreadPoolWatch(RuntimeConnection connection, RuntimeEventStream stream, Sampler sampler, WatchOptions options)
+    private ThreadPoolWatch(RuntimeConnection connection, RuntimeEventStream stream, Sampler sampler, DelayMeasurement? delay, WatchOptions options)
     {
         _connection = connection;
         _stream = stream;
         _sampler = sampler;
+        _delay = delay;
         _options = options;
     }
+
+    /// <summary>What was known about the attached process (name, runtime version); null for a started command.</summary>
+    public TargetFacts? Facts => _connection.Facts;
 
     /// <summary>The watched process.</summary>
     public int ProcessId => _connection.ProcessId;
@@ -82,10 +88,14 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
             return _timeline;
         }
         await _sampler.StopAsync().ConfigureAwait(false);
+        _delay?.Stop();
         await _stream.StopAsync(StopTimeout).ConfigureAwait(false);
         _sampler.Flush();
         var exited = _sampler.ProcessExited || !ProcessFiles.IsAlive(ProcessId);
-        _timeline = new PoolTimeline(ProcessId, _options.Interval, _sampler.Elapsed, _sampler.Samples, _sampler.Injections, _limits, exited);
+        _timeline = new PoolTimeline(ProcessId, _options.Interval, _sampler.Elapsed, _sampler.Samples, _sampler.Injections, _limits, exited)
+        {
+            DelayNote = DelayNotes.For(_options.Delay, _delay, _sampler.Samples),
+        };
         _sampler.Complete(_timeline);
         return _timeline;
     }
@@ -102,6 +112,7 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
         finally
         {
             _stream.Dispose();
+            _delay?.Dispose();
             _sampler.Dispose();
             await _connection.DisposeAsync().ConfigureAwait(false);
         }
@@ -116,8 +127,9 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
             var counters = new PoolCounters();
             var start = options.Time.GetTimestamp();
             var lockWaits = new LockWaits(start);
-            var sampler = new Sampler(connection.ProcessId, options, counters, lockWaits, start);
-            var watch = new ThreadPoolWatch(connection, stream, sampler, options);
+            var delay = options.Delay.Mode == DelayMode.Off ? null : new DelayMeasurement(connection, options.Delay, options.Time);
+            var sampler = new Sampler(options, new SampleReader(connection.ProcessId, options, counters, lockWaits, delay, start), start);
+            var watch = new ThreadPoolWatch(connection, stream, sampler, delay, options);
             stream.CounterReceived += counters.Add;
             stream.AdjustmentReceived += sampler.Enqueue;
             stream.ContentionReceived += lockWaits.Add;
@@ -125,6 +137,7 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
             stream.Start("tplab watch events");
             sampler.Start();
             connection.Resume();
+            delay?.Start();
             return watch;
         }
         catch

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Tplab.Common;
+using Tplab.Watch.Delay;
 using Tplab.Watch.Output;
 using Tplab.Watch.Verdicts;
 
@@ -16,6 +17,9 @@ public sealed record WatchOptions
 
     /// <summary>The verdict rule's thresholds (defaults in docs/watch.md).</summary>
     public VerdictThresholds Thresholds { get; init; } = VerdictThresholds.Default;
+
+    /// <summary>How the scheduling delay is measured (default: sampled windows of the work-item events; docs/watch.md).</summary>
+    public DelayOptions Delay { get; init; } = new();
 
     /// <summary>Receives every record on the watch's sampling thread (renderers, writers); null for none.</summary>
     public IWatchSink? Sink { get; init; }
@@ -38,6 +42,7 @@ public sealed record WatchOptions
             throw TplabException.Usage($"--interval must be at most 1 h, got {DurationText.Format(Interval)}");
         }
         Thresholds.Validated();
+        Delay.Validated();
         return this;
     }
 }

@@ -1,9 +1,14 @@
+using Tplab.Watch.Delay;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch;
 
 /// <summary>One thing a watch saw, at <see cref="Offset"/> from the start of the watch: a sample or an injection.</summary>
-public abstract record WatchRecord(TimeSpan Offset);
+public abstract record WatchRecord(TimeSpan Offset)
+{
+    /// <summary>The watched process (a watch of several processes mixes their records); 0 when not known (an old file).</summary>
+    public int ProcessId { get; init; }
+}
 
 /// <summary>
 /// The target's thread pool at one moment: pool counters from the runtime (System.Runtime EventCounters),
@@ -43,6 +48,24 @@ public sealed record ThreadPoolSample(
 
     /// <summary>The whole machine's busy CPU over the interval, in percent of all its cores (/proc/stat); null when unreadable.</summary>
     public double? MachineCpuPercent { get; init; }
+
+    /// <summary>
+    /// The scheduling delay measured from the runtime's enqueue/dequeue events over this sample's interval; null when
+    /// the events were off for the whole interval (sampled windows, <c>--delay off</c>) or the runtime sent none.
+    /// </summary>
+    public SchedulingDelay? Delay { get; init; }
+
+    /// <summary>Work items completed since the watch began, the runtime's increments summed (for exporters' counters).</summary>
+    public double CompletedTotal { get; init; }
+
+    /// <summary>Lock contentions since the watch began (for exporters' counters).</summary>
+    public double ContentionsTotal { get; init; }
+
+    /// <summary>
+    /// The estimate of the delay from the counters alone (<see cref="DelayEstimate"/>: queue ÷ completed per second), in
+    /// milliseconds; null when items were queued and none completed.
+    /// </summary>
+    public double? EstimatedDelayMs => DelayEstimate.Milliseconds(QueueLength, CompletedPerSecond);
 
     /// <summary>The pool-counter part of the sample, as the verdict rule reads it.</summary>
     public PoolReading Reading => new(Offset, ThreadCount, QueueLength, CompletedPerSecond, CpuPercent)

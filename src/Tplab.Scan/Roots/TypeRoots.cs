@@ -55,7 +55,7 @@ internal static class TypeRoots
         }
         else if (Ops.IsOrDerives(type, "System.Net.Http.DelegatingHandler") || Ops.IsOrDerives(type, "System.Net.Http.HttpMessageHandler"))
         {
-            found = Declared(type, m => m.IsOverride && m.Name is "Send" or "SendAsync").Select(m => (m, CodePlace.HttpHandler, (HttpEndpoint?)null));
+            found = Declared(type, m => m.IsOverride && m.Name is "Send" or "SendAsync").Select(m => (m, CodePlace.DelegatingHandler, (HttpEndpoint?)null));
         }
         else if (Ops.IsOrDerives(type, "Microsoft.Extensions.Hosting.BackgroundService"))
         {

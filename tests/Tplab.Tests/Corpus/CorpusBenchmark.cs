@@ -5,7 +5,7 @@ using Tplab.Diagnose;
 using Tplab.Load;
 using Tplab.Postgres;
 using Tplab.Processes;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 using Tplab.Watch.Sampling;
 using Xunit.Abstractions;

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using Tplab.Processes;
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Tests.Corpus;
 

@@ -2,7 +2,7 @@ using Tplab.Blocking;
 using Tplab.Common;
 using Tplab.Diagnose.Stacks;
 using Tplab.Diagnose;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 using Tplab.Watch.Verdicts;
 

@@ -1,6 +1,6 @@
 using System.Text.Json;
 using Tplab.Common;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Diagnose;

@@ -4,7 +4,7 @@ using Tplab.Blocking;
 using Tplab.Common;
 using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Offline;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Diagnose;

@@ -125,4 +125,30 @@ public sealed class CompareTests : IDisposable
         Assert.Equal(ExitCodes.Usage, code);
         Assert.Contains("--fail-if-worse must be a percentage", stderr, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("out.json", "{")]
+    [InlineData("out.html", "<!DOCTYPE html>")]
+    [InlineData("out.txt", "A: ")]
+    public async Task Cli_OutputWithoutFormat_TakesTheFormatFromItsExtension(string name, string start)
+    {
+        var output = Path.Combine(_folder, name);
+
+        var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(30), "compare", Path.Combine(Fixtures.V1, "results-repeat"), Path.Combine(Fixtures.V1, "results-single"), "-o", output);
+
+        Assert.True(code == ExitCodes.Ok, stderr);
+        Assert.StartsWith(start, File.ReadAllText(output), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    // issue 21: an output that cannot be written said "internal error", exit 1
+    [InlineData("/nonexistent-dir/x/out.json")]
+    [InlineData("/")]
+    public async Task Cli_UnwritableOutput_IsOneLineAndExit8(string output)
+    {
+        var (code, _, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(30), "compare", Path.Combine(Fixtures.V1, "results-repeat"), Path.Combine(Fixtures.V1, "results-single"), "-o", output, "--format", "json");
+
+        Assert.Equal(ExitCodes.OutputFailed, code);
+        Assert.Contains(output, Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+    }
 }

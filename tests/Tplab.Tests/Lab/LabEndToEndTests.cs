@@ -90,8 +90,9 @@ public sealed class LabEndToEndTests : IDisposable
 
         var view = await Browser.OpenAsync(Path.Combine(run, "report.html"), Path.Combine(RepoPaths.Artifacts("screenshots"), "report-lab-e2e.png"));
         Reports.HtmlReportTests.AssertReadable(view);
-        // latency by completion, percentiles, and per scenario each request's timeline and the pool
-        Assert.Equal(6, view.Charts.Count);
+        // latency by completion, percentiles, and per scenario each request's timeline, the pool and the scheduling delay
+        Assert.Equal(8, view.Charts.Count);
+        Assert.Contains(view.Charts, c => c.Id.StartsWith("delay-", StringComparison.Ordinal));
     }
 
     private static double Mean(JsonElement scenario) => scenario.GetProperty("load").GetProperty("latencyMs").GetProperty("mean").GetDouble();

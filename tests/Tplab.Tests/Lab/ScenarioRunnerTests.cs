@@ -1,7 +1,7 @@
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 using Tplab.Watch;
 

@@ -2,8 +2,8 @@ using System.Text.Json;
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Plans;
-using Tplab.Target;
-using Tplab.Target.Service;
+using Tplab.Launch;
+using Tplab.Launch.Service;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Lab;

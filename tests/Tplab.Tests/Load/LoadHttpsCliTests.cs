@@ -4,7 +4,7 @@ using System.Security.Cryptography.X509Certificates;
 using System.Text.Json;
 using Tplab.Common;
 using Tplab.Processes;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load;

@@ -61,7 +61,7 @@ public sealed class HtmlReportTests : IDisposable
 
         AssertReadable(view);
         Assert.Equal(
-            ["seed-ab-100", "lessons-ab-100", "completion-ab-100", "percentiles-ab-100", "timeline-ab-100-sleep", "pool-ab-100-sleep", "timeline-ab-100-sleep-min100", "pool-ab-100-sleep-min100"],
+            ["seed-ab-100", "lessons-ab-100", "completion-ab-100", "percentiles-ab-100", "timeline-ab-100-sleep", "pool-ab-100-sleep", "delay-ab-100-sleep", "timeline-ab-100-sleep-min100", "pool-ab-100-sleep-min100", "delay-ab-100-sleep-min100"],
             view.Charts.Select(c => c.Id));
         Assert.Equal(view.Charts.Count(c => !c.Id.StartsWith("seed-", StringComparison.Ordinal) && !c.Id.StartsWith("lessons-", StringComparison.Ordinal)), view.Canvases);
         Assert.True(view.TocEntries >= 4, $"{view.TocEntries} entries in the table of contents");
@@ -102,8 +102,8 @@ public sealed class HtmlReportTests : IDisposable
         var view = await Browser.OpenAsync(html, Path.Combine(RepoPaths.Artifacts("screenshots"), "report-watch.png"));
 
         AssertReadable(view);
-        var chart = Assert.Single(view.Charts);
-        Assert.Equal(("pool-watch", timeline.Samples.Count), (chart.Id, chart.Points));
+        // The pool, and the scheduling delay beside its estimate, one point per sample each.
+        Assert.Equal([("pool-watch", timeline.Samples.Count), ("delay-watch", timeline.Samples.Count)], view.Charts.Select(c => (c.Id, c.Points)));
         Assert.Contains("starving", view.Text, StringComparison.Ordinal);
         Assert.Contains("injection: Starvation", view.Legends, StringComparison.Ordinal);
     }

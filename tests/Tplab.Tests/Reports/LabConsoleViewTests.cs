@@ -156,4 +156,30 @@ public sealed class LabConsoleViewTests
         Assert.Contains(lines, l => l.StartsWith("  ◆ Thread.Sleep under a fixed arrival rate", StringComparison.Ordinal));
         Assert.DoesNotContain(lines, l => l.Contains("what it shows", StringComparison.Ordinal));
     }
+
+    [Fact]
+    public void Interactive_RedrawsTheTableInPlace_AndLeavesTheFinishedOneWithoutTheProgressRow()
+    {
+        var screen = new StringWriter { NewLine = "\n" };
+        var console = AnsiConsole.Create(new AnsiConsoleSettings { Ansi = AnsiSupport.Yes, ColorSystem = ColorSystemSupport.NoColors, Interactive = InteractionSupport.Yes, Out = new AnsiConsoleOutput(screen) });
+        console.Profile.Width = 160;
+        console.Profile.Height = 50;
+        var view = new LabConsoleView(console, interactive: true);
+        var experiment = FakeLabResults.Experiment(Sleep);
+        var result = FakeLabResults.Result(Sleep, 10, 100);
+
+        view.ExperimentStarted(experiment);
+        view.ScenarioStarted(Sleep);
+        view.ScenarioProgress(Sleep, new LoadProgress(TimeSpan.FromSeconds(3), 10, 7, 3, 0, 900), pool: null);
+        view.ScenarioFinished(result with { Error = "stopped at its deadline" });
+        view.ExperimentFinished(Lessons.Complete(experiment, [result], SeedFigures.Load()));
+
+        var text = screen.ToString();
+        Assert.Contains("7/40 done", text, StringComparison.Ordinal);
+        // After the last redraw: the finished table, the error above it, and no progress row.
+        var last = text[text.LastIndexOf("\u001b[0J", StringComparison.Ordinal)..];
+        Assert.DoesNotContain("▸", last, StringComparison.Ordinal);
+        Assert.Contains("sleep: stopped at its deadline", text[..text.LastIndexOf("\u001b[0J", StringComparison.Ordinal)], StringComparison.Ordinal);
+        Assert.Contains(": starving — starving in 10 of 12", last, StringComparison.Ordinal);
+    }
 }

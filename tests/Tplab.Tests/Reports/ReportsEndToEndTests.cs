@@ -51,8 +51,9 @@ public sealed partial class ReportsEndToEndTests(TargetFixture fixture) : IClass
 
         var view = await Browser.OpenAsync(html, Path.Combine(RepoPaths.Artifacts("screenshots"), "report-watch-e2e.png"));
         HtmlReportTests.AssertReadable(view);
-        Assert.Equal("pool-watch", Assert.Single(view.Charts).Id);
+        Assert.Equal(["pool-watch", "delay-watch"], view.Charts.Select(c => c.Id));
         Assert.Contains("pool threads", view.Legends, StringComparison.Ordinal);
+        Assert.Contains("estimate (queue ÷ completed/s)", view.Legends, StringComparison.Ordinal);
     }
 
     [Fact]

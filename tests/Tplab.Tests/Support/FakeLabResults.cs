@@ -2,8 +2,8 @@ using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Load;
 using Tplab.Load.Engine;
-using Tplab.Load.Reports;
-using Tplab.Target;
+using Tplab.Load.Summary;
+using Tplab.Launch;
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;
 

@@ -2,7 +2,7 @@ using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Load;
 using Tplab.Load.Engine;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;
 

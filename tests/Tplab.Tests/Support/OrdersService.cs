@@ -1,5 +1,5 @@
 using System.Globalization;
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Tests.Support;
 

@@ -41,6 +41,12 @@ internal static class Preconditions
         return (process.ExitCode, await stdout + stderr);
     }
 
+    /// <summary>Prometheus's server (Debian package prometheus), or null.</summary>
+    public static string? Prometheus { get; } = new[] { "/usr/bin/prometheus", "/usr/local/bin/prometheus" }.FirstOrDefault(File.Exists);
+
+    /// <summary>Prometheus's promtool (same package), or null.</summary>
+    public static string? Promtool { get; } = new[] { "/usr/bin/promtool", "/usr/local/bin/promtool" }.FirstOrDefault(File.Exists);
+
     /// <summary>gdb's gcore, which dumps any process (here: one without .NET), or null.</summary>
     public static string? Gcore { get; } = new[] { "/usr/bin/gcore", "/usr/local/bin/gcore" }.FirstOrDefault(File.Exists);
 
@@ -148,6 +154,18 @@ public sealed class PostgresUserTheoryAttribute : TheoryAttribute
         if (Preconditions.IsRoot && !File.ReadLines("/etc/passwd").Any(l => l.StartsWith("postgres:", StringComparison.Ordinal)))
         {
             Skip = "running as root without a postgres user to run the server as: scripts/install-deps.sh installs postgresql, which creates it";
+        }
+    }
+}
+
+/// <summary>A fact that needs a real Prometheus server and its promtool.</summary>
+public sealed class PrometheusFactAttribute : FactAttribute
+{
+    public PrometheusFactAttribute()
+    {
+        if (Preconditions.Prometheus is null || Preconditions.Promtool is null)
+        {
+            Skip = "Prometheus is not installed (Debian package prometheus; scripts/install-deps.sh test installs it)";
         }
     }
 }

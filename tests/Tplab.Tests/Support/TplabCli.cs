@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using Tplab.Processes;
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Tests.Support;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Target;

@@ -1,7 +1,7 @@
 using System.Net.Http.Json;
 using System.Text.Json;
 using Tplab.Common;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;

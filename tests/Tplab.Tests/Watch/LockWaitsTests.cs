@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 using Tplab.Watch.Sampling;
 
 namespace Tplab.Tests.Watch;

@@ -1,7 +1,7 @@
 using System.Globalization;
 using Tplab.Common;
 using Tplab.Processes;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch;

@@ -1,5 +1,5 @@
 using System.Globalization;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;

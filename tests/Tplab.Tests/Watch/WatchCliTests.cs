@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using Tplab.Common;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch;
@@ -150,7 +150,7 @@ public sealed class WatchCliTests
         var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "watch", target.ProcessId.ToString(CultureInfo.InvariantCulture), "--duration", "3s", "--format", "csv");
         Assert.True(code == ExitCodes.Ok, stderr);
         var lines = stdout.Trim().Split('\n');
-        Assert.StartsWith("offset_s,threads,queue,", lines[0], StringComparison.Ordinal);
+        Assert.StartsWith("pid,offset_s,threads,queue,", lines[0], StringComparison.Ordinal);
         Assert.InRange(lines.Length - 1, 1, 3);
         Assert.EndsWith("\"", lines[1], StringComparison.Ordinal);
     }

@@ -1,6 +1,6 @@
 using System.Globalization;
 using Tplab.Common;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch;
@@ -71,7 +71,7 @@ public sealed class WatchCommandTests
     public async Task StartedButNeverResumed_IsKilledAtOnce()
     {
         var target = Path.Combine(AppContext.BaseDirectory, "Tplab.Target.dll");
-        var connection = await Tplab.Watch.EventPipe.RuntimeConnection.LaunchAsync([DotnetHost.Path, target, "serve", "--port", "0"], TimeSpan.FromSeconds(30), CancellationToken.None);
+        var connection = await Tplab.Runtime.RuntimeConnection.LaunchAsync([DotnetHost.Path, target, "serve", "--port", "0"], TimeSpan.FromSeconds(30), CancellationToken.None);
         var pid = connection.ProcessId;
         Assert.True(ProcessTable.IsAlive(pid));
         var clock = System.Diagnostics.Stopwatch.StartNew();

@@ -1,5 +1,6 @@
 using Tplab.Common;
 using Tplab.Watch.Running;
+using Tplab.Diagnose.OnStarving;
 
 namespace Tplab.Tests.Watch;
 

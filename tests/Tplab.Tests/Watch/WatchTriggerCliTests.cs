@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using Tplab.Common;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch;

@@ -1,6 +1,6 @@
 using System.Diagnostics.Tracing;
 using Microsoft.Diagnostics.NETCore.Client;
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 
 namespace Tplab.Diagnose.Capture;
 

@@ -3,7 +3,7 @@ using System.Globalization;
 using Microsoft.Diagnostics.NETCore.Client;
 using Tplab.Common;
 using Tplab.Processes;
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 
 namespace Tplab.Diagnose.Capture;
 

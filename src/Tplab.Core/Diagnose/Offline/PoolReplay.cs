@@ -1,6 +1,6 @@
 using Microsoft.Diagnostics.Tracing;
 using Tplab.Watch;
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 using Tplab.Watch.Sampling;
 using Tplab.Watch.Verdicts;
 

@@ -2,7 +2,7 @@ using System.Diagnostics.Tracing;
 using System.Globalization;
 using Microsoft.Diagnostics.NETCore.Client;
 using Tplab.Diagnose.Capture;
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 
 namespace Tplab.Diagnose.Offline;
 

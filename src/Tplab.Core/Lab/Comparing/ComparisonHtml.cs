@@ -1,20 +1,22 @@
 using System.Net;
+using Tplab.Reports.Html;
 
 namespace Tplab.Lab.Comparing;
 
 /// <summary><c>tplab compare --format html</c>: one self-contained page, a table per scenario with its verdict.</summary>
 public static class ComparisonHtml
 {
-    private const string Style = """
-        body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em}
-        td,th{padding:.2em .8em;border-bottom:1px solid #ddd;text-align:right}td:first-child,th:first-child{text-align:left}
-        .worse{color:#b00020;font-weight:600}.better{color:#1b7f3b;font-weight:600}.same{color:#666}code{font-size:90%}
-        """;
-
-    /// <summary>Writes the page.</summary>
+    /// <summary>Writes the page (<see cref="PageLayout.Compare"/>).</summary>
     public static void Write(Comparison c, TextWriter w)
     {
-        w.WriteLine($"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>tplab compare</title><style>{Style}</style></head><body>");
+        ArgumentNullException.ThrowIfNull(c);
+        var body = new StringWriter(System.Globalization.CultureInfo.InvariantCulture) { NewLine = "\n" };
+        Body(c, body);
+        HtmlPage.Write(w, PageLayout.Compare, body: body.ToString());
+    }
+
+    private static void Body(Comparison c, TextWriter w)
+    {
         w.WriteLine("<h1>tplab compare</h1>");
         w.WriteLine($"<p>A: <code>{E(c.A.Path)}</code><br>B: <code>{E(c.B.Path)}</code></p>");
         w.WriteLine($"<p>{E(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"A change counts when it exceeds {c.ThresholdPercent:0.##}% (errors: {Comparison.ErrorPoints} point of the failed share) and, where a side ran with --repeat, lies outside its runs' range."))}</p>");
@@ -32,7 +34,6 @@ public static class ComparisonHtml
         {
             w.WriteLine($"<p>Only in {side} (not compared): {E(string.Join(", ", keys))}</p>");
         }
-        w.WriteLine("</body></html>");
     }
 
     private static string Css(Change change) => change switch { Change.Worse => "worse", Change.Better => "better", _ => "same" };

@@ -1,44 +1,75 @@
-using System.Text.Json;
-using System.Text.Json.Nodes;
+using System.Text.Json.Serialization;
+using Tplab.Common.Json;
 
 namespace Tplab.Lab.Comparing;
 
-/// <summary><c>tplab compare --format json</c> (schema in docs/lab.md, "Comparing runs").</summary>
-public static class ComparisonJson
+/// <summary><c>tplab compare --format json</c> (docs/schemas/compare.schema.json), written and read through this record.</summary>
+public sealed record ComparisonJson
 {
-    /// <summary>The comparison as one JSON object.</summary>
-    public static JsonObject Build(Comparison c) => new()
+    /// <summary>The version written; bumped when a field changes meaning or goes away.</summary>
+    public const int CurrentSchema = 1;
+
+    [JsonRequired]
+    public int SchemaVersion { get; init; } = CurrentSchema;
+
+    /// <summary>A's summary.json.</summary>
+    public string A { get; init; } = "";
+
+    /// <summary>B's summary.json.</summary>
+    public string B { get; init; } = "";
+
+    public double ThresholdPercent { get; init; }
+
+    /// <summary>Whether any scenario is worse in B.</summary>
+    public bool Worse { get; init; }
+
+    [JsonRequired]
+    public IReadOnlyList<ScenarioChangeJson> Scenarios { get; init; } = [];
+
+    public IReadOnlyList<string> OnlyInA { get; init; } = [];
+
+    public IReadOnlyList<string> OnlyInB { get; init; } = [];
+
+    /// <summary>The JSON of <paramref name="c"/>.</summary>
+    public static ComparisonJson From(Comparison c)
     {
-        ["schemaVersion"] = 1,
-        ["a"] = c.A.Path,
-        ["b"] = c.B.Path,
-        ["thresholdPercent"] = c.ThresholdPercent,
-        ["worse"] = c.AnyWorse,
-        ["scenarios"] = new JsonArray([.. c.Scenarios.Select(s => new JsonObject
+        ArgumentNullException.ThrowIfNull(c);
+        return new()
         {
-            ["scenario"] = s.Key,
-            ["label"] = s.Label,
-            ["statusA"] = s.StatusA,
-            ["statusB"] = s.StatusB,
-            ["verdict"] = ComparisonText.Verdict(s.Verdict),
-            ["reason"] = s.Reason,
-            ["figures"] = new JsonObject(s.Figures.Select(f => KeyValuePair.Create(f.Name, (JsonNode?)new JsonObject
-            {
-                ["a"] = Side(f.A), ["b"] = Side(f.B), ["changePercent"] = Round(f.Percent), ["judged"] = f.Judged,
-                ["change"] = ComparisonText.Verdict(f.Change),
-            }))),
-        })]),
-        ["onlyInA"] = new JsonArray([.. c.OnlyInA.Select(k => JsonValue.Create(k))]),
-        ["onlyInB"] = new JsonArray([.. c.OnlyInB.Select(k => JsonValue.Create(k))]),
-    };
+            A = c.A.Path, B = c.B.Path, ThresholdPercent = c.ThresholdPercent, Worse = c.AnyWorse,
+            Scenarios = [.. c.Scenarios.Select(s => new ScenarioChangeJson(
+                s.Key, s.Label, s.StatusA, s.StatusB, ComparisonText.Verdict(s.Verdict), s.Reason,
+                s.Figures.ToDictionary(f => f.Name, f => new FigureChangeJson(SideJson.From(f.A), SideJson.From(f.B), f.Percent, f.Judged, ComparisonText.Verdict(f.Change)), StringComparer.Ordinal)))],
+            OnlyInA = c.OnlyInA, OnlyInB = c.OnlyInB,
+        };
+    }
 
     /// <summary>Writes the JSON, indented.</summary>
-    public static void Write(Comparison c, TextWriter w) => w.WriteLine(Build(c).ToJsonString(new JsonSerializerOptions { WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }));
+    public static void Write(Comparison c, TextWriter w) => TplabJson.Write(From(c), ComparisonJsonContext.Indented.ComparisonJson, w);
+}
 
-    private static JsonObject? Side(Figure? f) => f is null ? null : new JsonObject
-    {
-        ["value"] = Round(f.Value), ["min"] = Round(f.Min), ["max"] = Round(f.Max), ["runs"] = f.Runs,
-    };
+/// <summary>One scenario in A and B: its verdict (better, worse, no clear change), why, and every figure.</summary>
+public sealed record ScenarioChangeJson(string Scenario, string Label, string StatusA, string StatusB, string Verdict, string Reason, IReadOnlyDictionary<string, FigureChangeJson> Figures);
 
-    private static double? Round(double? v) => v is double d ? Math.Round(d, 3) : null;
+/// <summary>A figure in A and B and its change in percent; <c>judged</c> when it counts for the verdict.</summary>
+public sealed record FigureChangeJson(SideJson? A, SideJson? B, double? ChangePercent, bool Judged, string Change);
+
+/// <summary>A figure on one side: its value (the mean over the runs with --repeat) and the runs' range.</summary>
+public sealed record SideJson(
+    double Value,
+    double? Min,
+    double? Max,
+    int Runs)
+{
+    /// <summary>The JSON of <paramref name="f"/>; null for null.</summary>
+    public static SideJson? From(Figure? f) => f is null ? null : new(f.Value, f.Min, f.Max, f.Runs);
+}
+
+/// <summary>The source-generated serializer of compare's JSON: figures to three decimals.</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
+[JsonSerializable(typeof(ComparisonJson))]
+internal sealed partial class ComparisonJsonContext : JsonSerializerContext
+{
+    /// <summary>Indented, as compare writes it.</summary>
+    public static ComparisonJsonContext Indented { get; } = new(TplabJson.Options(indented: true, numbers: new Round3()));
 }

@@ -1,6 +1,7 @@
-using System.Text.Json;
-using System.Text.Json.Nodes;
+using System.Globalization;
 using Tplab.Common;
+using Tplab.Common.Json;
+using Tplab.Lab.Results;
 
 namespace Tplab.Lab.Comparing;
 
@@ -17,7 +18,7 @@ public sealed record ResultsFile(string Path, string? StartedAt, IReadOnlyList<S
     public static readonly IReadOnlyList<string> FigureNames =
         ["meanMs", "p50Ms", "p99Ms", "maxMs", "requestsPerSecond", "requests", "failed", "threadsPeak", "injections", "peakRssMb", "cpuSeconds"];
 
-    /// <summary>Reads a results folder or a summary.json file; a missing or unreadable one is a usage error in one line.</summary>
+    /// <summary>Reads a results folder or a summary.json file (any schema version so far); a missing or unreadable one is a usage error in one line.</summary>
     public static ResultsFile Read(string path)
     {
         var file = Directory.Exists(path) ? System.IO.Path.Combine(path, "summary.json") : path;
@@ -27,62 +28,54 @@ public sealed record ResultsFile(string Path, string? StartedAt, IReadOnlyList<S
                 ? $"{path}: no summary.json in this folder (give a results folder written by tplab run, or its summary.json)"
                 : $"{path}: no such results folder or summary.json");
         }
-        JsonObject root;
+        string text;
         try
         {
-            root = JsonNode.Parse(File.ReadAllText(file)) as JsonObject ?? throw new JsonException("not an object");
+            text = File.ReadAllText(file);
         }
-        catch (Exception e) when (e is JsonException or IOException or UnauthorizedAccessException)
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             throw TplabException.Usage($"{file}: not a readable tplab summary.json ({e.Message.ReplaceLineEndings(" ")})");
         }
-        if (root["scenarios"] is not JsonArray scenarios || root["schemaVersion"] is null)
+        var summary = TplabJson.Read(text, SummaryJsonContext.Indented.SummaryJson, $"{file}: not a tplab summary.json", $"{file}: not a readable tplab summary.json");
+        if (summary.SchemaVersion > SummaryJson.CurrentSchema)
         {
-            throw TplabException.Usage($"{file}: not a tplab summary.json (no schemaVersion or scenarios)");
+            throw TplabException.Usage($"{file}: summary.json schema {summary.SchemaVersion.ToString(CultureInfo.InvariantCulture)} is newer than this tplab reads ({SummaryJson.CurrentSchema.ToString(CultureInfo.InvariantCulture)}); update tplab");
         }
-        return new ResultsFile(file, (string?)root["startedAt"], [.. scenarios.OfType<JsonObject>().Select(Scenario)]);
+        return new ResultsFile(file, summary.StartedAt, [.. summary.Scenarios.Select(Scenario)]);
     }
 
-    private static ScenarioFigures Scenario(JsonObject s)
+    private static ScenarioFigures Scenario(ScenarioJson s)
     {
-        var key = $"{(string?)s["experiment"]}/{(string?)s["scenario"]}";
+        var key = $"{s.Experiment}/{s.Scenario}";
         var figures = new Dictionary<string, Figure>(StringComparer.Ordinal);
-        var spread = s["spread"] as JsonObject;
         foreach (var name in FigureNames)
         {
-            if (spread?[name] is JsonObject sp && Number(sp["mean"]) is double mean)
+            if (s.Spread?.GetValueOrDefault(name) is { } sp)
             {
-                figures[name] = new Figure(mean, Number(sp["min"]), Number(sp["max"]), (int)(Number(sp["runs"]) ?? 1));
+                figures[name] = new Figure(sp.Mean, sp.Min, sp.Max, sp.Runs);
             }
             else if (Single(s, name) is double value)
             {
                 figures[name] = new Figure(value);
             }
         }
-        return new ScenarioFigures(key, (string?)s["label"] ?? key, (string?)s["status"] ?? "?", figures);
+        return new ScenarioFigures(key, s.Label.Length > 0 ? s.Label : key, s.Status.Length > 0 ? s.Status : "?", figures);
     }
 
-    private static double? Single(JsonObject s, string name)
+    private static double? Single(ScenarioJson s, string name) => name switch
     {
-        var load = s["load"] as JsonObject;
-        var latency = load?["latencyMs"] as JsonObject;
-        return name switch
-        {
-            "meanMs" => Number(latency?["mean"]),
-            "p50Ms" => Number(latency?["p50"]),
-            "p99Ms" => Number(latency?["p99"]),
-            "maxMs" => Number(latency?["max"]),
-            "requestsPerSecond" => Number(load?["throughputPerSecond"]),
-            "requests" => Number(load?["requests"]),
-            "failed" => Number(load?["failed"]),
-            "threadsPeak" => Number(s["timeline"]?["threadsPeak"]),
-            "injections" => s["timeline"]?["injectionsByReason"] is JsonObject by ? by.Sum(kv => Number(kv.Value) ?? 0) : null,
-            "peakRssMb" => Number(s["cost"]?["peakRssMb"]),
-            "cpuSeconds" => Number(s["cost"]?["cpuSeconds"]),
-            _ => null,
-        };
-    }
-
-    private static double? Number(JsonNode? node) =>
-        node is JsonValue v && v.GetValueKind() == JsonValueKind.Number ? v.GetValue<double>() : null;
+        "meanMs" => s.Load?.LatencyMs.Mean,
+        "p50Ms" => s.Load?.LatencyMs.P50,
+        "p99Ms" => s.Load?.LatencyMs.P99,
+        "maxMs" => s.Load?.LatencyMs.Max,
+        "requestsPerSecond" => s.Load?.ThroughputPerSecond,
+        "requests" => s.Load?.Requests,
+        "failed" => s.Load?.Failed,
+        "threadsPeak" => s.Timeline?.ThreadsPeak,
+        "injections" => s.Timeline?.InjectionsByReason.Values.Sum(),
+        "peakRssMb" => s.Cost?.PeakRssMb,
+        "cpuSeconds" => s.Cost?.CpuSeconds,
+        _ => null,
+    };
 }

@@ -31,7 +31,7 @@ public sealed record Experiment
     public IReadOnlyList<string> RuntimeNotes { get; init; } = [];
 
     /// <summary>The user's service the scenarios load; null for tplab's built-in target.</summary>
-    public Target.Service.ServiceDefinition? Service { get; init; }
+    public Launch.Service.ServiceDefinition? Service { get; init; }
 
     /// <summary>Whether any scenario waits on the database.</summary>
     public bool NeedsDatabase => Scenarios.Any(s => s.NeedsDatabase);

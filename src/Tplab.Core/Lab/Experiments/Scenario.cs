@@ -1,4 +1,4 @@
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Lab.Experiments;
 

@@ -3,7 +3,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using Tplab.Common;
 using Tplab.Lab.Experiments;
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Lab.Plans;
 

@@ -1,8 +1,8 @@
 using System.Text;
 using System.Text.Json.Nodes;
 using Tplab.Lab.Experiments;
-using Tplab.Target;
-using Tplab.Target.Service;
+using Tplab.Launch;
+using Tplab.Launch.Service;
 using static Tplab.Lab.Plans.PlanReader;
 
 namespace Tplab.Lab.Plans;

@@ -1,6 +1,6 @@
 using System.Text.Json;
-using System.Text.Json.Nodes;
 using Tplab.Common;
+using Tplab.Common.Json;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
@@ -16,8 +16,7 @@ namespace Tplab.Lab.Results;
 /// </summary>
 internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigures seeds)
 {
-    private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
-    private readonly JsonObject _series = [];
+    private readonly Dictionary<string, SeriesJson> _series = new(StringComparer.Ordinal);
     private readonly DateTimeOffset _startedAt = options.Time.GetUtcNow();
 
     /// <summary>A scenario's file, e.g. <c>ab-100/sleep.requests.csv</c>; with --repeat, <c>ab-100/sleep.run2.requests.csv</c>.</summary>
@@ -48,12 +47,13 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
 
     public void WriteSummary(LabResult lab)
     {
-        var summary = SummaryJson.Build(lab, options, seeds, _startedAt, options.Time.GetUtcNow());
+        var summary = SummaryJson.From(lab, options, seeds, _startedAt, options.Time.GetUtcNow());
         Guard(() =>
         {
             // Rewritten after every experiment: a reader, or a run killed mid-write, sees the previous version whole.
-            AtomicFile.WriteAllText(Path.Combine(folder, "summary.json"), summary.ToJsonString(Indented));
-            AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, ReportKind.Lab, summary, _series));
+            AtomicFile.Write(Path.Combine(folder, "summary.json"), w => TplabJson.Write(summary, SummaryJsonContext.Indented.SummaryJson, w));
+            var data = JsonSerializer.SerializeToNode(summary, SummaryJsonContext.Indented.SummaryJson)!;
+            AtomicFile.Write(Path.Combine(folder, "report.html"), w => HtmlReport.Write(w, ReportKind.Lab, data, _series));
         });
     }
 

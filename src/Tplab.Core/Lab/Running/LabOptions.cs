@@ -1,6 +1,6 @@
 using Tplab.Common;
 using Tplab.Lab.Experiments;
-using Tplab.Target;
+using Tplab.Launch;
 using Tplab.Watch;
 
 namespace Tplab.Lab.Running;

@@ -3,8 +3,8 @@ using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Results;
 using Tplab.Lab.Seeds;
-using Tplab.Target;
-using Tplab.Target.Service;
+using Tplab.Launch;
+using Tplab.Launch.Service;
 
 namespace Tplab.Lab.Running;
 

@@ -1,6 +1,6 @@
 using Tplab.Lab.Experiments;
 using Tplab.Load;
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Lab.Running;
 

@@ -1,6 +1,6 @@
 using Tplab.Blocking;
 using Tplab.Lab.Experiments;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 using Tplab.Load;
 using Tplab.Watch;
 

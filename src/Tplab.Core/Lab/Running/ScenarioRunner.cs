@@ -1,8 +1,8 @@
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Load;
-using Tplab.Target;
-using Tplab.Target.Service;
+using Tplab.Launch;
+using Tplab.Launch.Service;
 using Tplab.Watch;
 
 namespace Tplab.Lab.Running;

@@ -1,7 +1,7 @@
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Load;
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Lab.Tuning;
 

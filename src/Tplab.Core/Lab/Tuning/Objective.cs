@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text.RegularExpressions;
 using Tplab.Common;
 using Tplab.Load;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
 namespace Tplab.Lab.Tuning;
 

@@ -1,71 +1,160 @@
-using System.Text.Json.Nodes;
-using Tplab.Blocking;
-using Tplab.Target;
+using System.Text.Json.Serialization;
+using Tplab.Common.Json;
+using Tplab.Lab.Results;
+using Tplab.Launch;
 
 namespace Tplab.Lab.Tuning;
 
-/// <summary>tune.json and <c>tplab tune --format json</c> (schema in docs/tune.md).</summary>
-public static class TuneJson
+/// <summary>tune.json and <c>tplab tune --format json</c> (docs/schemas/tune.schema.json), written and read through this record.</summary>
+public sealed record TuneJson
 {
-    /// <summary>The result as one JSON object.</summary>
-    public static JsonObject Build(TuneResult r)
+    /// <summary>The version written; bumped when a field changes meaning or goes away.</summary>
+    public const int CurrentSchema = 1;
+
+    [JsonRequired]
+    public int SchemaVersion { get; init; } = CurrentSchema;
+
+    public string Tool { get; init; } = "";
+
+    /// <summary>The service tuned: the user's command or pid, or tplab's target and its path.</summary>
+    public string Service { get; init; } = "";
+
+    public string Load { get; init; } = "";
+
+    /// <summary>"p99 &lt; 1.5s".</summary>
+    public string Objective { get; init; } = "";
+
+    public string ObjectiveFigure { get; init; } = "";
+
+    public double ObjectiveBoundMs { get; init; }
+
+    public int Cores { get; init; }
+
+    public int DefaultMinThreads { get; init; }
+
+    public bool DefaultMeets { get; init; }
+
+    public EstimateJson? Estimate { get; init; }
+
+    public int? RecommendedMinThreads { get; init; }
+
+    public int? HighestFailingMinThreads { get; init; }
+
+    public bool Interrupted { get; init; }
+
+    [JsonRequired]
+    public IReadOnlyList<TrialJson> Trials { get; init; } = [];
+
+    public IReadOnlyList<string> KnobsWithoutEffect { get; init; } = [];
+
+    public IReadOnlyList<TuneCulpritJson> Culprits { get; init; } = [];
+
+    /// <summary>The recommended minimum in each form, ready to paste.</summary>
+    public IReadOnlyList<SettingJson> Settings { get; init; } = [];
+
+    public string? Advice { get; init; }
+
+    /// <summary>The JSON of <paramref name="r"/>.</summary>
+    public static TuneJson From(TuneResult r)
     {
+        ArgumentNullException.ThrowIfNull(r);
         var o = r.Options;
-        return new JsonObject
+        return new()
         {
-            ["schemaVersion"] = 1,
-            ["tool"] = "tplab " + typeof(TuneJson).Assembly.GetName().Version?.ToString(3),
-            ["service"] = o.Service?.Describe() ?? $"tplab's target {o.Scenario.PathAndQuery}",
-            ["load"] = o.Scenario.Load.Describe(),
-            ["objective"] = o.Objective.ToString(),
-            ["objectiveFigure"] = o.Objective.Figure,
-            ["objectiveBoundMs"] = o.Objective.BoundMs,
-            ["cores"] = Environment.ProcessorCount,
-            ["defaultMinThreads"] = r.DefaultMinThreads,
-            ["defaultMeets"] = r.DefaultMeets,
-            ["estimate"] = r.Estimate is { } e ? new JsonObject
-            {
-                ["threads"] = e.Threads, ["arrivalPerSecond"] = Math.Round(e.ArrivalPerSecond, 3), ["holdSeconds"] = Math.Round(e.HoldSeconds, 4), ["explanation"] = e.Explanation,
-            } : null,
-            ["recommendedMinThreads"] = r.RecommendedMinThreads,
-            ["highestFailingMinThreads"] = r.HighestFailing,
-            ["interrupted"] = r.Interrupted,
-            ["trials"] = new JsonArray([.. r.Trials.Select(Trial)]),
-            ["knobsWithoutEffect"] = new JsonArray([.. r.KnobsWithoutEffect.Select(t => JsonValue.Create(t.Knob))]),
-            ["culprits"] = new JsonArray([.. r.Culprits.Select(c => new JsonObject
-            {
-                ["blockingCall"] = c.BlockingCall, ["userFrame"] = c.UserFrame, ["threads"] = Math.Round(c.Threads, 2), ["advice"] = c.Advice,
-            })]),
-            ["settings"] = new JsonArray([.. (r.RecommendedMinThreads is int n ? ThreadPoolForms.PasteReady(n) : []).Select(s => new JsonObject { ["where"] = s.Where, ["text"] = s.Text })]),
-            ["advice"] = TuneAdvice.RealFix(r),
+            Tool = "tplab " + typeof(TuneJson).Assembly.GetName().Version?.ToString(3),
+            Service = o.Service?.Describe() ?? $"tplab's target {o.Scenario.PathAndQuery}",
+            Load = o.Scenario.Load.Describe(), Objective = o.Objective.ToString(), ObjectiveFigure = o.Objective.Figure,
+            ObjectiveBoundMs = o.Objective.BoundMs, Cores = Environment.ProcessorCount, DefaultMinThreads = r.DefaultMinThreads,
+            DefaultMeets = r.DefaultMeets,
+            Estimate = r.Estimate is { } e ? new EstimateJson(e.Threads, e.ArrivalPerSecond, e.HoldSeconds, e.Explanation) : null,
+            RecommendedMinThreads = r.RecommendedMinThreads, HighestFailingMinThreads = r.HighestFailing, Interrupted = r.Interrupted,
+            Trials = [.. r.Trials.Select(TrialJson.From)],
+            KnobsWithoutEffect = [.. r.KnobsWithoutEffect.Select(t => t.Knob!)],
+            Culprits = [.. r.Culprits.Select(c => new TuneCulpritJson(c.BlockingCall, c.UserFrame, c.Threads, c.Advice))],
+            Settings = [.. (r.RecommendedMinThreads is int n ? ThreadPoolForms.PasteReady(n) : []).Select(s => new SettingJson(s.Where, s.Text))],
+            Advice = TuneAdvice.RealFix(r),
         };
     }
 
     /// <summary>Writes the JSON, indented.</summary>
-    public static void Write(TuneResult r, TextWriter w) => w.WriteLine(Build(r).ToJsonString(new System.Text.Json.JsonSerializerOptions { WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }));
+    public static void Write(TuneResult r, TextWriter w) => TplabJson.Write(From(r), TuneJsonContext.Indented.TuneJson, w);
+}
 
-    private static JsonObject Trial(TuneTrial t) => new()
+/// <summary>The Little's-law estimate.</summary>
+public sealed record EstimateJson(
+    int Threads,
+    double ArrivalPerSecond,
+    [property: JsonConverter(typeof(Round4))] double HoldSeconds,
+    string Explanation);
+
+/// <summary>A blocking call that makes a minimum necessary.</summary>
+public sealed record TuneCulpritJson(string BlockingCall, string UserFrame, [property: JsonConverter(typeof(Round2))] double Threads, string Advice);
+
+/// <summary>One form of the setting: where it goes and its text.</summary>
+public sealed record SettingJson(string Where, string Text);
+
+/// <summary>One trial: what it tried, whether it met the objective, and what it cost (the figures of summary.json's repeats).</summary>
+public sealed record TrialJson
+{
+    public int Trial { get; init; }
+
+    /// <summary>baseline, estimate, search or knob.</summary>
+    public string Purpose { get; init; } = "";
+
+    public int? MinThreads { get; init; }
+
+    public string? Knob { get; init; }
+
+    public bool Meets { get; init; }
+
+    public string Why { get; init; } = "";
+
+    public double? ObjectiveMs { get; init; }
+
+    public string Status { get; init; } = "";
+
+    public long Requests { get; init; }
+
+    public long Failed { get; init; }
+
+    public double? MeanMs { get; init; }
+
+    public double? P50Ms { get; init; }
+
+    public double? P99Ms { get; init; }
+
+    public double? MaxMs { get; init; }
+
+    public double? RequestsPerSecond { get; init; }
+
+    public int? ThreadsPeak { get; init; }
+
+    public int? Injections { get; init; }
+
+    public double? PeakRssMb { get; init; }
+
+    public double? CpuSeconds { get; init; }
+
+    /// <summary>The JSON of <paramref name="t"/>.</summary>
+    public static TrialJson From(TuneTrial t)
     {
-        ["trial"] = t.Number,
-        ["purpose"] = t.Purpose.ToString().ToLowerInvariant(),
-        ["minThreads"] = t.MinThreads,
-        ["knob"] = t.Knob,
-        ["meets"] = t.Meets,
-        ["why"] = t.Why,
-        ["objectiveMs"] = Round(t.ObjectiveMs),
-        ["status"] = char.ToLowerInvariant(t.Figures.Status.ToString()[0]) + t.Figures.Status.ToString()[1..],
-        ["requests"] = t.Figures.Requests,
-        ["failed"] = t.Figures.Failed,
-        ["meanMs"] = Round(t.Figures.MeanMs),
-        ["p50Ms"] = Round(t.Figures.P50Ms),
-        ["p99Ms"] = Round(t.Figures.P99Ms),
-        ["maxMs"] = Round(t.Figures.MaxMs),
-        ["requestsPerSecond"] = Round(t.Figures.RequestsPerSecond),
-        ["threadsPeak"] = t.Figures.ThreadsPeak,
-        ["injections"] = t.Figures.Injections,
-        ["peakRssMb"] = t.Figures.PeakRssMb,
-        ["cpuSeconds"] = t.Figures.CpuSeconds,
-    };
+        ArgumentNullException.ThrowIfNull(t);
+        var f = RunJson.From(t.Figures);
+        return new()
+        {
+            Trial = t.Number, Purpose = Words.Of(t.Purpose), MinThreads = t.MinThreads, Knob = t.Knob, Meets = t.Meets, Why = t.Why,
+            ObjectiveMs = t.ObjectiveMs, Status = f.Status, Requests = f.Requests, Failed = f.Failed, MeanMs = f.MeanMs, P50Ms = f.P50Ms,
+            P99Ms = f.P99Ms, MaxMs = f.MaxMs, RequestsPerSecond = f.RequestsPerSecond, ThreadsPeak = f.ThreadsPeak, Injections = f.Injections,
+            PeakRssMb = f.PeakRssMb, CpuSeconds = f.CpuSeconds,
+        };
+    }
+}
 
-    private static double? Round(double? v) => v is double d ? Math.Round(d, 3) : null;
+/// <summary>The source-generated serializer of tune.json: figures to three decimals unless a property says otherwise.</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
+[JsonSerializable(typeof(TuneJson))]
+internal sealed partial class TuneJsonContext : JsonSerializerContext
+{
+    /// <summary>Indented, as tune.json is written.</summary>
+    public static TuneJsonContext Indented { get; } = new(TplabJson.Options(indented: true, numbers: new Round3()));
 }

@@ -1,5 +1,5 @@
 using Tplab.Lab.Experiments;
-using Tplab.Target.Service;
+using Tplab.Launch.Service;
 
 namespace Tplab.Lab.Tuning;
 

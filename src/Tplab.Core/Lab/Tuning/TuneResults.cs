@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Tplab.Common;
+using Tplab.Common.Json;
 using Tplab.Reports.Html;
 
 namespace Tplab.Lab.Tuning;
@@ -10,11 +11,11 @@ public static class TuneResults
     /// <summary>Writes both files whole into <see cref="TuneResult.Folder"/>.</summary>
     public static void Write(TuneResult result)
     {
-        var json = TuneJson.Build(result);
+        var json = TuneJson.From(result);
         try
         {
-            AtomicFile.WriteAllText(Path.Combine(result.Folder, "tune.json"), json.ToJsonString(new JsonSerializerOptions { WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }));
-            AtomicFile.Write(Path.Combine(result.Folder, "tune.html"), w => WritePage(w, json.ToJsonString()));
+            AtomicFile.Write(Path.Combine(result.Folder, "tune.json"), w => TplabJson.Write(json, TuneJsonContext.Indented.TuneJson, w));
+            AtomicFile.Write(Path.Combine(result.Folder, "tune.html"), w => WritePage(w, JsonSerializer.Serialize(json, TuneJsonContext.Indented.TuneJson)));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -22,9 +23,5 @@ public static class TuneResults
         }
     }
 
-    private static void WritePage(TextWriter w, string json) => w.Write(HtmlReport.Asset("tune.html")
-        .Replace("/*UPLOT_CSS*/", HtmlReport.Asset("uPlot.min.css"), StringComparison.Ordinal)
-        .Replace("/*DATA*/", json.Replace("</", "<\\/", StringComparison.Ordinal), StringComparison.Ordinal)
-        .Replace("/*UPLOT_JS*/", HtmlReport.Asset("uPlot.iife.min.js"), StringComparison.Ordinal)
-        .Replace("/*TUNE_JS*/", HtmlReport.Asset("tune.js"), StringComparison.Ordinal));
+    private static void WritePage(TextWriter w, string json) => HtmlPage.Write(w, PageLayout.Tune, json);
 }

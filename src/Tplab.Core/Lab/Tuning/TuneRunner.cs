@@ -3,8 +3,8 @@ using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Load;
-using Tplab.Target;
-using Tplab.Target.Service;
+using Tplab.Launch;
+using Tplab.Launch.Service;
 using Tplab.Watch;
 
 namespace Tplab.Lab.Tuning;

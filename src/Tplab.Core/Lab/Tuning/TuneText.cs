@@ -1,6 +1,6 @@
 using System.Globalization;
 using Tplab.Reports.Terminal;
-using Tplab.Target;
+using Tplab.Launch;
 
 namespace Tplab.Lab.Tuning;
 

@@ -2,7 +2,6 @@ using System.Buffers;
 using System.Net;
 using System.Net.Http.Headers;
 using System.Net.Sockets;
-using System.Text;
 using Tplab.Common;
 using Tplab.Load.Requests;
 
@@ -55,8 +54,9 @@ public sealed class HttpSender : ISender
             handler.SslOptions = new System.Net.Security.SslClientAuthenticationOptions { RemoteCertificateValidationCallback = static (_, _, _, _) => true };
         }
         _invoker = new HttpMessageInvoker(handler, disposeHandler: true);
-        // What goes on the wire, for ab's and JMeter's byte counts (HttpClient does not expose raw bytes).
-        _requestBytes = [.. _targets.Select(t => WireBytes(t, _keepAlive))];
+        // What goes on the wire, for ab's and JMeter's byte counts (HttpClient does not expose raw bytes): counted by
+        // the sockets engine's builder, so both engines report the same BytesOut for the same requests.
+        _requestBytes = [.. _targets.Select(t => Http1.RequestBytes.WireLength(t, _keepAlive))];
     }
 
     /// <inheritdoc />
@@ -175,26 +175,6 @@ public sealed class HttpSender : ISender
             }
         }
         return (null, null);
-    }
-
-    private static long WireBytes(RequestTemplate t, bool keepAlive)
-    {
-        var head = new StringBuilder()
-            .Append(t.Method).Append(' ').Append(t.Url.PathAndQuery).Append(" HTTP/1.1\r\nHost: ").Append(t.Url.Authority).Append("\r\n");
-        foreach (var (name, value) in t.Headers)
-        {
-            head.Append(name).Append(": ").Append(value).Append("\r\n");
-        }
-        if (!t.Body.IsEmpty && !t.Headers.Any(h => h.Key.Equals("Content-Length", StringComparison.OrdinalIgnoreCase)))
-        {
-            head.Append("Content-Length: ").Append(t.Body.Length.ToString(System.Globalization.CultureInfo.InvariantCulture)).Append("\r\n");
-        }
-        if (!keepAlive)
-        {
-            head.Append("Connection: close\r\n");
-        }
-        head.Append("\r\n");
-        return Encoding.ASCII.GetByteCount(head.ToString()) + t.Body.Length;
     }
 
     private static async Task<long> ReadBodyAsync(HttpResponseMessage response, CancellationToken ct)

@@ -1,5 +1,6 @@
-using System.Text.Json;
-using Tplab.Load.Reports;
+using System.Text.Json.Serialization;
+using Tplab.Common.Json;
+using Tplab.Load.Summary;
 
 namespace Tplab.Load.Formats;
 
@@ -47,39 +48,12 @@ public sealed class CrankFormat : ISummaryFormat
         ArgumentNullException.ThrowIfNull(summary);
         ArgumentNullException.ThrowIfNull(writer);
         var values = Values(summary);
-        var buffer = new MemoryStream();
-        using (var json = new Utf8JsonWriter(buffer))
-        {
-            json.WriteStartObject();
-            json.WriteStartArray("Metadata");
-            foreach (var (name, aggregate, reduce, description, format) in Metrics)
-            {
-                json.WriteStartObject();
-                json.WriteString("Source", "tplab");
-                json.WriteString("Name", name);
-                json.WriteString("Aggregate", aggregate);
-                json.WriteString("Reduce", reduce);
-                json.WriteString("ShortDescription", description);
-                json.WriteString("LongDescription", description);
-                json.WriteString("Format", format);
-                json.WriteEndObject();
-            }
-            json.WriteEndArray();
-            json.WriteStartArray("Measurements");
-            var now = (summary.FinishedAt ?? DateTimeOffset.UnixEpoch).UtcDateTime.ToString("O", System.Globalization.CultureInfo.InvariantCulture);
-            foreach (var (name, _, _, _, _) in Metrics)
-            {
-                json.WriteStartObject();
-                json.WriteString("Timestamp", now);
-                json.WriteString("Name", name);
-                json.WriteNumber("Value", Math.Round(values[name], 3));
-                json.WriteEndObject();
-            }
-            json.WriteEndArray();
-            json.WriteEndObject();
-        }
+        var now = (summary.FinishedAt ?? DateTimeOffset.UnixEpoch).UtcDateTime.ToString("O", System.Globalization.CultureInfo.InvariantCulture);
+        var statistics = new CrankStatistics(
+            [.. Metrics.Select(m => new CrankMetadata("tplab", m.Name, m.Aggregate, m.Reduce, m.Description, m.Description, m.Format))],
+            [.. Metrics.Select(m => new CrankMeasurement(now, m.Name, values[m.Name]))]);
         writer.Write("#StartJobStatistics\n");
-        writer.Write(System.Text.Encoding.UTF8.GetString(buffer.ToArray()));
+        writer.Write(TplabJson.Serialize(statistics, CrankJsonContext.Line.CrankStatistics));
         writer.Write("\n#EndJobStatistics\n");
     }
 
@@ -108,4 +82,20 @@ public sealed class CrankFormat : ISummaryFormat
             ["tplab/rps/target"] = s.TargetRate ?? 0,
         };
     }
+}
+
+/// <summary>crank's job statistics object: the metrics' definitions, then their values.</summary>
+internal sealed record CrankStatistics(IReadOnlyList<CrankMetadata> Metadata, IReadOnlyList<CrankMeasurement> Measurements);
+
+/// <summary>A metric's definition, as crank's <c>MeasurementMetadata</c> names its fields.</summary>
+internal sealed record CrankMetadata(string Source, string Name, string Aggregate, string Reduce, string ShortDescription, string LongDescription, string Format);
+
+/// <summary>A metric's value.</summary>
+internal sealed record CrankMeasurement(string Timestamp, string Name, double Value);
+
+/// <summary>The source-generated serializer of crank's statistics: PascalCase names, one line.</summary>
+[JsonSerializable(typeof(CrankStatistics))]
+internal sealed partial class CrankJsonContext : JsonSerializerContext
+{
+    public static CrankJsonContext Line { get; } = new(TplabJson.Options(indented: false, pascalCase: true, numbers: new Round3()));
 }

@@ -23,6 +23,9 @@ public sealed class CsvFormat(IReadOnlyList<string>? labels = null) : IRecordFor
     /// <inheritdoc />
     public string Description => "one row per request (JMeter JTL column names)";
 
+    /// <inheritdoc />
+    public IReadOnlyList<string> Extensions => [".csv"];
+
     /// <summary>The same format with the templates' labels in the label column.</summary>
     public CsvFormat WithLabels(IReadOnlyList<string> labels) => new(labels);
 

@@ -1,5 +1,6 @@
+using HdrHistogram;
 using Tplab.Load.Histograms;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
 namespace Tplab.Load.Formats;
 
@@ -18,6 +19,9 @@ public sealed class HgrmFormat : ISummaryFormat
     public string Description => "HdrHistogram percentile distribution of latency (ms)";
 
     /// <inheritdoc />
+    public IReadOnlyList<string> Extensions => [".hgrm"];
+
+    /// <inheritdoc />
     public void Write(LoadSummary summary, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(summary);
@@ -31,15 +35,18 @@ public sealed class HgrmFormat : ISummaryFormat
         ArgumentNullException.ThrowIfNull(writer);
         const int d = LatencyHistogram.SignificantDigits;
         writer.Write($"{"Value",12} {"Percentile",14} {"TotalCount",10} {"1/(1-Percentile)",14}\n\n");
-        foreach (var step in PercentileDistribution.Steps(h))
+        // HdrHistogram.NET's percentile iterator, formatted here: its own writer formats with the writer's culture
+        // (de-DE would print 1,234) and prints NaN for an empty histogram's mean.
+        foreach (var step in h.Inner.Percentiles(5))
         {
-            var fraction = step.Percentile / 100.0;
-            writer.Write(step.Percentile < 100
-                ? $"{Num.Fixed(step.Value / MicrosPerMs, d, 12)} {Num.Fixed(fraction, 12, 2)} {Num.Int(step.TotalCount, 10)} {Num.Fixed(1 / (1 - fraction), 2, 14)}\n"
-                : $"{Num.Fixed(step.Value / MicrosPerMs, d, 12)} {Num.Fixed(fraction, 12, 2)} {Num.Int(step.TotalCount, 10)}\n");
+            var fraction = step.PercentileLevelIteratedTo / 100.0;
+            var value = step.ValueIteratedTo / MicrosPerMs;
+            writer.Write(!step.IsLastValue()
+                ? $"{Num.Fixed(value, d, 12)} {Num.Fixed(fraction, 12, 2)} {Num.Int(step.TotalCountToThisValue, 10)} {Num.Fixed(1 / (1 - fraction), 2, 14)}\n"
+                : $"{Num.Fixed(value, d, 12)} {Num.Fixed(fraction, 12, 2)} {Num.Int(step.TotalCountToThisValue, 10)}\n");
         }
         writer.Write($"#[Mean    = {Num.Fixed(h.Mean / MicrosPerMs, d, 12)}, StdDeviation   = {Num.Fixed(h.StdDeviation / MicrosPerMs, d, 12)}]\n");
         writer.Write($"#[Max     = {Num.Fixed(h.MaxValue / MicrosPerMs, d, 12)}, Total count    = {Num.Int(h.TotalCount, 12)}]\n");
-        writer.Write($"#[Buckets = {Num.Int(h.BucketCount, 12)}, SubBuckets     = {Num.Int(LatencyHistogram.SubBuckets, 12)}]\n");
+        writer.Write($"#[Buckets = {Num.Int(h.BucketCount, 12)}, SubBuckets     = {Num.Int(h.SubBuckets, 12)}]\n");
     }
 }

@@ -19,6 +19,9 @@ public sealed class HlogFormat : IRecordFormat
     public string Description => "HdrHistogram interval log of latency (µs), one interval a second";
 
     /// <inheritdoc />
+    public IReadOnlyList<string> Extensions => [".hlog"];
+
+    /// <inheritdoc />
     public IRecordWriter Open(TextWriter writer, DateTimeOffset startedAt)
     {
         ArgumentNullException.ThrowIfNull(writer);

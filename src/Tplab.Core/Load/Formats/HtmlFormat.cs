@@ -1,5 +1,5 @@
 using System.Globalization;
-using System.Text.Json.Nodes;
+using System.Text.Json;
 using Tplab.Reports.Html;
 
 namespace Tplab.Load.Formats;
@@ -18,16 +18,18 @@ public sealed class HtmlFormat : IResultFormat
     public string Description => "a page of latency charts and each request's timeline (opens offline)";
 
     /// <inheritdoc />
+    public IReadOnlyList<string> Extensions => [".html", ".htm"];
+
+    /// <inheritdoc />
     public void Write(LoadResult result, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var summary = new JsonObject
-        {
-            ["tool"] = "tplab " + typeof(HtmlFormat).Assembly.GetName().Version?.ToString(3),
-            ["startedAt"] = result.StartedAt.ToString("O", CultureInfo.InvariantCulture),
-            ["load"] = LoadJson.ToJsonObject(result.Summary),
-        };
-        var series = new JsonObject { ["run"] = ReportSeries.Build(result, timeline: null, result.StartedAt) };
-        HtmlReport.Write(writer, ReportKind.Load, summary, series);
+        var page = new LoadPageJson(
+            "tplab " + typeof(HtmlFormat).Assembly.GetName().Version?.ToString(3), result.StartedAt.ToString("O", CultureInfo.InvariantCulture), LoadJson.From(result.Summary));
+        var series = new Dictionary<string, SeriesJson> { ["run"] = ReportSeries.Build(result, timeline: null, result.StartedAt) };
+        HtmlReport.Write(writer, ReportKind.Load, JsonSerializer.SerializeToNode(page, LoadJsonContext.Indented.LoadPageJson)!, series);
     }
 }
+
+/// <summary>The summary a load's page draws: the tool, when the run started, and the load's JSON.</summary>
+public sealed record LoadPageJson(string Tool, string StartedAt, LoadJson Load);

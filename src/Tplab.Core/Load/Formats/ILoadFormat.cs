@@ -1,17 +1,11 @@
+using Tplab.Common.Output;
 using Tplab.Load.Engine;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
 namespace Tplab.Load.Formats;
 
-/// <summary>An output format of <c>tplab load</c>, known by its <c>--format</c> name.</summary>
-public interface ILoadFormat
-{
-    /// <summary>The <c>--format</c> name.</summary>
-    string Name { get; }
-
-    /// <summary>One line for <c>--help</c> and docs.</summary>
-    string Description { get; }
-}
+/// <summary>An output format of <c>tplab load</c>, known by its <c>--format</c> name (<see cref="LoadFormats"/>).</summary>
+public interface ILoadFormat : IOutputFormat;
 
 /// <summary>A format that reads only the summary (text, the peers' layouts, json, hgrm).</summary>
 public interface ISummaryFormat : ILoadFormat

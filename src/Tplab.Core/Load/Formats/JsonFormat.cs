@@ -1,28 +1,20 @@
-using System.Text;
-using System.Text.Json;
-using Tplab.Load.Reports;
+using Tplab.Common.Json;
+using Tplab.Load.Summary;
 
 namespace Tplab.Load.Formats;
 
-/// <summary>The summary as JSON (<see cref="LoadJson"/>; schema in docs/load.md).</summary>
+/// <summary>The summary as JSON (<see cref="LoadJson"/>; docs/schemas/load.schema.json).</summary>
 public sealed class JsonFormat : ISummaryFormat
 {
     /// <inheritdoc />
     public string Name => "json";
 
     /// <inheritdoc />
-    public string Description => "the summary as JSON (schema in docs/load.md)";
+    public string Description => "the summary as JSON (docs/schemas/load.schema.json)";
 
     /// <inheritdoc />
-    public void Write(LoadSummary summary, TextWriter writer)
-    {
-        ArgumentNullException.ThrowIfNull(writer);
-        using var buffer = new MemoryStream();
-        using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true }))
-        {
-            LoadJson.Write(json, summary);
-        }
-        writer.Write(Encoding.UTF8.GetString(buffer.ToArray()).ReplaceLineEndings("\n"));
-        writer.Write('\n');
-    }
+    public IReadOnlyList<string> Extensions => [".json"];
+
+    /// <inheritdoc />
+    public void Write(LoadSummary summary, TextWriter writer) => TplabJson.Write(LoadJson.From(summary), LoadJsonContext.Indented.LoadJson, writer);
 }

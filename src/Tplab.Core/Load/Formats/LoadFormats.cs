@@ -1,27 +1,55 @@
 using Tplab.Common;
+using Tplab.Common.Output;
 
 namespace Tplab.Load.Formats;
 
 /// <summary>The catalogue of <c>--format</c> names: every format is listed here once.</summary>
 public static class LoadFormats
 {
-    /// <summary>Every format, the default first.</summary>
-    public static IReadOnlyList<ILoadFormat> All { get; } =
-    [
+    /// <summary>Every format, text (the default) first.</summary>
+    public static FormatCatalogue<ILoadFormat> Catalogue { get; } = new(
         new TextFormat(), new AbFormat(), new JMeterFormat(), new VegetaFormat(), new SiegeFormat(),
-        new JsonFormat(), new CsvFormat(), new HgrmFormat(), new HlogFormat(), new HtmlFormat(), new CrankFormat(),
-    ];
+        new JsonFormat(), new CsvFormat(), new HgrmFormat(), new HlogFormat(), new HtmlFormat(), new CrankFormat());
+
+    /// <summary>Every format, the default first.</summary>
+    public static IReadOnlyList<ILoadFormat> All => Catalogue.All;
 
     /// <summary>text.</summary>
-    public static ILoadFormat Default => All[0];
+    public static ILoadFormat Default => Catalogue.Default;
 
     /// <summary>The names, comma-separated, for messages and help.</summary>
-    public static string Names => string.Join(", ", All.Select(f => f.Name));
+    public static string Names => Catalogue.Names;
 
     /// <summary>The format called <paramref name="name"/> (case-insensitive); a usage error naming the known ones otherwise.</summary>
-    public static ILoadFormat Find(string name) =>
-        All.FirstOrDefault(f => string.Equals(f.Name, name?.Trim(), StringComparison.OrdinalIgnoreCase))
-        ?? throw TplabException.Usage($"unknown format '{name}'; known: {Names}");
+    public static ILoadFormat Find(string name) => Catalogue.Find(name);
+
+    /// <summary>
+    /// The outputs of a run: formats and files pair by position (the i-th <c>--output</c> receives the i-th <c>--format</c>);
+    /// a format without a file goes to stdout; a file without a format takes it from its extension (.json, .csv, .hgrm,
+    /// .hlog, .txt, .html), and an extension that names none is a usage error. Formats may be comma-separated. At most one
+    /// machine-readable format may share stdout with others.
+    /// </summary>
+    public static IReadOnlyList<ReportOutput> Outputs(IReadOnlyList<string> formats, IReadOnlyList<string> outputs)
+    {
+        ArgumentNullException.ThrowIfNull(formats);
+        ArgumentNullException.ThrowIfNull(outputs);
+        var names = formats.SelectMany(f => f.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToList();
+        var list = new List<ReportOutput>();
+        for (var i = 0; i < Math.Max(names.Count, outputs.Count); i++)
+        {
+            var path = i < outputs.Count && outputs[i] != "-" ? outputs[i] : null;
+            list.Add(new ReportOutput(Catalogue.Resolve(i < names.Count ? names[i] : null, path, fallback: path is null ? Default : null), path));
+        }
+        if (list.Count == 0)
+        {
+            list.Add(new ReportOutput(Default, null));
+        }
+        if (list.Count(o => o.Path is null) > 1 && list.Any(o => o.Path is null && o.Format.Name is "json" or "csv" or "hlog"))
+        {
+            throw TplabException.Usage("only one machine-readable format (json, csv, hlog) can go to stdout alongside others; give it --output FILE");
+        }
+        return list;
+    }
 
     /// <summary>Writes <paramref name="result"/> in <paramref name="format"/>.</summary>
     public static void Write(ILoadFormat format, LoadResult result, TextWriter writer)

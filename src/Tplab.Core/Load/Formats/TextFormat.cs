@@ -1,4 +1,4 @@
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
 namespace Tplab.Load.Formats;
 
@@ -10,6 +10,9 @@ public sealed class TextFormat : ISummaryFormat
 
     /// <inheritdoc />
     public string Description => "tplab's summary (default)";
+
+    /// <inheritdoc />
+    public IReadOnlyList<string> Extensions => [".txt"];
 
     /// <inheritdoc />
     public void Write(LoadSummary summary, TextWriter writer)

@@ -1,4 +1,4 @@
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
 namespace Tplab.Load.Formats;
 

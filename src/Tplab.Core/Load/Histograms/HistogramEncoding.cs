@@ -1,5 +1,8 @@
 using System.Buffers.Binary;
 using System.IO.Compression;
+using HdrHistogram;
+using HdrHistogram.Encoding;
+using HdrHistogram.Utilities;
 
 namespace Tplab.Load.Histograms;
 
@@ -8,7 +11,9 @@ namespace Tplab.Load.Histograms;
 /// in base64): cookie 0x1c849314 and the deflated length, then zlib of the V2 encoding: cookie 0x1c849313, payload
 /// length, normalizing offset, significant digits, lowest and highest trackable values, the integer-to-double ratio,
 /// then the counts as ZigZag LEB128 words where a negative word is a run of that many zeros. Big-endian throughout.
-/// Decoding accepts only tplab's layout (3 significant digits, lowest value 1), which is what it writes.
+/// Decoding accepts only tplab's layout (3 significant digits, lowest value 1), which is what it writes. Encoding is
+/// HdrHistogram.NET's; decoding is tplab's own, because the library's trusts its input (an index past the counts
+/// throws IndexOutOfRangeException, counts may overflow into negative totals, a payload is read with one Stream.Read).
 /// </summary>
 public static class HistogramEncoding
 {
@@ -16,39 +21,27 @@ public static class HistogramEncoding
     private const int CompressedCookie = 0x1c849304 | 0x10;
     private const int HeaderSize = 40;
 
-    /// <summary>The compressed encoding of <paramref name="histogram"/>.</summary>
+    // No layout reaches this many buckets (HdrHistogram's arrays are indexed by int).
+    private const long MaxIndex = int.MaxValue;
+
+    /// <summary>
+    /// The compressed encoding of <paramref name="histogram"/>: HdrHistogram.NET's V2 encoder writes the header and the
+    /// counts, zlib here compresses them. The library's own compressed form is not used: it leaves out zlib's Adler-32
+    /// trailer, which Python's zlib.decompress (HdrHistogram_py) refuses, and deflates its whole buffer (about 240 KiB
+    /// per interval) instead of the bytes written.
+    /// </summary>
     public static byte[] Encode(LatencyHistogram histogram)
     {
         ArgumentNullException.ThrowIfNull(histogram);
-        var payload = new MemoryStream();
-        var word = new byte[10];
-        var limit = histogram.LastNonZeroIndex() + 1;
-        for (var i = 0; i < limit;)
+        var buffer = ByteBuffer.Allocate(histogram.Inner.GetNeededByteBufferCapacity());
+        var length = histogram.Inner.Encode(buffer, HistogramEncoderV2.Instance);
+        // The library keeps its bulk copy internal: the bytes are read one at a time (a few hundred at most).
+        buffer.Position = 0;
+        var plain = new byte[length];
+        for (var i = 0; i < length; i++)
         {
-            var count = histogram.CountAt(i++);
-            var zeros = 0;
-            if (count == 0)
-            {
-                zeros = 1;
-                while (i < limit && histogram.CountAt(i) == 0)
-                {
-                    zeros++;
-                    i++;
-                }
-            }
-            payload.Write(word, 0, PutZigZag(word, zeros > 1 ? -zeros : count));
+            plain[i] = buffer.Get();
         }
-        var plain = new byte[HeaderSize + payload.Length];
-        var span = plain.AsSpan();
-        BinaryPrimitives.WriteInt32BigEndian(span, EncodingCookie);
-        BinaryPrimitives.WriteInt32BigEndian(span[4..], (int)payload.Length);
-        BinaryPrimitives.WriteInt32BigEndian(span[8..], 0);
-        BinaryPrimitives.WriteInt32BigEndian(span[12..], LatencyHistogram.SignificantDigits);
-        BinaryPrimitives.WriteInt64BigEndian(span[16..], 1);
-        BinaryPrimitives.WriteInt64BigEndian(span[24..], histogram.HighestTrackableValue);
-        BinaryPrimitives.WriteDoubleBigEndian(span[32..], 1.0);
-        payload.GetBuffer().AsSpan(0, (int)payload.Length).CopyTo(span[HeaderSize..]);
-
         var compressed = new MemoryStream();
         compressed.Write(new byte[8]);
         using (var zlib = new ZLibStream(compressed, CompressionLevel.Optimal, leaveOpen: true))
@@ -61,21 +54,35 @@ public static class HistogramEncoding
         return result;
     }
 
-    /// <summary>Adds the counts of a compressed (or plain) V2 encoding into <paramref name="into"/>; a <see cref="FormatException"/> says why it cannot.</summary>
+    /// <summary>
+    /// Adds the counts of a compressed (or plain) V2 encoding into <paramref name="into"/>; a <see cref="FormatException"/>
+    /// says why it cannot. The input may come from anywhere (a .hlog from another machine): nothing in it is trusted.
+    /// It inflates to at most <see cref="MaxPlainLength"/> bytes, every index must fall inside the histogram, and no count
+    /// may carry its bucket or the total past <see cref="long.MaxValue"/>; a rejected encoding leaves
+    /// <paramref name="into"/> unchanged.
+    /// </summary>
     public static void DecodeInto(ReadOnlySpan<byte> encoded, LatencyHistogram into)
     {
         ArgumentNullException.ThrowIfNull(into);
         var plain = Inflate(encoded);
-        var (digits, lowest, _, _) = Read(plain, null);
+        var (digits, lowest, _, _) = Read(plain, null, MaxIndex);
         if (digits != LatencyHistogram.SignificantDigits || lowest != 1)
         {
             throw new FormatException($"a histogram with {digits} significant digits and lowest value {lowest}; tplab merges only its own layout (3 digits, lowest 1)");
         }
-        Read(plain, into);
+        var counts = new List<(int Index, long Count)>();
+        Read(plain, counts, into.CountsLength);
+        into.AddCounts(counts);
     }
 
     /// <summary>The header of an encoding and its total count, whatever its layout (for checks and tests).</summary>
-    internal static (int Digits, long Lowest, long Highest, long TotalCount) Inspect(ReadOnlySpan<byte> encoded) => Read(Inflate(encoded), null);
+    internal static (int Digits, long Lowest, long Highest, long TotalCount) Inspect(ReadOnlySpan<byte> encoded) => Read(Inflate(encoded), null, MaxIndex);
+
+    /// <summary>
+    /// The most bytes an encoding may inflate to: the header and a 9-byte word for every count of tplab's histogram
+    /// (about 270 KiB), far above any real one (zero runs take one word); a larger one is a decompression bomb.
+    /// </summary>
+    internal static int MaxPlainLength { get; } = HeaderSize + (9 * new LatencyHistogram().CountsLength);
 
     private static byte[] Inflate(ReadOnlySpan<byte> encoded)
     {
@@ -83,21 +90,40 @@ public static class HistogramEncoding
         {
             throw new FormatException("too short for an HdrHistogram encoding");
         }
-        if (BinaryPrimitives.ReadInt32BigEndian(encoded) != CompressedCookie)
+        var cookie = BinaryPrimitives.ReadInt32BigEndian(encoded);
+        if (cookie != CompressedCookie)
         {
+            if (cookie != EncodingCookie)
+            {
+                throw new FormatException($"not an HdrHistogram V2 encoding (cookie 0x{cookie:x8})");
+            }
+            if (encoded.Length > MaxPlainLength)
+            {
+                throw new FormatException($"the histogram is longer than {MaxPlainLength} bytes");
+            }
             return encoded.ToArray();
         }
         var length = BinaryPrimitives.ReadInt32BigEndian(encoded[4..]);
         if (length < 0 || length > encoded.Length - 8)
         {
-            throw new FormatException("the compressed length runs past the data");
+            throw new FormatException($"the compressed length ({length} bytes) runs past the data ({encoded.Length - 8} bytes)");
         }
         try
         {
             using var zlib = new ZLibStream(new MemoryStream(encoded.Slice(8, length).ToArray()), CompressionMode.Decompress);
-            using var inflated = new MemoryStream();
-            zlib.CopyTo(inflated);
-            return inflated.ToArray();
+            // Read in small steps (a real interval inflates to a few hundred bytes), and stop one step past the bound.
+            using var plain = new MemoryStream();
+            var chunk = new byte[4096];
+            int read;
+            while ((read = zlib.Read(chunk)) > 0)
+            {
+                plain.Write(chunk, 0, read);
+                if (plain.Length > MaxPlainLength)
+                {
+                    throw new FormatException($"the compressed histogram inflates past {MaxPlainLength} bytes");
+                }
+            }
+            return plain.ToArray();
         }
         catch (InvalidDataException e)
         {
@@ -105,8 +131,8 @@ public static class HistogramEncoding
         }
     }
 
-    // Walks the counts; adds them into the histogram when one is given (same layout checked by the caller).
-    private static (int Digits, long Lowest, long Highest, long TotalCount) Read(ReadOnlySpan<byte> plain, LatencyHistogram? into)
+    // Walks the counts, checking every index (below countsLength) and sum; collects the non-zero ones when asked.
+    private static (int Digits, long Lowest, long Highest, long TotalCount) Read(ReadOnlySpan<byte> plain, List<(int Index, long Count)>? counts, long countsLength)
     {
         if (plain.Length < HeaderSize || BinaryPrimitives.ReadInt32BigEndian(plain) != EncodingCookie)
         {
@@ -118,7 +144,7 @@ public static class HistogramEncoding
         var highest = BinaryPrimitives.ReadInt64BigEndian(plain[24..]);
         if (payloadLength < 0 || payloadLength > plain.Length - HeaderSize)
         {
-            throw new FormatException("the payload length runs past the data");
+            throw new FormatException($"the payload length ({payloadLength} bytes) runs past the data ({plain.Length - HeaderSize} bytes)");
         }
         var payload = plain.Slice(HeaderSize, payloadLength);
         long index = 0, total = 0;
@@ -127,37 +153,33 @@ public static class HistogramEncoding
             var value = GetZigZag(ref payload);
             if (value < 0)
             {
+                // A run of -value empty buckets; long.MinValue has no positive and is no run at all.
+                if (value == long.MinValue || -value > MaxIndex - index)
+                {
+                    throw new FormatException("a run of empty buckets goes past any histogram's last index");
+                }
                 index -= value;
                 continue;
             }
-            if (into is not null && value > 0)
+            if (value > 0)
             {
-                if (index >= into.CountsLength)
+                if (index >= countsLength)
                 {
-                    throw new FormatException("a count beyond the histogram's range");
+                    throw new FormatException($"a count at index {index}, beyond the histogram's range ({countsLength - 1})");
                 }
-                into.AddAtIndex((int)index, value);
+                if (value > long.MaxValue - total)
+                {
+                    throw new FormatException("the counts add up past the largest count a histogram holds (2^63 - 1)");
+                }
+                counts?.Add(((int)index, value));
+                total += value;
             }
-            total += value;
             index++;
         }
         return (digits, lowest, highest, total);
     }
 
     // ZigZag then LEB128, at most 9 bytes: the ninth carries a full 8 bits (HdrHistogram's ZigZagEncoding).
-    private static int PutZigZag(Span<byte> buffer, long value)
-    {
-        var v = (ulong)((value << 1) ^ (value >> 63));
-        var n = 0;
-        while (n < 8 && v >= 0x80)
-        {
-            buffer[n++] = (byte)((v & 0x7F) | 0x80);
-            v >>= 7;
-        }
-        buffer[n++] = (byte)v;
-        return n;
-    }
-
     private static long GetZigZag(ref ReadOnlySpan<byte> data)
     {
         ulong v = 0;

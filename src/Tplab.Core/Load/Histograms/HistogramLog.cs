@@ -65,7 +65,7 @@ public static class HistogramLog
                     var number = line[(line.IndexOf(':', StringComparison.Ordinal) + 1)..].Trim().Split(' ')[0];
                     if (line.StartsWith("#[StartTime:", StringComparison.Ordinal) && double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var seconds))
                     {
-                        startTime = DateTimeOffset.UnixEpoch.AddSeconds(seconds);
+                        startTime = At(DateTimeOffset.UnixEpoch, seconds, $"{path}:{i + 1}: StartTime");
                     }
                     continue;
                 }
@@ -80,9 +80,10 @@ public static class HistogramLog
                 }
                 var (start, length) = Interval(line, total, $"{path}:{i + 1}");
                 // Relative timestamps (all tplab and jHiccup write) count from StartTime; absolute ones are epoch seconds.
-                var from = start < 365 * 24 * 3600.0 ? startTime.AddSeconds(start) : DateTimeOffset.UnixEpoch.AddSeconds(start);
+                var at = $"{path}:{i + 1}";
+                var from = start < 365 * 24 * 3600.0 ? At(startTime, start, at) : At(DateTimeOffset.UnixEpoch, start, at);
                 first = first is null || from < first ? from : first;
-                var to = from.AddSeconds(length);
+                var to = At(from, length, at);
                 last = last is null || to > last ? to : last;
                 intervals++;
             }
@@ -94,6 +95,19 @@ public static class HistogramLog
         return new Merged(total, paths.Count, intervals, first, last);
     }
 
+    // Base64 of the largest encoding the decoder inflates: compressing never grows it by more than a few percent.
+    private static readonly int MaxBase64Length = 2 * 4 * ((HistogramEncoding.MaxPlainLength + 2) / 3);
+
+    // A time the log states (StartTime, an interval's start or length, in seconds): finite, not negative, and a date.
+    private static DateTimeOffset At(DateTimeOffset from, double seconds, string at)
+    {
+        if (!double.IsFinite(seconds) || seconds < 0 || seconds > (DateTimeOffset.MaxValue - from).TotalSeconds - 1)
+        {
+            throw TplabException.Usage($"{at}: a time of {seconds.ToString(CultureInfo.InvariantCulture)} s (negative, not a number, or past the year 9999)");
+        }
+        return from.AddSeconds(seconds);
+    }
+
     private static (double Start, double Length) Interval(string line, LatencyHistogram into, string at)
     {
         // An optional "Tag=name," comes first (log format 1.3).
@@ -103,6 +117,10 @@ public static class HistogramLog
             || !double.TryParse(fields[1], NumberStyles.Float, CultureInfo.InvariantCulture, out var length))
         {
             throw TplabException.Usage($"{at}: expected 'start,length,max,histogram'");
+        }
+        if (fields[3].Length > MaxBase64Length)
+        {
+            throw TplabException.Usage($"{at}: the histogram is longer than any tplab or HdrHistogram writes ({fields[3].Length} characters)");
         }
         try
         {

@@ -22,6 +22,35 @@ public static class RequestText
         return new(name, text[(colon + 1)..].Trim());
     }
 
+    /// <summary>
+    /// What the command line asks to send: the URL with <c>-X</c>, <c>-H</c> and <c>-d</c>, or a vegeta targets file
+    /// (with <c>-H</c> on every target). Files are read now: a missing body or targets file stops the run before anything
+    /// is sent. The URL is parsed here and checked with every target by <see cref="LoadOptions.Validate"/>.
+    /// </summary>
+    public static IReadOnlyList<RequestTemplate> Templates(string? url, string method, IReadOnlyList<string> headers, string? body, string? targetsFile)
+    {
+        ArgumentNullException.ThrowIfNull(headers);
+        var parsed = headers.Select(h => ParseHeader(h, "--header")).ToList();
+        if (targetsFile is not null)
+        {
+            if (url is not null || body is not null)
+            {
+                throw TplabException.Usage("give either a URL (with -X, -d) or --targets FILE, not both");
+            }
+            return TargetsFile.Load(targetsFile, parsed);
+        }
+        if (url is null)
+        {
+            throw TplabException.Usage("give the URL to load, or --targets FILE");
+        }
+        if (!Uri.TryCreate(url, UriKind.Absolute, out var uri))
+        {
+            throw TplabException.Usage($"the URL must be an absolute http:// or https:// URL, got '{url}'");
+        }
+        var content = body is null ? ReadOnlyMemory<byte>.Empty : ReadBody(body, "--body");
+        return [new RequestTemplate((method ?? "GET").ToUpperInvariant(), uri, parsed, content)];
+    }
+
     /// <summary>A body: the text itself (UTF-8), or the bytes of the file after <c>@</c>; read now, so a missing file stops the run before anything is sent.</summary>
     public static ReadOnlyMemory<byte> ReadBody(string text, string where)
     {

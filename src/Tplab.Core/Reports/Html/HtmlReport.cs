@@ -1,5 +1,7 @@
-using System.Reflection;
+using System.Text.Json;
 using System.Text.Json.Nodes;
+using System.Text.Json.Serialization;
+using Tplab.Common.Json;
 
 namespace Tplab.Reports.Html;
 
@@ -17,40 +19,26 @@ public enum ReportKind
 }
 
 /// <summary>
-/// Writes a report page: one self-contained HTML file (styles, uPlot and data inlined) that opens offline and draws
-/// every table and chart in the browser from the embedded summary and series.
+/// A report page (<see cref="PageLayout.Report"/>): report.js draws every table and chart in the browser from the
+/// embedded <see cref="ReportData"/>, the summary of the run and the series of its charts.
 /// </summary>
 public static class HtmlReport
 {
-    // Concatenated in this order: helpers first, the page last.
-    private static readonly string[] Scripts = ["report-util.js", "report-charts.js", "report-seeds.js", "report.js"];
-
     /// <summary>Writes the page of <paramref name="kind"/> for <paramref name="summary"/> and <paramref name="series"/> (chart data per run, see <see cref="ReportSeries"/>).</summary>
-    public static void Write(TextWriter writer, ReportKind kind, JsonObject summary, JsonObject series)
+    public static void Write(TextWriter writer, ReportKind kind, JsonNode summary, IReadOnlyDictionary<string, SeriesJson> series)
     {
-        ArgumentNullException.ThrowIfNull(writer);
-        var data = new JsonObject
-        {
-            ["kind"] = kind.ToString().ToLowerInvariant(),
-            ["summary"] = summary.DeepClone(),
-            ["series"] = series.DeepClone(),
-        };
-        // "</" would end the <script> element early; JSON allows the escaped form.
-        var json = data.ToJsonString().Replace("</", "<\\/", StringComparison.Ordinal);
-        var page = Asset("report.html")
-            .Replace("/*UPLOT_CSS*/", Asset("uPlot.min.css"), StringComparison.Ordinal)
-            .Replace("/*REPORT_CSS*/", Asset("report.css"), StringComparison.Ordinal)
-            .Replace("/*DATA*/", json, StringComparison.Ordinal)
-            .Replace("/*UPLOT_JS*/", Asset("uPlot.iife.min.js"), StringComparison.Ordinal)
-            .Replace("/*REPORT_JS*/", string.Join("\n", Scripts.Select(Asset)), StringComparison.Ordinal);
-        writer.Write(page);
+        var data = new ReportData(Words.Of(kind), summary, series);
+        HtmlPage.Write(writer, PageLayout.Report, JsonSerializer.Serialize(data, ReportJsonContext.Line.ReportData));
     }
+}
 
-    internal static string Asset(string name)
-    {
-        using var stream = Assembly.GetExecutingAssembly().GetManifestResourceStream("Tplab.Report." + name)
-            ?? throw new InvalidOperationException($"report asset {name} is missing from the build");
-        using var reader = new StreamReader(stream);
-        return reader.ReadToEnd();
-    }
+/// <summary>What report.js reads: the kind of page, the summary (summary.json's, or the load's or the watch's) and the series per run.</summary>
+public sealed record ReportData(string Kind, JsonNode Summary, IReadOnlyDictionary<string, SeriesJson> Series);
+
+/// <summary>The source-generated serializer of the report pages' data: one line.</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
+[JsonSerializable(typeof(ReportData))]
+internal sealed partial class ReportJsonContext : JsonSerializerContext
+{
+    public static ReportJsonContext Line { get; } = new(TplabJson.Options(indented: false));
 }

@@ -12,24 +12,19 @@ namespace Tplab.Reports.Terminal;
 
 /// <summary>
 /// The lab in a terminal: per experiment a table filled in as scenarios finish, with a progress row for the
-/// running one (refreshed in place on an interactive console, printed once per scenario otherwise), then the
-/// lessons beside the seed's, the notes on runtime differences, and the culprits diagnose found.
+/// running one (redrawn in place on an interactive console through a <see cref="LiveRegion"/>, printed once per
+/// scenario otherwise), then the lessons beside the seed's, the notes on runtime differences, and the culprits
+/// diagnose found. Every call draws at once on the caller's thread; nothing waits.
 /// </summary>
 public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILabObserver
 {
-    /// <summary>Longest wait for the live display to start; past it the view falls back to printing (it never hangs the lab).</summary>
-    private static readonly TimeSpan LiveStartTimeout = TimeSpan.FromSeconds(5);
-
     private static readonly CultureInfo C = CultureInfo.InvariantCulture;
     private readonly SeedFigures _seeds = SeedFigures.Load();
     private readonly Lock _gate = new();
     private LabTable? _table;
-    private LiveDisplayContext? _live;
-    private TaskCompletionSource? _experimentDone;
-    private Task? _liveTask;
+    private LiveRegion? _region;
     private (Scenario Scenario, TimeSpan At)? _lastLogged;
     private Scenario? _running;
-    private bool _interactive = interactive;
 
     private static readonly TimeSpan LogEvery = TimeSpan.FromSeconds(10);
 
@@ -49,52 +44,11 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         console.MarkupLine(Cells.Escape(experiment.Title));
         console.MarkupLine($"[grey]{Cells.Escape(experiment.Scaling)}[/]");
         _table = new LabTable(experiment, _seeds);
-        if (_interactive)
+        if (interactive)
         {
-            StartLive(_table);
+            _region = new LiveRegion(console);
+            Refresh();
         }
-    }
-
-    // The live display can fail to start (another live display or prompt owns the console, for example): its task
-    // then ends without ever running the callback. Wait for whichever comes first, and print plainly from then on.
-    private void StartLive(LabTable table)
-    {
-        var ready = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        Task live;
-        try
-        {
-            live = console.Live(table.Render(Width)).AutoClear(false).StartAsync(async ctx =>
-            {
-                lock (_gate)
-                {
-                    _live = ctx;
-                }
-                ready.TrySetResult();
-                await done.Task.ConfigureAwait(false);
-                lock (_gate)
-                {
-                    ctx.UpdateTarget(table.Render(Width));
-                    _live = null;
-                }
-            });
-        }
-        catch (InvalidOperationException)
-        {
-            live = Task.FromException(new InvalidOperationException("the live display did not start"));
-        }
-        var first = Task.WhenAny(ready.Task, live).Wait(LiveStartTimeout);
-        if (first && ready.Task.IsCompletedSuccessfully)
-        {
-            _experimentDone = done;
-            _liveTask = live;
-            return;
-        }
-        done.TrySetResult();
-        _interactive = false;
-        _experimentDone = null;
-        _liveTask = null;
-        live.ContinueWith(t => _ = t.Exception, TaskScheduler.Default);
     }
 
     private int Width => console.Profile.Width;
@@ -113,7 +67,7 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         var expected = scenario.Load.ExpectedRequests;
         var poolText = pool is null ? "" : $" · pool {pool.ThreadCount.ToString(C)} threads, queue {pool.QueueLength.ToString(C)}, {pool.Verdict.ToWord()}";
         var figures = $"{progress.Done.ToString(C)}{(expected is int e ? "/" + e.ToString(C) : "")} done · {progress.Elapsed.TotalSeconds.ToString("0", C)} s · in flight {progress.InFlight.ToString(C)} · p99 {Cells.Ms(progress.Done > 0 ? progress.P99Ms : null)}{Cells.Escape(poolText)}";
-        if (_interactive)
+        if (interactive)
         {
             var bar = expected is int n && n > 0 ? Bar(progress.Done / (double)n) + " " : "";
             Update(scenario, $"[blue]▸ {Cells.Escape(scenario.Label)}[/] {bar}{figures}");
@@ -146,7 +100,7 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
                 _running = null;
             }
         }
-        if (_interactive)
+        if (interactive)
         {
             Refresh();
         }
@@ -157,26 +111,28 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         }
         if (result.Error is { } error)
         {
-            console.MarkupLine($"  [yellow]{Cells.Escape(result.Scenario.Label)}: {Cells.Escape(error)}[/]");
+            var line = new Markup($"  [yellow]{Cells.Escape(result.Scenario.Label)}: {Cells.Escape(error)}[/]\n");
+            if (_region is { } region)
+            {
+                region.Above(line);
+            }
+            else
+            {
+                console.Write(line);
+            }
         }
     }
 
     public void ExperimentFinished(ExperimentResult result)
     {
-        var shown = false;
-        if (_interactive && _experimentDone is not null)
+        if (_region is { } region)
         {
-            _experimentDone.TrySetResult();
-            try
-            {
-                shown = _liveTask?.Wait(LiveStartTimeout) == true;
-            }
-            catch (AggregateException)
-            {
-                // The live display failed while running: print the table plainly below.
-            }
+            // The finished table stays where it was drawn; the rest goes below it.
+            Refresh();
+            region.Close();
+            _region = null;
         }
-        if (!shown && _table is not null)
+        else if (_table is not null)
         {
             console.Write(_table.Render(Width));
         }
@@ -237,7 +193,7 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
                 _table.Running = line;
             }
         }
-        if (_interactive)
+        if (interactive)
         {
             Refresh();
         }
@@ -247,9 +203,9 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
     {
         lock (_gate)
         {
-            if (_live is not null && _table is not null)
+            if (_region is not null && _table is not null)
             {
-                _live.UpdateTarget(_table.Render(Width));
+                _region.Update(_table.Render(Width));
             }
         }
     }

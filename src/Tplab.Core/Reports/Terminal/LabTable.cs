@@ -3,7 +3,7 @@ using Spectre.Console.Rendering;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
-using Tplab.Load.Reports;
+using Tplab.Load.Summary;
 
 namespace Tplab.Reports.Terminal;
 

@@ -1,5 +1,7 @@
 using System.Globalization;
-using System.Text.Json.Nodes;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using Tplab.Common.Json;
 using Tplab.Reports.Html;
 using Tplab.Watch.Verdicts;
 
@@ -35,25 +37,35 @@ public sealed class HtmlWatchWriter(TextWriter writer, TimeProvider? time = null
     public static void Write(PoolTimeline timeline, DateTimeOffset startedAt, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(timeline);
-        var summary = new JsonObject
-        {
-            ["tool"] = "tplab " + typeof(HtmlWatchWriter).Assembly.GetName().Version?.ToString(3),
-            ["startedAt"] = startedAt.ToString("O", CultureInfo.InvariantCulture),
-            ["watch"] = new JsonObject
+        var page = new WatchPageJson(
+            "tplab " + typeof(HtmlWatchWriter).Assembly.GetName().Version?.ToString(3), startedAt.ToString("O", CultureInfo.InvariantCulture),
+            new WatchPageSummaryJson(
+                timeline.ProcessId, timeline.Interval.TotalMilliseconds, timeline.Duration.TotalSeconds, timeline.HasVerdict ? timeline.Verdict.ToWord() : null,
+                timeline.Evidence, timeline.ThreadsStart, timeline.ThreadsPeak, timeline.OsThreadsPeak, timeline.QueuePeak, timeline.InjectionsByReason)
             {
-                ["pid"] = timeline.ProcessId,
-                ["intervalMs"] = timeline.Interval.TotalMilliseconds,
-                ["durationSeconds"] = Math.Round(timeline.Duration.TotalSeconds, 3),
-                ["verdict"] = timeline.Verdict.ToWord(),
-                ["evidence"] = timeline.Evidence,
-                ["threadsStart"] = timeline.ThreadsStart,
-                ["threadsPeak"] = timeline.ThreadsPeak,
-                ["osThreadsPeak"] = timeline.OsThreadsPeak,
-                ["queuePeak"] = timeline.QueuePeak,
-                ["injectionsByReason"] = new JsonObject(timeline.InjectionsByReason.Select(kv => KeyValuePair.Create(kv.Key, (JsonNode?)JsonValue.Create(kv.Value)))),
-            },
-        };
-        var series = new JsonObject { ["watch"] = ReportSeries.Build(load: null, timeline, startedAt) };
-        HtmlReport.Write(writer, ReportKind.Watch, summary, series);
+                DelayNote = timeline.DelayNote,
+            });
+        var series = new Dictionary<string, SeriesJson> { ["watch"] = ReportSeries.Build(load: null, timeline, startedAt) };
+        HtmlReport.Write(writer, ReportKind.Watch, JsonSerializer.SerializeToNode(page, WatchJsonContext.Lines.WatchPageJson)!, series);
     }
+}
+
+/// <summary>The summary a watch's page draws: the tool, when the watch started, and the watch.</summary>
+public sealed record WatchPageJson(string Tool, string StartedAt, WatchPageSummaryJson Watch);
+
+/// <summary>The watch on its page: the process, the interval, the verdict (null when no sample was taken) and the peaks.</summary>
+public sealed record WatchPageSummaryJson(
+    int Pid,
+    double IntervalMs,
+    [property: JsonConverter(typeof(Round3))] double DurationSeconds,
+    string? Verdict,
+    string Evidence,
+    int ThreadsStart,
+    int ThreadsPeak,
+    int OsThreadsPeak,
+    long QueuePeak,
+    IReadOnlyDictionary<string, int> InjectionsByReason)
+{
+    /// <summary>Why the scheduling delay was not measured, when it was not.</summary>
+    public string? DelayNote { get; init; }
 }

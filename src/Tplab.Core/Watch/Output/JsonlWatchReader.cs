@@ -1,14 +1,16 @@
 using System.Globalization;
 using System.Text.Json;
 using Tplab.Common;
+using Tplab.Common.Json;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch.Output;
 
 /// <summary>
 /// Reads back what <see cref="JsonlWatchWriter"/> wrote (<c>tplab watch --format jsonl</c>, or a lab scenario's
-/// timeline.jsonl) into a <see cref="PoolTimeline"/>, so a saved watch can be written again in another format
-/// (<c>tplab watch --from FILE.jsonl --format html</c>). A file cut short (no summary line) is read up to its last whole line.
+/// timeline.jsonl) into a <see cref="PoolTimeline"/>, through the same records (<see cref="WatchLine"/>), so a saved
+/// watch can be written again in another format (<c>tplab watch --from FILE.jsonl --format html</c>). A file cut short
+/// (a watch killed while writing: no summary, perhaps half a last line) is read up to its last whole line.
 /// </summary>
 public static class JsonlWatchReader
 {
@@ -18,66 +20,94 @@ public static class JsonlWatchReader
         ArgumentNullException.ThrowIfNull(reader);
         var samples = new List<ThreadPoolSample>();
         var injections = new List<ThreadPoolInjection>();
-        int pid = 0;
-        TimeSpan? interval = null, duration = null;
-        var exited = false;
+        SummaryLine? summary = null;
         var number = 0;
-        while (reader.ReadLine() is { } line)
+        var line = reader.ReadLine();
+        while (line is not null)
         {
             number++;
-            if (string.IsNullOrWhiteSpace(line))
+            var next = reader.ReadLine();
+            if (!string.IsNullOrWhiteSpace(line))
             {
-                continue;
-            }
-            try
-            {
-                using var doc = JsonDocument.Parse(line);
-                var r = doc.RootElement;
-                switch (r.GetProperty("type").GetString())
+                switch (Parse(line, number, last: next is null))
                 {
-                    case "sample":
-                        samples.Add(new ThreadPoolSample(
-                            Seconds(r, "offsetSeconds"), r.GetProperty("threadCount").GetInt32(), r.GetProperty("queueLength").GetInt64(),
-                            r.GetProperty("completedPerSecond").GetDouble(), r.GetProperty("osThreads").GetInt32(), r.GetProperty("cpuPercent").GetDouble(),
-                            r.GetProperty("contentionsPerSecond").GetDouble(),
-                            r.GetProperty("countersAgeMs").ValueKind == JsonValueKind.Null ? null : r.GetProperty("countersAgeMs").GetDouble(),
-                            Verdict(r.GetProperty("verdict").GetString()), r.GetProperty("evidence").GetString() ?? ""));
+                    case SampleLine s:
+                        samples.Add(s.ToSample());
                         break;
-                    case "injection":
-                        var code = r.GetProperty("reasonCode").GetInt64();
-                        injections.Add(new ThreadPoolInjection(
-                            Seconds(r, "offsetSeconds"), r.GetProperty("newThreadCount").GetInt32(), InjectionReasons.FromCode(code), code,
-                            r.GetProperty("averageThroughput").GetDouble()));
+                    case InjectionLine i:
+                        injections.Add(i.ToInjection());
                         break;
-                    case "summary":
-                        pid = r.GetProperty("processId").GetInt32();
-                        interval = Seconds(r, "intervalSeconds");
-                        duration = Seconds(r, "durationSeconds");
-                        exited = r.GetProperty("processExited").GetBoolean();
+                    case SummaryLine t when summary is null:
+                        summary = t;
                         break;
                 }
             }
-            catch (Exception e) when (e is JsonException or KeyNotFoundException or InvalidOperationException or FormatException)
-            {
-                throw TplabException.Usage($"line {number.ToString(CultureInfo.InvariantCulture)} is not a tplab watch record: {e.Message}");
-            }
+            line = next;
         }
         if (samples.Count == 0)
         {
             throw TplabException.Usage("no samples: not a tplab watch --format jsonl file");
         }
-        // Without a summary (the watch was killed), the interval is the usual gap between samples.
-        interval ??= samples.Count > 1 ? samples[1].Offset - samples[0].Offset : TimeSpan.FromSeconds(1);
-        return new PoolTimeline(pid, interval.Value, duration ?? samples[^1].Offset, samples, injections, limits: null, exited);
+        // A file of several processes (watch PID PID, -n NAME --all) is read as one process's: the first summary's, or
+        // the first sample's.
+        var pid = summary?.ProcessId ?? samples[0].ProcessId;
+        if (samples.Select(s => s.ProcessId).Where(p => p != 0).Distinct().Skip(1).Any())
+        {
+            samples.RemoveAll(s => s.ProcessId != pid);
+            injections.RemoveAll(i => i.ProcessId != 0 && i.ProcessId != pid);
+        }
+        if (summary is null)
+        {
+            return new PoolTimeline(pid, UsualGap(samples), samples[^1].Offset, samples, injections, limits: null, processExited: false);
+        }
+        return new PoolTimeline(
+            summary.ProcessId, TimeSpan.FromSeconds(summary.IntervalSeconds), TimeSpan.FromSeconds(summary.DurationSeconds), samples, injections,
+            summary.Limits, summary.ProcessExited, summary.Verdict is { } verdict ? new VerdictResult(verdict, summary.Evidence) : null)
+        {
+            DelayNote = summary.DelayNote,
+        };
     }
 
-    private static TimeSpan Seconds(JsonElement r, string name) => TimeSpan.FromSeconds(r.GetProperty(name).GetDouble());
-
-    private static PoolVerdict Verdict(string? word) => word switch
+    // Without a summary (the watch was killed) the interval is the usual gap between samples: the median, since the first
+    // sample comes when the runtime's first counters arrive, not one interval after the start.
+    private static TimeSpan UsualGap(List<ThreadPoolSample> samples)
     {
-        "starving" => PoolVerdict.Starving,
-        "recovering" => PoolVerdict.Recovering,
-        "healthy" => PoolVerdict.Healthy,
-        _ => throw new FormatException($"unknown verdict '{word}'"),
-    };
+        if (samples.Count < 2)
+        {
+            return TimeSpan.FromSeconds(1);
+        }
+        var gaps = samples.Zip(samples.Skip(1), (a, b) => b.Offset - a.Offset).Order().ToList();
+        return TimeSpan.FromSeconds(Math.Round(gaps[gaps.Count / 2].TotalSeconds, 2));
+    }
+
+    // A last line that is not JSON was cut by a kill mid-write: the whole lines before it are the watch. Anywhere else,
+    // or JSON that is not a watch record, it is not a watch file.
+    private static WatchLine? Parse(string line, int number, bool last)
+    {
+        try
+        {
+            return JsonSerializer.Deserialize(line, WatchJsonContext.Lines.WatchLine);
+        }
+        catch (JsonException) when (last && !IsJson(line))
+        {
+            return null;
+        }
+        catch (Exception e) when (e is JsonException or NotSupportedException or InvalidOperationException or FormatException)
+        {
+            throw TplabException.Usage($"line {number.ToString(CultureInfo.InvariantCulture)} is not a tplab watch record: {TplabJson.Reason(e)}");
+        }
+    }
+
+    private static bool IsJson(string line)
+    {
+        try
+        {
+            using var _ = JsonDocument.Parse(line);
+            return true;
+        }
+        catch (JsonException)
+        {
+            return false;
+        }
+    }
 }

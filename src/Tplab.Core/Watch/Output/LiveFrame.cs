@@ -22,6 +22,8 @@ public static class LiveFrame
             Row("OS threads", I(sample.OsThreads), null),
             Row("CPU", F(sample.CpuPercent) + "%", "of all cores"),
             Row("lock contentions/s", F(sample.ContentionsPerSecond), null),
+            Row("delay (measured)", MeasuredDelay(sample), MeasuredNote(sample)),
+            Row("delay (estimate)", Ms(sample.EstimatedDelayMs), "queue ÷ completed/s"),
             Row("injections", I(injections.Count),
                 $"Starvation {I(Count(InjectionReason.Starvation))}, CooperativeBlocking {I(Count(InjectionReason.CooperativeBlocking))}, hill climbing {I(hillClimbing)}, ThreadTimedOut {I(Count(InjectionReason.ThreadTimedOut))}"),
         };
@@ -36,6 +38,29 @@ public static class LiveFrame
         }
         return lines;
     }
+
+    /// <summary>The measured delay's p99 for a row, or what stands in for it.</summary>
+    public static string MeasuredDelay(ThreadPoolSample sample) => sample.Delay switch
+    {
+        null => "off",
+        { Count: 0, Waiting: > 0 } d => "≥ " + Ms(d.OldestWaitingMs),
+        { Count: 0 } => "-",
+        { } d => Ms(d.P99Ms),
+    };
+
+    /// <summary>A delay in milliseconds or seconds; ∞ for none (queued, nothing completing).</summary>
+    public static string Ms(double? ms) => ms switch
+    {
+        null => "∞",
+        >= 1000 => (ms.Value / 1000).ToString("0.0", CultureInfo.InvariantCulture) + " s",
+        _ => ms.Value.ToString(ms.Value < 10 ? "0.00" : "0", CultureInfo.InvariantCulture) + " ms",
+    };
+
+    private static string? MeasuredNote(ThreadPoolSample sample) => sample.Delay switch
+    {
+        null => "events off in this interval",
+        { } d => $"p99 of {I(d.Count)} waits, p50 {Ms(d.P50Ms)}; oldest still queued {Ms(d.OldestWaitingMs)}; {I(d.Unpaired)} unpaired",
+    };
 
     private static string Row(string name, string value, string? note) =>
         $"  {name,-20}{value,10}" + (note is null ? "" : $"   ({note})");

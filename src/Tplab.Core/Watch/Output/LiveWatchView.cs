@@ -1,19 +1,20 @@
 using Spectre.Console;
+using Tplab.Reports.Terminal;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch.Output;
 
 /// <summary>
-/// <c>--format live</c>: the frame of <see cref="LiveFrame"/> redrawn in place on an interactive terminal (cursor moved
-/// back over the previous frame), or one verdict line per sample when the console cannot move the cursor.
+/// <c>--format live</c>: the frame of <see cref="LiveFrame"/> redrawn in place on an interactive terminal (a
+/// <see cref="LiveRegion"/>), or one verdict line per sample when the console cannot move the cursor.
 /// </summary>
 public sealed class LiveWatchView(IAnsiConsole console, string title) : IWatchSink
 {
     private readonly List<ThreadPoolInjection> _injections = [];
+    private readonly LiveRegion _region = new(console);
     private ThreadPoolSample? _first;
     private int _threadsPeak;
     private long _queuePeak;
-    private int _drawn;
 
     public void OnInjection(ThreadPoolInjection injection) => _injections.Add(injection);
 
@@ -28,29 +29,21 @@ public sealed class LiveWatchView(IAnsiConsole console, string title) : IWatchSi
             console.WriteLine(lines[1], Style.Plain);
             return;
         }
-        if (_drawn > 0)
-        {
-            console.Cursor.MoveUp(_drawn);
-        }
-        for (var i = 0; i < lines.Count; i++)
-        {
-            // Clear the old line first: the new one may be shorter.
-            console.Write(new ControlCode("\u001b[2K"));
-            console.Write(new Text(Fit(lines[i], console.Profile.Width) + "\n", i == 1 ? VerdictStyle(sample.Verdict) : Style.Plain));
-        }
-        for (var i = lines.Count; i < _drawn; i++)
-        {
-            console.Write(new ControlCode("\u001b[2K\n"));
-        }
-        _drawn = Math.Max(_drawn, lines.Count);
+        _region.Update(new Rows(lines.Select((line, i) => new Text(Fit(line, console.Profile.Width), i == 1 ? VerdictStyle(sample.Verdict) : Style.Plain))));
     }
 
     public void OnCompleted(PoolTimeline timeline)
     {
-        console.WriteLine($"watch {timeline.Verdict.ToWord()}: {timeline.Evidence}", VerdictStyle(timeline.Verdict));
+        _region.Close();
+        console.WriteLine(timeline.HasVerdict ? $"watch {timeline.Verdict.ToWord()}: {timeline.Evidence}" : timeline.Evidence,
+            timeline.HasVerdict ? VerdictStyle(timeline.Verdict) : Style.Plain);
+        if (timeline.DelayNote is { } note)
+        {
+            console.WriteLine(note, Style.Plain);
+        }
     }
 
-    // A wrapped line would break the redraw (the cursor moves back by lines drawn), so lines are cut to the width.
+    // A line wider than the terminal would wrap and the frame jump as it changes: lines are cut to the width.
     private static string Fit(string line, int width) => width > 1 && line.Length >= width ? line[..(width - 2)] + "…" : line;
 
     private static Style VerdictStyle(PoolVerdict verdict) => verdict switch

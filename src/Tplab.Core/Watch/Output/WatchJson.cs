@@ -1,102 +1,265 @@
-using System.Globalization;
-using System.Text.Json;
+using System.Text.Json.Serialization;
+using Tplab.Common.Json;
+using Tplab.Runtime;
+using Tplab.Watch.Delay;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch.Output;
 
 /// <summary>
-/// The JSON form of each record, shared by the JSONL writer and anyone storing a timeline: one object per sample
-/// (<c>"type":"sample"</c>), per injection (<c>"type":"injection"</c>) and one summary (<c>"type":"summary"</c>).
-/// Written with Utf8JsonWriter, so numbers are invariant and strings escaped.
+/// One line of a watch's JSONL (<c>--format jsonl</c>, a lab scenario's timeline.jsonl; docs/schemas/watch.schema.json):
+/// a sample, an injection or the summary, told apart by <c>"type"</c>. The writer and the reader both go through these
+/// records. A line of a type this version does not know is read as a bare <see cref="WatchLine"/> and skipped.
 /// </summary>
-public static class WatchJson
+[JsonPolymorphic(TypeDiscriminatorPropertyName = "type", IgnoreUnrecognizedTypeDiscriminators = true)]
+[JsonDerivedType(typeof(SampleLine), "sample")]
+[JsonDerivedType(typeof(InjectionLine), "injection")]
+[JsonDerivedType(typeof(SummaryLine), "summary")]
+public record WatchLine
 {
-    /// <summary>One sample as a JSON object on one line.</summary>
-    public static string Sample(ThreadPoolSample s) => Write(w =>
-    {
-        w.WriteString("type", "sample");
-        w.WriteNumber("offsetSeconds", Round(s.Offset.TotalSeconds, 3));
-        w.WriteNumber("threadCount", s.ThreadCount);
-        w.WriteNumber("queueLength", s.QueueLength);
-        w.WriteNumber("completedPerSecond", Round(s.CompletedPerSecond, 1));
-        w.WriteNumber("osThreads", s.OsThreads);
-        w.WriteNumber("cpuPercent", Round(s.CpuPercent, 1));
-        w.WriteNumber("contentionsPerSecond", Round(s.ContentionsPerSecond, 1));
-        w.WriteNumber("cores", Round(s.Cores, 2));
-        NumberOrNull(w, "machineCpuPercent", s.MachineCpuPercent, 1);
-        NumberOrNull(w, "lockWaiters", s.LockWaiters, 1);
-        NumberOrNull(w, "runnableWorkers", s.RunnableWorkers, 1);
-        NumberOrNull(w, "countersAgeMs", s.CountersAgeMs, 0);
-        w.WriteString("verdict", s.Verdict.ToWord());
-        w.WriteString("evidence", s.Evidence);
-    });
+    /// <summary>The version written in the summary line; a file without it is version 1, which had the same fields.</summary>
+    public const int CurrentSchema = 1;
+}
 
-    /// <summary>One injection as a JSON object on one line.</summary>
-    public static string Injection(ThreadPoolInjection i) => Write(w =>
-    {
-        w.WriteString("type", "injection");
-        w.WriteNumber("offsetSeconds", Round(i.Offset.TotalSeconds, 3));
-        w.WriteNumber("newThreadCount", i.NewThreadCount);
-        w.WriteString("reason", i.ReasonName);
-        w.WriteNumber("reasonCode", i.ReasonCode);
-        w.WriteNumber("averageThroughput", Round(i.AverageThroughput, 1));
-    });
+/// <summary>A <see cref="ThreadPoolSample"/> as one line.</summary>
+public sealed record SampleLine : WatchLine
+{
+    /// <summary>The watched process (a watch of several mixes their lines); absent in files written before it was kept.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public int? Pid { get; init; }
 
-    /// <summary>The summary of a timeline as a JSON object on one line.</summary>
-    public static string Summary(PoolTimeline t) => Write(w =>
-    {
-        w.WriteString("type", "summary");
-        w.WriteNumber("processId", t.ProcessId);
-        w.WriteNumber("intervalSeconds", Round(t.Interval.TotalSeconds, 3));
-        w.WriteNumber("durationSeconds", Round(t.Duration.TotalSeconds, 3));
-        w.WriteNumber("samples", t.Samples.Count);
-        w.WriteNumber("threadsStart", t.ThreadsStart);
-        w.WriteNumber("threadsPeak", t.ThreadsPeak);
-        w.WriteNumber("osThreadsPeak", t.OsThreadsPeak);
-        w.WriteNumber("queuePeak", t.QueuePeak);
-        w.WriteStartObject("injectionsByReason");
-        foreach (var (reason, count) in t.InjectionsByReason)
-        {
-            w.WriteNumber(reason, count);
-        }
-        w.WriteEndObject();
-        if (t.FirstStarving is { } first)
-        {
-            w.WriteNumber("firstStarvingSeconds", Round(first.TotalSeconds, 3));
-        }
-        if (t.Limits is { } l)
-        {
-            w.WriteNumber("minWorkerThreads", l.MinWorkerThreads);
-            w.WriteNumber("maxWorkerThreads", l.MaxWorkerThreads);
-        }
-        w.WriteBoolean("processExited", t.ProcessExited);
-        w.WriteString("verdict", t.Verdict.ToWord());
-        w.WriteString("evidence", t.Evidence);
-    });
+    [JsonRequired, JsonConverter(typeof(Round3))]
+    public double OffsetSeconds { get; init; }
 
-    private static void NumberOrNull(Utf8JsonWriter w, string name, double? value, int digits)
+    [JsonRequired]
+    public int ThreadCount { get; init; }
+
+    [JsonRequired]
+    public long QueueLength { get; init; }
+
+    [JsonRequired, JsonConverter(typeof(Round1))]
+    public double CompletedPerSecond { get; init; }
+
+    [JsonRequired]
+    public int OsThreads { get; init; }
+
+    [JsonRequired, JsonConverter(typeof(Round1))]
+    public double CpuPercent { get; init; }
+
+    [JsonRequired, JsonConverter(typeof(Round1))]
+    public double ContentionsPerSecond { get; init; }
+
+    [JsonConverter(typeof(Round2))]
+    public double Cores { get; init; }
+
+    [JsonConverter(typeof(Round1))]
+    public double? MachineCpuPercent { get; init; }
+
+    [JsonConverter(typeof(Round1))]
+    public double? LockWaiters { get; init; }
+
+    [JsonConverter(typeof(Round1))]
+    public double? RunnableWorkers { get; init; }
+
+    [JsonConverter(typeof(Round0))]
+    public double? CountersAgeMs { get; init; }
+
+    /// <summary>The estimate of the scheduling delay (queue ÷ completed/s); null when items were queued and none completed.</summary>
+    [JsonConverter(typeof(Round2))]
+    public double? EstimatedDelayMs { get; init; }
+
+    /// <summary>The measured scheduling delay of the interval; absent when the events were off for all of it.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public DelayLine? Delay { get; init; }
+
+    [JsonRequired, JsonConverter(typeof(WordConverter<PoolVerdict>))]
+    public PoolVerdict Verdict { get; init; }
+
+    [JsonRequired]
+    public string Evidence { get; init; } = "";
+
+    /// <summary>The line of <paramref name="s"/>.</summary>
+    public static SampleLine From(ThreadPoolSample s)
     {
-        if (value is { } v)
+        ArgumentNullException.ThrowIfNull(s);
+        return new()
         {
-            w.WriteNumber(name, Round(v, digits));
-        }
-        else
-        {
-            w.WriteNull(name);
-        }
+            Pid = s.ProcessId == 0 ? null : s.ProcessId, EstimatedDelayMs = s.EstimatedDelayMs, Delay = s.Delay is { } d ? DelayLine.From(d) : null,
+            OffsetSeconds = s.Offset.TotalSeconds, ThreadCount = s.ThreadCount, QueueLength = s.QueueLength,
+            CompletedPerSecond = s.CompletedPerSecond, OsThreads = s.OsThreads, CpuPercent = s.CpuPercent,
+            ContentionsPerSecond = s.ContentionsPerSecond, Cores = s.Cores, MachineCpuPercent = s.MachineCpuPercent,
+            LockWaiters = s.LockWaiters, RunnableWorkers = s.RunnableWorkers, CountersAgeMs = s.CountersAgeMs,
+            Verdict = s.Verdict, Evidence = s.Evidence,
+        };
     }
 
-    private static double Round(double value, int digits) => double.IsFinite(value) ? Math.Round(value, digits, MidpointRounding.AwayFromZero) : 0;
-
-    private static string Write(Action<Utf8JsonWriter> body)
+    /// <summary>The sample this line holds.</summary>
+    public ThreadPoolSample ToSample() => new(
+        TimeSpan.FromSeconds(OffsetSeconds), ThreadCount, QueueLength, CompletedPerSecond, OsThreads, CpuPercent, ContentionsPerSecond,
+        CountersAgeMs, Verdict, Evidence)
     {
-        using var stream = new MemoryStream();
-        using (var w = new Utf8JsonWriter(stream, new JsonWriterOptions { Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        Cores = Cores, MachineCpuPercent = MachineCpuPercent, LockWaiters = LockWaiters, RunnableWorkers = RunnableWorkers,
+        ProcessId = Pid ?? 0, Delay = Delay?.ToDelay(),
+    };
+}
+
+/// <summary>The measured scheduling delay of one sample's interval (<see cref="SchedulingDelay"/>), inside a sample line.</summary>
+public sealed record DelayLine
+{
+    public long Count { get; init; }
+
+    [JsonConverter(typeof(Round3))]
+    public double MeanMs { get; init; }
+
+    [JsonConverter(typeof(Round3))]
+    public double P50Ms { get; init; }
+
+    [JsonConverter(typeof(Round3))]
+    public double P99Ms { get; init; }
+
+    [JsonConverter(typeof(Round3))]
+    public double MaxMs { get; init; }
+
+    public long Unpaired { get; init; }
+
+    public int Waiting { get; init; }
+
+    [JsonConverter(typeof(Round1))]
+    public double OldestWaitingMs { get; init; }
+
+    [JsonConverter(typeof(Round3))]
+    public double CoverageSeconds { get; init; }
+
+    /// <summary>The line of <paramref name="d"/>.</summary>
+    public static DelayLine From(SchedulingDelay d)
+    {
+        ArgumentNullException.ThrowIfNull(d);
+        return new()
         {
-            w.WriteStartObject();
-            body(w);
-            w.WriteEndObject();
-        }
-        return System.Text.Encoding.UTF8.GetString(stream.ToArray());
+            Count = d.Count, MeanMs = d.MeanMs, P50Ms = d.P50Ms, P99Ms = d.P99Ms, MaxMs = d.MaxMs, Unpaired = d.Unpaired,
+            Waiting = d.Waiting, OldestWaitingMs = d.OldestWaitingMs, CoverageSeconds = d.CoverageSeconds,
+        };
     }
+
+    /// <summary>The figures this line holds (without the buckets, which files do not keep).</summary>
+    public SchedulingDelay ToDelay() => new(Count, MeanMs, P50Ms, P99Ms, MaxMs, Unpaired, Waiting, OldestWaitingMs, CoverageSeconds);
+}
+
+/// <summary>A <see cref="ThreadPoolInjection"/> as one line.</summary>
+public sealed record InjectionLine : WatchLine
+{
+    /// <summary>The watched process; absent in files written before it was kept.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public int? Pid { get; init; }
+
+    [JsonRequired, JsonConverter(typeof(Round3))]
+    public double OffsetSeconds { get; init; }
+
+    [JsonRequired]
+    public int NewThreadCount { get; init; }
+
+    /// <summary>The reason's name (Starvation, CooperativeBlocking, Unknown(9)); <see cref="ReasonCode"/> is what is read back.</summary>
+    public string Reason { get; init; } = "";
+
+    [JsonRequired]
+    public long ReasonCode { get; init; }
+
+    [JsonRequired, JsonConverter(typeof(Round1))]
+    public double AverageThroughput { get; init; }
+
+    /// <summary>The line of <paramref name="i"/>.</summary>
+    public static InjectionLine From(ThreadPoolInjection i)
+    {
+        ArgumentNullException.ThrowIfNull(i);
+        return new()
+        {
+            Pid = i.ProcessId == 0 ? null : i.ProcessId, OffsetSeconds = i.Offset.TotalSeconds, NewThreadCount = i.NewThreadCount, Reason = i.ReasonName, ReasonCode = i.ReasonCode,
+            AverageThroughput = i.AverageThroughput,
+        };
+    }
+
+    /// <summary>The injection this line holds.</summary>
+    public ThreadPoolInjection ToInjection() =>
+        new(TimeSpan.FromSeconds(OffsetSeconds), NewThreadCount, InjectionReasons.FromCode(ReasonCode), ReasonCode, AverageThroughput) { ProcessId = Pid ?? 0 };
+}
+
+/// <summary>The summary of a <see cref="PoolTimeline"/>: the last line of a whole watch.</summary>
+public sealed record SummaryLine : WatchLine
+{
+    /// <summary>The schema of the file (absent before tplab wrote it: version 1).</summary>
+    [JsonPropertyOrder(-1)]
+    public int? SchemaVersion { get; init; }
+
+    [JsonRequired]
+    public int ProcessId { get; init; }
+
+    [JsonRequired, JsonConverter(typeof(Round3))]
+    public double IntervalSeconds { get; init; }
+
+    [JsonRequired, JsonConverter(typeof(Round3))]
+    public double DurationSeconds { get; init; }
+
+    public int Samples { get; init; }
+
+    public int ThreadsStart { get; init; }
+
+    public int ThreadsPeak { get; init; }
+
+    public int OsThreadsPeak { get; init; }
+
+    public long QueuePeak { get; init; }
+
+    public IReadOnlyDictionary<string, int> InjectionsByReason { get; init; } = new Dictionary<string, int>();
+
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull), JsonConverter(typeof(Round3))]
+    public double? FirstStarvingSeconds { get; init; }
+
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public int? MinWorkerThreads { get; init; }
+
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public int? MaxWorkerThreads { get; init; }
+
+    public bool ProcessExited { get; init; }
+
+    /// <summary>Why the scheduling delay was not measured, when it was not.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? DelayNote { get; init; }
+
+    /// <summary>The watch's verdict; null when it took no sample (no verdict is claimed, the evidence says why).</summary>
+    [JsonRequired, JsonConverter(typeof(WordConverter<PoolVerdict>))]
+    public PoolVerdict? Verdict { get; init; }
+
+    public string Evidence { get; init; } = "";
+
+    /// <summary>The summary line of <paramref name="t"/>.</summary>
+    public static SummaryLine From(PoolTimeline t)
+    {
+        ArgumentNullException.ThrowIfNull(t);
+        return new()
+        {
+            SchemaVersion = CurrentSchema, ProcessId = t.ProcessId, IntervalSeconds = t.Interval.TotalSeconds,
+            DurationSeconds = t.Duration.TotalSeconds, Samples = t.Samples.Count, ThreadsStart = t.ThreadsStart, ThreadsPeak = t.ThreadsPeak,
+            OsThreadsPeak = t.OsThreadsPeak, QueuePeak = t.QueuePeak, InjectionsByReason = t.InjectionsByReason,
+            FirstStarvingSeconds = t.FirstStarving?.TotalSeconds, MinWorkerThreads = t.Limits?.MinWorkerThreads,
+            MaxWorkerThreads = t.Limits?.MaxWorkerThreads, ProcessExited = t.ProcessExited, DelayNote = t.DelayNote,
+            Verdict = t.HasVerdict ? t.Verdict : null, Evidence = t.Evidence,
+        };
+    }
+
+    /// <summary>
+    /// The pool's limits as the summary kept them (worker threads only: the I/O threads are not written, so they read as 0).
+    /// </summary>
+    [JsonIgnore]
+    public MinMaxEvent? Limits => MinWorkerThreads is { } min && MaxWorkerThreads is { } max ? new MinMaxEvent(0, min, max, 0, 0) : null;
+}
+
+/// <summary>The source-generated serializer of <see cref="WatchLine"/>: one line each, never indented.</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
+[JsonSerializable(typeof(WatchLine))]
+[JsonSerializable(typeof(WatchPageJson))]
+internal sealed partial class WatchJsonContext : JsonSerializerContext
+{
+    /// <summary>The context with tplab's options (<see cref="TplabJson.Options"/>).</summary>
+    public static WatchJsonContext Lines { get; } = new(TplabJson.Options(indented: false));
 }

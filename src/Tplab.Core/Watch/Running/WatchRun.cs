@@ -2,6 +2,7 @@ using System.Globalization;
 using Spectre.Console;
 using Tplab.Common;
 using Tplab.Processes;
+using Tplab.Watch.Export;
 using Tplab.Watch.Output;
 using Tplab.Watch.Verdicts;
 
@@ -27,65 +28,77 @@ public static class WatchRun
         {
             return Rewrite(options, from, terminal);
         }
-        var pid = options.ProcessId ?? (options.Name is { } name ? ProcessFinder.ByName(name).ProcessId : (int?)null);
+        var format = options.EffectiveFormat;
         // jsonl and csv stream a line per record; the HTML page is one document, written whole when the watch ends.
-        using var page = options.Format == "html" && options.Output is { } pagePath ? OpenPage(pagePath) : null;
+        using var page = format.WrittenWhole && options.Output is { } pagePath ? OpenPage(pagePath) : null;
         using var file = page is null ? OpenOutput(options.Output) : null;
-        var title = pid is { } p ? $"tplab watch: pid {p.ToString(CultureInfo.InvariantCulture)}" : $"tplab watch: {string.Join(' ', options.Command)}";
-        var records = SinkFor(options, page?.Writer ?? file ?? terminal.Out, terminal.Console, title);
+        var several = options.All || options.ProcessIds.Count > 1;
+        var title = options.Name is { } n ? $"tplab watch: {n}" : options.ProcessIds.Count > 0
+            ? $"tplab watch: pid {string.Join(", ", options.ProcessIds.Select(p => p.ToString(CultureInfo.InvariantCulture)))}"
+            : $"tplab watch: {string.Join(' ', options.Command)}";
+        var records = several && format.Terminal
+            ? new FleetLiveView(terminal.Console, $"{title}, every {options.Interval.TotalSeconds.ToString("0.00", CultureInfo.InvariantCulture)} s")
+            : format.Open(new WatchOutputTarget(page?.Writer ?? file ?? terminal.Out, terminal.Console, title, options.Interval));
         var starving = new StarvingSignal();
-        var sinks = new WatchSinks(records, starving);
-        var watchOptions = new WatchOptions { Interval = options.Interval, Thresholds = options.Thresholds, Sink = sinks }.Validated();
-        await using var watch = pid is { } id
-            ? await ThreadPoolWatch.StartAsync(id, watchOptions, ct).ConfigureAwait(false)
-            : await ThreadPoolWatch.LaunchAsync(options.Command, watchOptions, ct).ConfigureAwait(false);
-        StarvingDiagnosisTrigger? trigger = null;
-        if (options.OnStarving is { } onStarving)
+        using var export = WatchExports.Open(options, terminal.Error);
+        await using var fleet = new WatchFleet(options, records, export, starving, terminal.Error);
+        using var discovery = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        Task? discovering = null;
+        if (options.Command.Count > 0)
         {
-            trigger = new StarvingDiagnosisTrigger(watch.ProcessId, options.Interval, onStarving, terminal.Error, TimeProvider.System);
-            sinks.Add(trigger);
+            await fleet.LaunchAsync(options.Command, ct).ConfigureAwait(false);
         }
-        if (options.Format != "live")
+        else if (options.Name is { } name && options.All)
         {
-            await terminal.Error.WriteLineAsync($"tplab watch: watching pid {watch.ProcessId.ToString(CultureInfo.InvariantCulture)} every {options.Interval.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s").ConfigureAwait(false);
+            discovering = fleet.DiscoverAsync(name, discovery.Token);
         }
-        var ended = await WaitAsync(watch, options.Duration, options.FailOnStarving ? starving.Seen : null, ct).ConfigureAwait(false);
-        var timeline = await watch.StopAsync().ConfigureAwait(false);
-        if (trigger is not null)
+        else
         {
-            // A diagnosis under way is finished (its capture is seconds long), so its file is not lost with the watch.
-            if (await Task.WhenAny(trigger.Idle, Task.Delay(TimeSpan.FromSeconds(60), CancellationToken.None)).ConfigureAwait(false) != trigger.Idle)
+            foreach (var pid in options.ProcessIds.Count > 0 ? options.ProcessIds : [ProcessFinder.ByName(options.Name!).ProcessId])
             {
-                await terminal.Error.WriteLineAsync("tplab watch: a diagnosis was still running 60 s after the watch ended; its file was not written").ConfigureAwait(false);
+                await fleet.AddAsync(pid, ct).ConfigureAwait(false);
+            }
+            if (fleet.First is null)
+            {
+                throw new TplabException(ExitCodes.NoProcess, "none of the processes could be watched (each is named above)");
             }
         }
-        if ((watch.SinkError ?? sinks.ErrorOf(records)) is { } e)
+        if (!format.Terminal)
+        {
+            var what = fleet.First is { } first && !several ? $"pid {first.ProcessId.ToString(CultureInfo.InvariantCulture)}" : "every process named " + options.Name;
+            await terminal.Error.WriteLineAsync($"tplab watch: watching {(several && options.Name is null ? title["tplab watch: ".Length..] : what)} every {options.Interval.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s").ConfigureAwait(false);
+        }
+        var ended = await WaitAsync(fleet, options.Duration, options.FailOnStarving ? starving.Seen : null, ct).ConfigureAwait(false);
+        await discovery.CancelAsync().ConfigureAwait(false);
+        if (discovering is not null)
+        {
+            await discovering.ConfigureAwait(false);
+        }
+        var members = await fleet.StopAsync().ConfigureAwait(false);
+        if (members.Select(m => m.Watch.SinkError ?? m.Sinks.ErrorOf(records)).FirstOrDefault(e => e is not null) is { } e)
         {
             throw new TplabException(ExitCodes.OutputFailed, $"could not write {options.Output ?? "the output"}: {e.Message}", e);
         }
-        try
-        {
-            page?.Commit();
-        }
-        catch (Exception x) when (x is IOException or UnauthorizedAccessException)
-        {
-            throw new TplabException(ExitCodes.OutputFailed, $"could not write {options.Output}: {x.Message}", x);
-        }
-        var kept = $"the data so far was kept ({timeline.Samples.Count.ToString(CultureInfo.InvariantCulture)} samples, {timeline.Injections.Count.ToString(CultureInfo.InvariantCulture)} injections)";
+        Commit(page, options.Output);
+        var samples = members.Sum(m => m.Timeline?.Samples.Count ?? 0);
+        var injections = members.Sum(m => m.Timeline?.Injections.Count ?? 0);
+        var kept = $"the data so far was kept ({samples.ToString(CultureInfo.InvariantCulture)} samples, {injections.ToString(CultureInfo.InvariantCulture)} injections)";
+        var only = members.Count == 1 ? members[0] : null;
         switch (ended)
         {
             case End.Starving:
-                await terminal.Error.WriteLineAsync($"tplab: the pool of process {watch.ProcessId.ToString(CultureInfo.InvariantCulture)} is starving ({starving.Evidence}); {kept}").ConfigureAwait(false);
+                await terminal.Error.WriteLineAsync($"tplab: the pool of process {starving.ProcessId.ToString(CultureInfo.InvariantCulture)} is starving ({starving.Evidence}); {kept}").ConfigureAwait(false);
                 return ExitCodes.Starving;
             case End.Interrupted:
                 await terminal.Error.WriteLineAsync($"tplab: interrupted; {kept}").ConfigureAwait(false);
                 return ExitCodes.Interrupted;
-            case End.ProcessExited when watch.Child is { } child && options.Duration is null:
+            case End.ProcessExited when only?.Watch.Child is { } child && options.Duration is null:
                 // A started command ending is the natural end of `watch -- COMMAND` without --duration.
                 await terminal.Error.WriteLineAsync($"tplab watch: the command exited ({child.LastLines(1)}); {kept}").ConfigureAwait(false);
                 return ExitCodes.Ok;
             case End.ProcessExited:
-                await terminal.Error.WriteLineAsync($"tplab: process {watch.ProcessId.ToString(CultureInfo.InvariantCulture)} exited during the watch; {kept}").ConfigureAwait(false);
+                var who = only is not null ? $"process {only.ProcessId.ToString(CultureInfo.InvariantCulture)} exited" : "every watched process exited";
+                await terminal.Error.WriteLineAsync($"tplab: {who} during the watch; {kept}").ConfigureAwait(false);
                 return ExitCodes.ProcessExited;
             default:
                 return ExitCodes.Ok;
@@ -105,20 +118,16 @@ public static class WatchRun
         {
             throw TplabException.Usage($"cannot read --from {from}: {e.Message}");
         }
-        using var file = OpenOutput(options.Output);
-        var sink = SinkFor(options, file ?? terminal.Out, terminal.Console, $"tplab watch: {from}");
+        // The file's own interval, not the --interval default: the header describes the watch that was saved.
+        var format = options.EffectiveFormat;
+        using var page = format.WrittenWhole && options.Output is { } pagePath ? OpenPage(pagePath) : null;
+        using var file = page is null ? OpenOutput(options.Output) : null;
+        var sink = format.Open(new WatchOutputTarget(page?.Writer ?? file ?? terminal.Out, terminal.Console, $"tplab watch: {from}", timeline.Interval));
         sink.Replay(timeline);
+        file?.Flush();
+        Commit(page, options.Output);
         return ExitCodes.Ok;
     }
-
-    /// <summary>The record sink of a format: the live view, JSONL or CSV.</summary>
-    public static IWatchSink SinkFor(WatchRunOptions options, TextWriter writer, IAnsiConsole console, string title) => options.Format switch
-    {
-        "jsonl" => new JsonlWatchWriter(writer),
-        "csv" => new CsvWatchWriter(writer),
-        "html" => new HtmlWatchWriter(writer),
-        _ => new LiveWatchView(console, $"{title}, every {options.Interval.TotalSeconds.ToString("0.00", CultureInfo.InvariantCulture)} s"),
-    };
 
     private enum End
     {
@@ -128,14 +137,26 @@ public static class WatchRun
         Starving,
     }
 
-    private static async Task<End> WaitAsync(ThreadPoolWatch watch, TimeSpan? duration, Task? starving, CancellationToken ct)
+    private static async Task<End> WaitAsync(WatchFleet fleet, TimeSpan? duration, Task? starving, CancellationToken ct)
     {
         var timer = Task.Delay(duration ?? Timeout.InfiniteTimeSpan, ct);
-        var finished = await Task.WhenAny(new[] { timer, watch.ProcessGone, starving }.OfType<Task>()).ConfigureAwait(false);
+        var finished = await Task.WhenAny(new[] { timer, fleet.AllExited, starving }.OfType<Task>()).ConfigureAwait(false);
         return finished == starving ? End.Starving
-            : finished == watch.ProcessGone ? End.ProcessExited
+            : finished == fleet.AllExited ? End.ProcessExited
             : ct.IsCancellationRequested ? End.Interrupted
             : End.Duration;
+    }
+
+    private static void Commit(AtomicFile? page, string? path)
+    {
+        try
+        {
+            page?.Commit();
+        }
+        catch (Exception x) when (x is IOException or UnauthorizedAccessException)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"could not write {path}: {x.Message}", x);
+        }
     }
 
     private static AtomicFile OpenPage(string path)
@@ -165,33 +186,6 @@ public static class WatchRun
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {
             throw new TplabException(ExitCodes.OutputFailed, $"could not open --output {path}: {e.Message}", e);
-        }
-    }
-
-    /// <summary>Completes at the first starving sample.</summary>
-    private sealed class StarvingSignal : IWatchSink
-    {
-        private readonly TaskCompletionSource _seen = new(TaskCreationOptions.RunContinuationsAsynchronously);
-
-        public Task Seen => _seen.Task;
-
-        public string Evidence { get; private set; } = "";
-
-        public void OnInjection(ThreadPoolInjection injection)
-        {
-        }
-
-        public void OnSample(ThreadPoolSample sample)
-        {
-            if (sample.Verdict.ThreadsHeld() && !_seen.Task.IsCompleted)
-            {
-                Evidence = $"at {sample.Offset.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture)} s: {sample.Evidence}";
-                _seen.TrySetResult();
-            }
-        }
-
-        public void OnCompleted(PoolTimeline timeline)
-        {
         }
     }
 }

@@ -1,4 +1,4 @@
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 
 namespace Tplab.Watch.Sampling;
 

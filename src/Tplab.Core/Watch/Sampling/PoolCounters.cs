@@ -1,4 +1,4 @@
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 
 namespace Tplab.Watch.Sampling;
 
@@ -21,7 +21,14 @@ public sealed class PoolCounters
     private Snapshot _current = new(0, 0, 0, 0, null);
 
     /// <summary>The values at one moment; <see cref="LastArrival"/> is null until a pool counter arrived.</summary>
-    public sealed record Snapshot(int ThreadCount, long QueueLength, double CompletedPerSecond, double ContentionsPerSecond, long? LastArrival);
+    public sealed record Snapshot(int ThreadCount, long QueueLength, double CompletedPerSecond, double ContentionsPerSecond, long? LastArrival)
+    {
+        /// <summary>Work items completed since the watch began (the runtime's increments summed).</summary>
+        public double CompletedTotal { get; init; }
+
+        /// <summary>Lock contentions since the watch began.</summary>
+        public double ContentionsTotal { get; init; }
+    }
 
     /// <summary>The newest values.</summary>
     public Snapshot Current
@@ -44,8 +51,8 @@ public sealed class PoolCounters
             {
                 ThreadCount => _current with { ThreadCount = (int)Math.Round(value.Value), LastArrival = value.Timestamp },
                 QueueLength => _current with { QueueLength = (long)Math.Round(value.Value), LastArrival = value.Timestamp },
-                Completed => _current with { CompletedPerSecond = value.Value, LastArrival = value.Timestamp },
-                Contentions => _current with { ContentionsPerSecond = value.Value },
+                Completed => _current with { CompletedPerSecond = value.Value, LastArrival = value.Timestamp, CompletedTotal = _current.CompletedTotal + (value.Increment ?? 0) },
+                Contentions => _current with { ContentionsPerSecond = value.Value, ContentionsTotal = _current.ContentionsTotal + (value.Increment ?? 0) },
                 _ => _current,
             };
         }

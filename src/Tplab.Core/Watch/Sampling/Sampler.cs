@@ -1,26 +1,24 @@
 using System.Collections.Concurrent;
 using System.Threading.Channels;
 using Tplab.Processes;
-using Tplab.Watch.EventPipe;
+using Tplab.Runtime;
 using Tplab.Watch.Output;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Watch.Sampling;
 
 /// <summary>
-/// Takes a sample every interval on a dedicated thread: the newest pool counters, /proc figures, the injections
-/// that arrived since the last tick, and the verdict for the moment. Stops by itself when the process is gone.
+/// The watch's clock: takes a sample every interval on a dedicated thread (what a sample holds is
+/// <see cref="SampleReader"/>'s), delivers it and the injections that arrived since the last tick to the records and
+/// the sink, in time order. Stops by itself when the process is gone.
 /// </summary>
 internal sealed class Sampler : IDisposable
 {
     /// <summary>Records kept for <see cref="Records"/> before the oldest unread ones are dropped.</summary>
     public const int RecordBuffer = 4096;
 
-    private readonly int _processId;
     private readonly WatchOptions _options;
-    private readonly PoolCounters _counters;
-    private readonly LockWaits _lockWaits;
-    private readonly double _cores;
+    private readonly SampleReader _reader;
     private readonly ConcurrentQueue<AdjustmentEvent> _pending = new();
     private readonly List<ThreadPoolSample> _samples = [];
     private readonly List<ThreadPoolInjection> _injections = [];
@@ -30,21 +28,15 @@ internal sealed class Sampler : IDisposable
     // record of an hours-long watch twice; a reader that keeps up never loses one, a stalled one loses the oldest.
     private readonly Channel<WatchRecord> _records = Channel.CreateBounded<WatchRecord>(
         new BoundedChannelOptions(RecordBuffer) { SingleWriter = true, FullMode = BoundedChannelFullMode.DropOldest });
-    private readonly CpuClock _cpu;
     private readonly long _start;
     private readonly Thread _thread;
     private ThreadPoolSample? _latest;
-    private TimeSpan? _lastStarving;
 
-    public Sampler(int processId, WatchOptions options, PoolCounters counters, LockWaits lockWaits, long start)
+    public Sampler(WatchOptions options, SampleReader reader, long start)
     {
-        _processId = processId;
         _options = options;
-        _counters = counters;
-        _lockWaits = lockWaits;
+        _reader = reader;
         _start = start;
-        _cores = ProcessCpu.AvailableCores(processId);
-        _cpu = new CpuClock(processId, start, _cores);
         _thread = new Thread(Run) { IsBackground = true, Name = "tplab watch sampler" };
     }
 
@@ -92,7 +84,7 @@ internal sealed class Sampler : IDisposable
     public void Dispose()
     {
         _stop.Dispose();
-        _cpu.Dispose();
+        _reader.Dispose();
     }
 
     private void Run()
@@ -136,14 +128,14 @@ internal sealed class Sampler : IDisposable
     /// </summary>
     private bool AwaitFirstCounters(TimeSpan nextTick)
     {
-        while (_counters.Current.LastArrival is null && Elapsed < nextTick)
+        while (!_reader.HasCounters && Elapsed < nextTick)
         {
             if (_stop.Wait(TimeSpan.FromMilliseconds(50)))
             {
                 return false;
             }
         }
-        if (_counters.Current.LastArrival is null || Elapsed >= nextTick)
+        if (!_reader.HasCounters || Elapsed >= nextTick)
         {
             return true;
         }
@@ -160,70 +152,20 @@ internal sealed class Sampler : IDisposable
         var now = _options.Time.GetTimestamp();
         var offset = _options.Time.GetElapsedTime(_start, now);
         DrainInjections(offset);
-        var osThreads = ProcessFiles.OsThreads(_processId);
-        var cpu = _cpu.Read(now, _options.Time.TimestampFrequency);
-        if (osThreads is null || cpu is null || !ProcessFiles.IsAlive(_processId))
+        var (outcome, sample) = _reader.Read(now, offset, _samples, _injections);
+        if (outcome == SampleReader.Outcome.Gone)
         {
             return false;
         }
-        var lockWaits = _lockWaits.Read(now);
-        var counters = _counters.Current;
-        if (counters.LastArrival is null)
+        if (sample is null)
         {
-            // The runtime's first counter payload comes one interval after the session starts: until then the pool's
-            // figures read 0, which is no data, not an idle pool. No sample is made of it.
             return true;
         }
-        // Thread states cost a file read per thread: read only when work is queued or the CPU is busy, the only times
-        // the rule needs them.
-        var runnable = counters.QueueLength >= _options.Thresholds.QueueMin || cpu.Value >= _options.Thresholds.LowCpuPercent / 2
-            ? ProcessCpu.PoolWorkerStates(_processId, 3, TimeSpan.FromMilliseconds(10))?.Runnable
-            : null;
-        var reading = new PoolReading(offset, counters.ThreadCount, counters.QueueLength, counters.CompletedPerSecond, cpu.Value)
-        {
-            LockWaiters = lockWaits?.Average ?? 0,
-            RunnableWorkers = runnable,
-            Cores = _cores,
-            MachineCpuPercent = _cpu.MachineBusyPercent,
-        };
-        var from = offset - _options.Thresholds.Lookback;
-        var window = new VerdictWindow(
-            reading,
-            Since(_samples, from, TimeSpan.Zero).Select(s => s.Reading).ToList(),
-            Since(_injections, from, _options.Thresholds.Lookback).Where(i => i.Offset >= from).ToList(),
-            _lastStarving is { } last ? offset - last : null);
-        var verdict = VerdictRule.Judge(window, _options.Thresholds);
-        if (verdict.Verdict.ThreadsHeld())
-        {
-            _lastStarving = offset;
-        }
-        var age = counters.LastArrival is { } arrival ? Math.Max(0, (now - arrival) * 1000.0 / _options.Time.TimestampFrequency) : (double?)null;
-        var sample = new ThreadPoolSample(offset, counters.ThreadCount, counters.QueueLength, counters.CompletedPerSecond,
-            osThreads.Value, cpu.Value, counters.ContentionsPerSecond, age, verdict.Verdict, verdict.Evidence)
-        {
-            LockWaiters = lockWaits?.Average,
-            RunnableWorkers = runnable,
-            Cores = _cores,
-            MachineCpuPercent = _cpu.MachineBusyPercent,
-        };
         _samples.Add(sample);
         Volatile.Write(ref _latest, sample);
         _records.Writer.TryWrite(sample);
         Deliver(s => s.OnSample(sample));
         return true;
-    }
-
-    // The records from `from` on, found from the end: a watch of hours holds tens of thousands of samples, and a
-    // scan from the start at every tick would make each tick slower than the last. Injections arrive nearly in
-    // order (stamped by the target); `slack` keeps looking that much further back for one that came late.
-    private static IEnumerable<T> Since<T>(List<T> records, TimeSpan from, TimeSpan slack) where T : WatchRecord
-    {
-        var first = records.Count;
-        while (first > 0 && records[first - 1].Offset >= from - slack)
-        {
-            first--;
-        }
-        return records.Skip(first);
     }
 
     private void DrainInjections(TimeSpan upTo)
@@ -234,7 +176,7 @@ internal sealed class Sampler : IDisposable
             // Clamp into the watch: an event emitted just before the session began, or stamped a hair after this tick.
             offset = offset < TimeSpan.Zero ? TimeSpan.Zero : offset > upTo ? upTo : offset;
             var reason = InjectionReasons.FromCode(e.ReasonCode);
-            var injection = new ThreadPoolInjection(offset, e.NewWorkerThreadCount, reason, e.ReasonCode, e.AverageThroughput);
+            var injection = new ThreadPoolInjection(offset, e.NewWorkerThreadCount, reason, e.ReasonCode, e.AverageThroughput) { ProcessId = _reader.ProcessId };
             _injections.Add(injection);
             _records.Writer.TryWrite(injection);
             Deliver(s => s.OnInjection(injection));

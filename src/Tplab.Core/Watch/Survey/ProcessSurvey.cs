@@ -35,7 +35,7 @@ public static class ProcessSurvey
         var version = RuntimeVersion.Of(pid);
         try
         {
-            await using var watch = await ThreadPoolWatch.StartAsync(pid, new WatchOptions { Interval = WatchOptions.MinInterval }, cancellationToken).ConfigureAwait(false);
+            await using var watch = await ThreadPoolWatch.StartAsync(pid, new WatchOptions { Interval = WatchOptions.MinInterval, Delay = new() { Mode = Tplab.Watch.Delay.DelayMode.Off } }, cancellationToken).ConfigureAwait(false);
             await Task.WhenAny(Task.Delay(sample, cancellationToken), watch.ProcessGone).ConfigureAwait(false);
             var timeline = await watch.StopAsync().ConfigureAwait(false);
             var last = timeline.Samples.LastOrDefault(s => s.CountersAgeMs is not null);

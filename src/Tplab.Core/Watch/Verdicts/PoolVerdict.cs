@@ -1,3 +1,5 @@
+using Tplab.Common.Json;
+
 namespace Tplab.Watch.Verdicts;
 
 /// <summary>The state of a thread pool, for one sample or for a whole watch.</summary>
@@ -30,14 +32,7 @@ public sealed record VerdictResult(PoolVerdict Verdict, string Evidence)
 public static class PoolVerdicts
 {
     /// <summary>healthy, starving, recovering, lock-contention or cpu-saturated.</summary>
-    public static string ToWord(this PoolVerdict verdict) => verdict switch
-    {
-        PoolVerdict.Starving => "starving",
-        PoolVerdict.Recovering => "recovering",
-        PoolVerdict.LockContention => "lock-contention",
-        PoolVerdict.CpuSaturated => "cpu-saturated",
-        _ => "healthy",
-    };
+    public static string ToWord(this PoolVerdict verdict) => Words.Of(verdict);
 
     /// <summary>Pool threads are held (blocked or waiting for a lock) while work waits: what diagnose looks for.</summary>
     public static bool ThreadsHeld(this PoolVerdict verdict) => verdict is PoolVerdict.Starving or PoolVerdict.LockContention;

@@ -37,10 +37,24 @@ public sealed class HistogramLogTests
         var back = new LatencyHistogram();
         HistogramEncoding.DecodeInto(HistogramEncoding.Encode(h), back);
         Assert.Equal(h.TotalCount, back.TotalCount);
-        for (var i = 0; i < h.CountsLength; i++)
-        {
-            Assert.Equal(h.CountAt(i), back.CountAt(i));
-        }
+        Assert.Equal(Counts(h), Counts(back));
+    }
+
+    [Fact]
+    public void Encoding_IsWholeZlib_WithItsAdler32Trailer()
+    {
+        // HdrHistogram_py reads intervals with Python's zlib.decompress, which refuses a stream without the trailer
+        // (HdrHistogram.NET 2.5.0's own compressed form leaves it out).
+        var h = new LatencyHistogram();
+        h.RecordCount(1500, 7);
+        var encoded = HistogramEncoding.Encode(h);
+        var zlib = encoded.AsSpan(8);
+        Assert.Equal(encoded.Length - 8, System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(encoded.AsSpan(4)));
+        using var inflate = new System.IO.Compression.DeflateStream(new MemoryStream(zlib[2..^4].ToArray()), System.IO.Compression.CompressionMode.Decompress);
+        using var plain = new MemoryStream();
+        inflate.CopyTo(plain);
+        Assert.Equal(Adler32(plain.ToArray()), System.Buffers.Binary.BinaryPrimitives.ReadUInt32BigEndian(zlib[^4..]));
+        Assert.Equal(0, ((zlib[0] << 8) | zlib[1]) % 31);
     }
 
     [Fact]
@@ -83,5 +97,20 @@ public sealed class HistogramLogTests
         {
             dir.Delete(recursive: true);
         }
+    }
+
+    // Every bucket that holds a count: its value and count.
+    private static List<(long Value, long Count)> Counts(LatencyHistogram h) =>
+        [.. h.Inner.RecordedValues().Select(v => (v.ValueIteratedTo, v.CountAtValueIteratedTo))];
+
+    private static uint Adler32(byte[] data)
+    {
+        uint a = 1, b = 0;
+        foreach (var x in data)
+        {
+            a = (a + x) % 65521;
+            b = (b + a) % 65521;
+        }
+        return (b << 16) | a;
     }
 }

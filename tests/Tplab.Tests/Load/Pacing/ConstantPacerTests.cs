@@ -1,5 +1,5 @@
 using Tplab.Load.Pacing;
-using Tplab.Tests.Support;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Tplab.Tests.Load.Pacing;
 

@@ -48,6 +48,39 @@ public sealed class SenderWireTests
     }
 
     [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task BytesOut_BothEngines_CountTheBytesTheSocketsEngineSent(bool keepAlive)
+    {
+        // Methods with and without a body, the template's own Host and Connection headers: each rule of the request's
+        // head. The httpclient engine cannot see its bytes, so it must count by the same rules as the sockets engine.
+        RequestTemplate[] Templates(RecordingServer server) =>
+        [
+            RequestTemplate.Get(server.Url("/a?q=1")),
+            new("POST", server.Url("/orders"), [new("Content-Type", "application/json")], Encoding.UTF8.GetBytes("{\"sku\":1}")),
+            new("PUT", server.Url("/empty"), [], ReadOnlyMemory<byte>.Empty),
+            new("DELETE", server.Url("/orders/7"), [new("X-Trace", "abc")], ReadOnlyMemory<byte>.Empty),
+            new("GET", server.Url("/host"), [new("Host", "shop.example"), new("Connection", keepAlive ? "keep-alive" : "close")], ReadOnlyMemory<byte>.Empty),
+        ];
+        var counted = new Dictionary<EngineChoice, long>();
+        foreach (var engine in new[] { EngineChoice.Sockets, EngineChoice.HttpClient })
+        {
+            using var server = new RecordingServer();
+            var targets = Templates(server);
+            var options = new LoadOptions { Engine = engine, Url = targets[0].Url, Targets = targets, Concurrency = 1, Requests = 20, KeepAlive = keepAlive };
+            var result = await LoadRunner.RunAsync(options, null, CancellationToken.None);
+            Assert.Equal(20, result.Summary.Succeeded);
+            counted[engine] = result.Summary.BytesOut;
+            Assert.Equal(result.Summary.BytesOut, result.Summary.Targets.Sum(t => t.BytesOut));
+            if (engine == EngineChoice.Sockets)
+            {
+                Assert.Equal(server.BytesReceived, result.Summary.BytesOut);
+            }
+        }
+        Assert.Equal(counted[EngineChoice.Sockets], counted[EngineChoice.HttpClient]);
+    }
+
+    [Theory]
     [InlineData(EngineChoice.Sockets)]
     [InlineData(EngineChoice.HttpClient)]
     public async Task NoServerTimingHeader_HandlerFieldsNull(EngineChoice engine)
@@ -89,6 +122,7 @@ public sealed class SenderWireTests
         private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
         private readonly CancellationTokenSource _stop = new();
         private readonly bool _stampHandler;
+        private long _bytesReceived;
 
         public RecordingServer(bool stampHandler = true)
         {
@@ -98,6 +132,9 @@ public sealed class SenderWireTests
         }
 
         public System.Collections.Concurrent.ConcurrentQueue<string> Requests { get; } = new();
+
+        /// <summary>The bytes of every whole request received (head and body).</summary>
+        public long BytesReceived => Interlocked.Read(ref _bytesReceived);
 
         public Uri Url(string path) => new($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}{path}");
 
@@ -158,6 +195,7 @@ public sealed class SenderWireTests
                     }
                     var handlerStart = DateTimeOffset.UtcNow;
                     Requests.Enqueue(Encoding.UTF8.GetString(buffer.GetRange(0, headEnd + 4 + length).ToArray()));
+                    Interlocked.Add(ref _bytesReceived, headEnd + 4 + length);
                     buffer.RemoveRange(0, headEnd + 4 + length);
                     var timing = _stampHandler ? $"{ServerTiming.HeaderName}: {ServerTiming.Format(handlerStart, TimeSpan.FromMilliseconds(5))}\r\n" : "";
                     var response = Encoding.ASCII.GetBytes($"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n{timing}\r\nok");

@@ -28,7 +28,7 @@ public sealed class ShopFindingsTests(ShopScan shop)
     [InlineData("middleware Shop.Web.Infrastructure.RequestLogMiddleware.InvokeAsync", "Shop.Web.Infrastructure.RequestLogMiddleware.InvokeAsync", "StreamWriter.WriteLine", Severity.Error)]
     [InlineData("middleware Shop.Web.Infrastructure.AdminAuditMiddleware.InvokeAsync", "Shop.Web.Infrastructure.AuditTrail.Record", "GetAwaiter().GetResult()", Severity.Error)]
     [InlineData("filter Shop.Web.Controllers.AuditFilter.OnActionExecutionAsync", "Shop.Web.Controllers.AuditFilter.OnActionExecutionAsync", "SemaphoreSlim.Wait", Severity.Error)]
-    [InlineData("http-handler Shop.Web.Infrastructure.SigningHandler.SendAsync", "Shop.Web.Infrastructure.SigningHandler.SendAsync", "Task.Result", Severity.Error)]
+    [InlineData("delegating-handler Shop.Web.Infrastructure.SigningHandler.SendAsync", "Shop.Web.Infrastructure.SigningHandler.SendAsync", "Task.Result", Severity.Error)]
     [InlineData("view-component Shop.Web.Infrastructure.CartSummaryViewComponent.Invoke", "Shop.Web.Infrastructure.CartSummaryViewComponent.Invoke", "File.ReadAllLines", Severity.Error)]
     [InlineData("authorization-handler Shop.Web.Infrastructure.RegionHandler.HandleRequirementAsync", "Shop.Web.Infrastructure.RegionHandler.HandleRequirementAsync", "Thread.Sleep", Severity.Error)]
     // Conditional or uncertain: warnings.

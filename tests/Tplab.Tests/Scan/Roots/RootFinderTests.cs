@@ -33,7 +33,7 @@ public sealed class RootFinderTests(ShopScan shop)
     [InlineData("GET /healthz", "health-check", "Shop.Web.Infrastructure.DatabaseHealthCheck.CheckHealthAsync")]
     [InlineData("hub Shop.Web.Infrastructure.ChatHub.Send", "hub", "Shop.Web.Infrastructure.ChatHub.Send")]
     [InlineData("view-component Shop.Web.Infrastructure.CartSummaryViewComponent.Invoke", "view-component", "Shop.Web.Infrastructure.CartSummaryViewComponent.Invoke")]
-    [InlineData("http-handler Shop.Web.Infrastructure.SigningHandler.SendAsync", "http-handler", "Shop.Web.Infrastructure.SigningHandler.SendAsync")]
+    [InlineData("delegating-handler Shop.Web.Infrastructure.SigningHandler.SendAsync", "delegating-handler", "Shop.Web.Infrastructure.SigningHandler.SendAsync")]
     [InlineData("authorization-handler Shop.Web.Infrastructure.RegionHandler.HandleRequirementAsync", "authorization-handler", "Shop.Web.Infrastructure.RegionHandler.HandleRequirementAsync")]
     [InlineData("request-handler Shop.Web.Controllers.GetInvoiceTotalHandler.Handle", "request-handler", "Shop.Web.Controllers.GetInvoiceTotalHandler.Handle")]
     [InlineData("middleware Shop.Web.Infrastructure.RequestLogMiddleware.InvokeAsync", "middleware", "Shop.Web.Infrastructure.RequestLogMiddleware.InvokeAsync")]

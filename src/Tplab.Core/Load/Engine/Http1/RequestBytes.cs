@@ -35,6 +35,23 @@ internal sealed class RequestBytes
     /// <summary>Builds the request for <paramref name="template"/>; <paramref name="keepAlive"/> false adds <c>Connection: close</c>.</summary>
     public static RequestBytes Build(RequestTemplate template, bool keepAlive)
     {
+        var headBytes = Encoding.Latin1.GetBytes(Head(template, keepAlive));
+        var bytes = GC.AllocateUninitializedArray<byte>(headBytes.Length + template.Body.Length, pinned: true);
+        headBytes.CopyTo(bytes, 0);
+        template.Body.Span.CopyTo(bytes.AsSpan(headBytes.Length));
+        return new RequestBytes(bytes, string.Equals(template.Method, "HEAD", StringComparison.OrdinalIgnoreCase));
+    }
+
+    /// <summary>
+    /// How many bytes <see cref="Build"/> puts on the wire for <paramref name="template"/>: the BytesOut of every engine
+    /// (HttpClient does not expose the bytes it writes, so its engine counts these; ab and JMeter report them).
+    /// </summary>
+    public static long WireLength(RequestTemplate template, bool keepAlive) =>
+        Encoding.Latin1.GetByteCount(Head(template, keepAlive)) + template.Body.Length;
+
+    // The request line and headers up to the blank line, one definition for both engines.
+    private static string Head(RequestTemplate template, bool keepAlive)
+    {
         ArgumentNullException.ThrowIfNull(template);
         var head = new StringBuilder()
             .Append(template.Method).Append(' ').Append(template.Url.PathAndQuery).Append(" HTTP/1.1\r\n");
@@ -56,12 +73,7 @@ internal sealed class RequestBytes
         {
             head.Append("Connection: close\r\n");
         }
-        head.Append("\r\n");
-        var headBytes = Encoding.Latin1.GetBytes(head.ToString());
-        var bytes = GC.AllocateUninitializedArray<byte>(headBytes.Length + template.Body.Length, pinned: true);
-        headBytes.CopyTo(bytes, 0);
-        template.Body.Span.CopyTo(bytes.AsSpan(headBytes.Length));
-        return new RequestBytes(bytes, string.Equals(template.Method, "HEAD", StringComparison.OrdinalIgnoreCase));
+        return head.Append("\r\n").ToString();
     }
 
     private static bool Has(RequestTemplate template, string header) =>

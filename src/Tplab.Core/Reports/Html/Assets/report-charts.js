@@ -174,4 +174,28 @@
     }, uPlot.join(tables), box);
     T.register(id, s.pool.t.length, ticks);
   };
+
+  // The scheduling delay over time: measured from the runtime's enqueue/dequeue events (p50, p99, the oldest item
+  // still queued) beside the estimate from the counters (queue / completions per second), on a log scale in ms.
+  T.delayChart = function (parent, id, run, title) {
+    const p = run.s.pool;
+    if (!p || !p.t.length || !p.estimate) return;
+    const measured = (p.delayP99 || []).some(T.finite), on = (p.delayOn || []).some(v => v > 0);
+    const note = measured ? "measured: each work item's wait, enqueue to dequeue (events 30/31); estimate: queue ÷ completed per second"
+      : on ? "the events were on, but no work item waited in these samples; the estimate is queue ÷ completed per second"
+      : "estimate only (queue ÷ completed per second): the events were off";
+    const box = T.box(parent, title || `Scheduling delay — ${run.label}`, note + "; log scale, zero not drawn", true), ticks = [];
+    const pos = a => (a || []).map(v => T.finite(v) && v > 0 ? v : null);
+    new uPlot({
+      width: T.width(box), height: 260, legend: { live: true },
+      scales: { x: { time: false }, y: { distr: 3 } },
+      axes: [secondsAxis(ticks, run.xLabel), T.axis(ticks, { label: "delay (ms)", size: 60 }, v => T.tick(v, "ms"))],
+      series: [{ label: "time", value: (u, v) => T.tick(v, "s") },
+        { label: "measured p99", stroke: "#D55E00", width: 2, spanGaps: false, value: (u, v) => T.tick(v, "ms") },
+        { label: "measured p50", stroke: "#E69F00", width: 1, spanGaps: false, value: (u, v) => T.tick(v, "ms") },
+        { label: "oldest still queued", stroke: "#CC79A7", width: 1, dash: [2, 2], value: (u, v) => T.tick(v, "ms") },
+        { label: "estimate (queue ÷ completed/s)", stroke: "#0072B2", width: 2, dash: [6, 3], value: (u, v) => T.tick(v, "ms") }],
+    }, [p.t, pos(p.delayP99), pos(p.delayP50), pos(p.oldest), pos(p.estimate)], box);
+    T.register(id, p.t.length, ticks);
+  };
 })(window.tplab);

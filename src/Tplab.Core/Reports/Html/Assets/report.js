@@ -170,6 +170,7 @@
         const row = rows.find(r => r.label === run.label);
         T.timelineChart(per, `timeline-${exp.name}-${row.scenario}`, run);
         T.poolChart(per, `pool-${exp.name}-${row.scenario}`, run);
+        T.delayChart(per, `delay-${exp.name}-${row.scenario}`, run);
       }
     }
   }
@@ -198,17 +199,26 @@
     document.title = `tplab watch — process ${w.pid}`;
     document.getElementById("meta").textContent = `${summary.tool} · process ${w.pid} · every ${T.num(w.intervalMs)} ms · started ${summary.startedAt}`;
     const sec = section("verdict", "Verdict");
+    if (!w.verdict) {
+      // No sample with the runtime's counters: no verdict word, no empty chart.
+      sec.append(el("p", {}, w.evidence));
+      root.append(sec);
+      return;
+    }
     sec.append(el("p", {}, el("b", { class: "verdict-" + w.verdict }, w.verdict), ` — ${w.evidence}`));
+    if (w.delayNote) sec.append(el("p", { class: "muted" }, w.delayNote));
     sec.append(el("p", { class: "muted" }, `pool threads ${w.threadsStart} → ${w.threadsPeak}, OS threads peak ${w.osThreadsPeak}, queue peak ${w.queuePeak}; injections: ` +
       (Object.entries(w.injectionsByReason || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "none")));
     root.append(sec);
     const pool = section("pool", "The pool over time");
     root.append(pool);
-    T.poolChart(pool, "pool-watch", { label: `process ${w.pid}`, index: 0, s: series.watch, xLabel: "seconds since the watch started" }, "Pool over time");
+    const run = { label: `process ${w.pid}`, index: 0, s: series.watch, xLabel: "seconds since the watch started" };
+    T.poolChart(pool, "pool-watch", run, "Pool over time");
+    T.delayChart(pool, "delay-watch", run, "Scheduling delay over time");
   }
 
   const footers = {
-    watch: "Made by tplab. Charts: uPlot (MIT). Pool threads, queue and completed/s are the runtime's own counters (EventPipe); OS threads and CPU come from /proc; injections are the runtime's thread-adjustment events, by reason.",
+    watch: "Made by tplab. Charts: uPlot (MIT). Pool threads, queue and completed/s are the runtime's own counters (EventPipe); OS threads and CPU come from /proc; injections are the runtime's thread-adjustment events, by reason; the measured scheduling delay pairs the runtime's work-item enqueue/dequeue events (30/31) while they were on, the estimate is queue ÷ completed per second.",
   };
   if (footers[data.kind]) document.querySelector("footer").textContent = footers[data.kind];
   ({ lab, load, watch })[data.kind || "lab"]();

@@ -1,0 +1,242 @@
+using System.Globalization;
+using Tplab.Common;
+using Tplab.Processes;
+using Tplab.Watch.Export;
+using Tplab.Watch.Output;
+
+namespace Tplab.Watch.Running;
+
+/// <summary>
+/// The processes of one <c>tplab watch</c>: one <see cref="ThreadPoolWatch"/> each, sharing one record output (each
+/// record written whole, in the order made), one set of exporters and one <c>--fail-on</c> signal. With
+/// <c>-n NAME --all</c> it looks for new processes of that name every <see cref="DiscoveryInterval"/>; a process that
+/// exits is dropped and said so, its summary written and its series removed.
+/// </summary>
+internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, ExportPump? export, StarvingSignal starving, TextWriter notices) : IAsyncDisposable
+{
+    /// <summary>How often <c>--all</c> looks for new processes of the name.</summary>
+    public static readonly TimeSpan DiscoveryInterval = TimeSpan.FromSeconds(2);
+
+    private readonly Lock _gate = new();
+    private readonly Dictionary<int, FleetMember> _members = [];
+    private readonly List<FleetMember> _ended = [];
+    private readonly HashSet<int> _refused = [];
+    private readonly IWatchSink _records = new SynchronizedSink(records);
+    private readonly TaskCompletionSource _empty = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private int _stopping;
+
+    /// <summary>Completes when every process has exited (not with <c>--all</c>, which waits for new ones).</summary>
+    public Task AllExited => _empty.Task;
+
+    /// <summary>The first process watched (its pid names the watch in messages).</summary>
+    public FleetMember? First { get; private set; }
+
+    /// <summary>Every member that was stopped, in the order they ended.</summary>
+    public IReadOnlyList<FleetMember> Ended
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return [.. _ended];
+            }
+        }
+    }
+
+    /// <summary>Whether the watch follows several processes (several pids, or <c>--all</c>).</summary>
+    public bool Several => options.All || options.ProcessIds.Count > 1;
+
+    /// <summary>Attaches to <paramref name="processId"/>; with several processes a refusal is one line and the watch goes on.</summary>
+    public async Task AddAsync(int processId, CancellationToken ct)
+    {
+        var sinks = new WatchSinks(_records, starving.For(processId));
+        try
+        {
+            var watch = await ThreadPoolWatch.StartAsync(processId, WatchOptionsFor(sinks), ct).ConfigureAwait(false);
+            Join(watch, sinks);
+        }
+        catch (TplabException e) when (Several)
+        {
+            lock (_gate)
+            {
+                _refused.Add(processId);
+            }
+            Notice($"cannot watch pid {Pid(processId)}: {e.Message}; the others go on");
+        }
+    }
+
+    /// <summary>Starts <paramref name="command"/> and watches it from its first moment.</summary>
+    public async Task LaunchAsync(IReadOnlyList<string> command, CancellationToken ct)
+    {
+        var sinks = new WatchSinks(_records);
+        var watch = await ThreadPoolWatch.LaunchAsync(command, WatchOptionsFor(sinks), ct).ConfigureAwait(false);
+        sinks.Add(starving.For(watch.ProcessId));
+        Join(watch, sinks);
+    }
+
+    /// <summary>Looks for processes called <paramref name="name"/> until cancelled, and watches each new one.</summary>
+    public async Task DiscoverAsync(string name, CancellationToken ct)
+    {
+        var said = false;
+        while (!ct.IsCancellationRequested)
+        {
+            var found = ProcessFinder.AllByName(name);
+            List<int> fresh;
+            lock (_gate)
+            {
+                fresh = [.. found.Where(p => !_members.ContainsKey(p) && !_refused.Contains(p) && !_ended.Any(m => m.ProcessId == p))];
+            }
+            foreach (var pid in fresh)
+            {
+                await AddAsync(pid, ct).ConfigureAwait(false);
+                bool joined;
+                lock (_gate)
+                {
+                    joined = _members.ContainsKey(pid);
+                }
+                if (joined && First?.ProcessId != pid)
+                {
+                    Notice($"process {Pid(pid)} ({name}) started; watching it too");
+                }
+            }
+            if (found.Count == 0 && !said)
+            {
+                Notice($"no .NET process named '{name}' now; waiting for one (every {DiscoveryInterval.TotalSeconds.ToString("0", CultureInfo.InvariantCulture)} s)");
+            }
+            said = found.Count == 0;
+            try
+            {
+                await Task.Delay(DiscoveryInterval, ct).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>Stops every watch (the data so far is written) and returns the members in the order they ended.</summary>
+    public async Task<IReadOnlyList<FleetMember>> StopAsync()
+    {
+        Interlocked.Exchange(ref _stopping, 1);
+        List<FleetMember> members;
+        lock (_gate)
+        {
+            members = [.. _members.Values];
+        }
+        await Task.WhenAll(members.Select(m => EndAsync(m, exited: false))).ConfigureAwait(false);
+        return Ended;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await StopAsync().ConfigureAwait(false);
+        foreach (var member in Ended)
+        {
+            await member.Watch.DisposeAsync().ConfigureAwait(false);
+        }
+    }
+
+    private WatchOptions WatchOptionsFor(WatchSinks sinks) =>
+        new WatchOptions { Interval = options.Interval, Thresholds = options.Thresholds, Delay = options.Delay, Sink = sinks }.Validated();
+
+    private void Join(ThreadPoolWatch watch, WatchSinks sinks)
+    {
+        var facts = watch.Facts;
+        var process = new WatchedProcess(watch.ProcessId, facts?.Name ?? ProcessFinder.AppName(watch.ProcessId),
+            facts?.RuntimeVersion ?? RuntimeVersion.Of(watch.ProcessId), options.Service ?? Environment.MachineName);
+        IStarvingAction? action = null;
+        if (options.OnStarving is { } onStarving)
+        {
+            action = onStarving.Create(watch.ProcessId, options.Interval, notices, TimeProvider.System);
+            if (export is not null)
+            {
+                action.CulpritFound += c => export.Culprit(process, c);
+            }
+            sinks.Add(action);
+        }
+        if (export is not null)
+        {
+            sinks.Add(export.SinkFor(process));
+        }
+        var member = new FleetMember(watch, process, sinks, action);
+        lock (_gate)
+        {
+            _members[watch.ProcessId] = member;
+            First ??= member;
+        }
+        _ = watch.ProcessGone.ContinueWith(_ => EndAsync(member, exited: true), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default).Unwrap();
+    }
+
+    private async Task EndAsync(FleetMember member, bool exited)
+    {
+        lock (_gate)
+        {
+            if (!_members.Remove(member.ProcessId))
+            {
+                return;
+            }
+        }
+        member.Timeline = await member.Watch.StopAsync().ConfigureAwait(false);
+        if (member.Action is { } action
+            && await Task.WhenAny(action.Idle, Task.Delay(TimeSpan.FromSeconds(60), CancellationToken.None)).ConfigureAwait(false) != action.Idle)
+        {
+            Notice($"a diagnosis of pid {Pid(member.ProcessId)} was still running 60 s after its watch ended; its file was not written");
+        }
+        bool last;
+        lock (_gate)
+        {
+            _ended.Add(member);
+            last = _members.Count == 0;
+        }
+        if (exited && Several && Volatile.Read(ref _stopping) == 0)
+        {
+            Notice($"process {Pid(member.ProcessId)} ({member.Process.Name}) exited; dropped from the watch ({member.Timeline.Samples.Count.ToString(CultureInfo.InvariantCulture)} samples kept)");
+        }
+        if (last && exited && !options.All)
+        {
+            _empty.TrySetResult();
+        }
+    }
+
+    private void Notice(string line)
+    {
+        lock (notices)
+        {
+            notices.WriteLine("tplab watch: " + line);
+            notices.Flush();
+        }
+    }
+
+    private static string Pid(int pid) => pid.ToString(CultureInfo.InvariantCulture);
+
+    /// <summary>One record at a time into a sink shared by several sampling threads.</summary>
+    private sealed class SynchronizedSink(IWatchSink inner) : IWatchSink
+    {
+        private readonly Lock _gate = new();
+
+        public void OnInjection(ThreadPoolInjection injection)
+        {
+            lock (_gate)
+            {
+                inner.OnInjection(injection);
+            }
+        }
+
+        public void OnSample(ThreadPoolSample sample)
+        {
+            lock (_gate)
+            {
+                inner.OnSample(sample);
+            }
+        }
+
+        public void OnCompleted(PoolTimeline timeline)
+        {
+            lock (_gate)
+            {
+                inner.OnCompleted(timeline);
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+using System.Diagnostics;
+using System.Globalization;
+using Tplab.Launch;
+using Tplab.Tests.Support;
+using Xunit.Abstractions;
+
+namespace Tplab.Tests.Watch.Export;
+
+/// <summary>
+/// <c>tplab watch --prometheus</c> scraped by a real Prometheus (Debian's package, on loopback, 1 s scrapes) while
+/// the target starves; the verdict and the scheduling delay are read back through Prometheus' HTTP API.
+/// </summary>
+public sealed class PrometheusExportTests(DownstreamFixture fixture, ITestOutputHelper output) : IClassFixture<DownstreamFixture>
+{
+    [PrometheusFact]
+    public async Task WatchPrometheus_StarvingTarget_VerdictAndDelayReachPrometheusWithTheProcessLabels()
+    {
+        await using var target = await fixture.Stack.StartTargetAsync(new ThreadPoolSettings());
+        var pid = target.ProcessId.ToString(CultureInfo.InvariantCulture);
+        var port = PrometheusServer.FreePort();
+        await using var prometheus = await PrometheusServer.StartAsync($"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}", TimeSpan.FromSeconds(1));
+        var watch = TplabCli.RunAsync(TimeSpan.FromSeconds(60), "watch", pid, "--prometheus", $"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}",
+            "--interval", "0.5s", "--duration", "20s", "--format", "jsonl", "--service", "orders");
+        await Task.Delay(2500);
+        IReadOnlyList<(IReadOnlyDictionary<string, string> Labels, double Value)> starving = [];
+        IReadOnlyList<(IReadOnlyDictionary<string, string> Labels, double Value)> delay = [];
+        await using (Flood.Start(target.Url("/sleep?ms=1000"), 60, TimeSpan.FromSeconds(15), TimeSpan.FromSeconds(30)))
+        {
+            var clock = Stopwatch.StartNew();
+            while (clock.Elapsed < TimeSpan.FromSeconds(14) && (starving.Count == 0 || delay.Count == 0))
+            {
+                await Task.Delay(1000);
+                // Any starving sample stored in the last 30 s, whatever the verdict is by the time of the query.
+                starving = await prometheus.QueryAsync($"max_over_time(tplab_pool_verdict{{verdict=\"starving\",pid=\"{pid}\"}}[30s]) == 1");
+                delay = await prometheus.QueryAsync($"max_over_time(tplab_thread_pool_oldest_waiting_seconds{{pid=\"{pid}\"}}[10s]) > 0.25 and on (pid) tplab_thread_pool_scheduling_delay_seconds_count > 0");
+            }
+        }
+        var (exit, stdout, stderr) = await watch;
+        output.WriteLine(stderr);
+        output.WriteLine(await prometheus.TargetsAsync());
+        foreach (var line in stdout.Split('\n').Where(l => l.Contains("\"type\":\"sample\"", StringComparison.Ordinal)))
+        {
+            output.WriteLine(line.Length > 300 ? line[..300] : line);
+        }
+
+        Assert.Equal(0, exit);
+        var series = Assert.Single(starving);
+        // The process is named by our labels; instance and job are Prometheus's own (the scrape target), never ours.
+        Assert.Equal(pid, series.Labels["pid"]);
+        Assert.Equal("orders", series.Labels["service"]);
+        Assert.Equal("Tplab.Target", series.Labels["process"]);
+        Assert.Equal("tplab-watch", series.Labels["job"]);
+        Assert.Equal($"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}", series.Labels["instance"]);
+        Assert.DoesNotContain(series.Labels.Keys, k => k.StartsWith("exported_", StringComparison.Ordinal));
+        Assert.NotEmpty(delay);
+        // The measured waits, as a histogram Prometheus can take quantiles of: a second-long sleep per request on a
+        // pool of a few threads makes items wait far longer than 100 ms.
+        var p99 = await prometheus.QueryAsync($"histogram_quantile(0.99, sum by (le) (tplab_thread_pool_scheduling_delay_seconds_bucket{{pid=\"{pid}\"}}))");
+        Assert.True(Assert.Single(p99).Value > 0.1, $"p99 of the measured delay {p99[0].Value} s");
+        var estimate = await prometheus.QueryAsync($"max_over_time(tplab_thread_pool_scheduling_delay_estimate_seconds{{pid=\"{pid}\"}}[30s])");
+        Assert.True(Assert.Single(estimate).Value > 0.1, "the estimate never rose");
+    }
+
+    [Fact]
+    public async Task WatchPrometheus_OnStarvingDiagnose_PublishesTheCulpritInfoSeries()
+    {
+        await using var target = await fixture.Stack.StartTargetAsync(new ThreadPoolSettings());
+        var pid = target.ProcessId.ToString(CultureInfo.InvariantCulture);
+        var port = PrometheusServer.FreePort().ToString(CultureInfo.InvariantCulture);
+        var diagnosis = Path.Combine(Path.GetTempPath(), $"tplab-culprit-{Guid.NewGuid():N}.json");
+        var watch = TplabCli.RunAsync(TimeSpan.FromSeconds(90), "watch", pid, "--prometheus", "127.0.0.1:" + port, "--interval", "0.25s",
+            "--duration", "18s", "--format", "jsonl", "--on-starving", "diagnose=" + diagnosis);
+        await Task.Delay(2000);
+        string culprit = "";
+        using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(5) };
+        await using (Flood.Start(target.Url("/sleep?ms=1000"), 60, TimeSpan.FromSeconds(20), TimeSpan.FromSeconds(30)))
+        {
+            var clock = Stopwatch.StartNew();
+            while (clock.Elapsed < TimeSpan.FromSeconds(20) && culprit.Length == 0)
+            {
+                await Task.Delay(1000);
+                string text;
+                try
+                {
+                    text = await http.GetStringAsync(new Uri($"http://127.0.0.1:{port}/metrics"));
+                }
+                catch (HttpRequestException)
+                {
+                    continue; // tplab is still starting on a busy machine
+                }
+                culprit = text.Split('\n').FirstOrDefault(l => l.StartsWith("tplab_culprit_info{", StringComparison.Ordinal)) ?? "";
+            }
+        }
+        var (_, _, stderr) = await watch;
+        output.WriteLine(stderr);
+        File.Delete(diagnosis);
+
+        Assert.Contains("call=\"Thread.Sleep\"", culprit, StringComparison.Ordinal);
+        Assert.Contains($"pid=\"{pid}\"", culprit, StringComparison.Ordinal);
+        Assert.Contains("endpoint=\"GET /sleep\"", culprit, StringComparison.Ordinal);
+        Assert.EndsWith(" 1", culprit, StringComparison.Ordinal);
+    }
+}

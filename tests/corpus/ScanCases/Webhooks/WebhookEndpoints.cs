@@ -1,0 +1,50 @@
+using System.Security.Cryptography;
+using System.Text;
+
+namespace ScanCases.Webhooks;
+
+public sealed record PspEvent(string Type, int OrderId);
+
+public static class WebhookEndpoints
+{
+    public static void MapWebhooks(this IEndpointRouteBuilder app) =>
+        app.MapPost("/api/webhooks/psp", async (HttpRequest request, CancellationToken ct) =>
+        {
+            var notice = await request.ReadFromJsonAsync<PspEvent>(ct);
+            return notice is null ? Results.BadRequest() : Results.Ok(new { received = notice.Type, notice.OrderId });
+        });
+}
+
+/// <summary>The PSP signs each webhook with HMAC-SHA256 over the raw body; unsigned calls are refused.</summary>
+public sealed class WebhookSignatureMiddleware(RequestDelegate next)
+{
+    private static readonly byte[] Secret = Encoding.UTF8.GetBytes("psp-webhook-secret");
+
+    public async Task InvokeAsync(HttpContext context)
+    {
+        context.Request.EnableBuffering();
+        if (!SignatureVerifier.IsSigned(context.Request, Secret))
+        {
+            context.Response.StatusCode = StatusCodes.Status401Unauthorized;
+            return;
+        }
+        context.Request.Body.Position = 0;
+        await next(context);
+    }
+}
+
+public static class SignatureVerifier
+{
+    public static bool IsSigned(HttpRequest request, byte[] secret)
+    {
+        var body = ReadBody(request.Body);
+        var expected = Convert.ToHexString(HMACSHA256.HashData(secret, body));
+        return string.Equals(request.Headers["X-Signature"].ToString(), expected, StringComparison.OrdinalIgnoreCase);
+    }
+
+    private static byte[] ReadBody(Stream body)
+    {
+        using var reader = new StreamReader(body, Encoding.UTF8, leaveOpen: true);
+        return Encoding.UTF8.GetBytes(reader.ReadToEnd());
+    }
+}
