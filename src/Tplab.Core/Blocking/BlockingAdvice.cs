@@ -76,6 +76,7 @@ public static class BlockingAdvice
         BlockingKind.SyncHttp => "`await client.SendAsync(...)` (or GetAsync/PostAsync)",
         BlockingKind.Parallel => "`await Parallel.ForEachAsync(...)` over the async calls, or `await Task.WhenAll(...)`; CPU-bound work that must stay parallel belongs off the request path",
         BlockingKind.TaskRunOffload => "call the work directly instead of through Task.Run",
+        BlockingKind.SyncStreamIO when call.Name == "HttpRequest.Form" => "`await Request.ReadFormAsync()`",
         BlockingKind.SyncStreamIO when call.On == "the request body" =>
             call.Name.StartsWith("StreamReader", StringComparison.Ordinal) ? "`await reader.ReadToEndAsync()` (or read `Request.BodyReader`)" : "`await Request.Body.ReadAsync(...)` (or read `Request.BodyReader`)",
         BlockingKind.SyncStreamIO when call.On == "the response body" => "`await Response.Body.WriteAsync(...)` (or `await Response.WriteAsync(...)`)",

@@ -81,7 +81,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
             {
                 if (PlaceWords.IsRequestPath(root.Place))
                 {
-                    var call = new BlockingCall(BlockingKind.TaskRunOffload, "await Task.Run", new StackFrame("System.Private.CoreLib", "System.Threading.Tasks.Task", "Run"));
+                    var call = new BlockingCall(BlockingKind.TaskRunOffload, "Task.Run", new StackFrame("System.Private.CoreLib", "System.Threading.Tasks.Task", "Run"));
                     yield return Make(root, path, call, edge.Site, edge.Conditional, null, CallContext.TaskRun, node);
                 }
             }

@@ -74,11 +74,44 @@ internal sealed partial class BodyWalker : OperationWalker
     public override void VisitConditional(IConditionalOperation operation)
     {
         Visit(operation.Condition);
+        // "id <= 0 ? null : Load(id)", "if (bad) throw ...; else Work()": the side that only bails out is the
+        // exception, the other side is the path requests take.
+        var trueExits = Branches.IsBailOut(operation.WhenTrue);
+        var falseExits = operation.WhenFalse is not null && Branches.IsBailOut(operation.WhenFalse);
+        if (operation.WhenFalse is not null && trueExits != falseExits)
+        {
+            Visit(operation.WhenTrue);
+            Visit(operation.WhenFalse);
+            return;
+        }
         Branch(() =>
         {
             Visit(operation.WhenTrue);
             Visit(operation.WhenFalse);
         });
+    }
+
+    public override void VisitBlock(IBlockOperation operation)
+    {
+        // "if (cache.TryGetValue(...)) { return hit; } ... Load()": after a fast path that returns a value, the rest
+        // of the block runs only when it was not taken. A guard that bails out (return null, throw) does not count.
+        var after = 0;
+        try
+        {
+            foreach (var child in operation.Operations)
+            {
+                Visit(child);
+                if (child is IConditionalOperation { WhenFalse: null } fastPath && Branches.ReturnsAValue(fastPath.WhenTrue))
+                {
+                    after++;
+                    _conditional++;
+                }
+            }
+        }
+        finally
+        {
+            _conditional -= after;
+        }
     }
 
     public override void VisitSwitch(ISwitchOperation operation)

@@ -36,8 +36,15 @@ internal sealed class Registrations
     /// <summary>Routes mapped to hub types (MapHub&lt;T&gt;) by the type's metadata name.</summary>
     public Dictionary<string, string> HubRoutes { get; } = new(StringComparer.Ordinal);
 
-    /// <summary>The health-check endpoints' routes.</summary>
-    public List<string> HealthRoutes { get; } = [];
+    /// <summary>The health-check endpoints: route, and which checks its predicate runs (null: all; empty: none; else the tags it asks for).</summary>
+    public List<(string Route, IReadOnlySet<string>? Tags)> HealthEndpoints { get; } = [];
+
+    /// <summary>The tags each health check type was registered with (AddCheck&lt;T&gt;(name, tags: [...])).</summary>
+    public Dictionary<string, HashSet<string>> HealthCheckTags { get; } = new(StringComparer.Ordinal);
+
+    /// <summary>The routes of the health endpoints that run checks of <paramref name="checkType"/> (a predicate source cannot read counts as running it).</summary>
+    public IEnumerable<string> HealthRoutesFor(string checkType) =>
+        HealthEndpoints.Where(e => e.Tags is null || e.Tags.Overlaps(HealthCheckTags.GetValueOrDefault(checkType) ?? [])).Select(e => e.Route);
 
     /// <summary>The factories registered per service type (metadata name): what resolving that type runs.</summary>
     public Dictionary<string, List<EntryPoint>> FactoriesByService { get; } = new(StringComparer.Ordinal);
@@ -223,7 +230,20 @@ internal sealed class Registrations
         {
             if (Argument(call, "pattern")?.ConstantValue is { HasValue: true, Value: string pattern })
             {
-                HealthRoutes.Add(RoutePrefixes.Join(_prefixes.Of(Ops.Receiver(call), body)[0], pattern));
+                HealthEndpoints.Add((RoutePrefixes.Join(_prefixes.Of(Ops.Receiver(call), body)[0], pattern), HealthPredicate(Argument(call, "options"))));
+            }
+        }
+        foreach (var (call, _) in _sites.Invocations("AddCheck"))
+        {
+            if (call.TargetMethod.TypeArguments.FirstOrDefault() is INamedTypeSymbol check)
+            {
+                var tags = Argument(call, "tags")?.DescendantsAndSelf().Select(o => o.ConstantValue).Where(c => c.HasValue && c.Value is string).Select(c => (string)c.Value!) ?? [];
+                var key = SymbolNames.MetadataName(check);
+                if (!HealthCheckTags.TryGetValue(key, out var set))
+                {
+                    HealthCheckTags[key] = set = new HashSet<string>(StringComparer.Ordinal);
+                }
+                set.UnionWith(tags);
             }
         }
         foreach (var name in new[] { "Add", "AddService" })
@@ -242,6 +262,26 @@ internal sealed class Registrations
                 }
             }
         }
+    }
+
+    // new HealthCheckOptions { Predicate = _ => false }: runs none; check => check.Tags.Contains("ready"): those tags; no predicate: all.
+    private static IReadOnlySet<string>? HealthPredicate(IOperation? options)
+    {
+        var predicate = options?.DescendantsAndSelf().OfType<ISimpleAssignmentOperation>()
+            .FirstOrDefault(a => Ops.Unwrap(a.Target) is IPropertyReferenceOperation { Property.Name: "Predicate" })?.Value;
+        if (Ops.Unwrap(predicate) is not IDelegateCreationOperation { Target: IAnonymousFunctionOperation lambda })
+        {
+            return null;
+        }
+        var returned = lambda.Body.Operations.OfType<IReturnOperation>().FirstOrDefault()?.ReturnedValue;
+        if (returned?.ConstantValue is { HasValue: true, Value: false })
+        {
+            return new HashSet<string>(StringComparer.Ordinal);
+        }
+        var tags = lambda.Body.DescendantsAndSelf().OfType<IInvocationOperation>().Where(i => i.TargetMethod.Name == "Contains")
+            .SelectMany(i => i.Arguments).Select(a => Ops.Unwrap(a.Value)?.ConstantValue ?? default).Where(c => c.HasValue && c.Value is string)
+            .Select(c => (string)c.Value!).ToHashSet(StringComparer.Ordinal);
+        return tags.Count > 0 ? tags : null;
     }
 
     private static IOperation? Argument(IInvocationOperation call, string parameter) =>

@@ -18,7 +18,7 @@ internal sealed class Sites
         "Use", "Run", "UseWhen", "MapWhen", "UseMiddleware", "UseMiddlewareAsync",
         "AddSingleton", "AddScoped", "AddTransient", "TryAddSingleton", "TryAddScoped", "TryAddTransient",
         "AddKeyedSingleton", "AddKeyedScoped", "AddKeyedTransient", "TryAddKeyedSingleton", "TryAddKeyedScoped", "TryAddKeyedTransient",
-        "MapHub", "MapHealthChecks", "MapGrpcService", "WaitForNextTickAsync", "Add", "AddService", "MapControllerRoute", "MapAreaControllerRoute",
+        "MapHub", "MapHealthChecks", "AddCheck", "MapGrpcService", "WaitForNextTickAsync", "Add", "AddService", "MapControllerRoute", "MapAreaControllerRoute",
     };
 
     private readonly SourceIndex _index;
@@ -111,6 +111,7 @@ internal sealed class Sites
             "Run" => receiver != "Task" && arguments.Count == 1 && handsCode,
             "Use" or "Map" or "MapWhen" or "UseWhen" or "MapFallback" => handsCode,
             "MapGet" or "MapPost" or "MapPut" or "MapDelete" or "MapPatch" or "MapMethods" => arguments.Count >= 2,
+            "AddCheck" => true,
             _ when name?.StartsWith("Add", StringComparison.Ordinal) == true || name?.StartsWith("TryAdd", StringComparison.Ordinal) == true => handsCode,
             _ => true,
         };

@@ -127,8 +127,9 @@ internal static class TypeRoots
                 }
                 if (type.FindImplementationForInterfaceMember(member) is IMethodSymbol impl && index.IsSource(impl))
                 {
-                    var endpoint = p == CodePlace.HealthCheck && registrations.HealthRoutes.Count > 0 ? new HttpEndpoint("GET", registrations.HealthRoutes[0]) : null;
-                    results.Add((impl, p, endpoint));
+                    // A health check runs on every probe of each health endpoint whose predicate selects it.
+                    var routes = p == CodePlace.HealthCheck ? registrations.HealthRoutesFor(name).ToList() : [];
+                    results.AddRange(routes.Count == 0 ? [(impl, p, null)] : routes.Select(r => (impl, p, (HttpEndpoint?)new HttpEndpoint("GET", r))));
                 }
             }
         }
@@ -137,7 +138,7 @@ internal static class TypeRoots
         {
             results.AddRange(Declared(type, m => m.IsOverride && m.Name == "HandleRequirementAsync").Select(m => (m, CodePlace.AuthorizationHandler, (HttpEndpoint?)null)));
         }
-        return results.DistinctBy(r => r.Item1, SymbolEqualityComparer.Default);
+        return results.Distinct();
     }
 
     private static bool IsMiddleware(INamedTypeSymbol type, bool registered)

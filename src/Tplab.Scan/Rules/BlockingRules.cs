@@ -120,7 +120,8 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
             && Queries.Executing.Contains(name) && call is IInvocationOperation invocation && Queries.IsQueryable(Ops.Unwrap(Ops.Receiver(invocation))?.Type))
         {
             var origin = Queries.Origin(Ops.Receiver(invocation), body);
-            var named = new BlockingCall(BlockingKind.SyncDatabaseIO, "IQueryable." + name, frame with { TypeName = "System.Linq.IQueryable`1" });
+            // Named as the stack would show it (Enumerable.ToList, Queryable.First): the same name diagnose gives the call.
+            var named = new BlockingCall(BlockingKind.SyncDatabaseIO, BlockingCallCatalogue.ShortName(frame), frame);
             return origin switch
             {
                 QueryOrigin.Memory => null,
@@ -141,7 +142,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         // Request.Form reads the whole body synchronously (sync over async inside ASP.NET Core).
         if (type == "Microsoft.AspNetCore.Http.HttpRequest" && name == "get_Form")
         {
-            return new Verdict(new BlockingCall(BlockingKind.SyncStreamIO, "Request.Form", frame) { On = "the request body" }, Certainty.Certain);
+            return new Verdict(new BlockingCall(BlockingKind.SyncStreamIO, "HttpRequest.Form", frame) { On = "the request body" }, Certainty.Certain);
         }
         if (type == "System.IO.File" && name is "ReadLines" or "AppendAllLines" or "AppendAllBytes")
         {
@@ -175,6 +176,11 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         if (origin == StreamOrigin.ResponseBody && matched.Frame.TypeName == "System.IO.Stream" && name is "Write" or "WriteByte" or "Flush")
         {
             call = call with { Name = "Response.Body.Write" };
+        }
+        // A Stream the code shows to be a file or a socket is named by what it is, as its frame would be.
+        if (matched.Frame.TypeName == "System.IO.Stream" && origin is StreamOrigin.File or StreamOrigin.Network)
+        {
+            call = call with { Name = (origin == StreamOrigin.File ? "FileStream." : "NetworkStream.") + name };
         }
         return origin switch
         {

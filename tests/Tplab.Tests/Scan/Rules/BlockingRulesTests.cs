@@ -34,14 +34,14 @@ public sealed class BlockingRulesTests
         { "file stream", "public static class Root { public static int Handle() { using var f = File.OpenRead(\"a\"); return f.Read(new byte[4], 0, 4); } }", "FileStream.Read", Severity.Error },
         { "unknown stream", "public static class Root { public static int Handle() => Parse(Open()); static Stream Open() => Stream.Null; static int Parse(Stream s) => s.ReadByte(); }", "Stream.ReadByte", Severity.Warning },
         { "buffered response body", "public static class Root { public static int Handle() { var r = new HttpClient().Send(new HttpRequestMessage()); return r.Content.ReadAsStream().ReadByte(); } }", "HttpClient.Send", Severity.Error },
-        { "streamed response body", "public static class Root { public static async Task<int> Handle() { var r = await new HttpClient().SendAsync(new HttpRequestMessage(), HttpCompletionOption.ResponseHeadersRead); return r.Content.ReadAsStream().ReadByte(); } }", "Stream.ReadByte", Severity.Error },
+        { "streamed response body", "public static class Root { public static async Task<int> Handle() { var r = await new HttpClient().SendAsync(new HttpRequestMessage(), HttpCompletionOption.ResponseHeadersRead); return r.Content.ReadAsStream().ReadByte(); } }", "NetworkStream.ReadByte", Severity.Error },
         { "stream from callers", "public static class Root { public static int Handle() => Parse(new MemoryStream()); static int Parse(Stream s) => s.ReadByte(); }", null, null },
         // ADO.NET of any provider, through its base types or interfaces.
         { "idbconnection", "public static class Root { public static void Handle(IDbConnection c) => c.Open(); }", "IDbConnection.Open", Severity.Error },
         // Parallel loops and Task.Run.
         { "parallel foreach", "public static class Root { public static void Handle() => Parallel.ForEach(new[] { 1, 2 }, i => { }); }", "Parallel.ForEach", Severity.Error },
         { "task run over sleep", "public static class Root { public static async Task Handle() => await Task.Run(() => Thread.Sleep(10)); }", "Thread.Sleep", Severity.Error },
-        { "task run cheap", "public static class Root { public static async Task<int> Handle() => await Task.Run(() => 40 + 2); }", "await Task.Run", Severity.Note },
+        { "task run cheap", "public static class Root { public static async Task<int> Handle() => await Task.Run(() => 40 + 2); }", "Task.Run", Severity.Note },
         { "task run result", "public static class Root { public static int Handle() => Task.Run(() => 42).Result; }", "Task.Result", Severity.Error },
         { "long running thread", "public static class Root { public static Task Handle() => Task.Factory.StartNew(() => Thread.Sleep(10), TaskCreationOptions.LongRunning); }", null, null },
         { "own thread", "public static class Root { public static void Handle() => new Thread(() => Thread.Sleep(10)).Start(); }", null, null },
@@ -62,6 +62,9 @@ public sealed class BlockingRulesTests
         // Branches.
         { "if branch", "public static class Root { public static void Handle(int n) { if (n > 3) { Thread.Sleep(1); } } }", "Thread.Sleep", Severity.Warning },
         { "catch", "public static class Root { public static void Handle() { try { } catch (Exception) { Thread.Sleep(1); } } }", "Thread.Sleep", Severity.Warning },
+        { "fast path returns a value first", "public static class Root { static int? hit; public static int Handle() { if (hit is { } h) { return h; } Thread.Sleep(1); return 0; } }", "Thread.Sleep", Severity.Warning },
+        { "guard in a conditional expression", "public static class Root { public static int? Handle(int n) => n <= 0 ? null : Slow(n); static int Slow(int n) { Thread.Sleep(1); return n; } }", "Thread.Sleep", Severity.Error },
+        { "two real branches", "public static class Root { public static int Handle(int n) => n > 0 ? Slow(n) : Fast(n); static int Slow(int n) { Thread.Sleep(1); return n; } static int Fast(int n) => n; }", "Thread.Sleep", Severity.Warning },
         { "guard clause before", "public static class Root { public static void Handle(int n) { if (n > 3) { return; } Thread.Sleep(1); } }", "Thread.Sleep", Severity.Error },
         // Locks: memory only is fine; held elsewhere around a sleep is contention.
         { "memory lock", "public static class Root { static readonly object G = new(); static int n; public static int Handle() { lock (G) { return ++n; } } }", null, null },
