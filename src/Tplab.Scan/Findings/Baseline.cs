@@ -1,6 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Tplab.Common;
+using Tplab.Common.Json;
 
 namespace Tplab.Scan.Findings;
 
@@ -33,7 +34,7 @@ public sealed record Baseline
     {
         try
         {
-            var baseline = JsonSerializer.Deserialize(File.ReadAllText(path), BaselineJson.Default.Baseline) ?? new Baseline();
+            var baseline = JsonSerializer.Deserialize(File.ReadAllText(path), Json.Baseline) ?? new Baseline();
             return baseline.Schema == CurrentSchema ? baseline
                 : throw TplabException.Usage($"{path}: baseline schema {baseline.Schema} is not one tplab reads (it reads {CurrentSchema})");
         }
@@ -47,7 +48,9 @@ public sealed record Baseline
         }
     }
 
-    public void Write(TextWriter writer) => writer.WriteLine(JsonSerializer.Serialize(this, BaselineJson.Default.Baseline));
+    public void Write(TextWriter writer) => TplabJson.Write(this, Json.Baseline, writer);
+
+    private static readonly BaselineJson Json = new(TplabJson.Options(indented: true));
 }
 
 [JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true, RespectRequiredConstructorParameters = true)]

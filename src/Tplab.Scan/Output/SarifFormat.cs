@@ -1,6 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
+using Tplab.Common.Json;
 using Tplab.Blocking;
 using Tplab.Scan.Findings;
 
@@ -15,14 +16,12 @@ public sealed class SarifFormat : IScanFormat
 {
     private const string SourceRoot = "%SRCROOT%";
 
-    private static readonly SarifJson Json = new(new JsonSerializerOptions(SarifJson.Default.Options)
-    {
-        Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-    });
+    // tplab's JSON options, less the nulls: SARIF's schema has no null for optional properties.
+    private static readonly SarifJson Json = new(SarifOptions());
 
     public string Name => "sarif";
 
-    public string Extension => ".sarif";
+    public IReadOnlyList<string> Extensions => [".sarif"];
 
     public string Description => "SARIF 2.1.0 for GitHub code scanning and SARIF viewers: each chain as a code flow";
 
@@ -30,7 +29,14 @@ public sealed class SarifFormat : IScanFormat
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(writer);
-        writer.WriteLine(JsonSerializer.Serialize(ToLog(result), Json.SarifLog));
+        TplabJson.Write(ToLog(result), Json.SarifLog, writer);
+    }
+
+    private static JsonSerializerOptions SarifOptions()
+    {
+        var options = TplabJson.Options(indented: true);
+        options.DefaultIgnoreCondition = System.Text.Json.Serialization.JsonIgnoreCondition.WhenWritingNull;
+        return options;
     }
 
     internal static SarifLog ToLog(ScanResult r)

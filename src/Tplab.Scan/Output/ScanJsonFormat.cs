@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Tplab.Common.Json;
 using System.Text.Json.Serialization;
 using Tplab.Blocking;
 using Tplab.Scan.Findings;
@@ -13,21 +14,18 @@ public sealed class ScanJsonFormat : IScanFormat
 
     public string Name => "json";
 
-    public string Extension => ".json";
+    public IReadOnlyList<string> Extensions => [".json"];
 
     public string Description => "for machines: every finding with endpoint, place, user frame, blocking call, chain, severity, advice";
 
-    // Method names keep their '<' and '>' (Program.<Main>$) and arrows stay arrows: relaxed escaping, as diagnose's JSON.
-    private static readonly ScanReportJson Json = new(new JsonSerializerOptions(ScanReportJson.Default.Options)
-    {
-        Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-    });
+    // tplab's one set of JSON options (readable escaping: Program.<Main>$ and arrows stay as written; "\n" endings).
+    private static readonly ScanReportJson Json = new(TplabJson.Options(indented: true));
 
     public void Write(ScanResult result, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(writer);
-        writer.WriteLine(JsonSerializer.Serialize(ToDocument(result), Json.ScanDocument));
+        TplabJson.Write(ToDocument(result), Json.ScanDocument, writer);
     }
 
     /// <summary>The severity word for JSON and SARIF.</summary>

@@ -11,7 +11,7 @@ public sealed class ScanTextFormat : IScanFormat
 
     public string Name => "text";
 
-    public string Extension => ".txt";
+    public IReadOnlyList<string> Extensions => [".txt"];
 
     public string Description => "for a person: grouped by endpoint, each chain with file:line, and the fix";
 
