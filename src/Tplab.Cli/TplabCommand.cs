@@ -21,6 +21,7 @@ internal static class TplabCommand
             WatchCommand.Create(),
             DiagnoseCommand.Create(),
             PsCommand.Create(),
+            ScanCommand.Create(),
         };
         InvariantValues.Apply(root);
         StartAtOnce(root);

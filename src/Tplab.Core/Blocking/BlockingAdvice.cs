@@ -21,6 +21,7 @@ public static class BlockingAdvice
             method = $"{owner} (through {method})";
         }
         var request = context.HasFlag(CallContext.RequestPath) || place is CodePlace.MvcAction or CodePlace.MinimalApi or CodePlace.Middleware or CodePlace.Filter or CodePlace.RazorPage
+            or CodePlace.Grpc or CodePlace.ViewComponent or CodePlace.HealthCheck or CodePlace.DelegatingHandler or CodePlace.AuthorizationHandler or CodePlace.RequestHandler
             ? " while the request waits" : "";
         if (call.ContainerLock)
         {
@@ -32,6 +33,10 @@ public static class BlockingAdvice
         if (call.Kind == BlockingKind.Lock)
         {
             return $"{why} In {method ?? "the code holding the lock"}, {change}.";
+        }
+        if (call.Kind == BlockingKind.TaskRunOffload)
+        {
+            return $"{why} In {method ?? "the code"}, {change}.";
         }
         return $"{why} {Where(place, method, change, context)}";
     }
@@ -49,6 +54,8 @@ public static class BlockingAdvice
         BlockingKind.SyncDatabaseIO => $"{call.Name} is synchronous: the pool thread waits for the database{request}.",
         BlockingKind.SyncHttp => $"{call.Name} is a synchronous HTTP call: the pool thread waits for the server{request}.",
         BlockingKind.SyncSocketIO or BlockingKind.SyncStreamIO => $"{call.Name} is synchronous I/O{(call.On is { } on ? " on " + on : "")}: the pool thread waits for the data{request}.",
+        BlockingKind.Parallel => $"{call.Name} holds the calling pool thread until every item is done{request}, and takes more pool threads for the items.",
+        BlockingKind.TaskRunOffload => $"`await Task.Run(...)` hands work that does not block to another pool thread{request}: one pool thread is freed and another taken, so nothing is saved and a hop is paid (ASP.NET Core's guidance: do not call Task.Run and immediately await it).",
         _ => $"The pool thread waits in {call.Name}, a call tplab does not recognise{request}; read the stack: if it is a synchronous call, use its async form.",
     };
 
@@ -67,6 +74,9 @@ public static class BlockingAdvice
         BlockingKind.SyncWait when call.Name == "SemaphoreSlim.Wait" => "`await semaphore.WaitAsync()`",
         BlockingKind.SyncWait => "an async signal instead (`await semaphore.WaitAsync()`, an awaited TaskCompletionSource, a Channel)",
         BlockingKind.SyncHttp => "`await client.SendAsync(...)` (or GetAsync/PostAsync)",
+        BlockingKind.Parallel => "`await Parallel.ForEachAsync(...)` over the async calls, or `await Task.WhenAll(...)`; CPU-bound work that must stay parallel belongs off the request path",
+        BlockingKind.TaskRunOffload => "call the work directly instead of through Task.Run",
+        BlockingKind.SyncStreamIO when call.Name == "HttpRequest.Form" => "`await Request.ReadFormAsync()`",
         BlockingKind.SyncStreamIO when call.On == "the request body" =>
             call.Name.StartsWith("StreamReader", StringComparison.Ordinal) ? "`await reader.ReadToEndAsync()` (or read `Request.BodyReader`)" : "`await Request.Body.ReadAsync(...)` (or read `Request.BodyReader`)",
         BlockingKind.SyncStreamIO when call.On == "the response body" => "`await Response.Body.WriteAsync(...)` (or `await Response.WriteAsync(...)`)",
@@ -91,6 +101,14 @@ public static class BlockingAdvice
             CodePlace.Hub => $"Make the hub method {m} async (returning Task) and use {change}.",
             CodePlace.HostedService => $"{m} runs on pool threads once it has awaited: use {change}; a loop that must block belongs on its own thread (`Task.Factory.StartNew(..., TaskCreationOptions.LongRunning)`).",
             CodePlace.Timer => $"Timer callbacks run on pool threads: move {m} to a BackgroundService with `PeriodicTimer` and use {change}.",
+            CodePlace.DiFactory => $"The factory {m} runs when the service is first resolved, while other requests for it wait on the container: build the value at startup (an IHostedService that initialises it) and use {change} there.",
+            CodePlace.Grpc => $"Make the gRPC method {m} await all the way and use {change}.",
+            CodePlace.ViewComponent => $"Use `InvokeAsync` in the view component {m} and use {change}.",
+            CodePlace.HealthCheck => $"In the health check {m} (CheckHealthAsync is already async), use {change}.",
+            CodePlace.DelegatingHandler => $"In the handler {m}, override SendAsync rather than Send and use {change}.",
+            CodePlace.AuthorizationHandler => $"In the authorization handler {m} (HandleAsync is already async), use {change}.",
+            CodePlace.RequestHandler => $"Make the handler {m} async all the way (its Handle returns a Task) and use {change}.",
+            CodePlace.BlazorComponent => $"Use the async lifecycle methods (OnInitializedAsync, OnParametersSetAsync) in {m} and use {change}.",
             _ when context.HasFlag(CallContext.TaskRun) => $"Drop the Task.Run and use {change} in {m}.",
             _ => $"In {m}, use {change}.",
         };

@@ -29,6 +29,12 @@ public enum BlockingKind
 
     /// <summary>A wait the catalogue does not know (a native call, an unknown driver): reported with its stack.</summary>
     Unrecognised,
+
+    /// <summary><c>Parallel.For/ForEach/Invoke</c>: the calling thread waits for the loop while it takes more pool threads (seen in source).</summary>
+    Parallel,
+
+    /// <summary><c>await Task.Run(() => ...)</c> over work that does not block: a hop to another pool thread that saves none (seen in source).</summary>
+    TaskRunOffload,
 }
 
 /// <summary>
@@ -55,6 +61,8 @@ public sealed record BlockingCall(BlockingKind Kind, string Name, StackFrame Fra
         BlockingKind.SyncSocketIO => "synchronous socket I/O",
         BlockingKind.SyncStreamIO => "synchronous file/stream I/O",
         BlockingKind.Unrecognised => "unrecognised wait",
+        BlockingKind.Parallel => "parallel loop",
+        BlockingKind.TaskRunOffload => "Task.Run offload",
         _ => Kind.ToString(),
     };
 

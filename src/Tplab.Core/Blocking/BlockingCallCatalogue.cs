@@ -86,9 +86,16 @@ public static class BlockingCallCatalogue
     ];
 
     /// <summary>The blocking call a frame is, or null when the frame is not in the catalogue.</summary>
-    public static BlockingCall? Match(StackFrame frame)
+    public static BlockingCall? Match(StackFrame frame) => Match(frame, []);
+
+    /// <summary>
+    /// The blocking call a frame is, looking first in <paramref name="extra"/> (a team's own blocking APIs, from
+    /// <c>tplab scan</c>'s config file), then in the catalogue; null when neither knows it.
+    /// </summary>
+    public static BlockingCall? Match(StackFrame frame, IReadOnlyList<Entry> extra)
     {
-        foreach (var entry in Entries)
+        ArgumentNullException.ThrowIfNull(extra);
+        foreach (var entry in extra.Concat(Entries))
         {
             if (entry.Matches(frame))
             {

@@ -125,6 +125,21 @@ public static class PlaceWords
         _ => "unknown place",
     };
 
+    /// <summary>Every place, in declaration order (for docs and schema checks).</summary>
+    public static IReadOnlyList<CodePlace> All { get; } = Enum.GetValues<CodePlace>();
+
+    /// <summary>True for the places that run while an HTTP request (or a hub or gRPC call) waits.</summary>
+    public static bool IsRequestPath(CodePlace place) =>
+        place is not (CodePlace.Unknown or CodePlace.HostedService or CodePlace.Timer or CodePlace.DiFactory);
+
+    /// <summary><c>request-path</c>, <c>task-run</c>, <c>async-method</c>: the context flags for JSON.</summary>
+    public static string[] ContextIds(CallContext context) =>
+    [
+        .. context.HasFlag(CallContext.RequestPath) ? ["request-path"] : Array.Empty<string>(),
+        .. context.HasFlag(CallContext.TaskRun) ? ["task-run"] : Array.Empty<string>(),
+        .. context.HasFlag(CallContext.AsyncMethod) ? ["async-method"] : Array.Empty<string>(),
+    ];
+
     /// <summary><c>sleep</c>, <c>sync-over-async</c>, ... for JSON.</summary>
     public static string KindId(BlockingKind kind) => kind switch
     {
@@ -137,6 +152,8 @@ public static class PlaceWords
         BlockingKind.SyncSocketIO => "sync-socket-io",
         BlockingKind.SyncStreamIO => "sync-stream-io",
         BlockingKind.Unrecognised => "unrecognised-wait",
+        BlockingKind.Parallel => "parallel",
+        BlockingKind.TaskRunOffload => "task-run",
         _ => kind.ToString(),
     };
 }

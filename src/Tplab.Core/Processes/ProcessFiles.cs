@@ -137,6 +137,32 @@ public static class ProcessFiles
     public static IReadOnlyList<string> CommandLine(int processId) =>
         Read(processId, "cmdline")?.Split('\0', StringSplitOptions.RemoveEmptyEntries) ?? [];
 
+    /// <summary>The direct children of the process (from /proc/PID/task/*/children), in ascending order; empty when none or unreadable.</summary>
+    public static IReadOnlyList<int> Children(int processId)
+    {
+        var children = new List<int>();
+        try
+        {
+            foreach (var task in Directory.EnumerateDirectories($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/task"))
+            {
+                var text = SafeRead(Path.Combine(task, "children"));
+                foreach (var part in (text ?? "").Split(' ', StringSplitOptions.RemoveEmptyEntries))
+                {
+                    if (int.TryParse(part, NumberStyles.None, CultureInfo.InvariantCulture, out var child))
+                    {
+                        children.Add(child);
+                    }
+                }
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return [];
+        }
+        children.Sort();
+        return children;
+    }
+
     /// <summary>The ids of every process /proc lists, in ascending order.</summary>
     public static IReadOnlyList<int> AllProcessIds()
     {

@@ -47,7 +47,7 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
             c.OtherEndpoints,
             PlaceWords.Id(c.Place),
             [.. c.Chain.Select(m => m.FullName)],
-            ContextNames(c.Context),
+            PlaceWords.ContextIds(c.Context),
             Math.Round(c.Threads, 2),
             c.DistinctThreads,
             Math.Round(c.Share, 3),
@@ -68,13 +68,6 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
             ? new PoolDocument(pool.Verdict.ToWord(), pool.Evidence, pool.ThreadsStart, pool.ThreadsPeak, pool.QueuePeak, pool.InjectionsByReason, null)
             : new PoolDocument(null, null, null, null, null, null, d.PoolUnavailable ?? "not watched"),
         d.Source is { } source ? new SourceDocument(source.Kind, source.Path, source.Missing) : new SourceDocument("live", null, null));
-
-    private static string[] ContextNames(CallContext context) =>
-    [
-        .. context.HasFlag(CallContext.RequestPath) ? ["request-path"] : Array.Empty<string>(),
-        .. context.HasFlag(CallContext.TaskRun) ? ["task-run"] : Array.Empty<string>(),
-        .. context.HasFlag(CallContext.AsyncMethod) ? ["async-method"] : Array.Empty<string>(),
-    ];
 
     internal sealed record DiagnosisDocument(
         int Schema, int ProcessId, string ProcessName, string? RuntimeVersion, string Verdict,

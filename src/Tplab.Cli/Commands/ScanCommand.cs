@@ -1,0 +1,105 @@
+using System.CommandLine;
+using Tplab.Common;
+using Tplab.Scan;
+using Tplab.Scan.Findings;
+using Tplab.Scan.Output;
+
+namespace Tplab.Cli.Commands;
+
+/// <summary>
+/// <c>tplab scan [PATH]</c>: the code that will block pool threads, read from source, from every entry point. Roslyn
+/// loads only when the action runs: building this command touches no Roslyn type, so other commands start without it.
+/// </summary>
+internal static class ScanCommand
+{
+    public static Command Create()
+    {
+        var path = new Argument<string>("PATH") { Description = "A solution (.sln, .slnx, .slnf), a C# project (.csproj) or a folder (default: the current folder)", Arity = ArgumentArity.ZeroOrOne, DefaultValueFactory = _ => "." };
+        var format = new Option<string?>("--format") { Description = $"{ScanFormats.Names} (default: from -o's extension, else text)" };
+        var output = new Option<string?>("--output", "-o") { Description = "Write the report to this file (checked before the scan starts)" };
+        var failOn = new Option<string?>("--fail-on") { Description = "Exit 11 when findings at or above this severity exist: warning or error (baselined ones do not count)" };
+        failOn.AcceptOnlyFromAmong("warning", "error");
+        var includeTests = new Option<bool>("--include-tests") { Description = "Scan test projects too" };
+        var allowPartial = new Option<bool>("--allow-partial") { Description = "Do not exit 12 when a project could not be read in full" };
+        var noRestore = new Option<bool>("--no-restore") { Description = "Do not restore projects that have no restore output; analyse them without their packages" };
+        var baseline = new Option<string?>("--baseline") { Description = "Accept the findings in this baseline file (reported as baselined, not counted for --fail-on)" };
+        var writeBaseline = new Option<string?>("--write-baseline") { Description = "Write this scan's findings to a baseline file" };
+        var config = new Option<string?>("--config") { Description = "Your own blocking APIs (default: tplab-scan.json in the scanned folder; docs/scan.md)" };
+        var command = new Command("scan", "Find the code that blocks thread-pool threads before it ships: every blocking call reached from an endpoint, middleware, hosted service or timer, with the chain of calls, file and line, and the fix")
+        {
+            path, format, output, failOn, includeTests, allowPartial, noRestore, baseline, writeBaseline, config,
+        };
+        command.SetAction((r, ct) => Run(new ScanOptions
+        {
+            Path = r.GetValue(path) ?? ".",
+            Format = r.GetValue(format),
+            Output = r.GetValue(output),
+            FailOn = r.GetValue(failOn) switch { "warning" => Severity.Warning, "error" => Severity.Error, _ => null },
+            IncludeTests = r.GetValue(includeTests),
+            AllowPartial = r.GetValue(allowPartial),
+            Restore = !r.GetValue(noRestore),
+            BaselineFile = r.GetValue(baseline),
+            WriteBaseline = r.GetValue(writeBaseline),
+            ConfigFile = r.GetValue(config),
+        }, ct));
+        return command;
+    }
+
+    private static Task<int> Run(ScanOptions options, CancellationToken cancellationToken) =>
+        ScanRun.RunAsync(options, new ScanProgressLine(Console.Error, interactive: !Console.IsErrorRedirected), Console.Out, cancellationToken);
+}
+
+/// <summary>Progress on stderr: lines always; the status in place, on a terminal only (a log gets the lines and nothing else).</summary>
+internal sealed class ScanProgressLine(TextWriter error, bool interactive) : IScanProgress
+{
+    private readonly Lock _gate = new();
+    private bool _status;
+
+    public void Line(string text)
+    {
+        lock (_gate)
+        {
+            Clear();
+            error.WriteLine(text);
+        }
+    }
+
+    public void Status(string text)
+    {
+        if (!interactive)
+        {
+            return;
+        }
+        lock (_gate)
+        {
+            Clear();
+            if (text.Length > 0)
+            {
+                var width = Math.Max(20, SafeWidth() - 1);
+                error.Write("tplab scan: " + (text.Length > width - 12 ? text[..(width - 12)] : text));
+                _status = true;
+            }
+        }
+    }
+
+    private void Clear()
+    {
+        if (_status)
+        {
+            error.Write("\r\u001b[K");
+            _status = false;
+        }
+    }
+
+    private static int SafeWidth()
+    {
+        try
+        {
+            return Console.WindowWidth > 0 ? Console.WindowWidth : 100;
+        }
+        catch (IOException)
+        {
+            return 100;
+        }
+    }
+}

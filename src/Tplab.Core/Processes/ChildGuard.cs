@@ -1,0 +1,88 @@
+namespace Tplab.Processes;
+
+/// <summary>
+/// Ends, when tplab ends (even by kill -9), a child process that a library started on tplab's behalf and that tplab
+/// cannot start through <see cref="ChildProcess"/> (Roslyn's MSBuild build host). A <see cref="Watchdog"/> per child;
+/// disposing stands them down once the library has stopped its children itself.
+/// </summary>
+public sealed class ChildGuard : IDisposable
+{
+    private readonly Func<IReadOnlyList<string>, bool> _matches;
+    private readonly Dictionary<int, Watchdog> _watched = [];
+    private readonly CancellationTokenSource _stop = new();
+    private readonly Task _polling;
+
+    private ChildGuard(Func<IReadOnlyList<string>, bool> matches, TimeSpan interval)
+    {
+        _matches = matches;
+        _polling = Task.Run(() => PollAsync(interval, _stop.Token));
+    }
+
+    /// <summary>How many children are watched now.</summary>
+    public int Watched
+    {
+        get
+        {
+            lock (_watched)
+            {
+                return _watched.Count;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Watches tplab's children whose command line <paramref name="matches"/> says, looking every <paramref name="interval"/>
+    /// (a child started and killed within one interval of tplab's death is the one case left to the child itself).
+    /// </summary>
+    public static ChildGuard Start(Func<IReadOnlyList<string>, bool> matches, TimeSpan interval) => new(matches, interval);
+
+    public void Dispose()
+    {
+        _stop.Cancel();
+        try
+        {
+            _polling.Wait(TimeSpan.FromSeconds(2));
+        }
+        catch (AggregateException)
+        {
+            // The poller only ends by cancellation.
+        }
+        lock (_watched)
+        {
+            foreach (var watchdog in _watched.Values)
+            {
+                watchdog.Dispose();
+            }
+            _watched.Clear();
+        }
+        _stop.Dispose();
+    }
+
+    private async Task PollAsync(TimeSpan interval, CancellationToken cancellationToken)
+    {
+        using var timer = new PeriodicTimer(interval);
+        var self = Environment.ProcessId;
+        do
+        {
+            foreach (var child in ProcessFiles.Children(self))
+            {
+                lock (_watched)
+                {
+                    if (_watched.ContainsKey(child) || !_matches(ProcessFiles.CommandLine(child)))
+                    {
+                        continue;
+                    }
+                    try
+                    {
+                        _watched[child] = Watchdog.Start(child);
+                    }
+                    catch (System.ComponentModel.Win32Exception)
+                    {
+                        // No /bin/sh: the child is left to end itself when its pipe to tplab closes.
+                    }
+                }
+            }
+        }
+        while (await timer.WaitForNextTickAsync(cancellationToken).ConfigureAwait(false));
+    }
+}

@@ -1,0 +1,46 @@
+using Microsoft.CodeAnalysis;
+using Tplab.Scan.Graph;
+
+namespace Tplab.Scan.Findings;
+
+/// <summary>
+/// <c>// tplab-ignore: reason</c> on the line of the blocking call (or alone on the line above it) suppresses the
+/// findings that end there; on the line of a call in the chain, the findings that pass through that call.
+/// </summary>
+internal static class InlineIgnore
+{
+    public const string Marker = "tplab-ignore";
+
+    /// <summary>The reason given, "" when none was, or null when nothing on the chain is ignored.</summary>
+    public static string? Find(IReadOnlyList<(CodeNode Node, Edge? Into)> path, Location site) =>
+        At(site) ?? path.Select(p => p.Into is null ? null : At(p.Into.Site)).FirstOrDefault(r => r is not null);
+
+    private static string? At(Location location)
+    {
+        if (location.SourceTree is not { } tree)
+        {
+            return null;
+        }
+        var text = tree.GetText();
+        var line = location.GetLineSpan().StartLinePosition.Line;
+        var same = Reason(text.Lines[line].ToString());
+        if (same is not null || line == 0)
+        {
+            return same;
+        }
+        var above = text.Lines[line - 1].ToString().Trim();
+        return above.StartsWith("//", StringComparison.Ordinal) ? Reason(above) : null;
+    }
+
+    private static string? Reason(string line)
+    {
+        // "// tplab-ignore: reason", whatever precedes the comment (a URL's "//" in a string does not count).
+        var at = line.IndexOf(Marker, StringComparison.Ordinal);
+        if (at < 0 || !line[..at].TrimEnd().EndsWith("//", StringComparison.Ordinal))
+        {
+            return null;
+        }
+        var rest = line[(at + Marker.Length)..].Trim();
+        return rest.StartsWith(':') ? rest[1..].Trim() : rest;
+    }
+}

@@ -1,0 +1,245 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Operations;
+using Tplab.Blocking;
+using Tplab.Scan.Rules;
+
+namespace Tplab.Scan.Graph;
+
+internal sealed partial class BodyWalker
+{
+    // Library methods whose delegate argument never runs on this request's thread (a thread of its own, a timer, a
+    // registration read at startup): not followed from here. Timers and registrations are entry points of their own.
+    private static readonly string[] NotRunHere =
+    [
+        "System.Threading.Thread", "System.Threading.Timer", "System.Timers.Timer", "System.Threading.CancellationToken",
+        "System.Threading.CancellationTokenSource", "System.AppDomain", "System.Runtime.Loader.AssemblyLoadContext",
+    ];
+
+    private static readonly string[] RegistrationNamespaces =
+    [
+        "Microsoft.Extensions.DependencyInjection", "Microsoft.AspNetCore.Builder", "Microsoft.AspNetCore.Routing", "Microsoft.Extensions.Hosting",
+        "Microsoft.AspNetCore.Hosting", "Microsoft.Extensions.Options", "Microsoft.Extensions.Configuration", "Microsoft.AspNetCore.Http.EndpointFilterExtensions",
+        "Microsoft.Extensions.Logging", "Microsoft.AspNetCore.Mvc.MvcOptions", "Microsoft.Extensions.Http",
+    ];
+
+    public override void VisitInvocation(IInvocationOperation operation)
+    {
+        var method = operation.TargetMethod;
+        if (IsMonitor(method, "Enter", "TryEnter") && operation.Arguments.Length > 0)
+        {
+            var (key, description) = LockKeys.Of(operation.Arguments[0].Value, _body, _node.Syntax.SpanStart.ToString(System.Globalization.CultureInfo.InvariantCulture) + _node.RelativePath);
+            var id = _nextLockId();
+            Facts.Locks.Add(new LockSite(id, key, description, operation.Syntax.GetLocation(), Conditional));
+            _monitors.Add((id, key, operation.Syntax.Span.End));
+        }
+        else if (IsMonitor(method, "Exit") && operation.Arguments.Length > 0)
+        {
+            _monitorExits.Add((LockKeys.Of(operation.Arguments[0].Value, _body, "").Key, operation.Syntax.SpanStart));
+        }
+        OnCall(operation, method, Ops.Receiver(operation), operation.IsVirtual);
+        Visit(operation.Instance);
+        VisitArguments(operation, operation.Arguments, method);
+    }
+
+    public override void VisitObjectCreation(IObjectCreationOperation operation)
+    {
+        if (operation.Constructor is { } ctor)
+        {
+            OnCall(operation, ctor, null, isVirtual: false);
+            VisitArguments(operation, operation.Arguments, ctor);
+        }
+        Visit(operation.Initializer);
+    }
+
+    public override void VisitPropertyReference(IPropertyReferenceOperation operation)
+    {
+        var property = operation.Property;
+        var written = operation.Parent is IAssignmentOperation assignment && assignment.Target == operation;
+        var compound = operation.Parent is ICompoundAssignmentOperation or IIncrementOrDecrementOperation;
+        var accessor = written && !compound ? property.SetMethod : property.GetMethod;
+        if (accessor is not null)
+        {
+            var isVirtual = operation.Instance is not IInstanceReferenceOperation { ReferenceKind: InstanceReferenceKind.ContainingTypeInstance } || property.IsVirtual || property.IsAbstract;
+            OnCall(operation, accessor, operation.Instance, isVirtual && operation.Instance is not null);
+        }
+        if (compound && property.SetMethod is { } setter)
+        {
+            OnCall(operation, setter, operation.Instance, operation.Instance is not null);
+        }
+        Visit(operation.Instance);
+        foreach (var argument in operation.Arguments)
+        {
+            Visit(argument);
+        }
+    }
+
+    /// <summary>A call of <paramref name="method"/>: an edge into the solution's code, or a library call the rules judge.</summary>
+    private void OnCall(IOperation operation, IMethodSymbol method, IOperation? receiver, bool isVirtual)
+    {
+        var definition = SymbolNames.Definition(method);
+        var site = Site(operation);
+        if (_rules.Configured(definition) is { } configured)
+        {
+            AddBlocking(configured, site);
+            return;
+        }
+        var targets = Dispatch.Targets(_index, definition, receiver, isVirtual);
+        if (targets.Count == 0 && operation is IInvocationOperation sent && MediatorHandlers(sent) is { Count: > 0 } handlers)
+        {
+            foreach (var handler in handlers)
+            {
+                Facts.Edges.Add(new Edge(handler, site, EdgeKind.Implementation, Conditional, handlers.Count, $"{definition.ContainingType?.Name}.{definition.Name}") { LockId = Lock });
+            }
+        }
+        if (targets.Count > 0)
+        {
+            var kind = targets.Count > 1 || !_index.IsSource(definition) || definition.ContainingType?.TypeKind == TypeKind.Interface || definition.IsAbstract
+                ? EdgeKind.Implementation : EdgeKind.Call;
+            var via = kind == EdgeKind.Implementation ? SymbolNames.Short(definition) : null;
+            foreach (var target in targets)
+            {
+                Facts.Edges.Add(new Edge(target, site, kind, Conditional, targets.Count, via) { LockId = Lock });
+            }
+            if (_index.IsSource(definition))
+            {
+                return;
+            }
+        }
+        if (_index.IsSource(definition))
+        {
+            return;
+        }
+        if (_rules.ForCall(operation, method, receiver, _body) is { } verdict)
+        {
+            AddBlocking(verdict, site);
+        }
+    }
+
+    // mediator.Send(new GetPrice(...)) runs the solution's IRequestHandler<GetPrice, T> (resolved through DI's generics).
+    private List<CodeNode> MediatorHandlers(IInvocationOperation call)
+    {
+        var type = call.TargetMethod.ContainingType is { } t ? SymbolNames.MetadataName(t) : "";
+        if (call.TargetMethod.Name is not ("Send" or "Publish") || !(type.StartsWith("MediatR.", StringComparison.Ordinal) || type.StartsWith("Mediator.", StringComparison.Ordinal))
+            || call.Arguments.FirstOrDefault(a => a.Parameter?.Ordinal == 0)?.Value is not { } request)
+        {
+            return [];
+        }
+        var requestType = Ops.Unwrap(request)?.Type;
+        return requestType is null ? [] : [.. _index.RequestHandlers(requestType).Select(m => _index.NodeFor(m)).OfType<CodeNode>()];
+    }
+
+    private void VisitArguments(IOperation call, IEnumerable<IArgumentOperation> arguments, IMethodSymbol method)
+    {
+        var (kind, conditional, skip) = DelegateRole(call, method);
+        foreach (var argument in arguments)
+        {
+            var value = Ops.Unwrap(argument.Value);
+            var target = value is IDelegateCreationOperation d ? d.Target : value is IAnonymousFunctionOperation or IMethodReferenceOperation ? value : null;
+            if (target is null)
+            {
+                Visit(argument);
+                continue;
+            }
+            if (skip)
+            {
+                continue;
+            }
+            AddDelegateEdge(target, kind, Conditional || conditional, awaited: kind == EdgeKind.TaskRun && IsAwaited(call));
+            if (target is IMethodReferenceOperation reference)
+            {
+                Visit(reference.Instance);
+            }
+        }
+    }
+
+    /// <summary>How a delegate handed to <paramref name="method"/> runs: on a pool thread (Task.Run), as a continuation, inline, or not from here.</summary>
+    private (EdgeKind Kind, bool Conditional, bool Skip) DelegateRole(IOperation call, IMethodSymbol method)
+    {
+        var type = method.ContainingType is { } t ? SymbolNames.MetadataName(t) : "";
+        var name = method.Name;
+        if (type is "System.Threading.Tasks.Task" && name == "Run"
+            || type is "System.Threading.Tasks.TaskFactory" or "System.Threading.Tasks.TaskFactory`1" && name == "StartNew"
+            || type == "System.Threading.ThreadPool" && name.Contains("QueueUserWorkItem", StringComparison.Ordinal))
+        {
+            // LongRunning gets a thread of its own, not a pool thread.
+            var longRunning = call.Descendants().OfType<IFieldReferenceOperation>().Any(f => f.Field.Name == "LongRunning");
+            return (EdgeKind.TaskRun, false, longRunning);
+        }
+        if (name == "ContinueWith")
+        {
+            return (EdgeKind.Continuation, false, false);
+        }
+        if (_index.IsSource(method))
+        {
+            return (EdgeKind.Callback, false, false);
+        }
+        if (NotRunHere.Contains(type) || RegistrationNamespaces.Any(ns => type.StartsWith(ns, StringComparison.Ordinal)) || name is "Register" or "UnsafeRegister")
+        {
+            return (EdgeKind.Callback, false, true);
+        }
+        // A cache's or Lazy's factory runs on a miss only.
+        var onMiss = name is "GetOrAdd" or "AddOrUpdate" or "GetOrCreate" or "GetOrCreateAsync" || type == "System.Lazy`1";
+        return (EdgeKind.Callback, onMiss, false);
+    }
+
+    private void AddDelegateEdge(IOperation target, EdgeKind kind, bool conditional, bool awaited)
+    {
+        CodeNode? node = target switch
+        {
+            IAnonymousFunctionOperation lambda => _index.NodeFor(lambda.Syntax),
+            IMethodReferenceOperation reference when _index.IsSource(reference.Method) => _index.NodeFor(reference.Method),
+            _ => null,
+        };
+        if (node is not null)
+        {
+            Facts.Edges.Add(new Edge(node, target.Syntax.GetLocation(), kind, conditional, Awaited: awaited) { LockId = Lock });
+        }
+    }
+
+    private void AddBlocking(Verdict verdict, Location site)
+    {
+        var context = _node.Symbol.IsAsync ? CallContext.AsyncMethod : CallContext.None;
+        Facts.Blocking.Add(new BlockingSite(verdict.Call, site, Conditional, verdict.Certainty, context, verdict.Why) { LockId = Lock });
+    }
+
+    // "await Task.Run(...)", "await Task.Run(...).ConfigureAwait(false)", and "return Task.Run(...)" (the caller awaits it).
+    private static bool IsAwaited(IOperation call)
+    {
+        var p = call.Parent;
+        while (p is IConversionOperation or IArgumentOperation || p is IInvocationOperation { TargetMethod.Name: "ConfigureAwait" })
+        {
+            p = p.Parent;
+        }
+        return p is IAwaitOperation or IReturnOperation;
+    }
+
+    // The line a hop points at: the invocation's name, not the start of a long receiver chain.
+    private static Location Site(IOperation operation) => operation.Syntax.GetLocation();
+
+    private static bool IsMonitor(IMethodSymbol method, params string[] names) =>
+        names.Contains(method.Name) && method.ContainingType is { } t && SymbolNames.MetadataName(t) == "System.Threading.Monitor";
+
+    /// <summary>Monitor.Enter(x) ... Monitor.Exit(x): the calls between them run under that lock.</summary>
+    private void AssignMonitorRegions()
+    {
+        foreach (var (id, key, start) in _monitors)
+        {
+            var end = _monitorExits.Where(e => e.Key == key && e.Start > start).Select(e => e.Start).DefaultIfEmpty(int.MaxValue).Min();
+            bool Inside(Location l) => l.SourceSpan.Start > start && l.SourceSpan.Start < end;
+            for (var i = 0; i < Facts.Edges.Count; i++)
+            {
+                if (Facts.Edges[i].LockId is null && Inside(Facts.Edges[i].Site))
+                {
+                    Facts.Edges[i] = Facts.Edges[i] with { LockId = id };
+                }
+            }
+            for (var i = 0; i < Facts.Blocking.Count; i++)
+            {
+                if (Facts.Blocking[i].LockId is null && Inside(Facts.Blocking[i].Site))
+                {
+                    Facts.Blocking[i] = Facts.Blocking[i] with { LockId = id };
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+using System.Collections.Concurrent;
+using Tplab.Scan.Rules;
+
+namespace Tplab.Scan.Graph;
+
+/// <summary>
+/// The call graph over the solution's own source, built lazily: a node's body is read the first time a walk from an
+/// entry point (or the lock analysis) reaches it, then kept.
+/// </summary>
+internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
+{
+    private readonly ConcurrentDictionary<CodeNode, NodeFacts> _facts = new();
+    private readonly ConcurrentDictionary<CodeNode, bool> _reachesBlocking = new();
+    private int _lockIds;
+
+    public SourceIndex Index => index;
+
+    /// <summary>How many bodies have been read.</summary>
+    public int NodesRead => _facts.Count;
+
+    public NodeFacts Facts(CodeNode node) =>
+        _facts.GetOrAdd(node, n => BodyWalker.Walk(index, rules, n, () => Interlocked.Increment(ref _lockIds)));
+
+    /// <summary>
+    /// Whether any blocking call is reachable from <paramref name="node"/> through the solution's code (a lock with a slow
+    /// holder does not count: this is "does this code itself hold a thread").
+    /// </summary>
+    public bool ReachesBlocking(CodeNode node)
+    {
+        if (_reachesBlocking.TryGetValue(node, out var known))
+        {
+            return known;
+        }
+        var seen = new HashSet<CodeNode>();
+        var pending = new Stack<CodeNode>([node]);
+        var found = false;
+        while (pending.Count > 0 && !found)
+        {
+            var n = pending.Pop();
+            if (!seen.Add(n))
+            {
+                continue;
+            }
+            if (_reachesBlocking.TryGetValue(n, out var k) && k)
+            {
+                found = true;
+                break;
+            }
+            var facts = Facts(n);
+            found = facts.Blocking.Count > 0;
+            foreach (var e in facts.Edges)
+            {
+                pending.Push(e.Target);
+            }
+        }
+        _reachesBlocking[node] = found;
+        return found;
+    }
+
+    /// <summary>The blocking calls reachable from <paramref name="node"/> (first found per site), for the lock analysis' holders.</summary>
+    public (BlockingSite Site, CodeNode In)? FirstBlocking(CodeNode node, int maxDepth)
+    {
+        var seen = new HashSet<CodeNode>();
+        var frontier = new Queue<(CodeNode Node, int Depth)>([(node, 0)]);
+        while (frontier.Count > 0)
+        {
+            var (n, depth) = frontier.Dequeue();
+            if (!seen.Add(n) || depth > maxDepth)
+            {
+                continue;
+            }
+            var facts = Facts(n);
+            if (facts.Blocking.FirstOrDefault() is { } site)
+            {
+                return (site, n);
+            }
+            foreach (var e in facts.Edges)
+            {
+                frontier.Enqueue((e.Target, depth + 1));
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,72 @@
+using Microsoft.CodeAnalysis;
+using Tplab.Blocking;
+
+namespace Tplab.Scan.Graph;
+
+/// <summary>How one node reaches another.</summary>
+public enum EdgeKind
+{
+    /// <summary>A direct call (method, constructor, accessor, local function).</summary>
+    Call,
+
+    /// <summary>An interface or virtual call, resolved to one of the solution's implementations.</summary>
+    Implementation,
+
+    /// <summary>A lambda or method group handed to a library method that runs it on the caller's thread (LINQ, a cache's factory).</summary>
+    Callback,
+
+    /// <summary>A <c>Task.Run</c>/<c>StartNew</c>/<c>QueueUserWorkItem</c> body: another pool thread runs it.</summary>
+    TaskRun,
+
+    /// <summary>A <c>ContinueWith</c> continuation: a pool thread runs it when the task completes.</summary>
+    Continuation,
+
+    /// <summary>A dependency-injection factory, run when the entry point's parameter or constructor asks for its service.</summary>
+    Injection,
+}
+
+/// <summary>A call from one node to another at <paramref name="Site"/>.</summary>
+/// <param name="Conditional">The call sits in a branch (if/else, switch, catch, <c>?.</c>, <c>??</c>, a cache miss).</param>
+/// <param name="Alternatives">For an implementation edge, how many implementations the call may reach (1 otherwise).</param>
+/// <param name="Via">For an implementation edge, the interface or virtual method called (<c>IOrderStore.Load</c>).</param>
+/// <param name="Awaited">For a Task.Run edge, whether the caller awaits it (or returns it to be awaited).</param>
+public sealed record Edge(CodeNode Target, Location Site, EdgeKind Kind, bool Conditional, int Alternatives = 1, string? Via = null, bool Awaited = false)
+{
+    /// <summary>The lock held around the call in the caller, when there is one.</summary>
+    public int? LockId { get; init; }
+}
+
+/// <summary>How sure the scan is that a call blocks.</summary>
+public enum Certainty
+{
+    /// <summary>The call blocks whatever the values (Thread.Sleep, .Result, a FileStream read).</summary>
+    Certain,
+
+    /// <summary>It blocks when the value is what it usually is: a Stream or IQueryable whose concrete type source does not tell.</summary>
+    Uncertain,
+}
+
+/// <summary>A call into a library that holds the pool thread, at <paramref name="Site"/>.</summary>
+/// <param name="Why">Why it is uncertain, when it is (<c>the stream's type is not known from source</c>).</param>
+public sealed record BlockingSite(BlockingCall Call, Location Site, bool Conditional, Certainty Certainty, CallContext Context, string? Why = null)
+{
+    /// <summary>The lock held around the call in the same method, when there is one.</summary>
+    public int? LockId { get; init; }
+}
+
+/// <summary>A <c>lock</c> (or <c>Monitor.Enter</c>) on <paramref name="Key"/> at <paramref name="Site"/>.</summary>
+/// <param name="Key">What is locked, in a form shared by every method that locks the same object (<c>F:Ns.Cache._gate</c>).</param>
+/// <param name="Description">What is locked, for people: <c>Cache._gate</c>.</param>
+public sealed record LockSite(int Id, string Key, string Description, Location Site, bool Conditional);
+
+/// <summary>What one node does: the calls it makes into the solution's code, the blocking calls and the locks it takes.</summary>
+public sealed class NodeFacts
+{
+    public List<Edge> Edges { get; } = [];
+
+    public List<BlockingSite> Blocking { get; } = [];
+
+    public List<LockSite> Locks { get; } = [];
+
+    public static NodeFacts Empty { get; } = new();
+}

@@ -1,0 +1,211 @@
+using System.Collections.Concurrent;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Tplab.Scan.Loading;
+
+namespace Tplab.Scan.Graph;
+
+/// <summary>
+/// The solution's own source: its syntax trees and their semantic models, its types, the code nodes of its method
+/// bodies, and which of its methods implement or override a given method. Library code is outside it.
+/// </summary>
+internal sealed class SourceIndex
+{
+    private readonly Dictionary<SyntaxTree, Compilation> _compilationOf = [];
+    private readonly ConcurrentDictionary<SyntaxTree, SemanticModel> _models = new();
+    private readonly ConcurrentDictionary<SyntaxNode, CodeNode?> _nodes = new();
+    private readonly Lazy<Dictionary<string, List<IMethodSymbol>>> _implementations;
+    private readonly Lazy<List<INamedTypeSymbol>> _types;
+
+    public SourceIndex(LoadedCode code)
+    {
+        Root = code.Input.Root;
+        foreach (var project in code.Projects)
+        {
+            foreach (var tree in project.Compilation.SyntaxTrees)
+            {
+                // Generated files of one project (obj/...) are part of its source; a tree shared by two projects is read once.
+                _compilationOf.TryAdd(tree, project.Compilation);
+            }
+        }
+        Trees = [.. _compilationOf.Keys.Where(t => t.FilePath.Length > 0)];
+        _types = new(ListTypes);
+        _implementations = new(IndexImplementations);
+    }
+
+    /// <summary>The folder paths are reported relative to.</summary>
+    public string Root { get; }
+
+    public IReadOnlyList<SyntaxTree> Trees { get; }
+
+    /// <summary>Every type declared in the source, nested ones included, each once.</summary>
+    public IReadOnlyList<INamedTypeSymbol> Types => _types.Value;
+
+    public SemanticModel Model(SyntaxTree tree) =>
+        _models.GetOrAdd(tree, t => _compilationOf[t].GetSemanticModel(t, ignoreAccessibility: false));
+
+    public Compilation CompilationOf(SyntaxTree tree) => _compilationOf[tree];
+
+    public IEnumerable<Compilation> Compilations => _compilationOf.Values.Distinct();
+
+    /// <summary>Whether <paramref name="symbol"/> is declared in the scanned source (not in a library).</summary>
+    public bool IsSource(ISymbol? symbol) =>
+        symbol is not null && symbol.DeclaringSyntaxReferences.Any(r => _compilationOf.ContainsKey(r.SyntaxTree));
+
+    /// <summary>The path of <paramref name="tree"/> relative to the scanned root, with '/'.</summary>
+    public string RelativePath(SyntaxTree tree) => Path.GetRelativePath(Root, tree.FilePath).Replace('\\', '/');
+
+    /// <summary>The node for a method declared in source with a body, or null (abstract, extern, partial without body, library).</summary>
+    public CodeNode? NodeFor(IMethodSymbol method)
+    {
+        var m = SymbolNames.Definition(method);
+        if (m.PartialImplementationPart is { } impl)
+        {
+            m = impl;
+        }
+        foreach (var reference in m.DeclaringSyntaxReferences)
+        {
+            if (!_compilationOf.ContainsKey(reference.SyntaxTree))
+            {
+                continue;
+            }
+            var syntax = reference.GetSyntax();
+            if (HasBody(syntax))
+            {
+                return NodeFor(syntax);
+            }
+        }
+        return null;
+    }
+
+    /// <summary>The node for a declaration or lambda syntax, or null when it has no body or no symbol.</summary>
+    public CodeNode? NodeFor(SyntaxNode syntax) => _nodes.GetOrAdd(syntax, s =>
+    {
+        var model = Model(s.SyntaxTree);
+        var symbol = s switch
+        {
+            AnonymousFunctionExpressionSyntax lambda => model.GetSymbolInfo(lambda).Symbol as IMethodSymbol,
+            ArrowExpressionClauseSyntax arrow when arrow.Parent is PropertyDeclarationSyntax or IndexerDeclarationSyntax =>
+                (model.GetDeclaredSymbol(arrow.Parent) as IPropertySymbol)?.GetMethod,
+            CompilationUnitSyntax unit => model.GetDeclaredSymbol(unit) as IMethodSymbol,
+            _ => model.GetDeclaredSymbol(s) as IMethodSymbol,
+        };
+        return symbol is null ? null : new CodeNode(s, symbol, RelativePath(s.SyntaxTree));
+    });
+
+    /// <summary>The innermost node whose body holds <paramref name="syntax"/> (a lambda, local function, method, accessor...).</summary>
+    public CodeNode? EnclosingNode(SyntaxNode syntax)
+    {
+        for (var s = syntax.Parent; s is not null; s = s.Parent)
+        {
+            if (s is AnonymousFunctionExpressionSyntax or LocalFunctionStatementSyntax or BaseMethodDeclarationSyntax or AccessorDeclarationSyntax
+                || (s is ArrowExpressionClauseSyntax && s.Parent is PropertyDeclarationSyntax or IndexerDeclarationSyntax))
+            {
+                return NodeFor(s);
+            }
+        }
+        return null;
+    }
+
+    /// <summary>The Handle methods of the solution's mediator handlers (MediatR-style) for requests or notifications of <paramref name="requestType"/>.</summary>
+    public IEnumerable<IMethodSymbol> RequestHandlers(ITypeSymbol requestType) =>
+        from type in Types
+        where !type.IsAbstract
+        from iface in type.AllInterfaces
+        where iface.Name is "IRequestHandler" or "INotificationHandler" or "ICommandHandler" or "IQueryHandler"
+            && iface.ContainingNamespace?.ToDisplayString() is "MediatR" or "Mediator"
+            && iface.TypeArguments.Length > 0 && SymbolEqualityComparer.Default.Equals(iface.TypeArguments[0], requestType)
+        from member in iface.GetMembers("Handle").OfType<IMethodSymbol>()
+        let impl = type.FindImplementationForInterfaceMember(member) as IMethodSymbol
+        where impl is not null && IsSource(impl)
+        select impl;
+
+    /// <summary>
+    /// The source methods that run when <paramref name="method"/> is called virtually: its overrides and, for an
+    /// interface member, the implementations in source types.
+    /// </summary>
+    public IReadOnlyList<IMethodSymbol> Implementations(IMethodSymbol method) =>
+        _implementations.Value.TryGetValue(SymbolNames.Key(method), out var list) ? list : [];
+
+    private static bool HasBody(SyntaxNode syntax) => syntax switch
+    {
+        BaseMethodDeclarationSyntax m => m.Body is not null || m.ExpressionBody is not null,
+        AccessorDeclarationSyntax a => a.Body is not null || a.ExpressionBody is not null,
+        ArrowExpressionClauseSyntax => true,
+        LocalFunctionStatementSyntax l => l.Body is not null || l.ExpressionBody is not null,
+        AnonymousFunctionExpressionSyntax => true,
+        CompilationUnitSyntax => true,
+        // A primary constructor (record or class) runs its parameter assignments and field initialisers: nothing to follow.
+        _ => false,
+    };
+
+    private List<INamedTypeSymbol> ListTypes()
+    {
+        var seen = new HashSet<INamedTypeSymbol>(SymbolEqualityComparer.Default);
+        foreach (var tree in Trees)
+        {
+            var model = Model(tree);
+            foreach (var declaration in tree.GetRoot().DescendantNodes(n => n is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax or TypeDeclarationSyntax).OfType<BaseTypeDeclarationSyntax>())
+            {
+                if (model.GetDeclaredSymbol(declaration) is INamedTypeSymbol type)
+                {
+                    seen.Add(type);
+                }
+            }
+        }
+        return [.. seen];
+    }
+
+    private Dictionary<string, List<IMethodSymbol>> IndexImplementations()
+    {
+        var map = new Dictionary<string, List<IMethodSymbol>>(StringComparer.Ordinal);
+        void Add(IMethodSymbol of, IMethodSymbol implementation)
+        {
+            var key = SymbolNames.Key(of);
+            if (!map.TryGetValue(key, out var list))
+            {
+                map[key] = list = [];
+            }
+            if (!list.Any(m => SymbolEqualityComparer.Default.Equals(m, implementation)))
+            {
+                list.Add(implementation);
+            }
+        }
+        foreach (var type in Types.Where(t => t.TypeKind is TypeKind.Class or TypeKind.Struct))
+        {
+            foreach (var member in type.GetMembers().OfType<IMethodSymbol>())
+            {
+                for (var overridden = member.OverriddenMethod; overridden is not null; overridden = overridden.OverriddenMethod)
+                {
+                    Add(overridden, member);
+                }
+            }
+            foreach (var iface in type.AllInterfaces)
+            {
+                foreach (var member in iface.GetMembers().OfType<IMethodSymbol>())
+                {
+                    if (type.FindImplementationForInterfaceMember(member) is IMethodSymbol impl && IsSource(impl) && SymbolEqualityComparer.Default.Equals(impl.ContainingType, type))
+                    {
+                        Add(member, impl);
+                    }
+                }
+                foreach (var property in iface.GetMembers().OfType<IPropertySymbol>())
+                {
+                    if (type.FindImplementationForInterfaceMember(property) is IPropertySymbol impl && SymbolEqualityComparer.Default.Equals(impl.ContainingType, type))
+                    {
+                        if (property.GetMethod is { } g && impl.GetMethod is { } ig)
+                        {
+                            Add(g, ig);
+                        }
+                        if (property.SetMethod is { } s && impl.SetMethod is { } iset)
+                        {
+                            Add(s, iset);
+                        }
+                    }
+                }
+            }
+        }
+        return map;
+    }
+}

@@ -1,0 +1,281 @@
+using System.Collections.Concurrent;
+using System.Globalization;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.MSBuild;
+using Tplab.Common;
+using Tplab.Processes;
+
+namespace Tplab.Scan.Loading;
+
+/// <summary>
+/// Loads the code to scan with Roslyn's MSBuildWorkspace: test projects left out before MSBuild reads them, projects
+/// without restore output restored first (or named as unresolved), and one line per project that could not be read.
+/// All projects load through one solution (the user's, a filter of it, or a temporary one for a folder), so MSBuild's
+/// build host starts once.
+/// </summary>
+internal static partial class WorkspaceLoader
+{
+    /// <summary>The build host's assembly name, as its command line shows it.</summary>
+    public const string BuildHostName = "Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost";
+
+    public static async Task<LoadedCode> LoadAsync(ScanInput input, ScanOptions options, IScanProgress progress, CancellationToken cancellationToken)
+    {
+        var listed = input.Solution is { } sln ? await SolutionFile.ProjectsAsync(sln, cancellationToken).ConfigureAwait(false) : input.Projects;
+        var files = listed.Distinct(StringComparer.Ordinal).Select(p => new ProjectFile(p)).ToList();
+        var skipped = new List<SkippedProject>();
+        foreach (var missing in files.Where(f => !File.Exists(f.Path)))
+        {
+            skipped.Add(new SkippedProject(missing.Name, $"the project file {Path.GetRelativePath(input.Root, missing.Path)} does not exist"));
+        }
+        files = [.. files.Where(f => File.Exists(f.Path))];
+        foreach (var other in files.Where(f => !f.IsCSharp))
+        {
+            progress.Line($"tplab scan: left out {other.Name}: not a C# project ({Path.GetExtension(other.Path)})");
+        }
+        files = [.. files.Where(f => f.IsCSharp)];
+        var leftOut = options.IncludeTests ? [] : files.Where(f => f.IsTestProject).Select(f => f.Name).ToList();
+        var toLoad = files.Where(f => options.IncludeTests || !f.IsTestProject).ToList();
+        if (toLoad.Count == 0)
+        {
+            throw TplabException.Usage(leftOut.Count > 0
+                ? $"{input.DisplayName} holds only test projects ({string.Join(", ", leftOut)}): scan them with --include-tests"
+                : $"no C# project to scan in {input.DisplayName}");
+        }
+
+        var unrestored = toLoad.Where(f => !f.IsRestored).ToList();
+        if (unrestored.Count > 0 && options.Restore)
+        {
+            await RestoreAsync(input, unrestored, progress, cancellationToken).ConfigureAwait(false);
+            unrestored = [.. unrestored.Where(f => !f.IsRestored)];
+        }
+
+        var failures = new ConcurrentDictionary<string, string>(StringComparer.Ordinal);
+        var workspace = MSBuildWorkspace.Create();
+        try
+        {
+            workspace.RegisterWorkspaceFailedHandler(e => NoteFailure(e.Diagnostic, failures));
+            var loadProgress = new LoadProgress(progress, toLoad.Count);
+            await OpenAsync(workspace, input, files, toLoad, loadProgress, cancellationToken).ConfigureAwait(false);
+            var projects = new List<LoadedProject>();
+            var seen = new HashSet<string>(StringComparer.Ordinal);
+            foreach (var project in workspace.CurrentSolution.Projects.Where(p => p.Language == LanguageNames.CSharp))
+            {
+                // A multi-targeted project loads once per framework: its source is the same, read it once.
+                if (project.FilePath is { } path && !seen.Add(path))
+                {
+                    continue;
+                }
+                // MSBuild could not evaluate it (an SDK not installed, a broken project file): Roslyn keeps an empty shell.
+                if (project.FilePath is { } failedPath && failures.TryGetValue(failedPath, out var failure) && !project.Documents.Any())
+                {
+                    skipped.Add(new SkippedProject(ProjectName.Of(project), "MSBuild could not load it: " + failure));
+                    continue;
+                }
+                if (!options.IncludeTests && ReferencesTestFramework(project))
+                {
+                    leftOut.Add(ProjectName.Of(project));
+                    continue;
+                }
+                var compilation = await project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
+                if (compilation is null)
+                {
+                    skipped.Add(new SkippedProject(ProjectName.Of(project), "Roslyn built no compilation for it"));
+                    continue;
+                }
+                var wasUnrestored = unrestored.Any(u => u.Path == project.FilePath);
+                var unresolved = wasUnrestored ? Unresolved(compilation, cancellationToken) : [];
+                if (wasUnrestored)
+                {
+                    skipped.Add(new SkippedProject(ProjectName.Of(project), unresolved.Count == 0
+                        ? "not restored; analysed without its packages"
+                        : $"not restored; analysed without its packages (unresolved: {string.Join(", ", unresolved)})"));
+                }
+                projects.Add(new LoadedProject(project, compilation, unresolved));
+            }
+            foreach (var file in toLoad.Where(f => !projects.Any(p => p.Project.FilePath == f.Path) && !leftOut.Contains(f.Name) && !skipped.Any(s => s.Name == f.Name)))
+            {
+                var reason = failures.TryGetValue(file.Path, out var why) ? why : "MSBuild did not load it";
+                skipped.Add(new SkippedProject(file.Name, reason));
+            }
+            // A project that loaded but whose evaluation reported a failure (a missing import, an SDK not installed) is read in part.
+            foreach (var project in projects.Where(p => p.Project.FilePath is { } f && failures.ContainsKey(f) && !skipped.Any(s => s.Name == p.Name)))
+            {
+                skipped.Add(new SkippedProject(project.Name, "loaded in part: " + failures[project.Project.FilePath!]));
+            }
+            progress.Status("");
+            return new LoadedCode(workspace, input, projects, skipped, leftOut);
+        }
+        catch
+        {
+            workspace.Dispose();
+            throw;
+        }
+    }
+
+    private static async Task OpenAsync(MSBuildWorkspace workspace, ScanInput input, IReadOnlyList<ProjectFile> all, IReadOnlyList<ProjectFile> toLoad, LoadProgress progress, CancellationToken cancellationToken)
+    {
+        string? temp = null;
+        // Roslyn starts MSBuild's build host itself; a watchdog per host ends it if tplab is killed mid-load.
+        using var guard = ChildGuard.Start(args => args.Any(a => a.Contains(BuildHostName, StringComparison.Ordinal)), TimeSpan.FromMilliseconds(10));
+        try
+        {
+            if (toLoad.Count == 1)
+            {
+                await workspace.OpenProjectAsync(toLoad[0].Path, progress, cancellationToken).ConfigureAwait(false);
+                return;
+            }
+            string solution;
+            if (input.Solution is { } sln && toLoad.Count == all.Count && !sln.EndsWith(".slnf", StringComparison.OrdinalIgnoreCase))
+            {
+                solution = sln;
+            }
+            else
+            {
+                temp = Directory.CreateTempSubdirectory("tplab-scan-").FullName;
+                solution = input.Solution is { } original && !original.EndsWith(".slnf", StringComparison.OrdinalIgnoreCase)
+                    ? WriteFilter(temp, original, toLoad)
+                    : WriteSolution(temp, toLoad);
+            }
+            await workspace.OpenSolutionAsync(solution, progress, cancellationToken: cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e.Message.Contains("build host", StringComparison.OrdinalIgnoreCase) || e.Message.Contains("BuildHost", StringComparison.Ordinal))
+        {
+            throw new TplabException(ExitCodes.Environment,
+                $"MSBuild's build host could not run ({e.Message.ReplaceLineEndings(" ")}); it ships beside tplab in BuildHost-netcore/ (docs/scan.md)", e);
+        }
+        finally
+        {
+            if (temp is not null)
+            {
+                Directory.Delete(temp, recursive: true);
+            }
+        }
+    }
+
+    // A solution filter keeps the user's solution as the solution MSBuild sees ($(SolutionDir) stays theirs).
+    private static string WriteFilter(string folder, string solution, IReadOnlyList<ProjectFile> projects)
+    {
+        var path = Path.Combine(folder, "scan.slnf");
+        var slnFolder = Path.GetDirectoryName(solution)!;
+        using (var file = AtomicFile.Create(path))
+        {
+            using (var json = new Utf8JsonWriter(((StreamWriter)file.Writer).BaseStream, new JsonWriterOptions { Indented = true }))
+            {
+                json.WriteStartObject();
+                json.WriteStartObject("solution");
+                json.WriteString("path", solution);
+                json.WriteStartArray("projects");
+                foreach (var p in projects)
+                {
+                    json.WriteStringValue(Path.GetRelativePath(slnFolder, p.Path));
+                }
+                json.WriteEndArray();
+                json.WriteEndObject();
+                json.WriteEndObject();
+            }
+            file.Commit();
+        }
+        return path;
+    }
+
+    // Projects found in a folder have no solution: a temporary one lists them so they load together.
+    private static string WriteSolution(string folder, IReadOnlyList<ProjectFile> projects)
+    {
+        var path = Path.Combine(folder, "scan.slnx");
+        AtomicFile.Write(path, w =>
+        {
+            w.WriteLine("<Solution>");
+            foreach (var p in projects)
+            {
+                w.WriteLine($"  <Project Path=\"{System.Security.SecurityElement.Escape(p.Path)}\" />");
+            }
+            w.WriteLine("</Solution>");
+        });
+        return path;
+    }
+
+    private static async Task RestoreAsync(ScanInput input, IReadOnlyList<ProjectFile> unrestored, IScanProgress progress, CancellationToken cancellationToken)
+    {
+        // One restore of the solution restores every project in it; a folder's projects are restored one by one.
+        var targets = input.Solution is { } sln && !sln.EndsWith(".slnf", StringComparison.OrdinalIgnoreCase) ? [sln] : unrestored.Select(u => u.Path).ToList();
+        var names = string.Join(", ", unrestored.Select(u => u.Name));
+        progress.Line(string.Create(CultureInfo.InvariantCulture,
+            $"tplab scan: restoring {unrestored.Count} project(s) that have no restore output ({names}): {string.Join("; ", targets.Select(Restorer.CommandFor))}"));
+        foreach (var target in targets)
+        {
+            progress.Status($"restoring {Path.GetFileName(target)}...");
+            var failed = await Restorer.RestoreAsync(target, cancellationToken).ConfigureAwait(false);
+            if (failed is not null)
+            {
+                progress.Line($"tplab scan: restore of {Path.GetFileName(target)} failed ({failed}); analysing without its packages");
+            }
+        }
+    }
+
+    private static void NoteFailure(WorkspaceDiagnostic diagnostic, ConcurrentDictionary<string, string> failures)
+    {
+        if (diagnostic.Kind != WorkspaceDiagnosticKind.Failure)
+        {
+            return;
+        }
+        var message = diagnostic.Message.ReplaceLineEndings(" ");
+        var match = QuotedPath().Match(message);
+        var key = match.Success ? match.Groups[1].Value : "";
+        // "Msbuild failed when processing the file '/x/A.csproj' with message: ..." → keep the message.
+        var with = message.IndexOf("with message:", StringComparison.Ordinal);
+        var reason = with >= 0 ? message[(with + "with message:".Length)..].Trim() : message;
+        // The message ends with the project's own path, which the skipped line already names.
+        reason = (key.Length > 0 ? reason.Replace(key, "", StringComparison.Ordinal) : reason).Trim().TrimEnd('.').Trim();
+        failures.AddOrUpdate(key, reason, (_, old) => old.Contains(reason, StringComparison.Ordinal) ? old : old + "; " + reason);
+    }
+
+    // The names a project without its packages cannot resolve: CS0246 (type or namespace) and CS0234 (missing in namespace).
+    private static List<string> Unresolved(Compilation compilation, CancellationToken cancellationToken) =>
+        [.. compilation.GetDiagnostics(cancellationToken)
+            .Where(d => d.Id is "CS0246" or "CS0234")
+            .Select(d => FirstQuoted().Match(d.GetMessage(CultureInfo.InvariantCulture)))
+            .Where(m => m.Success)
+            .Select(m => m.Groups[1].Value)
+            .Distinct(StringComparer.Ordinal)
+            .Order(StringComparer.Ordinal)
+            .Take(8)];
+
+    private static bool ReferencesTestFramework(Project project) =>
+        project.MetadataReferences.OfType<PortableExecutableReference>().Select(r => Path.GetFileNameWithoutExtension(r.FilePath ?? ""))
+            .Any(n => n is "xunit.core" or "xunit.v3.core" or "nunit.framework" or "Microsoft.VisualStudio.TestPlatform.TestFramework" or "TUnit.Core"
+                or "Microsoft.TestPlatform.CoreUtilities" or "MSTest.TestFramework");
+
+    [GeneratedRegex("'([^']+\\.(?:cs|vb|fs)proj)'")]
+    private static partial Regex QuotedPath();
+
+    [GeneratedRegex("'([^']+)'")]
+    private static partial Regex FirstQuoted();
+
+    /// <summary>Roslyn's per-project progress, as a status line: which project, how many of how many.</summary>
+    private sealed class LoadProgress(IScanProgress progress, int total) : IProgress<ProjectLoadProgress>
+    {
+        private readonly HashSet<string> _done = new(StringComparer.Ordinal);
+
+        public void Report(ProjectLoadProgress value)
+        {
+            lock (_done)
+            {
+                if (value.Operation == ProjectLoadOperation.Resolve)
+                {
+                    _done.Add(value.FilePath);
+                }
+                var name = Path.GetFileNameWithoutExtension(value.FilePath);
+                progress.Status(string.Create(CultureInfo.InvariantCulture, $"loading projects: {_done.Count}/{Math.Max(total, _done.Count)} ({name}: {Verb(value.Operation)})"));
+            }
+        }
+
+        private static string Verb(ProjectLoadOperation operation) => operation switch
+        {
+            ProjectLoadOperation.Evaluate => "evaluated",
+            ProjectLoadOperation.Build => "design-time build",
+            _ => "resolved",
+        };
+    }
+}

@@ -1,0 +1,108 @@
+using System.Security.Cryptography;
+using System.Text;
+using System.Text.Json;
+using Tplab.Common.Json;
+using Tplab.Blocking;
+using Tplab.Scan.Findings;
+
+namespace Tplab.Scan.Output;
+
+/// <summary>
+/// SARIF 2.1.0, for GitHub code scanning and VS Code's SARIF viewer: one result per finding at the blocking call, its
+/// chain from the entry point as a code flow, one rule per blocking family, baselined findings as "unchanged" and
+/// inline-ignored ones as suppressed (so a viewer hides them), skipped projects as notifications.
+/// </summary>
+public sealed class SarifFormat : IScanFormat
+{
+    private const string SourceRoot = "%SRCROOT%";
+
+    // tplab's JSON options, less the nulls: SARIF's schema has no null for optional properties.
+    private static readonly SarifJson Json = new(SarifOptions());
+
+    public string Name => "sarif";
+
+    public IReadOnlyList<string> Extensions => [".sarif"];
+
+    public string Description => "SARIF 2.1.0 for GitHub code scanning and SARIF viewers: each chain as a code flow";
+
+    public void Write(ScanResult result, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(writer);
+        TplabJson.Write(ToLog(result), Json.SarifLog, writer);
+    }
+
+    private static JsonSerializerOptions SarifOptions()
+    {
+        var options = TplabJson.Options(indented: true);
+        options.DefaultIgnoreCondition = System.Text.Json.Serialization.JsonIgnoreCondition.WhenWritingNull;
+        return options;
+    }
+
+    internal static SarifLog ToLog(ScanResult r)
+    {
+        var kinds = r.Findings.Concat(r.Suppressed).Select(f => f.Call.Kind).Distinct().OrderBy(k => k).ToList();
+        var rules = kinds.Select(Rule).ToList();
+        var results = r.Findings.Select(f => Result(f, kinds, suppression: null))
+            .Concat(r.Suppressed.Select(f => Result(f, kinds, f.Suppression))).ToList();
+        var root = new Uri(r.Input.Root.EndsWith('/') ? r.Input.Root : r.Input.Root + "/").AbsoluteUri;
+        var notifications = r.Skipped.Select(s => new SarifNotification(new SarifMessage($"skipped {s.Name}: {s.Reason}"), "warning")).ToList();
+        var version = typeof(SarifFormat).Assembly.GetName().Version?.ToString(3) ?? "0";
+        return new SarifLog(
+            "https://json.schemastore.org/sarif-2.1.0.json",
+            "2.1.0",
+            [new SarifRun(
+                new SarifTool(new SarifDriver("tplab", version, "tplab scan: code that blocks thread-pool threads, from each entry point", rules)),
+                new Dictionary<string, SarifArtifactLocation>(StringComparer.Ordinal) { [SourceRoot] = new(root, null) },
+                results,
+                [new SarifInvocation(!r.Partial, notifications.Count > 0 ? notifications : null)],
+                "utf16CodeUnits")]);
+    }
+
+    private static SarifRule Rule(BlockingKind kind)
+    {
+        var label = BlockingKindLabel(kind);
+        return new SarifRule(
+            PlaceWords.KindId(kind),
+            string.Concat(PlaceWords.KindId(kind).Split('-').Select(w => char.ToUpperInvariant(w[0]) + w[1..])),
+            new SarifMessage($"{char.ToUpperInvariant(label[0])}{label[1..]} on a thread-pool thread"),
+            new SarifMessage($"A {label} reached from an entry point (an endpoint, middleware, hosted service, timer...) holds a thread-pool thread while it waits; under load the pool starves."),
+            new SarifConfiguration(kind == BlockingKind.TaskRunOffload ? "note" : "error"),
+            new SarifProperties(["performance", "thread-pool"]));
+    }
+
+    private static SarifResult Result(Finding f, List<BlockingKind> kinds, string? suppression)
+    {
+        var site = f.Site;
+        var root = f.Root.Key;
+        var message = $"{f.Call} holds a thread-pool thread on {root}, reached through {string.Join(" → ", f.Chain.Select(h => h.Display))}. {f.Advice}";
+        var flow = new SarifCodeFlow(
+            new SarifMessage($"{root} → {f.Call.Name}"),
+            [new SarifThreadFlow([.. f.Chain.Select((h, i) => new SarifThreadFlowLocation(
+                new SarifLocation(Physical(h.File, h.Line, h.Column), new SarifMessage(i == f.Chain.Count - 1 ? $"{h.Display} calls {f.Call.Name}" : h.Via is null ? h.Display : $"{h.Display} ({h.Via})"), null),
+                i,
+                i + 1))])]);
+        return new SarifResult(
+            PlaceWords.KindId(f.Call.Kind),
+            kinds.IndexOf(f.Call.Kind),
+            JsonSeverity(f.Severity),
+            new SarifMessage(message),
+            [new SarifLocation(Physical(site.File, site.Line, site.Column), null, [new SarifLogicalLocation(f.UserFrame, "function")])],
+            [flow],
+            new Dictionary<string, string>(StringComparer.Ordinal) { ["tplabFinding/v1"] = Fingerprint(f.Key) },
+            f.Baselined ? "unchanged" : "new",
+            suppression is null ? null : [new SarifSuppression("inSource", suppression.Length > 0 ? suppression : "tplab-ignore")],
+            new SarifResultProperties(root, f.Root.Endpoint?.Method, f.Root.Endpoint?.Route, PlaceWords.Id(f.Root.Place), f.UserFrame, f.Call.Name, f.Reasons, f.Advice));
+    }
+
+    private static string JsonSeverity(Severity severity) => ScanJsonFormat.SeverityId(severity);
+
+    private static SarifPhysicalLocation Physical(string file, int line, int column) =>
+        new(new SarifArtifactLocation(Uri.EscapeDataString(file).Replace("%2F", "/", StringComparison.Ordinal), SourceRoot), new SarifRegion(line, column));
+
+    // GitHub keeps one alert per fingerprint across pushes: the baseline key, which does not move when lines do.
+    private static string Fingerprint(BaselineKey key) =>
+        Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes($"{key.Root}\n{key.UserMethod}\n{key.BlockingCall}")))[..32];
+
+    private static string BlockingKindLabel(BlockingKind kind) => new BlockingCall(kind, "", new StackFrame("", "", "")).KindLabel;
+}

@@ -1,0 +1,91 @@
+using Microsoft.CodeAnalysis;
+using Tplab.Blocking;
+using Tplab.Scan.Graph;
+
+namespace Tplab.Scan.Roots;
+
+/// <summary>The entry points, and the dependency-injection factories each one's services come from.</summary>
+internal sealed record RootSet(IReadOnlyList<EntryPoint> Roots, IReadOnlyDictionary<string, List<EntryPoint>> FactoriesByService)
+{
+    /// <summary>
+    /// The factories an entry point runs by asking for services: its own parameters (a minimal API handler's, a
+    /// middleware's Invoke) and its type's constructor parameters (a controller's, a page's, a filter's).
+    /// </summary>
+    public IEnumerable<(EntryPoint Factory, IParameterSymbol Parameter)> Injected(EntryPoint root)
+    {
+        var symbol = root.Node.Symbol;
+        var parameters = symbol.Parameters.AsEnumerable();
+        if (symbol.MethodKind == MethodKind.Ordinary && symbol.ContainingType is { } type)
+        {
+            parameters = parameters.Concat(type.InstanceConstructors.SelectMany(c => c.Parameters));
+        }
+        foreach (var parameter in parameters)
+        {
+            if (parameter.Type is INamedTypeSymbol t && FactoriesByService.TryGetValue(SymbolNames.MetadataName(t), out var factories))
+            {
+                foreach (var factory in factories)
+                {
+                    yield return (factory, parameter);
+                }
+            }
+        }
+    }
+}
+
+/// <summary>Every entry point of the solution: registered by calls (minimal APIs, middleware lambdas, factories, timers) and recognised by type.</summary>
+internal static class RootFinder
+{
+    public static RootSet Find(SourceIndex index, CancellationToken cancellationToken)
+    {
+        var sites = new Sites(index);
+        var registrations = new Registrations(index, sites);
+        var roots = registrations.Find().ToList();
+        foreach (var type in index.Types)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            if (MvcRoots.IsController(type))
+            {
+                roots.AddRange(MvcRoots.Actions(type, index));
+            }
+            else if (MvcRoots.IsPageModel(type))
+            {
+                roots.AddRange(MvcRoots.PageHandlers(type, index));
+            }
+            roots.AddRange(TypeRoots.Find(type, index, registrations));
+        }
+        roots = ApplyFilterGuards(roots, registrations);
+        // A PeriodicTimer loop inside a hosted service is that service's work: keep the hosted-service root.
+        var hosted = roots.Where(r => r.Place == CodePlace.HostedService).Select(r => r.Node).ToHashSet();
+        roots = [.. roots.Where(r => !(r.Place == CodePlace.Timer && hosted.Contains(r.Node)))];
+        return new RootSet(
+            [.. roots.DistinctBy(r => (r.Node, r.Place, r.Endpoint, string.Join("|", r.Guards)))
+                .OrderBy(r => r.Node.RelativePath, StringComparer.Ordinal).ThenBy(r => r.Node.Line).ThenBy(r => r.Key, StringComparer.Ordinal)],
+            registrations.FactoriesByService);
+    }
+
+    // A filter guards the actions it is applied to: globally, or by attribute on the controller or action.
+    private static List<EntryPoint> ApplyFilterGuards(List<EntryPoint> roots, Registrations registrations)
+    {
+        var actions = roots.Where(r => r.Place == CodePlace.MvcAction && r.Endpoint is not null).ToList();
+        return [.. roots.Select(r =>
+        {
+            if (r.Place != CodePlace.Filter)
+            {
+                return r;
+            }
+            var filterType = r.Node.Symbol.ContainingType;
+            if (registrations.GlobalFilters.Contains(SymbolNames.MetadataName(filterType)))
+            {
+                return r with { Guards = ["every MVC action"] };
+            }
+            var guarded = actions.Where(a => AppliesTo(filterType, a.Node.Symbol)).Select(a => a.Endpoint!.ToString()).Distinct().ToList();
+            return r with { Guards = guarded };
+        })];
+    }
+
+    private static bool AppliesTo(INamedTypeSymbol filter, IMethodSymbol action) =>
+        action.GetAttributes().Concat(MvcRoots.Attributes(action.ContainingType, inherit: true)).Any(a =>
+            SymbolEqualityComparer.Default.Equals(a.AttributeClass, filter)
+            || (MvcRoots.Name(a) is "Microsoft.AspNetCore.Mvc.TypeFilterAttribute" or "Microsoft.AspNetCore.Mvc.ServiceFilterAttribute"
+                && a.ConstructorArguments.FirstOrDefault().Value is INamedTypeSymbol t && SymbolEqualityComparer.Default.Equals(t, filter)));
+}

@@ -1,0 +1,128 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
+using Tplab.Scan.Graph;
+
+namespace Tplab.Scan.Roots;
+
+/// <summary>
+/// The calls that register entry points (MapGet, Use, UseMiddleware, AddSingleton, new Timer...), found by name in the
+/// syntax first and bound only then, so the scan does not bind every body of the solution to find them.
+/// </summary>
+internal sealed class Sites
+{
+    private static readonly HashSet<string> Names = new(StringComparer.Ordinal)
+    {
+        "MapGet", "MapPost", "MapPut", "MapDelete", "MapPatch", "MapMethods", "Map", "MapFallback", "MapGroup",
+        "Use", "Run", "UseWhen", "MapWhen", "UseMiddleware", "UseMiddlewareAsync",
+        "AddSingleton", "AddScoped", "AddTransient", "TryAddSingleton", "TryAddScoped", "TryAddTransient",
+        "AddKeyedSingleton", "AddKeyedScoped", "AddKeyedTransient", "TryAddKeyedSingleton", "TryAddKeyedScoped", "TryAddKeyedTransient",
+        "MapHub", "MapHealthChecks", "AddCheck", "MapGrpcService", "WaitForNextTickAsync", "Add", "AddService", "MapControllerRoute", "MapAreaControllerRoute",
+    };
+
+    private readonly SourceIndex _index;
+    private readonly Dictionary<string, List<SyntaxNode>> _byName = new(StringComparer.Ordinal);
+
+    public Sites(SourceIndex index)
+    {
+        _index = index;
+        foreach (var tree in index.Trees)
+        {
+            foreach (var node in tree.GetRoot().DescendantNodes())
+            {
+                var name = node switch
+                {
+                    InvocationExpressionSyntax i => Worth(i) ? InvokedName(i.Expression) : null,
+                    ObjectCreationExpressionSyntax { Type: var t } when t.ToString().EndsWith("Timer", StringComparison.Ordinal) => "new",
+                    ImplicitObjectCreationExpressionSyntax { ArgumentList.Arguments: var a } when a.Any(x => x.Expression is AnonymousFunctionExpressionSyntax) => "new",
+                    AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.AddAssignmentExpression } a => InvokedName(a.Left) is "Elapsed" ? "Elapsed" : null,
+                    _ => null,
+                };
+                if (name is not null && (Names.Contains(name) || name is "new" or "Elapsed"))
+                {
+                    if (!_byName.TryGetValue(name, out var list))
+                    {
+                        _byName[name] = list = [];
+                    }
+                    list.Add(node);
+                }
+            }
+        }
+    }
+
+    /// <summary>The bound invocations of methods called <paramref name="name"/>, each with its body's root operation.</summary>
+    public IEnumerable<(IInvocationOperation Call, IOperation Body)> Invocations(string name)
+    {
+        foreach (var syntax in _byName.GetValueOrDefault(name) ?? [])
+        {
+            if (syntax is InvocationExpressionSyntax && _index.Model(syntax.SyntaxTree).GetOperation(syntax) is IInvocationOperation call)
+            {
+                yield return (call, RootOf(call));
+            }
+        }
+    }
+
+    /// <summary>Every bound <c>new T(...)</c> of a type named <paramref name="metadataName"/>.</summary>
+    public IEnumerable<(IObjectCreationOperation Creation, IOperation Body)> Creations(string metadataName)
+    {
+        foreach (var syntax in _byName.GetValueOrDefault("new") ?? [])
+        {
+            if (_index.Model(syntax.SyntaxTree).GetOperation(syntax) is IObjectCreationOperation creation && Rules.Ops.NameOf(creation.Type) == metadataName)
+            {
+                yield return (creation, RootOf(creation));
+            }
+        }
+    }
+
+    /// <summary><c>timer.Elapsed += handler</c> on a System.Timers.Timer.</summary>
+    public IEnumerable<IEventAssignmentOperation> ElapsedHandlers()
+    {
+        foreach (var syntax in _byName.GetValueOrDefault("Elapsed") ?? [])
+        {
+            if (_index.Model(syntax.SyntaxTree).GetOperation(syntax) is IEventAssignmentOperation { Adds: true } assignment
+                && assignment.EventReference is IEventReferenceOperation e && Rules.Ops.NameOf(e.Event.ContainingType) == "System.Timers.Timer")
+            {
+                yield return assignment;
+            }
+        }
+    }
+
+    public static IOperation RootOf(IOperation op)
+    {
+        while (op.Parent is not null)
+        {
+            op = op.Parent;
+        }
+        return op;
+    }
+
+    // Binding a call binds its whole method body, the costly part of a scan: leave out by their shape the calls that
+    // cannot register anything (Task.Run, list.Add, app.Run() without a delegate, AddSingleton<T>() without a factory).
+    private static bool Worth(InvocationExpressionSyntax invocation)
+    {
+        var name = InvokedName(invocation.Expression);
+        var arguments = invocation.ArgumentList.Arguments;
+        var receiver = invocation.Expression is MemberAccessExpressionSyntax m ? m.Expression.ToString() : "";
+        var handsCode = arguments.Any(a => a.Expression is AnonymousFunctionExpressionSyntax or IdentifierNameSyntax or MemberAccessExpressionSyntax);
+        return name switch
+        {
+            "Add" or "AddService" => receiver.EndsWith("Filters", StringComparison.Ordinal),
+            "Run" => receiver != "Task" && arguments.Count == 1 && handsCode,
+            "Use" or "Map" or "MapWhen" or "UseWhen" or "MapFallback" => handsCode,
+            "MapGet" or "MapPost" or "MapPut" or "MapDelete" or "MapPatch" or "MapMethods" => arguments.Count >= 2,
+            "AddCheck" => true,
+            _ when name?.StartsWith("Add", StringComparison.Ordinal) == true || name?.StartsWith("TryAdd", StringComparison.Ordinal) == true => handsCode,
+            _ => true,
+        };
+    }
+
+    private static string? InvokedName(ExpressionSyntax expression) => expression switch
+    {
+        MemberAccessExpressionSyntax m => m.Name.Identifier.ValueText,
+        IdentifierNameSyntax i => i.Identifier.ValueText,
+        GenericNameSyntax g => g.Identifier.ValueText,
+        MemberBindingExpressionSyntax b => b.Name.Identifier.ValueText,
+        _ => null,
+    };
+}

@@ -1,0 +1,69 @@
+using Tplab.Common;
+
+namespace Tplab.Scan;
+
+/// <summary>Options of <c>tplab scan</c>; defaults are stated on each property and checked by <see cref="Validated"/>.</summary>
+public sealed record ScanOptions
+{
+    /// <summary>What to scan: a .sln/.slnx/.slnf, a .csproj, or a folder (default: the current folder).</summary>
+    public string Path { get; init; } = ".";
+
+    /// <summary>Scan test projects too (default false: a test's blocking call holds no request's thread).</summary>
+    public bool IncludeTests { get; init; }
+
+    /// <summary>Restore projects that have no restore output before loading them (default true); false analyses them unrestored and names what was unresolved.</summary>
+    public bool Restore { get; init; } = true;
+
+    /// <summary>The config file with a team's own blocking APIs (default null: <c>tplab-scan.json</c> in the scanned folder when there is one).</summary>
+    public string? ConfigFile { get; init; }
+
+    /// <summary>Findings to accept as known (default null: none); they are reported as baselined and do not count for <c>--fail-on</c>.</summary>
+    public string? BaselineFile { get; init; }
+
+    /// <summary>The <c>--format</c> (default null: from the output file's extension, else text).</summary>
+    public string? Format { get; init; }
+
+    /// <summary>Where the report goes (default null: standard output). Checked before the scan starts.</summary>
+    public string? Output { get; init; }
+
+    /// <summary>Exit 11 when findings at or above this severity exist, baselined ones left out (default null: exit 0 whatever was found).</summary>
+    public Findings.Severity? FailOn { get; init; }
+
+    /// <summary>Exit as usual when a project could not be read (default false: exit 12, the findings still written).</summary>
+    public bool AllowPartial { get; init; }
+
+    /// <summary>Write every finding of this scan to this baseline file (default null: none).</summary>
+    public string? WriteBaseline { get; init; }
+
+    /// <summary>Longest chain followed from an entry point, in calls (default 40; 2 to 200).</summary>
+    public int MaxDepth { get; init; } = 40;
+
+    /// <summary>Time source for the durations reported (default the system clock).</summary>
+    public TimeProvider Time { get; init; } = TimeProvider.System;
+
+    /// <summary>These options, or a usage error naming the first bad value.</summary>
+    public ScanOptions Validated()
+    {
+        if (string.IsNullOrWhiteSpace(Path))
+        {
+            throw TplabException.Usage("the path to scan is empty");
+        }
+        if (MaxDepth is < 2 or > 200)
+        {
+            throw TplabException.Usage($"the chain depth must be between 2 and 200 calls, got {MaxDepth.ToString(System.Globalization.CultureInfo.InvariantCulture)}");
+        }
+        if (FailOn is Findings.Severity.Note)
+        {
+            throw TplabException.Usage("--fail-on must be warning or error");
+        }
+        if (ConfigFile is not null && !File.Exists(ConfigFile))
+        {
+            throw TplabException.Usage($"no config file {ConfigFile}");
+        }
+        if (BaselineFile is not null && !File.Exists(BaselineFile))
+        {
+            throw TplabException.Usage($"no baseline file {BaselineFile} (write one with --write-baseline)");
+        }
+        return this;
+    }
+}

@@ -1,0 +1,77 @@
+using Tplab.Common;
+using Tplab.Scan.Findings;
+using Tplab.Scan.Output;
+
+namespace Tplab.Scan;
+
+/// <summary>
+/// The whole of <c>tplab scan</c> as the CLI runs it: the output files opened before any work (an unwritable one fails
+/// fast, exit 8), the scan, the report and the baseline written whole, and the exit code: 11 when findings at the
+/// <c>--fail-on</c> level exist, 12 when a project was skipped (unless <c>--allow-partial</c>), else 0.
+/// </summary>
+public static class ScanRun
+{
+    public static async Task<int> RunAsync(ScanOptions options, IScanProgress progress, TextWriter standardOutput, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(standardOutput);
+        options = options.Validated();
+        var format = ScanFormats.For(options.Format, options.Output);
+        using var output = Open(options.Output);
+        using var baselineFile = Open(options.WriteBaseline);
+
+        var result = await Scanner.ScanAsync(options, progress, cancellationToken).ConfigureAwait(false);
+
+        Commit(output, w => format.Write(result, w), standardOutput, options.Output);
+        if (baselineFile is not null)
+        {
+            Commit(baselineFile, Baseline.Of(result.Findings).Write, standardOutput, options.WriteBaseline);
+            progress.Line($"tplab scan: wrote {result.Findings.Count} finding(s) to the baseline {options.WriteBaseline}");
+        }
+        if (options.FailOn is { } level && result.AtLeast(level) > 0)
+        {
+            progress.Line($"tplab scan: {result.AtLeast(level)} finding(s) at or above {ScanJsonFormat.SeverityId(level)} (exit {ExitCodes.Findings})");
+            return ExitCodes.Findings;
+        }
+        if (result.Partial && !options.AllowPartial)
+        {
+            progress.Line($"tplab scan: {result.Skipped.Count} project(s) not read in full (exit {ExitCodes.Partial}; --allow-partial accepts that)");
+            return ExitCodes.Partial;
+        }
+        return ExitCodes.Ok;
+    }
+
+    private static AtomicFile? Open(string? path)
+    {
+        if (path is null)
+        {
+            return null;
+        }
+        try
+        {
+            return AtomicFile.Create(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"cannot write {path}: {e.Message}", e);
+        }
+    }
+
+    private static void Commit(AtomicFile? file, Action<TextWriter> write, TextWriter standardOutput, string? path)
+    {
+        if (file is null)
+        {
+            write(standardOutput);
+            return;
+        }
+        try
+        {
+            write(file.Writer);
+            file.Commit();
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new TplabException(ExitCodes.OutputFailed, $"cannot write {path}: {e.Message}", e);
+        }
+    }
+}

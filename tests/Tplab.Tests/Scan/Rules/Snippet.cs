@@ -1,0 +1,72 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.Text;
+using Tplab.Blocking;
+using Tplab.Scan.Config;
+using Tplab.Scan.Findings;
+using Tplab.Scan.Graph;
+using Tplab.Scan.Loading;
+using Tplab.Scan.Roots;
+using Tplab.Scan.Rules;
+
+namespace Tplab.Tests.Scan.Rules;
+
+/// <summary>
+/// Scans a snippet compiled in memory against the runtime's own assemblies, from <c>Root.Handle</c> taken as a
+/// minimal API handler: the rules and the call graph on small cases, without MSBuild.
+/// </summary>
+internal static class Snippet
+{
+    private const string Usings = """
+        using System;
+        using System.Collections.Generic;
+        using System.Data;
+        using System.Data.Common;
+        using System.IO;
+        using System.Linq;
+        using System.Net.Http;
+        using System.Threading;
+        using System.Threading.Tasks;
+
+        """;
+
+    private static MetadataReference Library(string code)
+    {
+        var compilation = CSharpCompilation.Create("Provider" + Guid.NewGuid().ToString("N"), [CSharpSyntaxTree.ParseText(Usings + code)], References.Value,
+            new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable));
+        using var image = new MemoryStream();
+        var emitted = compilation.Emit(image);
+        Assert.True(emitted.Success, "the library does not compile: " + string.Join("; ", emitted.Diagnostics.Take(3)));
+        return MetadataReference.CreateFromImage(image.ToArray());
+    }
+
+    private static readonly Lazy<MetadataReference[]> References = new(() =>
+        [.. ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator)
+            .Where(p => Path.GetFileName(p).StartsWith("System.", StringComparison.Ordinal) || Path.GetFileName(p) is "mscorlib.dll" or "netstandard.dll")
+            .Select(p => MetadataReference.CreateFromFile(p))]);
+
+    /// <summary>The findings reached from <c>Root.Handle</c>; <paramref name="library"/> is compiled apart and referenced, as a package would be.</summary>
+    public static IReadOnlyList<Finding> Findings(string code, ScanConfig? config = null, string? library = null)
+    {
+        var references = library is null ? References.Value : [.. References.Value, Library(library)];
+        using var workspace = new AdhocWorkspace();
+        var projectId = ProjectId.CreateNewId();
+        var solution = workspace.CurrentSolution
+            .AddProject(ProjectInfo.Create(projectId, VersionStamp.Default, "Snippet", "Snippet", LanguageNames.CSharp,
+                compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable),
+                metadataReferences: references))
+            .AddDocument(DocumentId.CreateNewId(projectId), "Snippet.cs", SourceText.From(Usings + code), filePath: "/snippet/Snippet.cs");
+        var project = solution.GetProject(projectId)!;
+        var compilation = project.GetCompilationAsync().GetAwaiter().GetResult()!;
+        var errors = compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error).ToList();
+        Assert.True(errors.Count == 0, "the snippet does not compile: " + string.Join("; ", errors.Take(3)));
+
+        using var code2 = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
+        var index = new SourceIndex(code2);
+        var handle = compilation.GetTypeByMetadataName("Root")!.GetMembers("Handle").OfType<IMethodSymbol>().Single();
+        var root = new EntryPoint(index.NodeFor(handle)!, CodePlace.MinimalApi, new HttpEndpoint("GET", "/snippet"));
+        var graph = new CallGraph(index, new BlockingRules((config ?? new ScanConfig()).Entries(), new Callers(index)));
+        var builder = new FindingBuilder(graph, new LockAnalysis(graph, 40, CancellationToken.None), new RootSet([root], new Dictionary<string, List<EntryPoint>>()), 40);
+        return [.. builder.For(root)];
+    }
+}

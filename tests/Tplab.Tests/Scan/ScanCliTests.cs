@@ -1,0 +1,90 @@
+using System.Diagnostics;
+using System.Text.Json;
+using Tplab.Common;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Scan;
+
+/// <summary>`tplab scan` as a user and a CI job meet it: exit codes, the skipped-project line, files written, and bad input.</summary>
+public sealed class ScanCliTests
+{
+    private static readonly TimeSpan Limit = TimeSpan.FromMinutes(3);
+
+    private static string Fixture(string name) => Path.Combine(RepoPaths.Root, "tests", "scan-fixtures", name);
+
+    public static TheoryData<string, string[], int, string> BadInputs()
+    {
+        var empty = Directory.CreateTempSubdirectory("tplab-scan-empty-").FullName;
+        var loose = Directory.CreateTempSubdirectory("tplab-scan-loose-").FullName;
+        File.WriteAllText(Path.Combine(loose, "Program.cs"), "System.Console.WriteLine(1);");
+        return new()
+        {
+            { "no such path", ["scan", "/no/such/folder"], ExitCodes.Usage, "no such file or folder" },
+            { "a folder without C#", ["scan", empty], ExitCodes.Usage, "no C# project or solution" },
+            { "C# without a project", ["scan", loose], ExitCodes.Usage, "has C# files but no project" },
+            { "not a project", ["scan", Path.Combine(RepoPaths.Root, "README.md")], ExitCodes.Usage, "is not a solution" },
+            { "unknown format", ["scan", Fixture("Shop"), "--format", "xml"], ExitCodes.Usage, "--format must be one of text, json, sarif, got 'xml'" },
+            { "fail on note", ["scan", Fixture("Shop"), "--fail-on", "note"], ExitCodes.Usage, "'note'" },
+            { "unwritable output", ["scan", Fixture("Shop"), "-o", "/no/such/folder/scan.json"], ExitCodes.OutputFailed, "cannot write /no/such/folder/scan.json" },
+            { "missing baseline", ["scan", Fixture("Shop"), "--baseline", "/no/such/baseline.json"], ExitCodes.Usage, "no baseline file" },
+        };
+    }
+
+    [Theory]
+    [MemberData(nameof(BadInputs))]
+    public async Task Scan_BadInput_OneLineAndItsExitCodeBeforeAnyLoading(string name, string[] args, int exitCode, string message)
+    {
+        var watch = Stopwatch.StartNew();
+        var (code, _, stderr) = await TplabCli.RunAsync(Limit, args);
+        Assert.True(exitCode == code, $"{name}: exit {code}, stderr: {stderr}");
+        var lines = stderr.Trim().Split('\n');
+        Assert.Single(lines);
+        Assert.StartsWith("tplab: ", lines[0], StringComparison.Ordinal);
+        Assert.Contains(message, lines[0], StringComparison.Ordinal);
+        Assert.DoesNotContain("loading projects", stderr, StringComparison.Ordinal);
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(30), $"{name}: took {watch.Elapsed}; bad input must fail before loading");
+    }
+
+    [Fact]
+    public async Task Scan_ProjectThatDoesNotLoad_SaysWhyInOneLineAndExitsPartial()
+    {
+        var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "scan", Fixture("Broken"));
+        Assert.True(code == ExitCodes.Partial, $"exit {code}: {stderr}");
+        var skipped = stderr.Split('\n').Where(l => l.StartsWith("tplab scan: skipped ", StringComparison.Ordinal)).ToList();
+        Assert.Equal(["tplab scan: skipped Bad: MSBuild could not load it: The SDK 'Contoso.Build.Sdk/1.0.0' specified could not be found"], skipped);
+        Assert.Contains("--allow-partial", stderr, StringComparison.Ordinal);
+        Assert.Contains("skipped: Bad:", stdout, StringComparison.Ordinal);
+    }
+
+    [SchemaFact]
+    public async Task Scan_FailOnWithBaseline_ExitsFindingsThenCleanOnceBaselined()
+    {
+        var folder = Directory.CreateTempSubdirectory("tplab-scan-cli-").FullName;
+        try
+        {
+            var json = Path.Combine(folder, "scan.json");
+            var baseline = Path.Combine(folder, "baseline.json");
+            var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "scan", Fixture("Shop"), "-o", json, "--fail-on", "error", "--write-baseline", baseline);
+            Assert.True(code == ExitCodes.Findings, $"exit {code}: {stderr}");
+            Assert.Equal("", stdout);
+            await SchemaValidation.AssertValidAsync(SchemaValidation.SchemaOf("scan"), json);
+            using (var doc = JsonDocument.Parse(File.ReadAllText(json)))
+            {
+                Assert.True(doc.RootElement.GetProperty("summary").GetProperty("errors").GetInt32() > 0);
+            }
+
+            var sarif = Path.Combine(folder, "scan.sarif");
+            (code, _, stderr) = await TplabCli.RunAsync(Limit, "scan", Fixture("Shop"), "-o", sarif, "--fail-on", "warning", "--baseline", baseline);
+            Assert.True(code == ExitCodes.Ok, $"exit {code}: {stderr}");
+            await SchemaValidation.AssertValidAsync("sarif", sarif);
+            using var log = JsonDocument.Parse(File.ReadAllText(sarif));
+            var states = log.RootElement.GetProperty("runs")[0].GetProperty("results").EnumerateArray()
+                .Where(r => !r.TryGetProperty("suppressions", out _)).Select(r => r.GetProperty("baselineState").GetString()).Distinct();
+            Assert.Equal(["unchanged"], states);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+}

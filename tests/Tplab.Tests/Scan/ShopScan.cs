@@ -1,0 +1,46 @@
+using Tplab.Scan;
+using Tplab.Scan.Config;
+using Tplab.Scan.Findings;
+using Tplab.Scan.Loading;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Scan;
+
+/// <summary>
+/// The Shop fixture (tests/scan-fixtures/Shop) loaded once by Roslyn's MSBuildWorkspace, as `tplab scan` loads it
+/// (restored the first time), and analysed with its own config; tests re-analyse it under other options without reloading.
+/// </summary>
+public sealed class ShopScan : IAsyncLifetime
+{
+    public static string Folder => Path.Combine(RepoPaths.Root, "tests", "scan-fixtures", "Shop");
+
+    internal LoadedCode Code { get; private set; } = null!;
+
+    public ScanResult Result { get; private set; } = null!;
+
+    public ScanConfig Config { get; private set; } = null!;
+
+    public async Task InitializeAsync()
+    {
+        var options = new ScanOptions { Path = Folder };
+        Code = await WorkspaceLoader.LoadAsync(ScanInput.Resolve(Folder), options, SilentProgress.Instance, CancellationToken.None);
+        Config = ScanConfig.Read(Path.Combine(Folder, ScanConfig.DefaultFileName));
+        Result = Analyse();
+    }
+
+    public ScanResult Analyse(ScanConfig? config = null, Baseline? baseline = null) =>
+        Scanner.Analyse(Code, new ScanOptions { Path = Folder }, config ?? Config, baseline ?? new Baseline(), SilentProgress.Instance, TimeSpan.Zero, CancellationToken.None);
+
+    public Task DisposeAsync()
+    {
+        Code?.Dispose();
+        return Task.CompletedTask;
+    }
+}
+
+/// <summary>The test classes that read the Shop fixture share one load of it.</summary>
+[CollectionDefinition(Name)]
+public sealed class ShopScanCollection : ICollectionFixture<ShopScan>
+{
+    public const string Name = "shop scan";
+}

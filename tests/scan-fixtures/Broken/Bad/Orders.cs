@@ -1,0 +1,6 @@
+namespace Bad;
+
+public static class Orders
+{
+    public static void Wait() => Thread.Sleep(100);
+}
