@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using Tplab.Common;
 using Tplab.Scan;
 using Tplab.Scan.Findings;
@@ -18,7 +19,7 @@ internal static class ScanCommand
         var format = new Option<string?>("--format") { Description = $"{ScanFormats.Names} (default: from -o's extension, else text)" };
         var output = new Option<string?>("--output", "-o") { Description = "Write the report to this file (checked before the scan starts)" };
         var failOn = new Option<string?>("--fail-on") { Description = "Exit 11 when findings at or above this severity exist: warning or error (baselined ones do not count)" };
-        failOn.AcceptOnlyFromAmong("warning", "error");
+        failOn.AcceptOnly("warning", "error");
         var includeTests = new Option<bool>("--include-tests") { Description = "Scan test projects too" };
         var allowPartial = new Option<bool>("--allow-partial") { Description = "Do not exit 12 when a project could not be read in full" };
         var noRestore = new Option<bool>("--no-restore") { Description = "Do not restore projects that have no restore output; analyse them without their packages" };

@@ -2,6 +2,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using Tplab.Blocking;
 using Tplab.Common;
+using Tplab.Common.Json;
 
 namespace Tplab.Scan.Config;
 
@@ -48,7 +49,7 @@ public sealed record ScanConfig
         }
         catch (JsonException e)
         {
-            throw TplabException.Usage($"{path}: not a tplab scan config ({e.Message})");
+            throw TplabException.Usage($"{path}: not a tplab scan config ({TplabJson.Reason(e)})");
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {

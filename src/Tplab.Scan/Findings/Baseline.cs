@@ -40,7 +40,7 @@ public sealed record Baseline
         }
         catch (JsonException e)
         {
-            throw TplabException.Usage($"{path}: not a tplab scan baseline ({e.Message})");
+            throw TplabException.Usage($"{path}: not a tplab scan baseline ({TplabJson.Reason(e)})");
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {

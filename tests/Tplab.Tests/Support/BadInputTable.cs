@@ -35,6 +35,7 @@ internal static partial class BadInputTable
         ["results/summary.json"] = "{\"schemaVersion\": 1, \"scenarios\": [{\"experiment\": \"p\", \"scenario\": \"sleep\", \"status\": \"completed\"}]}",
         ["other-results/summary.json"] = "{\"schemaVersion\": 1, \"scenarios\": [{\"experiment\": \"q\", \"scenario\": \"delay\", \"status\": \"completed\"}]}",
         ["saved.jsonl"] = "",
+        ["scan/app.csproj"] = "<Project Sdk=\"Microsoft.NET.Sdk.Web\"><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>\n",
     };
 
     /// <summary>Runs one row under every culture and asserts it; <paramref name="line"/> is the command line after <c>tplab</c>.</summary>

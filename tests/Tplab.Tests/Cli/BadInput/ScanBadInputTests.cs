@@ -1,0 +1,36 @@
+using Tplab.Common;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Cli.BadInput;
+
+/// <summary><c>tplab scan</c> refuses bad input before it loads anything: one line naming it, its exit code, nothing written.</summary>
+public sealed class ScanBadInputTests
+{
+    public static TheoryData<string, int, string> Rows => new()
+    {
+        // what to scan
+        { "scan {tmp}/no/such/folder", ExitCodes.Usage, "no such file or folder: {tmp}/no/such/folder" },
+        { "scan {tmp}/plan.yaml", ExitCodes.Usage, "is not a solution" },
+        { "scan {tmp}/targets.txt extra", ExitCodes.Usage, "'extra'" },
+        // words
+        { "scan {tmp} --format xml", ExitCodes.Usage, "'xml'" },
+        { "scan {tmp} --format", ExitCodes.Usage, "--format" },
+        { "scan {tmp} --fail-on note", ExitCodes.Usage, "'note'" },
+        { "scan {tmp} --fail-on", ExitCodes.Usage, "--fail-on" },
+        { "scan {tmp} --include-tests=maybe", ExitCodes.Usage, "'maybe'" },
+        { "scan {tmp} --allow-partial=maybe", ExitCodes.Usage, "'maybe'" },
+        { "scan {tmp} --no-restore=maybe", ExitCodes.Usage, "'maybe'" },
+        // files: read, or opened for writing, before any project loads
+        { "scan {tmp} -o {tmp}/no/such/folder/scan.json", ExitCodes.OutputFailed, "{tmp}/no/such/folder/scan.json" },
+        { "scan {tmp} --output", ExitCodes.Usage, "--output" },
+        { "scan {tmp}/scan/app.csproj --baseline {tmp}/missing.json", ExitCodes.Usage, "{tmp}/missing.json" },
+        { "scan {tmp}/scan/app.csproj --baseline {tmp}/not-json.json", ExitCodes.Usage, "not a tplab scan baseline" },
+        { "scan {tmp} --write-baseline {tmp}/no/such/folder/b.json", ExitCodes.OutputFailed, "{tmp}/no/such/folder/b.json" },
+        { "scan {tmp}/scan/app.csproj --config {tmp}/not-json.json", ExitCodes.Usage, "not a tplab scan config" },
+        { "scan {tmp}/scan/app.csproj --config {tmp}/missing.json", ExitCodes.Usage, "{tmp}/missing.json" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Rows))]
+    public Task BadInput_OneLineItsExitCodeNothingWritten(string line, int code, string names) => BadInputTable.AssertRefusedAsync(line, code, names);
+}
