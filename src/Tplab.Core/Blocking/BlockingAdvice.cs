@@ -91,6 +91,7 @@ public static class BlockingAdvice
             CodePlace.Hub => $"Make the hub method {m} async (returning Task) and use {change}.",
             CodePlace.HostedService => $"{m} runs on pool threads once it has awaited: use {change}; a loop that must block belongs on its own thread (`Task.Factory.StartNew(..., TaskCreationOptions.LongRunning)`).",
             CodePlace.Timer => $"Timer callbacks run on pool threads: move {m} to a BackgroundService with `PeriodicTimer` and use {change}.",
+            CodePlace.DiFactory => $"{m} is a service factory: it runs when the service is first resolved, and every other resolution waits on the container's lock meanwhile. Build the value at startup (in a hosted service's StartAsync, or register the instance) and use {change} there.",
             _ when context.HasFlag(CallContext.TaskRun) => $"Drop the Task.Run and use {change} in {m}.",
             _ => $"In {m}, use {change}.",
         };

@@ -107,7 +107,8 @@ public static class BlockingDiagnoser
         var library = new LibraryCode(options.LibraryPrefixes);
         var requests = new RequestIndex(stacks.Requests);
         using var code = ApplicationCode.Load(stacks.Modules, library);
-        var grouper = new BlockedStackGrouper(new StackClassifier(library), options.StackFrames, new InlineIndex(stacks.Inlinings, library), code);
+        using var lines = new SourceLines(code.ModulePaths);
+        var grouper = new BlockedStackGrouper(new StackClassifier(library), options.StackFrames, new InlineIndex(stacks.Inlinings, library), code, lines);
         var cpu = new CpuProfile(library);
         var interval = HeldTime.SamplingIntervalMs(stacks.Samples);
         var seen = new HashSet<int>();
@@ -155,6 +156,8 @@ public static class BlockingDiagnoser
             evidence)
         {
             HotMethods = hot,
+            SourceRoot = groups.Any(g => g.Chain.Any(h => h.At is not null)) ? lines.Root : null,
+            LinesMissing = lines.Note,
         };
     }
 

@@ -65,6 +65,12 @@ public sealed record Diagnosis(
 
     /// <summary>Where the stacks came from: a live process (null), a trace or a dump collected elsewhere.</summary>
     public DiagnosisSource? Source { get; init; }
+
+    /// <summary>The app's source root on this machine that the culprits' files are relative to; null when no PDB was read.</summary>
+    public string? SourceRoot { get; init; }
+
+    /// <summary>Which PDBs were missing or did not match their assemblies, in one line (those methods have no file and line); null when none.</summary>
+    public string? LinesMissing { get; init; }
 }
 
 /// <summary>A diagnosis read from a file rather than a live process.</summary>

@@ -1,5 +1,6 @@
 using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 using Tplab.Blocking;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
@@ -56,11 +57,13 @@ public static class TraceReader
     public static CapturedStacks Read(string nettracePath)
     {
         // The .etlx goes to the temp folder: a user's trace may sit in a folder tplab cannot write to.
-        var etlx = TraceLog.CreateFromEventPipeDataFile(nettracePath, Path.Combine(Path.GetTempPath(), $"tplab-{Guid.NewGuid():N}.etlx"));
+        // All events kept: the method load/stop and IL-map events, which TraceLog otherwise keeps to itself, give IL offsets.
+        var etlx = TraceLog.CreateFromEventPipeDataFile(nettracePath, Path.Combine(Path.GetTempPath(), $"tplab-{Guid.NewGuid():N}.etlx"), new TraceLogOptions { KeepAllEvents = true });
         try
         {
             using var log = new TraceLog(etlx);
-            var frames = new Dictionary<CallStackIndex, IReadOnlyList<StackFrame>>();
+            var frames = new Dictionary<CallStackIndex, Stack>();
+            var maps = new CodeMaps();
             var samples = new List<RawSample>();
             var waits = new List<RawWait>();
             var open = new Dictionary<int, (double Start, IReadOnlyList<StackFrame> Frames, Guid Activity)>();
@@ -76,6 +79,18 @@ public static class TraceReader
             int withStacks = 0, rundownMethods = 0, events = 0;
             foreach (var e in log.Events)
             {
+                switch (e)
+                {
+                    case MethodLoadUnloadVerboseTraceData method:
+                        maps.OnMethod(method);
+                        continue;
+                    case MethodILToNativeMapTraceData map:
+                        maps.OnMap(map);
+                        continue;
+                    case ModuleLoadUnloadTraceData module:
+                        maps.OnModule(module.ModuleID, module.ModuleILPath ?? "");
+                        break;
+                }
                 var t = e.TimeStampRelativeMSec;
                 events++;
                 processId ??= e.ProcessID > 0 ? e.ProcessID : null;
@@ -128,6 +143,10 @@ public static class TraceReader
                 {
                     requests.Add(request);
                 }
+            }
+            foreach (var stack in frames.Values)
+            {
+                stack.Locate(maps);
             }
             waits.AddRange(open.Select(o => new RawWait(o.Key, o.Value.Start, null, o.Value.Frames) { Activity = o.Value.Activity }));
             waits.AddRange(openLocks.Select(o => new RawWait(o.Key, o.Value.Start, null, o.Value.Frames) { Activity = o.Value.Activity }));
@@ -214,7 +233,7 @@ public static class TraceReader
         return fields;
     }
 
-    private static IReadOnlyList<StackFrame> FramesOf(TraceEvent e, Dictionary<CallStackIndex, IReadOnlyList<StackFrame>> cache)
+    private static IReadOnlyList<StackFrame> FramesOf(TraceEvent e, Dictionary<CallStackIndex, Stack> cache)
     {
         var index = e.CallStackIndex();
         if (index == CallStackIndex.Invalid)
@@ -223,16 +242,36 @@ public static class TraceReader
         }
         if (cache.TryGetValue(index, out var known))
         {
-            return known;
+            return known.Frames;
         }
-        var list = new List<StackFrame>();
+        var stack = new Stack();
         for (var frame = e.CallStack(); frame is not null; frame = frame.Caller)
         {
             var address = frame.CodeAddress;
-            list.Add(StackFrame.Parse(address.ModuleName ?? "", address.FullMethodName ?? ""));
+            stack.Frames.Add(StackFrame.Parse(address.ModuleName ?? "", address.FullMethodName ?? ""));
+            stack.Addresses.Add(address.Address);
         }
-        cache[index] = list;
-        return list;
+        cache[index] = stack;
+        return stack.Frames;
+    }
+
+    /// <summary>One distinct stack: its frames (shared by every event that has it) and their addresses, located in IL once the rundown is read.</summary>
+    private sealed class Stack
+    {
+        public List<StackFrame> Frames { get; } = [];
+
+        public List<ulong> Addresses { get; } = [];
+
+        public void Locate(CodeMaps maps)
+        {
+            for (var i = 0; i < Frames.Count; i++)
+            {
+                if (!Frames[i].IsUnresolved && maps.Locate(Addresses[i], returnAddress: i > 0) is { } code)
+                {
+                    Frames[i] = Frames[i] with { Code = code };
+                }
+            }
+        }
     }
 
     /// <summary>Deletes a file if it can; a leftover temporary file is not worth failing for.</summary>

@@ -56,24 +56,64 @@ public sealed partial class ApplicationCode
         return false;
     }
 
+    /// <summary>True when <paramref name="typeName"/> is, derives from or implements <paramref name="baseName"/> through the application's types.</summary>
+    public bool IsAssignableTo(string typeName, string baseName) => typeName == baseName || Derives(typeName, [baseName]);
+
+    private (IReadOnlyList<EndpointRegistration> Endpoints, IReadOnlyList<ServiceRegistration> Services)? _registrations;
+
+    /// <summary>The minimal API endpoints the application's IL registers (<c>Map*</c> calls), with their groups' prefixes.</summary>
+    public IReadOnlyList<EndpointRegistration> Endpoints => (_registrations ??= ReadRegistrations()).Endpoints;
+
+    /// <summary>The dependency-injection factories the application's IL registers (<c>Add*</c> calls given a delegate).</summary>
+    public IReadOnlyList<ServiceRegistration> Services => (_registrations ??= ReadRegistrations()).Services;
+
     /// <summary>
     /// True when the application hands <paramref name="typeName"/>.<paramref name="methodName"/> (a lambda or a method
     /// group) to ASP.NET Core's <c>Map*</c> as a minimal API endpoint's handler.
     /// </summary>
-    public bool IsEndpointHandler(string typeName, string methodName)
+    public bool IsEndpointHandler(string typeName, string methodName) => HandlerOf(typeName, methodName) is not null;
+
+    /// <summary>The endpoint <paramref name="typeName"/>.<paramref name="methodName"/> handles, or null when it is no handler.</summary>
+    public EndpointRegistration? HandlerOf(string typeName, string methodName) =>
+        Endpoints.FirstOrDefault(e => e.Handler.Type == typeName && e.Handler.Method == methodName);
+
+    /// <summary>The registration that makes <paramref name="typeName"/>.<paramref name="methodName"/> a service factory, or null.</summary>
+    public ServiceRegistration? FactoryOf(string typeName, string methodName) =>
+        Services.FirstOrDefault(s => s.Factory.Type == typeName && s.Factory.Method == methodName);
+
+    private (IReadOnlyList<EndpointRegistration>, IReadOnlyList<ServiceRegistration>) ReadRegistrations()
     {
-        if (_endpointHandlers is null)
+        var endpoints = new Dictionary<string, List<EndpointRegistration>>(StringComparer.Ordinal);
+        var services = new List<ServiceRegistration>();
+        var groups = new List<((string Type, string Method) Callee, string Prefix)>();
+        bool IsApplication(string type, string method) => _methods.ContainsKey(type + "." + method);
+        foreach (var key in _methods.Keys)
         {
-            var handlers = new HashSet<string>(StringComparer.Ordinal);
-            foreach (var key in _methods.Keys)
+            foreach (var body in BodiesOf(key))
             {
-                foreach (var (reader, body, _) in BodiesOf(key))
+                var (found, factories, passed) = Registrations.Read(body.Module.Reader, Instructions(body.Module, body.Handle) ?? [], null, IsApplication);
+                if (found.Count > 0)
                 {
-                    handlers.UnionWith(IlCalls.EndpointHandlers(reader, body).Select(h => h.Type + "." + h.Method));
+                    endpoints[key] = found;
                 }
+                services.AddRange(factories);
+                groups.AddRange(passed);
             }
-            _endpointHandlers = handlers;
         }
-        return _endpointHandlers.Contains(typeName + "." + methodName);
+        // A group handed to another method (`app.MapGroup("/api").MapPricing()`): that method's routes sit under it.
+        foreach (var ((type, method), prefix) in groups)
+        {
+            var key = type + "." + method;
+            var under = new List<EndpointRegistration>();
+            foreach (var body in BodiesOf(key))
+            {
+                under.AddRange(Registrations.Read(body.Module.Reader, Instructions(body.Module, body.Handle) ?? [], prefix, IsApplication).Endpoints);
+            }
+            if (under.Count > 0)
+            {
+                endpoints[key] = under;
+            }
+        }
+        return ([.. endpoints.Values.SelectMany(e => e)], services);
     }
 }

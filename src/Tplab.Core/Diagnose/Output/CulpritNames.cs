@@ -1,25 +1,36 @@
+using System.Globalization;
 using Tplab.Blocking;
-using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose.Output;
 
 /// <summary>The words both reports use for a culprit, so text and JSON never disagree.</summary>
 public static class CulpritNames
 {
-    /// <summary>Said when no application method is known: no frame on the stack and no event naming it.</summary>
+    /// <summary>Said when no application method is known: no frame on the stack, nothing in the IL or the events naming it.</summary>
     public const string NoApplicationFrame = "(no application frame)";
 
-    /// <summary>The culprit's method as a developer searches for it, with where it was inlined when it was.</summary>
-    public static string Who(BlockedStackGroup c) => c.UserFrame switch
+    /// <summary>The culprit's method as a developer searches for it, with the line of the blocking call when known.</summary>
+    public static string Who(BlockedStackGroup c)
     {
-        null when c.InlinedInto is { } into => $"{NoApplicationFrame}: the {(c.Place == CodePlace.Middleware ? "middleware's" : "endpoint's")} code was inlined into {into}",
-        null => NoApplicationFrame,
-        { InlinedInto: { } into } u => $"{u.DisplayName} (inlined into {into})",
-        { } u => u.DisplayName,
-    };
+        ArgumentNullException.ThrowIfNull(c);
+        var name = c.Chain.Count > 0 ? c.Chain[^1].Name : c.UserFrame?.DisplayName;
+        return name is null ? NoApplicationFrame : c.At is { } at ? $"{name} at {at}" : name;
+    }
 
-    /// <summary><c>OrdersController.Get → OrderService.Load → PriceClient.GetPrice</c>.</summary>
-    public static string Chain(BlockedStackGroup c) => string.Join(" → ", c.Chain.Select(m => m.DisplayName));
+    /// <summary><c>GET /orders/{id} handler → OrderService.Load → PriceClient.GetPrice</c>.</summary>
+    public static string Chain(BlockedStackGroup c)
+    {
+        ArgumentNullException.ThrowIfNull(c);
+        return string.Join(" → ", c.Chain.Select(h => h.Name));
+    }
+
+    /// <summary>The place in words, with the service a factory builds: <c>dependency-injection factory of IFxRates</c>.</summary>
+    public static string Where(BlockedStackGroup c)
+    {
+        ArgumentNullException.ThrowIfNull(c);
+        var place = PlaceWords.Text(c.Place);
+        return c.Service is { } service ? $"{place} of {service[(service.LastIndexOf('.') + 1)..].Replace('+', '.')}" : place;
+    }
 
     /// <summary>The verdict word for JSON.</summary>
     public static string VerdictId(DiagnosisVerdict verdict) => verdict switch
@@ -28,4 +39,21 @@ public static class CulpritNames
         DiagnosisVerdict.CpuBound => "cpu-bound",
         _ => "clear",
     };
+
+    /// <summary>The endpoint line: the endpoint, or why it is not named.</summary>
+    public static string Endpoint(BlockedStackGroup c)
+    {
+        ArgumentNullException.ThrowIfNull(c);
+        if (c.Endpoint is { } ep)
+        {
+            return ep + (c.OtherEndpoints > 0 ? string.Create(CultureInfo.InvariantCulture, $" and {c.OtherEndpoints} other endpoint(s)") : "");
+        }
+        return c.Place switch
+        {
+            CodePlace.HostedService or CodePlace.Timer => "none (not a request's work)",
+            _ when c.Context.HasFlag(CallContext.Continuation) || c.Context.HasFlag(CallContext.TaskRun) || !c.Context.HasFlag(CallContext.RequestPath) =>
+                "unknown (the runtime's events do not link this thread to a request: samples carry no activity, and no handler is in the chain)",
+            _ => "unknown (not seen in ASP.NET Core's events)",
+        };
+    }
 }

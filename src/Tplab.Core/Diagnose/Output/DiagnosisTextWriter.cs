@@ -37,6 +37,14 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
             _ => string.Create(Inv, $"verdict: CLEAR, no pool thread held by a blocking call ({e.BlockedThreads:0.00} on average, {e.PoolThreadsSeen} pool threads seen)"),
         });
         output.WriteLine(PoolLine(d));
+        if (d.Culprits.Count > 0 && d.SourceRoot is { } root)
+        {
+            output.WriteLine($"files: relative to {root}");
+        }
+        if (d.Culprits.Count > 0 && d.LinesMissing is { } linesMissing)
+        {
+            output.WriteLine(linesMissing);
+        }
         var rank = 0;
         foreach (var c in d.Culprits)
         {
@@ -44,16 +52,16 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
             output.WriteLine();
             output.WriteLine(string.Create(Inv,
                 $"#{rank}  {CulpritNames.Who(c)} holds {c.Threads:0.0} pool threads ({c.DistinctThreads} different), {c.Share:0%} of blocked time"));
-            var others = c.OtherEndpoints > 0 ? string.Create(Inv, $" and {c.OtherEndpoints} other endpoint(s)") : "";
-            output.WriteLine($"    endpoint: {(c.Endpoint is { } ep ? ep + others : "not seen in ASP.NET Core's events")}");
-            output.WriteLine($"    where: {PlaceWords.Text(c.Place)}{(c.Chain.Count > 1 ? ", calls: " + CulpritNames.Chain(c) : "")}");
+            output.WriteLine($"    endpoint: {CulpritNames.Endpoint(c)}");
+            output.WriteLine($"    where: {CulpritNames.Where(c)}{(c.Chain.Count > 1 ? ", reached from: " + CulpritNames.Chain(c) : "")}");
+            WriteChain(c, output);
             output.WriteLine($"    blocking call: {c.BlockingCall}{ContextText(c.Context)}");
             output.WriteLine($"    fix: {c.Advice}");
             output.WriteLine("    stack (top first):");
+            var mine = c.UserFrame?.Frame is not null ? c.UserFrame.ReadableName : null;
             foreach (var frame in c.Stack)
             {
-                var mine = c.UserFrame?.Frame is { } u && frame == u.OpenTypeName + "." + u.MethodName ? "   <- your code" : "";
-                output.WriteLine($"      {frame}{mine}");
+                output.WriteLine($"      {frame}{(frame == mine ? "   <- your code" : "")}");
             }
         }
         foreach (var h in d.Verdict == DiagnosisVerdict.CpuBound ? d.HotMethods : [])
@@ -80,6 +88,24 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         return $"pool: {pool.Verdict.ToWord()} ({pool.Evidence})";
     }
 
+    // One hop a line, names and files aligned; a hop the JIT inlined away (no frame of its own) says it came from the IL.
+    private static void WriteChain(BlockedStackGroup c, TextWriter output)
+    {
+        if (c.Chain.Count == 0)
+        {
+            return;
+        }
+        output.WriteLine("    chain (outermost first):");
+        var width = c.Chain.Max(h => h.Name.Length);
+        var fileWidth = c.Chain.Max(h => h.At?.ToString().Length ?? 0);
+        foreach (var hop in c.Chain)
+        {
+            var at = hop.At?.ToString() ?? "(no line)";
+            var from = hop.From == Chains.HopSource.Il ? "   inlined: recovered from the IL" : "";
+            output.WriteLine($"      {hop.Name.PadRight(width)}   {at.PadRight(Math.Max(fileWidth, 9))}{from}".TrimEnd());
+        }
+    }
+
     private static string ContextText(CallContext context)
     {
         var parts = new List<string>();
@@ -94,6 +120,10 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         if (context.HasFlag(CallContext.AsyncMethod))
         {
             parts.Add("inside an async method");
+        }
+        if (context.HasFlag(CallContext.Continuation))
+        {
+            parts.Add("in a continuation after an await");
         }
         return parts.Count == 0 ? "" : ", " + string.Join(", ", parts);
     }

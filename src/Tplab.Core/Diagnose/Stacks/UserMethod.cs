@@ -22,34 +22,33 @@ public enum UserFrameShape
 /// </summary>
 public sealed partial record UserMethod(string TypeName, string MethodName, UserFrameShape Shape, StackFrame? Frame)
 {
-    /// <summary>
-    /// When the method has no frame of its own because the JIT inlined it: the method it went into
-    /// (<c>dynamicClass.lambda_method5</c>, MVC's invoker, or the application method that called it). Null otherwise.
-    /// </summary>
-    public string? InlinedInto { get; init; }
-
     /// <summary><c>Namespace.Type.Method</c>.</summary>
     public string FullName => TypeName + "." + MethodName;
 
-    /// <summary><c>Type.Method</c>, the form a developer searches for.</summary>
+    /// <summary><c>Type.Method</c>, the form a developer searches for; a lambda or local function as the method that declares it, <c>Type.Method (lambda)</c>.</summary>
     public string DisplayName
     {
         get
         {
             var lastDot = TypeName.LastIndexOf('.');
-            return TypeName[(lastDot + 1)..].Replace('+', '.') + "." + MethodName;
+            var name = TypeName[(lastDot + 1)..].Replace('+', '.') + "." + MethodName;
+            return Shape == UserFrameShape.Lambda ? name + " (lambda)" : name;
         }
     }
 
+    /// <summary><c>Namespace.Type.Method</c>, lambdas marked as in <see cref="DisplayName"/>: a frame's name as a user reads it.</summary>
+    public string ReadableName => Shape == UserFrameShape.Lambda ? FullName + " (lambda)" : FullName;
+
     public override string ToString() => FullName;
 
-    /// <summary>A method known by name only (from MVC's events or the JIT's inlining events), with no frame on the stack.</summary>
-    public static UserMethod Named(string typeName, string methodName, string inlinedInto) =>
-        From(new StackFrame("", typeName, methodName)) with { Frame = null, InlinedInto = inlinedInto };
+    /// <summary>A method known by name only (from the IL, MVC's events or the JIT's inlining events), with no frame on the stack.</summary>
+    public static UserMethod Named(string typeName, string methodName) =>
+        From(new StackFrame("", typeName, methodName)) with { Frame = null };
 
     /// <summary>Folds compiler-generated types and methods of <paramref name="frame"/> into the method the developer wrote.</summary>
     public static UserMethod From(StackFrame frame)
     {
+        ArgumentNullException.ThrowIfNull(frame);
         var segments = frame.OpenTypeName.Split('+');
         var written = segments.TakeWhile(s => !s.StartsWith('<')).ToList();
         var generated = segments.Skip(written.Count).ToList();
@@ -79,6 +78,6 @@ public sealed partial record UserMethod(string TypeName, string MethodName, User
     [GeneratedRegex(@"^<+([^<>]*)>")]
     private static partial Regex EnclosingName();
 
-    [GeneratedRegex(@">d(__\d+)?$")]
+    [GeneratedRegex(@">d(__\d+)?(`\d+)?$")]
     private static partial Regex StateMachine();
 }

@@ -1,0 +1,74 @@
+using System.Collections.Immutable;
+using Microsoft.Diagnostics.Runtime;
+using Tplab.Blocking;
+using DiagFrame = Tplab.Blocking.StackFrame;
+
+namespace Tplab.Diagnose.Offline;
+
+/// <summary>
+/// A dump's managed frames as diagnose's frames: the method's name from ClrMD, and where in its IL the frame was, from
+/// the IL-to-native map ClrMD reads from the runtime (as the live path reads the runtime's MethodILToNativeMap events).
+/// Every frame of a thread stopped in a wait is a return address: the offset − 1 is looked up, inside the call.
+/// </summary>
+internal sealed class DumpFrames
+{
+    private readonly Dictionary<ulong, ImmutableArray<ILToNativeMap>> _maps = [];
+
+    /// <summary>The managed method frames of <paramref name="thread"/>, top first (at most <paramref name="max"/>).</summary>
+    public List<DiagFrame> Of(ClrThread thread, int max)
+    {
+        var frames = new List<DiagFrame>();
+        var below = false;
+        foreach (var f in thread.EnumerateStackTrace())
+        {
+            // Managed method frames only: the runtime's own transition frames repeat the method they sit in.
+            if (f.Kind != ClrStackFrameKind.ManagedMethod || f.Method is not { } method)
+            {
+                below = true;
+                continue;
+            }
+            frames.Add(Frame(method, f.InstructionPointer, returnAddress: below || frames.Count > 0));
+            if (frames.Count >= max)
+            {
+                break;
+            }
+        }
+        return frames;
+    }
+
+    private DiagFrame Frame(ClrMethod method, ulong ip, bool returnAddress)
+    {
+        var modulePath = method.Type?.Module?.Name ?? "";
+        var frame = DiagFrame.Parse(Path.GetFileNameWithoutExtension(modulePath), method.Signature ?? $"{method.Type?.Name}.{method.Name}");
+        if (modulePath.Length == 0 || method.MetadataToken == 0)
+        {
+            return frame;
+        }
+        return frame with { Code = new CodeSite(modulePath, method.MetadataToken, IlOffset(method, returnAddress && ip > 0 ? ip - 1 : ip)) };
+    }
+
+    private int IlOffset(ClrMethod method, ulong address)
+    {
+        if (!_maps.TryGetValue(method.MethodDesc, out var map))
+        {
+            try
+            {
+                map = method.ILOffsetMap;
+            }
+            catch (Exception e) when (e is InvalidOperationException or IOException)
+            {
+                map = [];
+            }
+            _maps[method.MethodDesc] = map;
+        }
+        var best = -1;
+        foreach (var entry in map)
+        {
+            if (entry.StartAddress <= address && address <= entry.EndAddress && (best < 0 || entry.ILOffset >= 0))
+            {
+                best = entry.ILOffset;
+            }
+        }
+        return best < 0 ? -1 : best;
+    }
+}
