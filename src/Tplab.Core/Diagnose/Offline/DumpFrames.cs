@@ -22,18 +22,36 @@ internal sealed class DumpFrames
         foreach (var f in thread.EnumerateStackTrace())
         {
             // Managed method frames only: the runtime's own transition frames repeat the method they sit in.
-            if (f.Kind != ClrStackFrameKind.ManagedMethod || f.Method is not { } method)
+            if (f.Kind != ClrStackFrameKind.ManagedMethod)
             {
                 below = true;
                 continue;
             }
-            frames.Add(Frame(method, f.InstructionPointer, returnAddress: below || frames.Count > 0));
+            frames.Add(f.Method is { } method ? Frame(method, f.InstructionPointer, returnAddress: below || frames.Count > 0) : Compiled);
             if (frames.Count >= max)
             {
                 break;
             }
         }
-        return frames;
+        return [.. frames.Select((frame, i) => ReferenceEquals(frame, Compiled) ? CompiledAbove(frames, i) : frame)];
+    }
+
+    // ClrMD names no method for a dynamic method's code (ASP.NET Core's compiled invokers are LCG methods).
+    private static readonly DiagFrame Compiled = new("Anonymously Hosted DynamicMethods Assembly", "dynamicClass", "lambda_method");
+
+    /// <summary>
+    /// An unnamed dynamic method as the live path would see it: called by the endpoint middleware or MVC's executor, an
+    /// endpoint's invoker (closure, target, context); called by anything else, UseMiddleware's invoker of a middleware
+    /// (closure, middleware, context, services).
+    /// </summary>
+    private static DiagFrame CompiledAbove(List<DiagFrame> frames, int index)
+    {
+        var below = frames.Skip(index + 1).FirstOrDefault(f => !f.IsUnresolved && !ReferenceEquals(f, Compiled) && !f.TypeName.StartsWith("System.Runtime.CompilerServices.", StringComparison.Ordinal));
+        var endpoint = below is null
+            || below.TypeName.StartsWith("Microsoft.AspNetCore.Routing.EndpointMiddleware", StringComparison.Ordinal)
+            || below.TypeName.StartsWith("Microsoft.AspNetCore.Mvc.", StringComparison.Ordinal)
+            || below.TypeName.StartsWith("Microsoft.Extensions.Internal.ObjectMethodExecutor", StringComparison.Ordinal);
+        return Compiled with { ParameterCount = endpoint ? 3 : 4 };
     }
 
     private DiagFrame Frame(ClrMethod method, ulong ip, bool returnAddress)

@@ -105,12 +105,13 @@ public static class PlaceRules
             {
                 context |= CallContext.TaskRun;
             }
-            // An async method resumed by the pool after an await: its state machine, below it the box that ran it.
+            // An async method resumed by the pool after an await: its state machine, below it the box that ran it, and no
+            // request pipeline below at all (a pipeline resumed after its own await still runs the request synchronously).
             if (outermost >= 0 && UserMethod.From(frames[outermost]).Shape == UserFrameShape.AsyncStateMachine
                 && (type.StartsWith("System.Runtime.CompilerServices.AsyncTaskMethodBuilder", StringComparison.Ordinal)
                     || type.StartsWith("System.Threading.Tasks.AwaitTaskContinuation", StringComparison.Ordinal)
                     || frame.MethodName == "RunContinuations")
-                && !frames.Skip(i).Any(f => f.TypeName.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal)))
+                && !frames.Skip(userIndex + 1).Any(f => f.TypeName.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal)))
             {
                 context |= CallContext.Continuation;
             }
