@@ -25,6 +25,8 @@ public static class BlockingDiagnoser
         ArgumentNullException.ThrowIfNull(options);
         options.Validated();
         var started = options.Time.GetTimestamp();
+        // A path that cannot be written is said now, in one line, not after the capture.
+        using var keep = options.KeepTrace is { } keepPath ? KeptTrace.Reserve(keepPath) : null;
         await using var connection = await RuntimeConnection.AttachAsync(processId, cancellationToken).ConfigureAwait(false);
         var target = connection.Facts!;
         // The pool's own view (threads, queue, injections by reason, verdict) comes from the watch, in a second
@@ -34,7 +36,7 @@ public static class BlockingDiagnoser
         PoolTimeline? pool = null;
         try
         {
-            capture = await StackCapture.RunAsync(connection, options, cancellationToken).ConfigureAwait(false);
+            capture = await StackCapture.RunAsync(connection, options, cancellationToken, keep).ConfigureAwait(false);
         }
         finally
         {
@@ -51,7 +53,7 @@ public static class BlockingDiagnoser
         {
             diagnosis = diagnosis with { Verdict = DiagnosisVerdict.CpuBound };
         }
-        return diagnosis with { Pool = pool, PoolUnavailable = unwatched };
+        return diagnosis with { Pool = pool, PoolUnavailable = unwatched, KeepTraceFailed = capture.KeepFailed };
     }
 
     private static async Task<(ThreadPoolWatch? Watch, string? Why)> StartWatchAsync(int processId, DiagnoseOptions options, CancellationToken cancellationToken)

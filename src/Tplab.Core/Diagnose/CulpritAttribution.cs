@@ -109,24 +109,38 @@ internal static class CulpritAttribution
         // A continuation's stack runs from the awaited method that completed (at the bottom) up through the methods that
         // awaited it: the handler or action is one of them, not necessarily the outermost. A timer's callback that runs a
         // request's handler is the continuation of its Task.Delay.
-        if (endpoint?.Action is { } action && chain.Any(h => h.Raw == (action.TypeName, action.MethodName)))
+        var owners = chain.SelectMany(h => Owners(h, code)).ToList();
+        if (endpoint?.Action is { } action && owners.Contains((action.TypeName, action.MethodName)))
         {
             return CodePlace.MvcAction;
         }
-        if (chain.Any(h => code.HandlerOf(h.Raw.Type, h.Raw.Method) is not null))
+        if (owners.Any(o => code.HandlerOf(o.Type, o.Method) is not null))
         {
             return CodePlace.MinimalApi;
         }
-        if (chain.Any(h => code.ActionCandidates(page: false).Contains(h.Raw)))
+        var actions = code.ActionCandidates(page: false).ToHashSet();
+        return owners.Any(actions.Contains) ? CodePlace.MvcAction : place;
+    }
+
+    /// <summary>
+    /// The methods a hop belongs to: itself, the method its lambda is written in, and the method that hands it on as a
+    /// delegate (a handler's <c>Task.Run(() => ...)</c> body belongs to the handler, which the endpoint runs).
+    /// </summary>
+    private static IEnumerable<(string Type, string Method)> Owners(ChainHop hop, ApplicationCode code)
+    {
+        yield return hop.Raw;
+        yield return (hop.Method.TypeName, hop.Method.MethodName);
+        var current = hop.Raw;
+        for (var depth = 0; depth < 3 && code.DeclarerOf(current.Type, current.Method) is { } declarer; depth++)
         {
-            return CodePlace.MvcAction;
+            yield return declarer;
+            current = declarer;
         }
-        return place;
     }
 
     /// <summary>The endpoint a chain's handler serves, from the IL's registration, when the events did not link the thread to its request.</summary>
     private static Endpoint? EndpointOf(IReadOnlyList<ChainHop> chain, ApplicationCode code) =>
-        chain.Select(h => code.HandlerOf(h.Raw.Type, h.Raw.Method)).FirstOrDefault(r => r is not null) is { } registration
+        chain.SelectMany(h => Owners(h, code)).Select(o => code.HandlerOf(o.Type, o.Method)).FirstOrDefault(r => r is not null) is { } registration
             ? new Endpoint(registration.Verb == "*" ? "?" : registration.Verb, ChainRoots.WithoutConstraints(registration.Route), null)
             : null;
 

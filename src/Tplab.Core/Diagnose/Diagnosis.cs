@@ -66,6 +66,9 @@ public sealed record Diagnosis(
     /// <summary>Where the stacks came from: a live process (null), a trace or a dump collected elsewhere.</summary>
     public DiagnosisSource? Source { get; init; }
 
+    /// <summary>Why <c>--keep-trace</c> could not be written after the capture (the diagnosis stands; the command exits 8); null otherwise.</summary>
+    public string? KeepTraceFailed { get; init; }
+
     /// <summary>The app's source root on this machine that the culprits' files are relative to; null when no PDB was read.</summary>
     public string? SourceRoot { get; init; }
 

@@ -9,6 +9,9 @@ namespace Tplab.Tests.Corpus;
 /// <summary>What diagnose and watch said about one corpus endpoint under load, and the load's throughput meanwhile.</summary>
 internal sealed record CorpusOutcome(ExpectedCulprit Expected, Diagnosis Diagnosis, double ThroughputDuringCapture)
 {
+    /// <summary>The whole machine's CPU use while diagnose ran (all cores, /proc/stat), in percent.</summary>
+    public double MachineBusyPercent { get; init; }
+
     public string PoolWord => Diagnosis.Pool?.Verdict.ToWord() ?? "(no watch: " + Diagnosis.PoolUnavailable + ")";
 
     public BlockedStackGroup? Top => Diagnosis.Culprits.Count > 0 ? Diagnosis.Culprits[0] : null;
@@ -54,12 +57,14 @@ internal static class CorpusRun
         {
             await Task.Delay(LoadBeforeCapture);
             var captureStart = DateTimeOffset.UtcNow;
+            var cpuBefore = MachineCpu.Read();
             var diagnosis = await BlockingDiagnoser.DiagnoseAsync(app.ProcessId, new DiagnoseOptions { Duration = capture ?? Capture });
+            var busy = MachineCpu.BusyPercent(cpuBefore, MachineCpu.Read());
             await stopLoad.CancelAsync();
             var ends = await load;
             var captureEnd = captureStart + diagnosis.CaptureDuration;
             var completed = ends.Count(e => e >= captureStart && e < captureEnd);
-            return new CorpusOutcome(expected, diagnosis, completed / Math.Max(0.001, diagnosis.CaptureDuration.TotalSeconds));
+            return new CorpusOutcome(expected, diagnosis, completed / Math.Max(0.001, diagnosis.CaptureDuration.TotalSeconds)) { MachineBusyPercent = busy };
         }
         finally
         {
@@ -88,4 +93,20 @@ internal static class CorpusRun
         var result = await LoadRunner.RunAsync(options, null, ct);
         return [.. result.Records.Where(r => r.Succeeded).Select(r => result.StartedAt + r.End)];
     }
+}
+
+/// <summary>The machine's CPU counters (/proc/stat's first line): busy and total jiffies, to say how loaded it was over a window.</summary>
+internal static class MachineCpu
+{
+    public static (long Busy, long Total) Read()
+    {
+        var fields = File.ReadLines("/proc/stat").First().Split(' ', StringSplitOptions.RemoveEmptyEntries).Skip(1)
+            .Select(f => long.Parse(f, System.Globalization.CultureInfo.InvariantCulture)).ToArray();
+        var idle = fields[3] + (fields.Length > 4 ? fields[4] : 0);
+        var total = fields.Take(8).Sum();
+        return (total - idle, total);
+    }
+
+    public static double BusyPercent((long Busy, long Total) before, (long Busy, long Total) after) =>
+        after.Total > before.Total ? 100.0 * (after.Busy - before.Busy) / (after.Total - before.Total) : 0;
 }

@@ -8,7 +8,11 @@ using Tplab.Runtime;
 namespace Tplab.Diagnose.Capture;
 
 /// <summary>The stacks of one capture and how long the session really recorded.</summary>
-public sealed record StackCaptureResult(CapturedStacks Stacks, TimeSpan Recorded);
+public sealed record StackCaptureResult(CapturedStacks Stacks, TimeSpan Recorded)
+{
+    /// <summary>Why <c>--keep-trace</c> could not be written after the capture, in one line; null when kept or not asked.</summary>
+    public string? KeepFailed { get; init; }
+}
 
 /// <summary>
 /// One EventPipe session to the target: the sample profiler (every thread's stack about once a millisecond) and the
@@ -20,10 +24,10 @@ public static class StackCapture
 {
     /// <summary>
     /// Records for <see cref="DiagnoseOptions.Duration"/> over <paramref name="connection"/>; throws a
-    /// <see cref="TplabException"/> (exit 6 or 7) when the target refuses or exits. With
-    /// <see cref="DiagnoseOptions.KeepTrace"/> the raw .nettrace is kept there (written whole: temp file, then rename).
+    /// <see cref="TplabException"/> (exit 6 or 7) when the target refuses or exits. With <paramref name="keep"/> (reserved
+    /// before the capture) the raw .nettrace is kept there, written whole; a failure then is reported, not thrown.
     /// </summary>
-    public static async Task<StackCaptureResult> RunAsync(RuntimeConnection connection, DiagnoseOptions options, CancellationToken cancellationToken)
+    public static async Task<StackCaptureResult> RunAsync(RuntimeConnection connection, DiagnoseOptions options, CancellationToken cancellationToken, KeptTrace? keep = null)
     {
         var processId = connection.ProcessId;
         var path = Path.Combine(Path.GetTempPath(), $"tplab-diagnose-{processId}-{Guid.NewGuid():N}.nettrace");
@@ -31,11 +35,7 @@ public static class StackCapture
         {
             var recorded = await RecordAsync(connection, path, options, cancellationToken).ConfigureAwait(false);
             var stacks = TraceReader.Read(path);
-            if (options.KeepTrace is { } keep)
-            {
-                AtomicFile.Copy(path, keep);
-            }
-            return new StackCaptureResult(stacks, recorded);
+            return new StackCaptureResult(stacks, recorded) { KeepFailed = keep?.Keep(path) };
         }
         finally
         {

@@ -60,6 +60,37 @@ public sealed partial class ApplicationCode
     public bool IsAssignableTo(string typeName, string baseName) => typeName == baseName || Derives(typeName, [baseName]);
 
     private (IReadOnlyList<EndpointRegistration> Endpoints, IReadOnlyList<ServiceRegistration> Services)? _registrations;
+    private Dictionary<string, (string Type, string Method)>? _declarers;
+
+    /// <summary>
+    /// The method that hands <paramref name="typeName"/>.<paramref name="methodName"/> on as a delegate (the method a lambda
+    /// is written in: a handler that runs it with Task.Run), as callers name it (an async method, not its MoveNext); null when none.
+    /// </summary>
+    public (string Type, string Method)? DeclarerOf(string typeName, string methodName)
+    {
+        if (_declarers is null)
+        {
+            var declarers = new Dictionary<string, (string Type, string Method)>(StringComparer.Ordinal);
+            foreach (var key in _methods.Keys)
+            {
+                var dot = key.LastIndexOf('.');
+                var declarer = Written(key[..dot], key[(dot + 1)..]);
+                foreach (var (module, handle) in _methods[key])
+                {
+                    if (Body(module, handle, stateMachine: false) is not { } body)
+                    {
+                        continue;
+                    }
+                    foreach (var site in Sites(body).Where(s => s.Pointer))
+                    {
+                        declarers.TryAdd(site.Type + "." + site.Method, declarer);
+                    }
+                }
+            }
+            _declarers = declarers;
+        }
+        return _declarers.TryGetValue(typeName + "." + methodName, out var found) ? found : null;
+    }
 
     /// <summary>The minimal API endpoints the application's IL registers (<c>Map*</c> calls), with their groups' prefixes.</summary>
     public IReadOnlyList<EndpointRegistration> Endpoints => (_registrations ??= ReadRegistrations()).Endpoints;

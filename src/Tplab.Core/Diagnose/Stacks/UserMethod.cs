@@ -31,7 +31,13 @@ public sealed partial record UserMethod(string TypeName, string MethodName, User
         get
         {
             var lastDot = TypeName.LastIndexOf('.');
-            var name = TypeName[(lastDot + 1)..].Replace('+', '.') + "." + MethodName;
+            var type = TypeName[(lastDot + 1)..].Replace('+', '.');
+            var name = MethodName switch
+            {
+                ".ctor" => type + " constructor",
+                ".cctor" => type + " static constructor",
+                _ => type + "." + MethodName,
+            };
             return Shape == UserFrameShape.Lambda ? name + " (lambda)" : name;
         }
     }
