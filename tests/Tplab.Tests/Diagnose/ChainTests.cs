@@ -1,0 +1,183 @@
+using System.Runtime.CompilerServices;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
+using Tplab.Blocking;
+using Tplab.Diagnose;
+using Tplab.Diagnose.Capture;
+using Tplab.Diagnose.Chains;
+using Tplab.Diagnose.Code;
+using Tplab.Diagnose.Stacks;
+using static Tplab.Tests.Diagnose.Stacks;
+
+namespace Tplab.Tests.Diagnose;
+
+/// <summary>
+/// The chain from the IL and the lines from the PDB, with this test assembly as the app (its IL and its portable PDB):
+/// a frame's IL offset picks the call it made, what the JIT inlined is put back from the IL, each hop gets its line.
+/// </summary>
+public sealed class ChainTests : IDisposable
+{
+    private const string Here = "Tplab.Tests.Diagnose.";
+    private const string RequestDelegate = "Anonymously Hosted DynamicMethods Assembly!dynamicClass.lambda_method4(pMT: 0x1,class System.Object,pMT: 0x2)";
+    private const string Kestrel = "Microsoft.AspNetCore.Server.Kestrel.Core!Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol+<ProcessRequests>d__237`1[System.__Canon].MoveNext()";
+
+    private static readonly string App = typeof(ChainSample).Assembly.Location;
+    private readonly ApplicationCode _code = ApplicationCode.Load([App], new LibraryCode());
+    private readonly SourceLines _lines = new([App]);
+
+    [Fact]
+    public void SourceLines_IlOffsetOfACall_IsTheLineOfThatCall()
+    {
+        var site = _code.FirstSite(Here + "ChainSample", "Dispatch", (type, method) => method == "ViaCarrier")!.Value;
+
+        var line = _lines.At(site.At);
+
+        Assert.Equal(ChainSample.CarrierLine, line!.Line);
+        Assert.Equal("ChainTests.cs", Path.GetFileName(line.File));
+        Assert.Null(_lines.Note);
+    }
+
+    [Fact]
+    public void Grouper_FrameOffsetAtOneOfTwoCalls_FollowsThatCallThroughTheInlinedMethods()
+    {
+        // Dispatch calls ViaPost and ViaCarrier, both of which end in Thread.Sleep: the IL alone cannot tell them apart,
+        // the frame's IL offset (the runtime's map of its return address) can.
+        var site = _code.FirstSite(Here + "ChainSample", "Dispatch", (type, method) => method == "ViaCarrier")!.Value;
+        var dispatch = Frame("app!" + Here + "ChainSample.Dispatch()") with { Code = site.At };
+
+        var culprit = Single([.. Of(One(Sleep)), dispatch, .. Of(One(RequestDelegate), One(Kestrel), PoolBottom)]);
+
+        Assert.Equal(["ChainSample.Dispatch", "ChainSample.ViaCarrier", "ChainSample.Carry"], culprit.Chain.Select(h => h.Name));
+        Assert.Equal([HopSource.Stack, HopSource.Il, HopSource.Il], culprit.Chain.Select(h => h.From));
+        Assert.Equal([ChainSample.CarrierLine, ChainSample.CarryLine, ChainSample.SleepLine], culprit.Chain.Select(h => h.At!.Line));
+        Assert.Equal(Here + "ChainSample.Carry", culprit.UserFrame!.FullName);
+        Assert.Equal(ChainSample.SleepLine, culprit.At!.Line);
+    }
+
+    [Fact]
+    public void Grouper_NoOffsetAndTwoPathsInTheIl_GuessesNothing()
+    {
+        var culprit = Single(Of(One(Sleep), One("app!" + Here + "ChainSample.Dispatch()"), One(RequestDelegate), One(Kestrel), PoolBottom));
+
+        Assert.Equal(["ChainSample.Dispatch"], culprit.Chain.Select(h => h.Name));
+    }
+
+    [Fact]
+    public void Grouper_HandlerInlinedIntoItsInvoker_IsTheRootNamedByItsRoute()
+    {
+        // Everything of the endpoint went into the compiled invoker: the one handler whose IL reaches the call is the root.
+        var culprit = Single(Of(One("System.Private.CoreLib!System.Threading.Tasks.Task.Wait()"), One(RequestDelegate), One(Kestrel), PoolBottom));
+
+        Assert.Equal(["GET /api/things/{id} handler", "RegistrationSample.Load"], culprit.Chain.Select(h => h.Name));
+        Assert.All(culprit.Chain, h => Assert.Equal(HopSource.Il, h.From));
+        Assert.Equal("GET /api/things/{id}", culprit.Endpoint?.ToString());
+        Assert.Equal(CodePlace.MinimalApi, culprit.Place);
+        Assert.Contains("[ASP.NET Core's compiled invoker of GET /api/things/{id}]", culprit.Stack);
+    }
+
+    [Fact]
+    public void Registrations_GroupsPassedOnAndFactories_AreReadWithRoutesAndServiceTypes()
+    {
+        var endpoints = _code.Endpoints.Where(e => e.Handler.Type.StartsWith(Here + "RegistrationSample", StringComparison.Ordinal)).Select(e => e.ToString()).ToList();
+
+        Assert.Contains("GET /api/things/{id:int}", endpoints);
+        Assert.Contains("POST /api/things/nested/{name}", endpoints);
+        Assert.Contains("DELETE /health/things", endpoints);
+        var factory = Assert.Single(_code.Services, s => s.Factory.Type.StartsWith(Here + "RegistrationSample", StringComparison.Ordinal));
+        Assert.Equal(Here + "IRegisteredThing", factory.ServiceType);
+    }
+
+    [Fact]
+    public void Grouper_FactoryRunByTheContainer_IsADiFactoryWithItsService()
+    {
+        const string resolver = "Microsoft.Extensions.DependencyInjection!Microsoft.Extensions.DependencyInjection.ServiceLookup.CallSiteRuntimeResolver.VisitFactory(class ServiceCallSite,value class RuntimeResolverContext)";
+        var registered = _code.Services.Single(s => s.Factory.Type.StartsWith(Here + "RegistrationSample", StringComparison.Ordinal)).Factory;
+        var factory = $"app!{registered.Type}.{registered.Method}(class System.IServiceProvider)";
+
+        var culprit = Single(Of(One(Sleep), One("app!" + Here + "RegisteredThing.Warm()"), One(factory), One(resolver), One(RequestDelegate), One(Kestrel), PoolBottom));
+
+        Assert.Equal(CodePlace.DiFactory, culprit.Place);
+        Assert.Equal(Here + "IRegisteredThing", culprit.Service);
+        Assert.Equal(["RegistrationSample.AddThings (lambda)", "RegisteredThing.Warm"], culprit.Chain.Select(h => h.Name));
+    }
+
+    private BlockedStackGroup Single(IReadOnlyList<StackFrame> frames)
+    {
+        var grouper = new BlockedStackGrouper(new StackClassifier(), 20, null, _code, _lines);
+        grouper.Add(new ThreadObservation(1, 0, 1000, frames, ObservationSource.Sample));
+        return grouper.Complete(TimeSpan.FromSeconds(1), 0.2).Groups.Single();
+    }
+
+    public void Dispose()
+    {
+        _code.Dispose();
+        _lines.Dispose();
+    }
+}
+
+/// <summary>A method with two calls that both end in Thread.Sleep, and the lines of its calls.</summary>
+internal static class ChainSample
+{
+    public static readonly int CarrierLine = Line() + 7;
+    public static readonly int CarryLine = Line() + 13;
+    public static readonly int SleepLine = Line() + 14;
+
+    public static void Dispatch()
+    {
+        ViaPost();
+        ViaCarrier();
+    }
+
+    private static void ViaPost() => Post();
+
+    private static void Post() => Thread.Sleep(1);
+
+    private static void ViaCarrier() => Carry();
+
+    private static void Carry() => Thread.Sleep(2);
+
+    private static int Line([CallerLineNumber] int line = 0) => line;
+}
+
+internal interface IRegisteredThing
+{
+    void Use();
+}
+
+internal sealed class RegisteredThing : IRegisteredThing
+{
+    public static RegisteredThing Warm()
+    {
+        Thread.Sleep(1);
+        return new RegisteredThing();
+    }
+
+    public void Use()
+    {
+    }
+}
+
+/// <summary>Registrations written as apps write them: a group, a group handed to another method, a factory.</summary>
+internal static class RegistrationSample
+{
+    public static void Map(IEndpointRouteBuilder app)
+    {
+        var things = app.MapGroup("/api/things");
+        things.MapGet("/{id:int}", (int id) => Load(id));
+        MapNested(things.MapGroup("/nested"));
+        app.MapGroup("/health").MapDelete("/things", () => "ok");
+    }
+
+    public static IServiceCollection AddThings(IServiceCollection services) =>
+        services.AddSingleton<IRegisteredThing>(sp => RegisteredThing.Warm());
+
+    private static void MapNested(IEndpointRouteBuilder nested) => nested.MapPost("/{name}", (string name) => name.Length);
+
+    private static int Load(int id)
+    {
+        var task = Task.Delay(id);
+        task.Wait();
+        return id;
+    }
+}
