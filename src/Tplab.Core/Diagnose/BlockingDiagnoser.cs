@@ -46,14 +46,25 @@ public static class BlockingDiagnoser
                 unwatched ??= pool is null ? "the pool watch failed to stop" : null;
             }
         }
-        var diagnosis = Analyse(target, capture, options, options.Time.GetElapsedTime(started));
+        var analysing = options.Time.GetTimestamp();
+        var diagnosis = Analyse(target, capture, options, TimeSpan.Zero);
+        var analysed = options.Time.GetElapsedTime(analysing);
         // The pool watch sees the CPU the process gets (a share of the cores on a busy machine), which the stacks cannot:
         // with no blocking culprit and the watch calling the pool CPU-saturated, the hot methods are the answer.
         if (diagnosis.Verdict == DiagnosisVerdict.Clear && pool?.Verdict == PoolVerdict.CpuSaturated && diagnosis.HotMethods.Count > 0)
         {
             diagnosis = diagnosis with { Verdict = DiagnosisVerdict.CpuBound };
         }
-        return diagnosis with { Pool = pool, PoolUnavailable = unwatched, KeepTraceFailed = capture.KeepFailed };
+        // The answer time is the user's wait: attach, record, rundown, read, analyse, all of it.
+        var answer = options.Time.GetElapsedTime(started);
+        return diagnosis with
+        {
+            Pool = pool,
+            PoolUnavailable = unwatched,
+            KeepTraceFailed = capture.KeepFailed,
+            AnswerTime = answer,
+            Phases = new AnswerPhases(capture.Recorded, capture.Rundown, capture.Read, analysed),
+        };
     }
 
     private static async Task<(ThreadPoolWatch? Watch, string? Why)> StartWatchAsync(int processId, DiagnoseOptions options, CancellationToken cancellationToken)
@@ -125,7 +136,7 @@ public static class BlockingDiagnoser
                 cpu.Add(sample.Frames, interval);
             }
         }
-        foreach (var observation in HeldTime.Observe(stacks.Samples, stacks.Waits, stacks.StartMs, stacks.EndMs))
+        foreach (var observation in HeldTime.Observe(stacks.Samples, stacks.Waits, stacks.StartMs, stacks.EndMs, interval))
         {
             // The request is looked up where the wait began: that is when its thread was last seen serving it.
             grouper.Add(observation, requests.Find(observation.ThreadId, observation.StartMs + observation.HeldMs, observation.Frames, observation.Activity));

@@ -12,6 +12,12 @@ public sealed record StackCaptureResult(CapturedStacks Stacks, TimeSpan Recorded
 {
     /// <summary>Why <c>--keep-trace</c> could not be written after the capture, in one line; null when kept or not asked.</summary>
     public string? KeepFailed { get; init; }
+
+    /// <summary>From the session's stop to the end of the runtime's rundown (method names and IL maps).</summary>
+    public TimeSpan Rundown { get; init; }
+
+    /// <summary>Reading the trace: TraceLog's conversion, symbols from the rundown, stacks and events.</summary>
+    public TimeSpan Read { get; init; }
 }
 
 /// <summary>
@@ -30,12 +36,14 @@ public static class StackCapture
     public static async Task<StackCaptureResult> RunAsync(RuntimeConnection connection, DiagnoseOptions options, CancellationToken cancellationToken, KeptTrace? keep = null)
     {
         var processId = connection.ProcessId;
-        var path = Path.Combine(Path.GetTempPath(), $"tplab-diagnose-{processId}-{Guid.NewGuid():N}.nettrace");
+        var path = ScratchFolder.File($"tplab-diagnose-{processId}", ".nettrace");
         try
         {
-            var recorded = await RecordAsync(connection, path, options, cancellationToken).ConfigureAwait(false);
+            var (recorded, rundown) = await RecordAsync(connection, path, options, cancellationToken).ConfigureAwait(false);
+            var reading = options.Time.GetTimestamp();
             var stacks = TraceReader.Read(path);
-            return new StackCaptureResult(stacks, recorded) { KeepFailed = keep?.Keep(path) };
+            var read = options.Time.GetElapsedTime(reading);
+            return new StackCaptureResult(stacks, recorded) { KeepFailed = keep?.Keep(path), Rundown = rundown, Read = read };
         }
         finally
         {
@@ -43,7 +51,7 @@ public static class StackCapture
         }
     }
 
-    private static async Task<TimeSpan> RecordAsync(RuntimeConnection connection, string path, DiagnoseOptions options, CancellationToken cancellationToken)
+    private static async Task<(TimeSpan Recorded, TimeSpan Rundown)> RecordAsync(RuntimeConnection connection, string path, DiagnoseOptions options, CancellationToken cancellationToken)
     {
         var processId = connection.ProcessId;
         var config = new EventPipeSessionConfiguration(DiagnoseProviders.All, 256, requestRundown: true, requestStackwalk: true);
@@ -75,7 +83,7 @@ public static class StackCapture
             throw new TplabException(ExitCodes.Failed, $"process {processId} did not finish its rundown (method names) within {options.RundownTimeout.TotalSeconds.ToString("0", CultureInfo.InvariantCulture)} s");
         }
         await copy.ConfigureAwait(false);
-        return recorded;
+        return (recorded, time.GetElapsedTime(started) - recorded);
     }
 
     private static TplabException Gone(int processId, TimeSpan after, Exception? inner) =>

@@ -56,9 +56,10 @@ public static class TraceReader
     /// <summary>Reads the stacks of a finished .nettrace; TraceEvent's exceptions pass through (the caller knows whose file it is).</summary>
     public static CapturedStacks Read(string nettracePath)
     {
-        // The .etlx goes to the temp folder: a user's trace may sit in a folder tplab cannot write to.
-        // All events kept: the method load/stop and IL-map events, which TraceLog otherwise keeps to itself, give IL offsets.
-        var etlx = TraceLog.CreateFromEventPipeDataFile(nettracePath, Path.Combine(Path.GetTempPath(), $"tplab-{Guid.NewGuid():N}.etlx"), new TraceLogOptions { KeepAllEvents = true });
+        // The .etlx goes to the scratch folder (memory-backed where there is one): a user's trace may sit in a folder
+        // tplab cannot write to. All events kept: the method load/stop and IL-map events, which TraceLog otherwise keeps
+        // to itself, give IL offsets.
+        var etlx = TraceLog.CreateFromEventPipeDataFile(nettracePath, ScratchFolder.File("tplab", ".etlx"), new TraceLogOptions { KeepAllEvents = true });
         try
         {
             using var log = new TraceLog(etlx);
@@ -95,22 +96,24 @@ public static class TraceReader
                 events++;
                 processId ??= e.ProcessID > 0 ? e.ProcessID : null;
                 withStacks += e.CallStackIndex() != CallStackIndex.Invalid ? 1 : 0;
-                if (e.ProviderName == Rundown && e.EventName == "Runtime/Start")
+                if (runtimePath is null && e.ProviderName == Rundown && e.EventName == "Runtime/Start")
                 {
                     runtimePath ??= e.PayloadByName("RuntimeDllPath") as string;
                 }
-                else if (e.EventName == "ProcessInfo")
+                else if (commandLine is null && e.EventName == "ProcessInfo")
                 {
                     commandLine ??= e.PayloadByName("CommandLine") as string;
                 }
-                if (e.ProviderName == SampleProfiler)
+                var provider = e.ProviderName;
+                if (provider == SampleProfiler)
                 {
                     first = Math.Min(first, t);
                     last = Math.Max(last, t);
-                    var type = e.PayloadByName("Type") is { } v ? Convert.ToInt32(v, System.Globalization.CultureInfo.InvariantCulture) : 0;
+                    // The sample's one field, by position: a lookup by name parses the payload's names for every sample.
+                    var type = e.PayloadValue(0) is { } v ? Convert.ToInt32(v, System.Globalization.CultureInfo.InvariantCulture) : 0;
                     samples.Add(new RawSample(e.ThreadID, t, type == ExternalSample, FramesOf(e, frames)));
                 }
-                else if (e.ProviderName == Runtime)
+                else if (provider == Runtime)
                 {
                     switch (e.EventName)
                     {
@@ -134,12 +137,12 @@ public static class TraceReader
                             break;
                     }
                 }
-                else if (e.ProviderName == Rundown && e.EventName == "Loader/ModuleDCStop"
+                else if (provider == Rundown && e.EventName == "Loader/ModuleDCStop"
                     && e.PayloadByName("ModuleILPath") is string { Length: > 0 } module)
                 {
                     modules.Add(module);
                 }
-                else if (RequestEventOf(e, t) is { } request)
+                else if (provider is DiagnoseProviders.Hosting or DiagnoseProviders.DiagnosticSource && RequestEventOf(e, t) is { } request)
                 {
                     requests.Add(request);
                 }
@@ -201,12 +204,23 @@ public static class TraceReader
         return null;
     }
 
+    private static readonly Dictionary<string, string> NoFields = new(StringComparer.Ordinal);
+
+    // Only a request's start says anything (method, path); its fields are read by position, once each.
     private static Dictionary<string, string> FieldsOf(TraceEvent e)
     {
-        var fields = new Dictionary<string, string>(StringComparer.Ordinal);
-        foreach (var name in e.PayloadNames)
+        if (e.EventName is not ("Request/Start" or "RequestStart"))
         {
-            fields[name] = e.PayloadByName(name)?.ToString() ?? "";
+            return NoFields;
+        }
+        var fields = new Dictionary<string, string>(StringComparer.Ordinal);
+        var names = e.PayloadNames;
+        for (var i = 0; i < names.Length; i++)
+        {
+            if (names[i] is "method" or "path")
+            {
+                fields[names[i]] = e.PayloadValue(i)?.ToString() ?? "";
+            }
         }
         return fields;
     }

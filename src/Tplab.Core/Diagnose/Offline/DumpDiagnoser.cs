@@ -82,6 +82,7 @@ public static class DumpDiagnoser
             Evidence = diagnosis.Evidence with { Samples = samples.Count, WaitEvents = 0, SamplingIntervalMs = 0, Fallback = null },
             PoolUnavailable = "a dump is one moment, not a timeline: " + pool,
             Source = new DiagnosisSource("dump", path, null),
+            AnswerTime = Stopwatch.GetElapsedTime(started),
         };
     }
 

@@ -20,7 +20,7 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         var runtime = d.RuntimeVersion is { } v ? $".NET {v}" : "runtime version unknown";
         output.WriteLine(d.Source?.Kind == "dump"
             ? string.Create(Inv, $"tplab diagnose: process {d.ProcessId} ({d.ProcessName}), {runtime}: the stacks of one moment, answered in {d.AnswerTime.TotalSeconds:0.0} s")
-            : string.Create(Inv, $"tplab diagnose: process {d.ProcessId} ({d.ProcessName}), {runtime}: {d.CaptureDuration.TotalSeconds:0.0} s of stacks, answered in {d.AnswerTime.TotalSeconds:0.0} s"));
+            : string.Create(Inv, $"tplab diagnose: process {d.ProcessId} ({d.ProcessName}), {runtime}: {d.CaptureDuration.TotalSeconds:0.0} s of stacks, answered in {d.AnswerTime.TotalSeconds:0.0} s{Phases(d.Phases)}"));
         if (d.Source is { } source)
         {
             output.WriteLine($"source: {source.Kind} {source.Path}");
@@ -77,6 +77,11 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
             output.WriteLine($"fallback: {fallback}");
         }
     }
+
+    // Where the wait beyond the capture went: the runtime's rundown, reading the trace, the analysis.
+    private static string Phases(AnswerPhases? phases) => phases is { } p
+        ? string.Create(Inv, $" (rundown {p.Rundown.TotalSeconds:0.0} s, reading {p.Read.TotalSeconds:0.0} s, analysis {p.Analyse.TotalSeconds:0.0} s)")
+        : "";
 
     private static string PoolLine(Diagnosis d)
     {

@@ -16,6 +16,9 @@ public sealed partial class RequestIndex
     private readonly Dictionary<Guid, Request> _requests = [];
     private readonly Dictionary<int, List<(double TimeMs, Request Request)>> _starts = [];
     private readonly Dictionary<int, List<(double TimeMs, Request Request)>> _actions = [];
+    private readonly System.Runtime.CompilerServices.ConditionalWeakTable<IReadOnlyList<StackFrame>, Shape> _shapes = [];
+
+    private sealed record Shape(bool Mvc, bool Kestrel);
 
     public RequestIndex(IEnumerable<RequestEvent> events)
     {
@@ -63,13 +66,19 @@ public sealed partial class RequestIndex
         {
             return endpoint;
         }
-        var mvc = false;
-        var kestrel = false;
-        foreach (var frame in frames)
+        // Stacks are shared between observations: what each one holds is read once.
+        if (!_shapes.TryGetValue(frames, out var shape))
         {
-            mvc |= frame.TypeName.StartsWith("Microsoft.AspNetCore.Mvc.", StringComparison.Ordinal);
-            kestrel |= frame.TypeName.StartsWith("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol", StringComparison.Ordinal);
+            var mvcFrame = false;
+            var kestrelFrame = false;
+            foreach (var frame in frames)
+            {
+                mvcFrame |= frame.TypeName.StartsWith("Microsoft.AspNetCore.Mvc.", StringComparison.Ordinal);
+                kestrelFrame |= frame.TypeName.StartsWith("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol", StringComparison.Ordinal);
+            }
+            _shapes.Add(frames, shape = new Shape(mvcFrame, kestrelFrame));
         }
+        var (mvc, kestrel) = (shape.Mvc, shape.Kestrel);
         var request = (mvc ? Latest(_actions, threadId, timeMs) : null) ?? (kestrel ? Latest(_starts, threadId, timeMs) : null);
         return request?.ToEndpoint();
     }
