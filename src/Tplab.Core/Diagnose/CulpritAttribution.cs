@@ -62,7 +62,12 @@ internal static class CulpritAttribution
         var service = place == CodePlace.DiFactory ? ServiceOf(hops, code) : null;
         endpoint ??= EndpointOf(hops, code);
         var named = hops.Select(h => h with { Name = NameOf(h, endpoint, code) }).ToList();
-        var context = stack.Context | (place is CodePlace.MinimalApi or CodePlace.MvcAction && stack.Place != place ? CallContext.RequestPath : CallContext.None);
+        // Whether the method that makes the call is async is a fact of that method, whatever the JIT inlined into what.
+        var user = named[^1];
+        var isAsync = user.Method.Shape == UserFrameShape.AsyncStateMachine || code.IsAsync(user.Raw.Type, user.Raw.Method);
+        var context = (stack.Context & ~CallContext.AsyncMethod)
+            | (isAsync ? CallContext.AsyncMethod : CallContext.None)
+            | (place is CodePlace.MinimalApi or CodePlace.MvcAction && stack.Place != place ? CallContext.RequestPath : CallContext.None);
         return new Attribution(named[^1].Method, named, call, place, context, endpoint) { Service = service };
     }
 
@@ -152,7 +157,8 @@ internal static class CulpritAttribution
     /// <summary>A hop's name as users know it: a minimal API handler by its endpoint (<c>GET /orders/{id} handler</c>).</summary>
     private static string NameOf(ChainHop hop, Endpoint? endpoint, ApplicationCode code)
     {
-        if (code.HandlerOf(hop.Raw.Type, hop.Raw.Method) is not { } registration)
+        // A handler written as a lambda has no name of its own: its route is its name. A method handed to Map keeps its own.
+        if (hop.Method is not ({ Shape: UserFrameShape.Lambda } or { IsLambda: true }) || code.HandlerOf(hop.Raw.Type, hop.Raw.Method) is not { } registration)
         {
             return hop.Method.DisplayName;
         }

@@ -103,7 +103,7 @@ public sealed class AttributionTests
     {
         var stack = _classifier.Classify(Of(One(Sleep), MiddlewareBelow.Skip(1), PoolBottom))!;
 
-        Assert.Equal("Program.Main", stack.User!.DisplayName);
+        Assert.Equal("Program.Main (lambda)", stack.User!.DisplayName);
         Assert.Equal(CodePlace.Middleware, stack.Place);
         Assert.Contains("middleware", stack.Advice(), StringComparison.Ordinal);
     }

@@ -120,8 +120,10 @@ internal sealed class ChainBuilder(ApplicationCode code, SourceLines? lines)
             .. inStatement.Where(c => c.At.Offset < at.Offset).OrderByDescending(c => c.At.Offset)];
     }
 
-    /// <summary>A callee is the next anchor when it is that method, or the async method whose state machine it is, or an interface or base method it implements.</summary>
-    private Func<string, string, bool> Matches(Anchor next)
+    private Func<string, string, bool> Matches(Anchor next) => Calling(next, code);
+
+    /// <summary>A callee is <paramref name="next"/> when it is that method, or the async method whose state machine it is, or an interface or base method it implements.</summary>
+    internal static Func<string, string, bool> Calling(Anchor next, ApplicationCode code)
     {
         var raw = next.Raw;
         var written = next.Written;

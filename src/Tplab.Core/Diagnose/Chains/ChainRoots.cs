@@ -27,11 +27,28 @@ internal static partial class ChainRoots
         BlockedStack stack, Endpoint? endpoint, ApplicationCode code, InlineIndex? inlines, IReadOnlyList<Anchor> physical, Func<string, string, bool> isTarget)
     {
         var first = physical.Count > 0 ? physical[0].Written : ((string Type, string Method)?)null;
-        Func<string, string, bool> reachesFirst = first is { } f ? (type, method) => (type, method) == f : isTarget;
+        var reachesFirst = physical.Count > 0 ? ChainBuilder.Calling(physical[0], code) : isTarget;
         bool Reaches((string Type, string Method) m, bool followDelegates = true) =>
             m == first || code.Reaches(m.Type, m.Method, reachesFirst, followDelegates);
         // A method the JIT named as inlined into the framework frame (compiled during the capture) narrows the search.
         var inlined = stack.Boundary is { } boundary && inlines is not null ? inlines.InlinedInto(boundary) : [];
+        // A Task.Run body or an async method the JIT inlined into the runtime's runner: the box names its state machine;
+        // a Task's body is the one the application hands to Task.Run whose IL reaches the call.
+        var at = stack.Boundary is { } b ? IndexOf(stack.Frames, b) : -1;
+        var runs = at >= 0 ? FrameKinds.RunnerOf(stack.Frames, at) : RunnerKind.None;
+        if (physical.Count == 0 && runs != RunnerKind.None)
+        {
+            if (stack.Frames.Skip(at).Take(2).Select(FrameKinds.StateMachineOf).FirstOrDefault(m => m is not null) is { } machine && code.Has(machine, "MoveNext"))
+            {
+                return (machine, "MoveNext");
+            }
+            return runs switch
+            {
+                RunnerKind.TaskBody => Only(code.TaskBodies.Where(body => Reaches(body))),
+                RunnerKind.TimerCallback => Only(code.TimerCallbacks.Where(callback => Reaches(callback))),
+                _ => null,
+            };
+        }
         switch (stack.Place)
         {
             case CodePlace.MinimalApi:
@@ -70,6 +87,18 @@ internal static partial class ChainRoots
             default:
                 return null;
         }
+    }
+
+    private static int IndexOf(IReadOnlyList<StackFrame> frames, StackFrame frame)
+    {
+        for (var i = 0; i < frames.Count; i++)
+        {
+            if (ReferenceEquals(frames[i], frame))
+            {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static (string Type, string Method)? Only(IEnumerable<(string Type, string Method)> candidates)

@@ -59,7 +59,7 @@ public sealed partial class ApplicationCode
     /// <summary>True when <paramref name="typeName"/> is, derives from or implements <paramref name="baseName"/> through the application's types.</summary>
     public bool IsAssignableTo(string typeName, string baseName) => typeName == baseName || Derives(typeName, [baseName]);
 
-    private (IReadOnlyList<EndpointRegistration> Endpoints, IReadOnlyList<ServiceRegistration> Services)? _registrations;
+    private Registrations.Found? _registrations;
     private Dictionary<string, (string Type, string Method)>? _declarers;
 
     /// <summary>
@@ -95,8 +95,14 @@ public sealed partial class ApplicationCode
     /// <summary>The minimal API endpoints the application's IL registers (<c>Map*</c> calls), with their groups' prefixes.</summary>
     public IReadOnlyList<EndpointRegistration> Endpoints => (_registrations ??= ReadRegistrations()).Endpoints;
 
+    /// <summary>The callbacks the application's IL hands to <c>new Timer(...)</c>.</summary>
+    public IReadOnlyList<(string Type, string Method)> TimerCallbacks => (_registrations ??= ReadRegistrations()).TimerCallbacks;
+
     /// <summary>The dependency-injection factories the application's IL registers (<c>Add*</c> calls given a delegate).</summary>
     public IReadOnlyList<ServiceRegistration> Services => (_registrations ??= ReadRegistrations()).Services;
+
+    /// <summary>The lambdas and methods the application's IL hands to <c>Task.Run</c> or <c>StartNew</c>.</summary>
+    public IReadOnlyList<(string Type, string Method)> TaskBodies => (_registrations ??= ReadRegistrations()).TaskBodies;
 
     /// <summary>
     /// True when the application hands <paramref name="typeName"/>.<paramref name="methodName"/> (a lambda or a method
@@ -112,27 +118,28 @@ public sealed partial class ApplicationCode
     public ServiceRegistration? FactoryOf(string typeName, string methodName) =>
         Services.FirstOrDefault(s => s.Factory.Type == typeName && s.Factory.Method == methodName);
 
-    private (IReadOnlyList<EndpointRegistration>, IReadOnlyList<ServiceRegistration>) ReadRegistrations()
+    private Registrations.Found ReadRegistrations()
     {
         var endpoints = new Dictionary<string, List<EndpointRegistration>>(StringComparer.Ordinal);
-        var services = new List<ServiceRegistration>();
-        var groups = new List<((string Type, string Method) Callee, string Prefix)>();
+        var all = new Registrations.Found([], [], [], [], []);
         bool IsApplication(string type, string method) => _methods.ContainsKey(type + "." + method);
         foreach (var key in _methods.Keys)
         {
             foreach (var body in BodiesOf(key))
             {
-                var (found, factories, passed) = Registrations.Read(body.Module.Reader, Instructions(body.Module, body.Handle) ?? [], null, IsApplication);
-                if (found.Count > 0)
+                var found = Registrations.Read(body.Module.Reader, Instructions(body.Module, body.Handle) ?? [], null, IsApplication);
+                if (found.Endpoints.Count > 0)
                 {
-                    endpoints[key] = found;
+                    endpoints[key] = found.Endpoints;
                 }
-                services.AddRange(factories);
-                groups.AddRange(passed);
+                all.Services.AddRange(found.Services);
+                all.Groups.AddRange(found.Groups);
+                all.TaskBodies.AddRange(found.TaskBodies);
+                all.TimerCallbacks.AddRange(found.TimerCallbacks);
             }
         }
         // A group handed to another method (`app.MapGroup("/api").MapPricing()`): that method's routes sit under it.
-        foreach (var ((type, method), prefix) in groups)
+        foreach (var ((type, method), prefix) in all.Groups)
         {
             var key = type + "." + method;
             var under = new List<EndpointRegistration>();
@@ -145,6 +152,6 @@ public sealed partial class ApplicationCode
                 endpoints[key] = under;
             }
         }
-        return ([.. endpoints.Values.SelectMany(e => e)], services);
+        return all with { Endpoints = [.. endpoints.Values.SelectMany(e => e)] };
     }
 }

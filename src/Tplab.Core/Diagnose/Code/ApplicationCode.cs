@@ -121,6 +121,9 @@ public sealed partial class ApplicationCode : IDisposable
     [System.Text.RegularExpressions.GeneratedRegex(@"^<(.+)>d(__\d+)?(`\d+)?$")]
     private static partial System.Text.RegularExpressions.Regex StateMachineName();
 
+    /// <summary>True when <paramref name="typeName"/>.<paramref name="methodName"/> is an async method (its body is a state machine's MoveNext).</summary>
+    public bool IsAsync(string typeName, string methodName) => _stateMachines.ContainsKey(typeName + "." + methodName);
+
     /// <summary>True when the application's assemblies hold <paramref name="typeName"/>.<paramref name="methodName"/> (its IL can be read).</summary>
     public bool Has(string typeName, string methodName) => _methods.ContainsKey(typeName + "." + methodName);
 

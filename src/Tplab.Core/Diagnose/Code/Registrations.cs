@@ -24,12 +24,13 @@ public sealed record ServiceRegistration(string? ServiceType, (string Type, stri
 /// </summary>
 internal static class Registrations
 {
-    /// <summary>What one body registers, and the application methods it passes a group to (with the group's prefix).</summary>
-    public static (List<EndpointRegistration> Endpoints, List<ServiceRegistration> Services, List<((string Type, string Method) Callee, string Prefix)> Groups) Read(
-        MetadataReader reader, IReadOnlyList<IlInstruction> body, string? argumentPrefix, Func<string, string, bool> isApplication)
+    /// <summary>What one body registers (endpoints, factories, Task.Run bodies), and the application methods it passes a group to (with the group's prefix).</summary>
+    public static Found Read(MetadataReader reader, IReadOnlyList<IlInstruction> body, string? argumentPrefix, Func<string, string, bool> isApplication)
     {
         var endpoints = new List<EndpointRegistration>();
         var services = new List<ServiceRegistration>();
+        var taskBodies = new List<(string, string)>();
+        var timerCallbacks = new List<(string, string)>();
         var groups = new List<((string, string), string)>();
         var locals = new Dictionary<int, string>();
         string? current = null;      // the prefix of the value loaded last (a local, an argument, a group just made)
@@ -58,6 +59,12 @@ internal static class Registrations
                     var (type, method) = callee;
                     if (method == ".ctor")
                     {
+                        // `new Timer(_ => Refresh(), ...)`: the callback's delegate is made first, then the timer.
+                        if (type == "System.Threading.Timer" && pointer is { } callback)
+                        {
+                            timerCallbacks.Add(callback);
+                            pointer = null;
+                        }
                         break;
                     }
                     if (type.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal) && method == "MapGroup" && route is not null)
@@ -82,6 +89,10 @@ internal static class Registrations
                         var arguments = IlCalls.MethodArguments(reader, instruction);
                         services.Add(new ServiceRegistration(arguments.Count > 0 ? arguments[0] : null, factory));
                     }
+                    else if (pointer is { } runs && method is "Run" or "StartNew" && type is "System.Threading.Tasks.Task" or "System.Threading.Tasks.TaskFactory" or "System.Threading.Tasks.TaskFactory`1")
+                    {
+                        taskBodies.Add(runs);
+                    }
                     else if (current is { Length: > 0 } group && isApplication(type, method))
                     {
                         // `app.MapGroup("/api").MapPricing()` or `MapPricing(group)`: the callee registers under the group.
@@ -92,8 +103,16 @@ internal static class Registrations
                     break;
             }
         }
-        return (endpoints, services, groups);
+        return new Found(endpoints, services, groups, taskBodies, timerCallbacks);
     }
+
+    /// <summary>What <see cref="Read"/> found in one body.</summary>
+    public sealed record Found(
+        List<EndpointRegistration> Endpoints,
+        List<ServiceRegistration> Services,
+        List<((string Type, string Method) Callee, string Prefix)> Groups,
+        List<(string Type, string Method)> TaskBodies,
+        List<(string Type, string Method)> TimerCallbacks);
 
     private static string Verb(string mapMethod) => mapMethod switch
     {

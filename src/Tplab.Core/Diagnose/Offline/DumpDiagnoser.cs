@@ -4,6 +4,7 @@ using Microsoft.Diagnostics.Runtime;
 using Tplab.Blocking;
 using Tplab.Common;
 using Tplab.Diagnose.Capture;
+using Tplab.Diagnose.Requests;
 using Tplab.Processes;
 
 namespace Tplab.Diagnose.Offline;
@@ -59,10 +60,15 @@ public static class DumpDiagnoser
         var version = RuntimeVersion.FromMaps([clr.ModuleInfo.FileName ?? ""]);
         using var runtime = CreateRuntime(clr, version, path);
         var samples = new List<RawSample>();
+        var requests = new List<RequestEvent>();
         var reader = new DumpFrames();
         foreach (var thread in runtime.Threads.Where(t => t.IsAlive && t.OSThreadId != 0))
         {
             var frames = reader.Of(thread, 500);
+            if (frames.Any(f => f.TypeName.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal)))
+            {
+                requests.AddRange(DumpRequests.Of(thread));
+            }
             if (frames.Count > 0)
             {
                 // Managed (not External): counted as a thread seen, while the wait below carries the held moment.
@@ -72,14 +78,14 @@ public static class DumpDiagnoser
         var waits = samples.Select(s => new RawWait(s.ThreadId, 0, MomentMs, s.Frames)).ToList();
         // The application's assemblies, as the process loaded them: their IL is followed like a live capture's.
         var modules = runtime.EnumerateModules().Select(m => m.Name).OfType<string>().Where(n => n.Length > 0).Distinct(StringComparer.Ordinal).ToList();
-        var stacks = new CapturedStacks(samples, waits, 0, MomentMs, waits.Count) { Modules = modules };
+        var stacks = new CapturedStacks(samples, waits, 0, MomentMs, waits.Count) { Modules = modules, Requests = requests };
         var facts = new TargetFacts(target.DataReader.ProcessId, NameOf(target), version);
         var diagnosis = BlockingDiagnoser.Analyse(facts, new StackCaptureResult(stacks, TimeSpan.FromMilliseconds(MomentMs)), options, Stopwatch.GetElapsedTime(started));
         var pool = DumpPool.Describe(runtime);
         return diagnosis with
         {
             CaptureDuration = TimeSpan.Zero,
-            Evidence = diagnosis.Evidence with { Samples = samples.Count, WaitEvents = 0, SamplingIntervalMs = 0, Fallback = null },
+            Evidence = diagnosis.Evidence with { Samples = samples.Count, WaitEvents = 0, SamplingIntervalMs = 0, Fallback = null, Requests = requests.Count(r => r.Kind == RequestEventKind.Start) },
             PoolUnavailable = "a dump is one moment, not a timeline: " + pool,
             Source = new DiagnosisSource("dump", path, null),
             AnswerTime = Stopwatch.GetElapsedTime(started),

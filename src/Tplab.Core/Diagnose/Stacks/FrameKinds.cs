@@ -94,6 +94,96 @@ public static class FrameKinds
     public static bool IsAsyncPlumbing(StackFrame frame) =>
         frame.TypeName.StartsWith("System.Runtime.CompilerServices.", StringComparison.Ordinal);
 
+    /// <summary>A Task's run of its delegate (<c>Task.Run(() => ...)</c>'s body is called from here).</summary>
+    public static bool IsTaskBody(StackFrame frame) =>
+        frame.MethodName == "InnerInvoke" && frame.OpenTypeName is "System.Threading.Tasks.Task" or "System.Threading.Tasks.Task`1";
+
+    /// <summary>An async method's box resuming its state machine (<c>AsyncStateMachineBox`1[TResult, TStateMachine].MoveNext</c>).</summary>
+    public static bool IsStateMachineBox(StackFrame frame) =>
+        frame.OpenTypeName.StartsWith("System.Runtime.CompilerServices.AsyncTaskMethodBuilder`1+AsyncStateMachineBox`1", StringComparison.Ordinal)
+        || frame.OpenTypeName.StartsWith("System.Runtime.CompilerServices.AsyncTaskMethodBuilder+AsyncStateMachineBox`1", StringComparison.Ordinal)
+        || frame.OpenTypeName.StartsWith("System.Runtime.CompilerServices.AsyncValueTaskMethodBuilder`1+StateMachineBox`1", StringComparison.Ordinal)
+        || frame.OpenTypeName.StartsWith("System.Runtime.CompilerServices.AsyncVoidMethodBuilder", StringComparison.Ordinal);
+
+    /// <summary>
+    /// What the runtime frame at <paramref name="index"/> runs, when it only calls the application's delegate or state
+    /// machine (which the JIT may inline into it): a Task's body (its InnerInvoke, or, that inlined too, the execution
+    /// context's run right above the Task's ExecuteWithThreadLocal), an async method's box, a timer's callback.
+    /// </summary>
+    public static RunnerKind RunnerOf(IReadOnlyList<StackFrame> frames, int index)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        var frame = frames[index];
+        if (IsTaskBody(frame) || frame.MethodName is "ExecuteWithThreadLocal" or "ExecuteEntryUnsafe" && frame.OpenTypeName == "System.Threading.Tasks.Task")
+        {
+            return RunnerKind.TaskBody;
+        }
+        if (IsStateMachineBox(frame))
+        {
+            return RunnerKind.StateMachine;
+        }
+        if (frame.OpenTypeName == "System.Threading.TimerQueueTimer" && frame.MethodName is "CallCallback" or "Fire")
+        {
+            return RunnerKind.TimerCallback;
+        }
+        if (frame.OpenTypeName == "System.Threading.ExecutionContext" && frame.MethodName is "RunFromThreadPoolDispatchLoop" or "RunInternal"
+            && index + 1 < frames.Count)
+        {
+            var below = frames[index + 1];
+            return below.OpenTypeName == "System.Threading.Tasks.Task" ? RunnerKind.TaskBody
+                : IsStateMachineBox(below) ? RunnerKind.StateMachine
+                : below.OpenTypeName == "System.Threading.TimerQueueTimer" ? RunnerKind.TimerCallback
+                : RunnerKind.None;
+        }
+        return RunnerKind.None;
+    }
+
+    /// <summary>
+    /// The state machine an async method's box runs, from the box's generic arguments
+    /// (<c>AsyncStateMachineBox`1[System.Decimal,Shop.PriceClient+&lt;GetAsync&gt;d__3]</c> → <c>Shop.PriceClient+&lt;GetAsync&gt;d__3</c>); null otherwise.
+    /// </summary>
+    public static string? StateMachineOf(StackFrame frame)
+    {
+        if (!IsStateMachineBox(frame))
+        {
+            return null;
+        }
+        // "…Box`1[System.Decimal,Shop.C+<M>d__3]" (TraceEvent) or "…Box`1[[System.Decimal, System.Private.CoreLib],[Shop.C+<M>d__3, Shop]]" (ClrMD).
+        var type = frame.TypeName;
+        var box = type.IndexOf("Box`1[", StringComparison.Ordinal);
+        if (box < 0)
+        {
+            return null;
+        }
+        var arguments = new List<string>();
+        var depth = 0;
+        var start = box + "Box`1[".Length;
+        for (var i = start; i < type.Length && depth >= 0; i++)
+        {
+            switch (type[i])
+            {
+                case '[':
+                    depth++;
+                    break;
+                case ']' when depth == 0:
+                    arguments.Add(type[start..i]);
+                    depth = -1;
+                    break;
+                case ']':
+                    depth--;
+                    break;
+                case ',' when depth == 0:
+                    arguments.Add(type[start..i]);
+                    start = i + 1;
+                    break;
+            }
+        }
+        var last = arguments.Count > 0 ? arguments[^1].Trim().Trim('[', ']') : "";
+        var comma = last.IndexOf(',', StringComparison.Ordinal);
+        last = (comma > 0 ? last[..comma] : last).Trim();
+        return last.Length > 0 && !last.StartsWith("System.", StringComparison.Ordinal) ? last : null;
+    }
+
     /// <summary>A frame of dependency injection's service resolution (a factory runs above it).</summary>
     public static bool IsServiceResolution(StackFrame frame) =>
         frame.TypeName.StartsWith("Microsoft.Extensions.DependencyInjection.ServiceLookup.", StringComparison.Ordinal);
@@ -129,4 +219,20 @@ public static class FrameKinds
         }
         return frames.Count;
     }
+}
+
+/// <summary>What a runtime frame that runs the application's code runs.</summary>
+public enum RunnerKind
+{
+    /// <summary>Not such a frame.</summary>
+    None,
+
+    /// <summary>A Task's delegate: a <c>Task.Run</c> or <c>StartNew</c> body.</summary>
+    TaskBody,
+
+    /// <summary>An async method's state machine.</summary>
+    StateMachine,
+
+    /// <summary>A <c>System.Threading.Timer</c>'s callback.</summary>
+    TimerCallback,
 }

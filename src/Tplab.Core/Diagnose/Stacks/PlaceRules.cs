@@ -34,7 +34,7 @@ public static class PlaceRules
             // An action runs above MVC's executor; a filter is called by the invoker directly.
             return boundaryIndex >= 0 && IsMvcExecutorNear(frames, boundaryIndex) ? CodePlace.MvcAction : CodePlace.Filter;
         }
-        if (boundaryIndex >= 0)
+        if (boundaryIndex >= 0 && FrameKinds.RunnerOf(frames, boundaryIndex) == RunnerKind.None)
         {
             var boundary = frames[boundaryIndex];
             var endpointDelegate = FrameKinds.IsCompiledLambda(boundary) && !FrameKinds.IsMiddlewareInvoker(boundary)

@@ -58,7 +58,9 @@ public sealed class StackClassifier(LibraryCode library)
         var chainEnd = boundaryIndex >= 0 ? boundaryIndex : FrameKinds.AspNetCoreBelow(frames, userIndex);
         var caller = callIndex + 1 < frames.Count ? frames[callIndex + 1] : null;
         var chain = ChainOf(frames, userIndex, chainEnd);
-        return new BlockedStack(call, user, PlaceRules.ContextOf(frames, userIndex, user, library), frames)
+        var context = PlaceRules.ContextOf(frames, userIndex, user, library)
+            | (userIndex < 0 && boundaryIndex >= 0 && FrameKinds.RunnerOf(frames, boundaryIndex) == RunnerKind.TaskBody ? CallContext.TaskRun : CallContext.None);
+        return new BlockedStack(call, user, context, frames)
         {
             Chain = chain,
             Place = PlaceRules.PlaceOf(frames, userIndex, boundaryIndex, chain),
@@ -107,7 +109,10 @@ public sealed class StackClassifier(LibraryCode library)
             // ASP.NET Core does not block by itself: a blocking call sitting on one of its frames was made by code the
             // JIT inlined into it (a filter into MVC's invoker, through PGO's guarded devirtualization), not by the
             // application frame further down (the middleware that only awaited next()).
-            if (user < 0 && sawCall && !isCall && frames[i].TypeName.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal))
+            // Nor does the runtime's delegate runner (a Task.Run body's InnerInvoke, an async method's box): the body or
+            // the state machine was inlined into it through the same guarded devirtualization.
+            if (user < 0 && sawCall && !isCall
+                && (frames[i].TypeName.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal) || FrameKinds.RunnerOf(frames, i) != RunnerKind.None))
             {
                 return (-1, i);
             }

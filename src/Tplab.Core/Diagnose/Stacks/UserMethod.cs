@@ -38,12 +38,18 @@ public sealed partial record UserMethod(string TypeName, string MethodName, User
                 ".cctor" => type + " static constructor",
                 _ => type + "." + MethodName,
             };
-            return Shape == UserFrameShape.Lambda ? name + " (lambda)" : name;
+            return Shape == UserFrameShape.Lambda || IsLambda ? name + " (lambda)" : name;
         }
     }
 
+    /// <summary>An async lambda or local function: its state machine is the shape, but the method is a lambda in <see cref="MethodName"/>.</summary>
+    public bool IsLambda { get; init; }
+
+    // "<Main>$>b__0_1" (what a state machine's name wraps): a lambda ("b__") or a local function ("g__").
+    private static bool IsGenerated(string name) => name.Contains(">b__", StringComparison.Ordinal) || name.Contains(">g__", StringComparison.Ordinal);
+
     /// <summary><c>Namespace.Type.Method</c>, lambdas marked as in <see cref="DisplayName"/>: a frame's name as a user reads it.</summary>
-    public string ReadableName => Shape == UserFrameShape.Lambda ? FullName + " (lambda)" : FullName;
+    public string ReadableName => Shape == UserFrameShape.Lambda || IsLambda ? FullName + " (lambda)" : FullName;
 
     public override string ToString() => FullName;
 
@@ -64,7 +70,8 @@ public sealed partial record UserMethod(string TypeName, string MethodName, User
         var machine = generated.LastOrDefault(s => StateMachine().IsMatch(s));
         if (machine is not null && frame.MethodName == "MoveNext")
         {
-            return new UserMethod(type, OriginalName(machine), UserFrameShape.AsyncStateMachine, frame);
+            // An async lambda's state machine ("<<Main>$>b__0_1>d") is a lambda too.
+            return new UserMethod(type, OriginalName(machine), UserFrameShape.AsyncStateMachine, frame) { IsLambda = IsGenerated(machine[1..]) };
         }
         // A lambda ("<DbTaskRun>b__0") or local function ("<Run>g__Local|3_0"), in a closure class or not.
         if (frame.MethodName.StartsWith('<'))
