@@ -122,6 +122,37 @@ internal static partial class CorpusJudge
         }
     }
 
+    /// <summary>
+    /// Where the dump's answer differs from the live one on the same app: endpoint, user method, blocking call, chain
+    /// methods and lines (thread counts of a moment and of a capture naturally differ). Empty when they agree.
+    /// </summary>
+    public static IReadOnlyList<string> DumpDifferences(CorpusOutcome outcome)
+    {
+        if (outcome.Dump is not { } dump || outcome.Top is not { } live)
+        {
+            return [];
+        }
+        if (dump.Culprits.Count == 0)
+        {
+            return ["the dump named no culprit"];
+        }
+        var top = dump.Culprits[0];
+        var differences = new List<string>();
+        void Compare(string what, string? a, string? b)
+        {
+            if (!string.Equals(a, b, StringComparison.Ordinal))
+            {
+                differences.Add($"{what}: live {a ?? "none"}, dump {b ?? "none"}");
+            }
+        }
+        Compare("endpoint", live.Endpoint is { } le ? $"{le.Method} {Route(le.Route)}" : null, top.Endpoint is { } de ? $"{de.Method} {Route(de.Route)}" : null);
+        Compare("user method", live.UserFrame?.FullName, top.UserFrame?.FullName);
+        Compare("blocking call", live.BlockingCall.Name, top.BlockingCall.Name);
+        Compare("chain", string.Join(" → ", live.Chain.Select(h => h.Name)), string.Join(" → ", top.Chain.Select(h => h.Name)));
+        Compare("lines", string.Join(" ", live.Chain.Select(h => h.At?.ToString())), string.Join(" ", top.Chain.Select(h => h.At?.ToString())));
+        return differences;
+    }
+
     private static bool PoolBehaved(string expected, PoolTimeline? pool)
     {
         if (pool is not { Samples.Count: > 0 } timeline)

@@ -44,6 +44,14 @@ internal static class CorpusReport
                 line = !differences.Any(d => d.StartsWith("chain:", StringComparison.Ordinal) || d.StartsWith("line of", StringComparison.Ordinal) || d.StartsWith("expected ", StringComparison.Ordinal)),
             } : null,
             chain = outcome.Top is { } top ? string.Join(" → ", top.Chain.Select(h => h.ToString())) : null,
+            dumpTaken = outcome.Dump is not null,
+            dumpDifferences = CorpusJudge.DumpDifferences(outcome),
+            answerPhases = outcome.Diagnosis.Phases is { } phases ? new
+            {
+                rundown = Math.Round(phases.Rundown.TotalSeconds, 2),
+                read = Math.Round(phases.Read.TotalSeconds, 2),
+                analyse = Math.Round(phases.Analyse.TotalSeconds, 2),
+            } : null,
             machineBusyPercent = Math.Round(outcome.MachineBusyPercent, 0),
             captureSeconds = Math.Round(outcome.Diagnosis.CaptureDuration.TotalSeconds, 2),
             answerSeconds = Math.Round(outcome.Diagnosis.AnswerTime.TotalSeconds, 2),

@@ -12,6 +12,9 @@ internal sealed record CorpusOutcome(ExpectedCulprit Expected, Diagnosis Diagnos
     /// <summary>The whole machine's CPU use while diagnose ran (all cores, /proc/stat), in percent.</summary>
     public double MachineBusyPercent { get; init; }
 
+    /// <summary>diagnose --dump of a dump taken right after the live capture, under the same load (benchmark only); null when not taken.</summary>
+    public Diagnosis? Dump { get; init; }
+
     public string PoolWord => Diagnosis.Pool?.Verdict.ToWord() ?? "(no watch: " + Diagnosis.PoolUnavailable + ")";
 
     public BlockedStackGroup? Top => Diagnosis.Culprits.Count > 0 ? Diagnosis.Culprits[0] : null;
@@ -38,7 +41,7 @@ internal static class CorpusRun
 
     public static readonly TimeSpan Capture = TimeSpan.FromSeconds(2.5);
 
-    public static async Task<CorpusOutcome> RunAsync(ExpectedCulprit expected, string? connectionString, TimeSpan? capture = null)
+    public static async Task<CorpusOutcome> RunAsync(ExpectedCulprit expected, string? connectionString, TimeSpan? capture = null, bool dump = false)
     {
         await using var app = await ShopAppProcess.StartAsync(connectionString);
         using (var http = new HttpClient { Timeout = TimeSpan.FromSeconds(30) })
@@ -60,11 +63,12 @@ internal static class CorpusRun
             var cpuBefore = MachineCpu.Read();
             var diagnosis = await BlockingDiagnoser.DiagnoseAsync(app.ProcessId, new DiagnoseOptions { Duration = capture ?? Capture });
             var busy = MachineCpu.BusyPercent(cpuBefore, MachineCpu.Read());
+            var dumped = dump ? await DumpAsync(app.ProcessId) : null;
             await stopLoad.CancelAsync();
             var ends = await load;
             var captureEnd = captureStart + diagnosis.CaptureDuration;
             var completed = ends.Count(e => e >= captureStart && e < captureEnd);
-            return new CorpusOutcome(expected, diagnosis, completed / Math.Max(0.001, diagnosis.CaptureDuration.TotalSeconds)) { MachineBusyPercent = busy };
+            return new CorpusOutcome(expected, diagnosis, completed / Math.Max(0.001, diagnosis.CaptureDuration.TotalSeconds)) { MachineBusyPercent = busy, Dump = dumped };
         }
         finally
         {
@@ -76,6 +80,25 @@ internal static class CorpusRun
             catch (Exception e) when (e is OperationCanceledException or HttpRequestException)
             {
             }
+        }
+    }
+
+    /// <summary>A dump of the loaded process by the runtime's createdump, read by diagnose --dump; null without createdump.</summary>
+    private static async Task<Diagnosis?> DumpAsync(int processId)
+    {
+        if (Tplab.Tests.Support.Preconditions.Createdump is not { } createdump)
+        {
+            return null;
+        }
+        var path = Path.Combine(Path.GetTempPath(), $"tplab-corpus-{processId}-{Guid.NewGuid():N}.dmp");
+        try
+        {
+            var (exit, _) = await Tplab.Tests.Support.Preconditions.RunToolAsync(createdump, TimeSpan.FromSeconds(120), "-f", path, processId.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            return exit == 0 ? Tplab.Diagnose.Offline.DumpDiagnoser.Diagnose(path, new DiagnoseOptions()) : null;
+        }
+        finally
+        {
+            File.Delete(path);
         }
     }
 

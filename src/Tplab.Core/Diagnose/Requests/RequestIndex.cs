@@ -22,31 +22,28 @@ public sealed partial class RequestIndex
 
     public RequestIndex(IEnumerable<RequestEvent> events)
     {
+        ArgumentNullException.ThrowIfNull(events);
         foreach (var e in events.OrderBy(e => e.TimeMs))
         {
             if (!_requests.TryGetValue(e.Activity, out var request))
             {
                 _requests[e.Activity] = request = new Request();
             }
+            // Only times and threads are read here; a request's fields are read when its endpoint is asked for.
             switch (e.Kind)
             {
                 case RequestEventKind.Start:
-                    request.Method = e.Field("method") ?? request.Method;
-                    request.Path = e.Field("path") ?? request.Path;
+                    request.Events.Add(e);
                     Add(_starts, e, request);
                     break;
                 case RequestEventKind.Stop:
                     request.StopMs = e.TimeMs;
                     break;
                 case RequestEventKind.EndpointMatched:
-                    request.Method ??= e.Field("Method");
-                    request.Path ??= e.Field("Path");
-                    request.Values = ParseValues(e.Field("Values"));
+                    request.Events.Add(e);
                     break;
                 case RequestEventKind.BeforeAction:
-                    // A Razor Page raises BeforeAction (the page) then BeforeHandlerMethod (its handler): keep what each adds.
-                    request.Template = e.Field("Template") ?? request.Template;
-                    request.Action = ActionOf(e) ?? request.Action;
+                    request.Events.Add(e);
                     Add(_actions, e, request);
                     break;
             }
@@ -171,21 +168,49 @@ public sealed partial class RequestIndex
 
     private sealed class Request
     {
-        public string? Method;
-        public string? Path;
+        public List<RequestEvent> Events { get; } = [];
+
         public double? StopMs;
-        public IReadOnlyDictionary<string, string> Values = new Dictionary<string, string>();
-        public string? Template;
-        public ActionName? Action;
+
+        private Endpoint? _endpoint;
+        private bool _read;
 
         public Endpoint? ToEndpoint()
         {
-            if (Path is null && Template is null)
+            if (_read)
+            {
+                return _endpoint;
+            }
+            _read = true;
+            string? method = null, path = null, template = null;
+            ActionName? action = null;
+            IReadOnlyDictionary<string, string> values = new Dictionary<string, string>();
+            foreach (var e in Events)
+            {
+                switch (e.Kind)
+                {
+                    case RequestEventKind.Start:
+                        method = e.Field("method") ?? method;
+                        path = e.Field("path") ?? path;
+                        break;
+                    case RequestEventKind.EndpointMatched:
+                        method ??= e.Field("Method");
+                        path ??= e.Field("Path");
+                        values = ParseValues(e.Field("Values"));
+                        break;
+                    case RequestEventKind.BeforeAction:
+                        // A Razor Page raises BeforeAction (the page) then BeforeHandlerMethod (its handler): keep what each adds.
+                        template = e.Field("Template") ?? template;
+                        action = ActionOf(e) ?? action;
+                        break;
+                }
+            }
+            if (path is null && template is null)
             {
                 return null;
             }
-            var route = Template is { } t ? "/" + t.TrimStart('/') : RouteOf(Path!, Values);
-            return new Endpoint(Method ?? "?", route, Action);
+            var route = template is { } t ? "/" + t.TrimStart('/') : RouteOf(path!, values);
+            return _endpoint = new Endpoint(method ?? "?", route, action);
         }
     }
 }
