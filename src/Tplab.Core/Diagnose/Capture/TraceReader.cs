@@ -143,7 +143,7 @@ public static class TraceReader
                 {
                     modules.Add(module);
                 }
-                else if (provider is DiagnoseProviders.Hosting or DiagnoseProviders.DiagnosticSource && RequestEventOf(e, t) is { } request)
+                else if (provider is DiagnoseProviders.Hosting or DiagnoseProviders.DiagnosticSource && RequestEvents.Of(e, t) is { } request)
                 {
                     requests.Add(request);
                 }
@@ -178,83 +178,6 @@ public static class TraceReader
         }
         string Name(string prefix) => (e.PayloadByName(prefix + "Namespace") as string ?? "") + "." + (e.PayloadByName(prefix + "Name") as string ?? "");
         return new Inlining(Name("MethodBeingCompiled"), Name("Inliner"), Name("Inlinee"));
-    }
-
-    private static RequestEvent? RequestEventOf(TraceEvent e, double t)
-    {
-        if (e.ProviderName == DiagnoseProviders.Hosting)
-        {
-            var kind = e.EventName switch
-            {
-                "Request/Start" or "RequestStart" => RequestEventKind.Start,
-                "Request/Stop" or "RequestStop" => RequestEventKind.Stop,
-                _ => (RequestEventKind?)null,
-            };
-            if (kind is not { } k)
-            {
-                return null;
-            }
-            if (k == RequestEventKind.Stop)
-            {
-                return new RequestEvent(k, e.ThreadID, t, e.ActivityID);
-            }
-            // A copy of the event, read only if the request turns out to matter (most of a busy service's do not).
-            var start = e.Clone();
-            return new RequestEvent(k, e.ThreadID, t, e.ActivityID, () => FieldsOf(start));
-        }
-        if (e.ProviderName == DiagnoseProviders.DiagnosticSource && e.EventName is "Event" or "Activity1/Start" or "Activity2/Start" or "Message" && e.PayloadByName("EventName") is string name)
-        {
-            var kind = name switch
-            {
-                DiagnoseProviders.EndpointMatched => RequestEventKind.EndpointMatched,
-                DiagnoseProviders.BeforeAction or DiagnoseProviders.BeforeHandlerMethod => RequestEventKind.BeforeAction,
-                _ => (RequestEventKind?)null,
-            };
-            if (kind is not { } k)
-            {
-                return null;
-            }
-            var copy = e.Clone();
-            return new RequestEvent(k, e.ThreadID, t, e.ActivityID, () => ArgumentsOf(copy.PayloadByName("Arguments")));
-        }
-        return null;
-    }
-
-    // Only a request's start says anything (method, path); its fields are read by position, once each.
-    private static IReadOnlyDictionary<string, string> FieldsOf(TraceEvent e)
-    {
-        var fields = new Dictionary<string, string>(StringComparer.Ordinal);
-        var names = e.PayloadNames;
-        for (var i = 0; i < names.Length; i++)
-        {
-            if (names[i] is "method" or "path")
-            {
-                fields[names[i]] = e.PayloadValue(i)?.ToString() ?? "";
-            }
-        }
-        return fields;
-    }
-
-    // The bridge writes its transforms as an array of { Key, Value } pairs.
-    private static IReadOnlyDictionary<string, string> ArgumentsOf(object? arguments)
-    {
-        var fields = new Dictionary<string, string>(StringComparer.Ordinal);
-        if (arguments is not System.Collections.IEnumerable items)
-        {
-            return fields;
-        }
-        foreach (var item in items)
-        {
-            if (item is IEnumerable<KeyValuePair<string, object>> pairs)
-            {
-                var map = pairs.ToDictionary(p => p.Key, p => p.Value, StringComparer.Ordinal);
-                if (map.GetValueOrDefault("Key") is string key)
-                {
-                    fields[key] = map.GetValueOrDefault("Value")?.ToString() ?? "";
-                }
-            }
-        }
-        return fields;
     }
 
     private static IReadOnlyList<StackFrame> FramesOf(TraceEvent e, Dictionary<CallStackIndex, Stack> cache)
