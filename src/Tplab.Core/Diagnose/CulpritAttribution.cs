@@ -40,6 +40,7 @@ internal static class CulpritAttribution
         }
         var isTarget = Targets(stack.Call);
         var physical = stack.Chain.Where(m => m.Frame is not null).Select(m => Anchor.Of(m.Frame!)).ToList();
+        stack = WhichInvoker(stack, code, physical, isTarget);
         var anchors = new List<Anchor>();
         if (ChainRoots.Find(stack, endpoint, code, readers.Inlines, physical, isTarget) is { } root)
         {
@@ -69,6 +70,24 @@ internal static class CulpritAttribution
             | (isAsync ? CallContext.AsyncMethod : CallContext.None)
             | (place is CodePlace.MinimalApi or CodePlace.MvcAction && stack.Place != place ? CallContext.RequestPath : CallContext.None);
         return new Attribution(named[^1].Method, named, call, place, context, endpoint) { Service = service };
+    }
+
+    /// <summary>
+    /// A dump's compiled invoker called straight from the application's middleware (ClrMD cannot say how many parameters
+    /// it takes): an endpoint's when a handler or action reaches the code above it, a middleware's when only a
+    /// middleware's entry point does.
+    /// </summary>
+    private static BlockedStack WhichInvoker(BlockedStack stack, ApplicationCode code, IReadOnlyList<Anchor> physical, Func<string, string, bool> isTarget)
+    {
+        if (stack.Boundary is not { ParameterCount: -1 } invoker || !FrameKinds.IsCompiledLambda(invoker) || stack.Place != CodePlace.MinimalApi)
+        {
+            return stack;
+        }
+        var want = physical.Count > 0 ? ChainBuilder.Calling(physical[0], code) : isTarget;
+        bool Reaches((string Type, string Method) m) => code.Reaches(m.Type, m.Method, want, followDelegates: false);
+        var endpoint = code.Endpoints.Any(e => Reaches(e.Handler)) || code.ActionCandidates(page: false).Any(Reaches);
+        var middleware = ChainRoots.MiddlewareEntries.SelectMany(code.MethodsNamed).Any(Reaches);
+        return middleware && !endpoint ? stack with { Place = CodePlace.Middleware } : stack;
     }
 
     /// <summary>Without readable IL: the application frames the stack shows, with their lines when the PDBs can be read.</summary>

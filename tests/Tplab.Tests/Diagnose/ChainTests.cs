@@ -102,6 +102,17 @@ public sealed class ChainTests : IDisposable
         Assert.Equal(["RegistrationSample.AddThings (lambda)", "RegisteredThing.Warm"], culprit.Chain.Select(h => h.Name));
     }
 
+    [Fact]
+    public void Grouper_ServiceBehindItsInterfaceInlinedIntoTheCaller_IsItsOneImplementation()
+    {
+        // PGO's guarded devirtualization inlines the one implementation an interface call sees into the caller.
+        var culprit = Single(Of(One(Sleep), One("app!" + Here + "InterfaceSample.Handle()"), One(RequestDelegate), One(Kestrel), PoolBottom));
+
+        Assert.Equal(["InterfaceSample.Handle", "SlowRepository.Load"], culprit.Chain.Select(h => h.Name));
+        Assert.Equal([HopSource.Stack, HopSource.Il], culprit.Chain.Select(h => h.From));
+        Assert.Equal(InterfaceSample.LoadLine, culprit.At!.Line);
+    }
+
     private BlockedStackGroup Single(IReadOnlyList<StackFrame> frames)
     {
         var grouper = new BlockedStackGrouper(new StackClassifier(), 20, null, _code, _lines);
@@ -180,4 +191,30 @@ internal static class RegistrationSample
         task.Wait();
         return id;
     }
+}
+
+internal interface IRepository
+{
+    int Load(int id);
+}
+
+internal sealed class SlowRepository : IRepository
+{
+    public int Load(int id)
+    {
+        Thread.Sleep(id);
+        return id;
+    }
+}
+
+/// <summary>A caller that reaches its repository through the interface.</summary>
+internal static class InterfaceSample
+{
+    public static readonly int LoadLine = Line() - 8;
+
+    private static readonly IRepository Repository = new SlowRepository();
+
+    public static int Handle() => Repository.Load(1);
+
+    private static int Line([CallerLineNumber] int line = 0) => line;
 }

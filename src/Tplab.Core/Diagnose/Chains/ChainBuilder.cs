@@ -38,7 +38,7 @@ internal sealed class ChainBuilder(ApplicationCode code, SourceLines? lines)
             hops.Add(Hop(anchor.Raw, anchor.Frame, anchor.Frame is null ? HopSource.Il : HopSource.Stack, exact ?? At(site)));
             for (var i = 0; i < inserted.Count; i++)
             {
-                var next = i + 1 < inserted.Count ? Exactly(inserted[i + 1]) : want;
+                var next = i + 1 < inserted.Count ? Runs(inserted[i + 1]) : want;
                 var innerSite = code.FirstSite(inserted[i].Type, inserted[i].Method, next);
                 hops.Add(Hop(inserted[i], null, HopSource.Il, At(innerSite)));
                 if (last && i == inserted.Count - 1)
@@ -81,15 +81,15 @@ internal sealed class ChainBuilder(ApplicationCode code, SourceLines? lines)
                 {
                     return ([], site);
                 }
-                if (code.Has(site.Type, site.Method) && !site.Pointer)
+                if (!site.Pointer && code.Implementation(site.Type, site.Method) is { } callee)
                 {
-                    if (code.Calls(site.Type, site.Method, want))
+                    if (code.Calls(callee.Type, callee.Method, want))
                     {
-                        return ([(site.Type, site.Method)], site);
+                        return ([callee], site);
                     }
-                    if (code.PathTo(site.Type, site.Method, want) is { Count: > 0 } path)
+                    if (code.PathTo(callee.Type, callee.Method, want) is { Count: > 0 } path)
                     {
-                        return ([(site.Type, site.Method), .. path], site);
+                        return ([callee, .. path], site);
                     }
                 }
             }
@@ -102,7 +102,7 @@ internal sealed class ChainBuilder(ApplicationCode code, SourceLines? lines)
         }
         if (code.PathTo(type, method, want) is { Count: > 0 } inferred)
         {
-            return (inferred, code.FirstSite(type, method, Exactly(inferred[0])));
+            return (inferred, code.FirstSite(type, method, Runs(inferred[0])));
         }
         return ([], null);
     }
@@ -133,6 +133,7 @@ internal sealed class ChainBuilder(ApplicationCode code, SourceLines? lines)
             || (method == written.Method && code.IsAssignableTo(written.Type, type));
     }
 
-    private static Func<string, string, bool> Exactly((string Type, string Method) m) =>
-        (type, method) => type == m.Type && method == m.Method;
+    // A call site runs m when it calls m, or an interface or abstract method whose one implementation is m.
+    private Func<string, string, bool> Runs((string Type, string Method) m) =>
+        (type, method) => (type == m.Type && method == m.Method) || code.Implementation(type, method) == m;
 }

@@ -14,7 +14,8 @@ namespace Tplab.Diagnose.Chains;
 /// </summary>
 internal static partial class ChainRoots
 {
-    private static readonly string[] MiddlewareEntries = ["InvokeAsync", "Invoke"];
+    /// <summary>The methods a middleware class is called by.</summary>
+    internal static readonly string[] MiddlewareEntries = ["InvokeAsync", "Invoke"];
 
     private static readonly string[] FilterEntries =
     [
@@ -36,7 +37,15 @@ internal static partial class ChainRoots
         // a Task's body is the one the application hands to Task.Run whose IL reaches the call.
         var at = stack.Boundary is { } b ? IndexOf(stack.Frames, b) : -1;
         var runs = at >= 0 ? FrameKinds.RunnerOf(stack.Frames, at) : RunnerKind.None;
-        if (physical.Count == 0 && runs != RunnerKind.None)
+        // The outermost frame on the stack sits right on a runner, but is not what runners run (a Task.Run body, a timer
+        // callback): the body or callback that called it went into the runner.
+        if (physical.Count > 0 && physical[0].Frame is { } outermost && Below(stack.Frames, outermost) is var (index, kind) && kind != RunnerKind.None
+            && !Runs(kind, physical[0], code))
+        {
+            at = index;
+            runs = kind;
+        }
+        if ((physical.Count == 0 || at >= 0 && physical[0].Frame is not null && IndexOf(stack.Frames, physical[0].Frame!) < at) && runs != RunnerKind.None)
         {
             if (stack.Frames.Skip(at).Take(2).Select(FrameKinds.StateMachineOf).FirstOrDefault(m => m is not null) is { } machine && code.Has(machine, "MoveNext"))
             {
@@ -88,6 +97,26 @@ internal static partial class ChainRoots
                 return null;
         }
     }
+
+    // The runner right below a frame (unresolved frames aside), with its index.
+    private static (int Index, RunnerKind Kind) Below(IReadOnlyList<StackFrame> frames, StackFrame frame)
+    {
+        var i = IndexOf(frames, frame) + 1;
+        while (i > 0 && i < frames.Count && frames[i].IsUnresolved)
+        {
+            i++;
+        }
+        return i > 0 && i < frames.Count ? (i, FrameKinds.RunnerOf(frames, i)) : (-1, RunnerKind.None);
+    }
+
+    // What a runner runs: a Task.Run body, a timer's callback, an async method's state machine.
+    private static bool Runs(RunnerKind kind, Anchor anchor, ApplicationCode code) => kind switch
+    {
+        RunnerKind.TaskBody => code.TaskBodies.Contains(anchor.Raw) || code.TaskBodies.Contains(anchor.Written),
+        RunnerKind.TimerCallback => code.TimerCallbacks.Contains(anchor.Raw) || code.TimerCallbacks.Contains(anchor.Written),
+        RunnerKind.StateMachine => anchor.Raw.Method == "MoveNext",
+        _ => true,
+    };
 
     private static int IndexOf(IReadOnlyList<StackFrame> frames, StackFrame frame)
     {

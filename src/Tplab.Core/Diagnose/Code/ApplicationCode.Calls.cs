@@ -6,6 +6,8 @@ namespace Tplab.Diagnose.Code;
 /// <summary>Following calls through the application's IL: who calls what, where, and the one path from a method to a call.</summary>
 public sealed partial class ApplicationCode
 {
+    private readonly Dictionary<string, (string Type, string Method)?> _implementations = new(StringComparer.Ordinal);
+
     /// <summary>True when <paramref name="typeName"/>.<paramref name="methodName"/> itself calls an API <paramref name="isTarget"/> accepts.</summary>
     public bool Calls(string typeName, string methodName, Func<string, string, bool> isTarget) =>
         FirstSite(typeName, methodName, isTarget) is not null;
@@ -80,13 +82,17 @@ public sealed partial class ApplicationCode
             {
                 foreach (var site in Sites(body))
                 {
-                    var calleeKey = site.Type + "." + site.Method;
-                    if ((site.Pointer && !followDelegates) || !_methods.ContainsKey(calleeKey) || depth >= MaxDepth || !visited.Add(calleeKey))
+                    if ((site.Pointer && !followDelegates) || depth >= MaxDepth || Implementation(site.Type, site.Method) is not { } callee)
                     {
                         continue;
                     }
-                    var next = new List<(string, string)>(path) { (site.Type, site.Method) };
-                    if (Calls(site.Type, site.Method, isTarget))
+                    var calleeKey = callee.Type + "." + callee.Method;
+                    if (!visited.Add(calleeKey))
+                    {
+                        continue;
+                    }
+                    var next = new List<(string, string)>(path) { callee };
+                    if (Calls(callee.Type, callee.Method, isTarget))
                     {
                         found.TryAdd(calleeKey, next);
                     }
@@ -123,5 +129,37 @@ public sealed partial class ApplicationCode
             only = (type, method);
         }
         return only;
+    }
+
+    /// <summary>
+    /// The application method a call runs: the callee itself when the application holds its body; for an interface or
+    /// abstract method, its one implementation among the application's types (a service behind its interface, which
+    /// PGO's guarded devirtualization inlines into the caller); null when none or several.
+    /// </summary>
+    public (string Type, string Method)? Implementation(string typeName, string methodName)
+    {
+        var key = typeName + "." + methodName;
+        if (_methods.ContainsKey(key) && BodiesOf(key).Any())
+        {
+            return (typeName, methodName);
+        }
+        if (!_types.ContainsKey(typeName))
+        {
+            return null;
+        }
+        if (!_implementations.TryGetValue(key, out var found))
+        {
+            var explicitName = typeName.Replace('+', '.') + "." + methodName;
+            var candidates = _types.Keys
+                .Where(t => t != typeName && Derives(t, [typeName]))
+                .SelectMany(t => new[] { (Type: t, Method: methodName), (Type: t, Method: explicitName) })
+                .Where(m => _methods.ContainsKey(m.Type + "." + m.Method) && BodiesOf(m.Type + "." + m.Method).Any())
+                .Distinct()
+                .Take(2)
+                .ToList();
+            found = candidates.Count == 1 ? candidates[0] : null;
+            _implementations[key] = found;
+        }
+        return found;
     }
 }

@@ -21,9 +21,15 @@ internal sealed class DumpFrames
         var below = false;
         foreach (var f in thread.EnumerateStackTrace())
         {
-            // Managed method frames only: the runtime's own transition frames repeat the method they sit in.
+            // The runtime's transition frames repeat the method they sit in, but for a P/Invoke the JIT inlined into its
+            // caller (a wait handle's WaitOneCore): that frame is the only one left naming the call.
             if (f.Kind != ClrStackFrameKind.ManagedMethod)
             {
+                if (frames.Count == 0 && f.Method is { } pinvoke && PInvokeName(pinvoke.Name) is { } inner
+                    && DiagFrame.Parse("", pinvoke.Signature ?? "") is { } stub && !frames.Any(x => x.MethodName == inner))
+                {
+                    frames.Add(new DiagFrame(Path.GetFileNameWithoutExtension(pinvoke.Type?.Module?.Name ?? ""), stub.TypeName, inner));
+                }
                 below = true;
                 continue;
             }
@@ -36,13 +42,21 @@ internal sealed class DumpFrames
         return [.. frames.Select((frame, i) => ReferenceEquals(frame, Compiled) ? CompiledAbove(frames, i) : frame)];
     }
 
+    // The stub the source generator writes for a P/Invoke: "<WaitOneCore>g____PInvoke|0_0" is WaitOneCore's.
+    private static string? PInvokeName(string? name) =>
+        name is not null && name.StartsWith('<') && name.Contains("PInvoke", StringComparison.Ordinal) && name.IndexOf('>', StringComparison.Ordinal) is > 1 and var end
+            ? name[1..end]
+            : null;
+
     // ClrMD names no method for a dynamic method's code (ASP.NET Core's compiled invokers are LCG methods).
     private static readonly DiagFrame Compiled = new("Anonymously Hosted DynamicMethods Assembly", "dynamicClass", "lambda_method");
 
     /// <summary>
     /// An unnamed dynamic method as the live path would see it: called by the endpoint middleware or MVC's executor, an
-    /// endpoint's invoker (closure, target, context); called by anything else, UseMiddleware's invoker of a middleware
-    /// (closure, middleware, context, services).
+    /// endpoint's invoker (closure, target, context: 3 parameters); called by other framework code (UseWhen's branch),
+    /// UseMiddleware's invoker of a middleware (closure, middleware, context, services: 4). Called by the application's
+    /// own middleware it may be either (the endpoint middleware's call went into the middleware's next()): left unknown
+    /// (-1) for the IL to decide which code reaches the call.
     /// </summary>
     private static DiagFrame CompiledAbove(List<DiagFrame> frames, int index)
     {
@@ -51,7 +65,8 @@ internal sealed class DumpFrames
             || below.TypeName.StartsWith("Microsoft.AspNetCore.Routing.EndpointMiddleware", StringComparison.Ordinal)
             || below.TypeName.StartsWith("Microsoft.AspNetCore.Mvc.", StringComparison.Ordinal)
             || below.TypeName.StartsWith("Microsoft.Extensions.Internal.ObjectMethodExecutor", StringComparison.Ordinal);
-        return Compiled with { ParameterCount = endpoint ? 3 : 4 };
+        var framework = below is not null && (below.TypeName.StartsWith("Microsoft.", StringComparison.Ordinal) || below.TypeName.StartsWith("System.", StringComparison.Ordinal));
+        return Compiled with { ParameterCount = endpoint ? 3 : framework ? 4 : -1 };
     }
 
     private DiagFrame Frame(ClrMethod method, ulong ip, bool returnAddress)

@@ -49,7 +49,7 @@ internal static class DumpRequests
             new(RequestEventKind.Start, thread32, 0, activity, new Dictionary<string, string>(StringComparer.Ordinal)
             {
                 ["method"] = method ?? "?",
-                ["path"] = pattern is not null ? "/" + pattern.TrimStart('/') : path ?? "?",
+                ["path"] = pattern is not null ? "/" + Chains.ChainRoots.WithoutConstraints(pattern).TrimStart('/') : path ?? "?",
             }),
         };
         // MVC names its endpoints after the action ("Shop.OrdersController.Get (Shop)"); minimal APIs after the route.
@@ -58,7 +58,7 @@ internal static class DumpRequests
             events.Add(new RequestEvent(RequestEventKind.BeforeAction, thread32, 0, activity, new Dictionary<string, string>(StringComparer.Ordinal)
             {
                 ["Name"] = display,
-                ["Template"] = pattern,
+                ["Template"] = Chains.ChainRoots.WithoutConstraints(pattern),
             }));
         }
         return events;

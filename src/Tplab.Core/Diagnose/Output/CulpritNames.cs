@@ -17,11 +17,23 @@ public static class CulpritNames
         return name is null ? NoApplicationFrame : c.At is { } at ? $"{name} at {at}" : name;
     }
 
-    /// <summary><c>GET /orders/{id} handler → OrderService.Load → PriceClient.GetPrice</c>.</summary>
-    public static string Chain(BlockedStackGroup c)
+    /// <summary>
+    /// How the call is reached, from the request when there is one: <c>GET /orders/{id} → OrderService.Load → PriceClient.GetPrice</c>
+    /// (a handler named by its route is the endpoint itself); null when the chain is one method and no endpoint leads to it.
+    /// </summary>
+    public static string? ReachedFrom(BlockedStackGroup c)
     {
         ArgumentNullException.ThrowIfNull(c);
-        return string.Join(" → ", c.Chain.Select(h => h.Name));
+        var names = c.Chain.Select(h => h.Name).ToList();
+        if (c.Endpoint is { } endpoint && c.Place is not (CodePlace.HostedService or CodePlace.Timer))
+        {
+            if (names.Count > 0 && names[0] == endpoint + " handler")
+            {
+                names.RemoveAt(0);
+            }
+            names.Insert(0, endpoint.ToString());
+        }
+        return names.Count > 1 ? string.Join(" → ", names) : null;
     }
 
     /// <summary>The place in words, with the service a factory builds: <c>dependency-injection factory of IFxRates</c>.</summary>
@@ -31,14 +43,6 @@ public static class CulpritNames
         var place = PlaceWords.Text(c.Place);
         return c.Service is { } service ? $"{place} of {service[(service.LastIndexOf('.') + 1)..].Replace('+', '.')}" : place;
     }
-
-    /// <summary>The verdict word for JSON.</summary>
-    public static string VerdictId(DiagnosisVerdict verdict) => verdict switch
-    {
-        DiagnosisVerdict.Blocked => "blocked",
-        DiagnosisVerdict.CpuBound => "cpu-bound",
-        _ => "clear",
-    };
 
     /// <summary>The endpoint line: the endpoint, or why it is not named.</summary>
     public static string Endpoint(BlockedStackGroup c)

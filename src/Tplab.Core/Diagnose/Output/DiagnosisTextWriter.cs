@@ -53,7 +53,11 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
             output.WriteLine(string.Create(Inv,
                 $"#{rank}  {CulpritNames.Who(c)} holds {c.Threads:0.0} pool threads ({c.DistinctThreads} different), {c.Share:0%} of blocked time"));
             output.WriteLine($"    endpoint: {CulpritNames.Endpoint(c)}");
-            output.WriteLine($"    where: {CulpritNames.Where(c)}{(c.Chain.Count > 1 ? ", reached from: " + CulpritNames.Chain(c) : "")}");
+            output.WriteLine($"    where: {CulpritNames.Where(c)}");
+            if (CulpritNames.ReachedFrom(c) is { } reached)
+            {
+                output.WriteLine($"    reached from: {reached}");
+            }
             WriteChain(c, output);
             output.WriteLine($"    blocking call: {c.BlockingCall}{ContextText(c.Context)}");
             output.WriteLine($"    fix: {c.Advice}");
@@ -100,7 +104,7 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         {
             return;
         }
-        output.WriteLine("    chain (outermost first):");
+        output.WriteLine("    chain, outermost first (each line: the call to the next hop; the last: the blocking call):");
         var width = c.Chain.Max(h => h.Name.Length);
         var fileWidth = c.Chain.Max(h => h.At?.ToString().Length ?? 0);
         foreach (var hop in c.Chain)

@@ -209,7 +209,9 @@ public sealed partial class RequestIndex
             {
                 return null;
             }
-            var route = template is { } t ? "/" + t.TrimStart('/') : RouteOf(path!, values);
+            // Constraints aside ("{id:int}" is "{id}"): the route as users name it, the same from MVC's template, the
+            // path's route values, the IL's registration or a dump's heap.
+            var route = template is { } t ? "/" + Chains.ChainRoots.WithoutConstraints(t).TrimStart('/') : RouteOf(path!, values);
             return _endpoint = new Endpoint(method ?? "?", route, action);
         }
     }
