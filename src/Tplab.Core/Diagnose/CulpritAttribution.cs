@@ -40,7 +40,7 @@ internal static class CulpritAttribution
         }
         var isTarget = Targets(stack.Call);
         var physical = stack.Chain.Where(m => m.Frame is not null).Select(m => Anchor.Of(m.Frame!)).ToList();
-        stack = WhichInvoker(stack, code, physical, isTarget);
+        stack = WhichInvoker(stack, code, physical, isTarget, endpoint);
         var anchors = new List<Anchor>();
         if (ChainRoots.Find(stack, endpoint, code, readers.Inlines, physical, isTarget) is { } root)
         {
@@ -77,7 +77,7 @@ internal static class CulpritAttribution
     /// it takes): an endpoint's when a handler or action reaches the code above it, a middleware's when only a
     /// middleware's entry point does.
     /// </summary>
-    private static BlockedStack WhichInvoker(BlockedStack stack, ApplicationCode code, IReadOnlyList<Anchor> physical, Func<string, string, bool> isTarget)
+    private static BlockedStack WhichInvoker(BlockedStack stack, ApplicationCode code, IReadOnlyList<Anchor> physical, Func<string, string, bool> isTarget, Endpoint? request)
     {
         if (stack.Boundary is not { ParameterCount: -1 } invoker || !FrameKinds.IsCompiledLambda(invoker) || stack.Place != CodePlace.MinimalApi)
         {
@@ -85,7 +85,10 @@ internal static class CulpritAttribution
         }
         var want = physical.Count > 0 ? ChainBuilder.Calling(physical[0], code) : isTarget;
         bool Reaches((string Type, string Method) m) => code.Reaches(m.Type, m.Method, want, followDelegates: false);
-        var endpoint = code.Endpoints.Any(e => Reaches(e.Handler)) || code.ActionCandidates(page: false).Any(Reaches);
+        // The request the thread serves (read from the dump's heap) narrows the endpoint to its own handler or action.
+        var handlers = code.Endpoints.Where(e => request is null || ChainRoots.RouteMatches(e, request)).Select(e => e.Handler);
+        var actions = request?.Action is { } action ? [(action.TypeName, action.MethodName)] : request is null ? code.ActionCandidates(page: false) : [];
+        var endpoint = handlers.Any(Reaches) || actions.Any(Reaches);
         var middleware = ChainRoots.MiddlewareEntries.SelectMany(code.MethodsNamed).Any(Reaches);
         return middleware && !endpoint ? stack with { Place = CodePlace.Middleware } : stack;
     }
@@ -162,11 +165,25 @@ internal static class CulpritAttribution
         }
     }
 
-    /// <summary>The endpoint a chain's handler serves, from the IL's registration, when the events did not link the thread to its request.</summary>
-    private static Endpoint? EndpointOf(IReadOnlyList<ChainHop> chain, ApplicationCode code) =>
-        chain.SelectMany(h => Owners(h, code)).Select(o => code.HandlerOf(o.Type, o.Method)).FirstOrDefault(r => r is not null) is { } registration
-            ? new Endpoint(registration.Verb == "*" ? "?" : registration.Verb, ChainRoots.WithoutConstraints(registration.Route), null)
-            : null;
+    /// <summary>
+    /// The endpoint a chain's handler or action serves, from the IL's registration or the action's route attributes, when
+    /// the events did not link the thread to its request.
+    /// </summary>
+    private static Endpoint? EndpointOf(IReadOnlyList<ChainHop> chain, ApplicationCode code)
+    {
+        foreach (var (type, method) in chain.SelectMany(h => Owners(h, code)))
+        {
+            if (code.HandlerOf(type, method) is { } handler)
+            {
+                return new Endpoint(handler.Verb == "*" ? "?" : handler.Verb, ChainRoots.WithoutConstraints(handler.Route), null);
+            }
+            if (code.ActionRoute(type, method) is { } action)
+            {
+                return new Endpoint(action.Verb == "*" ? "?" : action.Verb, ChainRoots.WithoutConstraints(action.Route), new ActionName(type, method));
+            }
+        }
+        return null;
+    }
 
     private static string? ServiceOf(IReadOnlyList<ChainHop> chain, ApplicationCode code) =>
         chain.Count > 0 && code.FactoryOf(chain[0].Raw.Type, chain[0].Raw.Method) is { ServiceType: { } service } ? service

@@ -27,6 +27,27 @@ public sealed class ChainTests : IDisposable
     private readonly SourceLines _lines = new([App]);
 
     [Fact]
+    public void IlInstructions_EveryMethodOfAnAssembly_DecodesToItsEndWithEveryStringReadable()
+    {
+        // A wrongly sized operand (a switch's targets) throws the decoding off: what follows reads as garbage.
+        using var pe = new System.Reflection.PortableExecutable.PEReader(File.OpenRead(App));
+        var reader = System.Reflection.Metadata.PEReaderExtensions.GetMetadataReader(pe);
+        var decoded = 0;
+        foreach (var handle in reader.MethodDefinitions)
+        {
+            var rva = reader.GetMethodDefinition(handle).RelativeVirtualAddress;
+            if (rva == 0)
+            {
+                continue;
+            }
+            var instructions = IlInstructions.Of(System.Reflection.Metadata.PEReaderExtensions.GetMethodBody(pe, rva));
+            Assert.All(instructions.Where(i => i.Kind == IlKind.String), i => Assert.NotNull(IlInstructions.UserString(reader, i)));
+            decoded++;
+        }
+        Assert.True(decoded > 1000, $"{decoded} method bodies");
+    }
+
+    [Fact]
     public void SourceLines_IlOffsetOfACall_IsTheLineOfThatCall()
     {
         var site = _code.FirstSite(Here + "ChainSample", "Dispatch", (type, method) => method == "ViaCarrier")!.Value;
@@ -111,6 +132,30 @@ public sealed class ChainTests : IDisposable
         Assert.Equal(["InterfaceSample.Handle", "SlowRepository.Load"], culprit.Chain.Select(h => h.Name));
         Assert.Equal([HopSource.Stack, HopSource.Il], culprit.Chain.Select(h => h.From));
         Assert.Equal(InterfaceSample.LoadLine, culprit.At!.Line);
+    }
+
+    [Fact]
+    public void Grouper_TaskRunBodyInlinedIntoItsRunner_IsPutBackAboveTheMethodItCalled()
+    {
+        // At Tier 1 the lambda went into the Task's run (InnerInvoke, then into ExecuteWithThreadLocal's context run).
+        var culprit = Single(Of(
+            One(Sleep),
+            One("app!" + Here + "TaskSample.Work()"),
+            One("System.Private.CoreLib!System.Threading.ExecutionContext.RunFromThreadPoolDispatchLoop(class System.Threading.Thread,class System.Threading.ExecutionContext,class System.Threading.ContextCallback,class System.Object)"),
+            One("System.Private.CoreLib!System.Threading.Tasks.Task.ExecuteWithThreadLocal(class System.Threading.Tasks.Task&,class System.Threading.Thread)"),
+            PoolBottom));
+
+        Assert.Equal(["TaskSample.Start (lambda)", "TaskSample.Work"], culprit.Chain.Select(h => h.Name));
+        Assert.Equal([HopSource.Il, HopSource.Stack], culprit.Chain.Select(h => h.From));
+    }
+
+    [Fact]
+    public void ActionRoute_AttributeRoutedAction_IsTheControllersRouteWithItsTokensReplaced()
+    {
+        var route = _code.ActionRoute(Here + "ThingsController", "Label");
+
+        Assert.Equal("GET /api/Things/{id:int}/label", route?.ToString());
+        Assert.Null(_code.ActionRoute(Here + "ChainSample", "Dispatch"));
     }
 
     private BlockedStackGroup Single(IReadOnlyList<StackFrame> frames)
@@ -217,4 +262,20 @@ internal static class InterfaceSample
     public static int Handle() => Repository.Load(1);
 
     private static int Line([CallerLineNumber] int line = 0) => line;
+}
+
+/// <summary>A Task.Run body that calls a method that sleeps.</summary>
+internal static class TaskSample
+{
+    public static Task Start() => Task.Run(() => Work());
+
+    public static void Work() => Thread.Sleep(1);
+}
+
+/// <summary>An attribute-routed controller.</summary>
+[Microsoft.AspNetCore.Mvc.Route("api/[controller]")]
+internal sealed class ThingsController : Microsoft.AspNetCore.Mvc.ControllerBase
+{
+    [Microsoft.AspNetCore.Mvc.HttpGet("{id:int}/label")]
+    public string Label(int id) => id.ToString(System.Globalization.CultureInfo.InvariantCulture);
 }

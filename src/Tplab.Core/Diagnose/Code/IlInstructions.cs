@@ -63,7 +63,7 @@ internal static class IlInstructions
                         {
                             0x0A or 0x0B or 0x0D => 2,
                             0x12 or 0x19 => 1,
-                            0x15 or 0x16 or 0x1C or 0x1D => 4,
+                            0x15 or 0x16 or 0x1C => 4,
                             _ => 0,
                         };
                         break;
@@ -97,7 +97,9 @@ internal static class IlInstructions
                     list.Add(new IlInstruction(offset, IlKind.StoreLocal, 0, il.ReadByte()));
                     continue;
                 case 0x45:
-                    il.Offset += 4 * il.ReadInt32();
+                    // switch: a count, then that many 4-byte targets (read the count first: `Offset +=` would read the offset before it).
+                    var targets = il.ReadInt32();
+                    il.Offset += 4 * targets;
                     continue;
                 default:
                     il.Offset += OperandSize(op);
@@ -107,9 +109,18 @@ internal static class IlInstructions
         return list;
     }
 
-    /// <summary>The string an <see cref="IlKind.String"/> instruction loads.</summary>
-    public static string UserString(MetadataReader reader, IlInstruction instruction) =>
-        reader.GetUserString(MetadataTokens.UserStringHandle(instruction.Token & 0x00FFFFFF));
+    /// <summary>The string an <see cref="IlKind.String"/> instruction loads, or null when its token is not one.</summary>
+    public static string? UserString(MetadataReader reader, IlInstruction instruction)
+    {
+        try
+        {
+            return reader.GetUserString(MetadataTokens.UserStringHandle(instruction.Token & 0x00FFFFFF));
+        }
+        catch (BadImageFormatException)
+        {
+            return null;
+        }
+    }
 
     private static int OperandSize(int op) => op switch
     {

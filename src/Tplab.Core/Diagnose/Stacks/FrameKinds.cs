@@ -122,7 +122,7 @@ public static class FrameKinds
         {
             return RunnerKind.StateMachine;
         }
-        if (frame.OpenTypeName == "System.Threading.TimerQueueTimer" && frame.MethodName is "CallCallback" or "Fire")
+        if (IsTimerQueue(frame))
         {
             return RunnerKind.TimerCallback;
         }
@@ -132,11 +132,16 @@ public static class FrameKinds
             var below = frames[index + 1];
             return below.OpenTypeName == "System.Threading.Tasks.Task" ? RunnerKind.TaskBody
                 : IsStateMachineBox(below) ? RunnerKind.StateMachine
-                : below.OpenTypeName == "System.Threading.TimerQueueTimer" ? RunnerKind.TimerCallback
+                : IsTimerQueue(below) ? RunnerKind.TimerCallback
                 : RunnerKind.None;
         }
         return RunnerKind.None;
     }
+
+    // The timer queue firing a timer: its CallCallback or Fire, or, those inlined, FireNextTimers.
+    private static bool IsTimerQueue(StackFrame frame) =>
+        frame.OpenTypeName == "System.Threading.TimerQueueTimer" && frame.MethodName is "CallCallback" or "Fire"
+        || frame.OpenTypeName == "System.Threading.TimerQueue" && frame.MethodName == "FireNextTimers";
 
     /// <summary>
     /// The state machine an async method's box runs, from the box's generic arguments

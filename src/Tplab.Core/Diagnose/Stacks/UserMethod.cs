@@ -73,6 +73,11 @@ public sealed partial record UserMethod(string TypeName, string MethodName, User
             // An async lambda's state machine ("<<Main>$>b__0_1>d") is a lambda too.
             return new UserMethod(type, OriginalName(machine), UserFrameShape.AsyncStateMachine, frame) { IsLambda = IsGenerated(machine[1..]) };
         }
+        // The stub the source generator writes for a P/Invoke ("<Receive>g____PInvoke|70_0") is the P/Invoke itself.
+        if (frame.MethodName.StartsWith('<') && frame.MethodName.Contains("PInvoke", StringComparison.Ordinal))
+        {
+            return new UserMethod(type, OriginalName(frame.MethodName), UserFrameShape.Method, frame);
+        }
         // A lambda ("<DbTaskRun>b__0") or local function ("<Run>g__Local|3_0"), in a closure class or not.
         if (frame.MethodName.StartsWith('<'))
         {
