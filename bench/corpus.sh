@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Accuracy of diagnose and watch on apps they never saw: every endpoint of the corpus shop (tests/corpus/ShopApp) on a
-# fresh process under 48 users, diagnose with a 5 s capture; then one service with 1,000 pool threads blocked.
-# Prints the Markdown table of BENCHMARKS.md ("Diagnose on foreign apps"). Usage: bench/corpus.sh [CAPTURE_SECONDS]
+# fresh process under 48 users, diagnose with a 5 s capture, judged part by part (endpoint, method, call, place, chain,
+# lines), and a dump taken under the same load compared with the live answer; then the answer time while a healthy
+# endpoint keeps the cores busy, the cost of the TPL's task events, and one service with 1,000 pool threads blocked.
+# Prints the Markdown of BENCHMARKS.md ("Diagnose: file, line and the whole chain"). Usage: bench/corpus.sh [CAPTURE_SECONDS]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 dotnet build tests/Tplab.Tests -c Release -v quiet -nologo | grep -E ' error |rror\(s\)' || true
 report="$(mktemp)"
 TPLAB_BENCH=1 TPLAB_CORPUS_CAPTURE="${1:-5}" TPLAB_CORPUS_REPORT="$report" dotnet test tests/Tplab.Tests -c Release --no-build \
-  --filter "FullyQualifiedName~CorpusBenchmark" --logger "console;verbosity=quiet" >/dev/null 2>&1 || true
+  --filter "FullyQualifiedName~CorpusBenchmark|FullyQualifiedName~TplEventsCost" --logger "console;verbosity=quiet" >/dev/null 2>&1 || true
 python3 - "$report" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -47,6 +49,9 @@ else:
 for r in rows:
     if 'busyAnswer' in r:
         print("busy machine: " + r['busyAnswer'])
+for r in rows:
+    if 'tplCost' in r:
+        print(f"TPL task events: {r['tplCost']}: {r['reqPerSecond']:.0f} req/s, {r['eventsPerSecond']:.0f} events/s ({r['tplPerSecond']:.0f} TPL's)")
 for r in rows:
     if 'thousand' in r:
         print(r['thousand'])
