@@ -16,7 +16,6 @@ namespace Tplab.Tests.Diagnose;
 /// </summary>
 public sealed class AttributionTests
 {
-    private const string RequestDelegate = "Anonymously Hosted DynamicMethods Assembly!dynamicClass.lambda_method4(pMT: 0x1,class System.Object,pMT: 0x2)";
     private const string UserMiddleware = "app!Program+<>c+<<<Main>$>b__0_1>d.MoveNext()";
 
     private static readonly string[] MiddlewareBelow =

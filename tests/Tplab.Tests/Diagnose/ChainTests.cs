@@ -19,8 +19,6 @@ namespace Tplab.Tests.Diagnose;
 public sealed class ChainTests : IDisposable
 {
     private const string Here = "Tplab.Tests.Diagnose.";
-    private const string RequestDelegate = "Anonymously Hosted DynamicMethods Assembly!dynamicClass.lambda_method4(pMT: 0x1,class System.Object,pMT: 0x2)";
-    private const string Kestrel = "Microsoft.AspNetCore.Server.Kestrel.Core!Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol+<ProcessRequests>d__237`1[System.__Canon].MoveNext()";
 
     private static readonly string App = typeof(ChainSample).Assembly.Location;
     private readonly ApplicationCode _code = ApplicationCode.Load([App], new LibraryCode());

@@ -20,8 +20,6 @@ namespace Tplab.Tests.Diagnose;
 public sealed class IlAttributionTests : IDisposable
 {
     private const string Here = "Tplab.Tests.Diagnose.";
-    private const string RequestDelegate = "Anonymously Hosted DynamicMethods Assembly!dynamicClass.lambda_method4(pMT: 0x1,class System.Object,pMT: 0x2)";
-    private const string Kestrel = "Microsoft.AspNetCore.Server.Kestrel.Core!Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol+<ProcessRequests>d__237`1[System.__Canon].MoveNext()";
 
     private readonly StackClassifier _classifier = new();
     private readonly ApplicationCode _code = ApplicationCode.Load([typeof(IlWarehouse).Assembly.Location], new LibraryCode());
