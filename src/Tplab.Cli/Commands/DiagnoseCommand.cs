@@ -34,7 +34,8 @@ internal static class DiagnoseCommand
             var target = new DiagnoseTarget(result.GetValue(pid), result.GetValue(name), result.GetValue(trace), result.GetValue(dump));
             var diagnosis = await target.DiagnoseAsync(options, ct);
             writer.Write(diagnosis, Console.Out);
-            return ExitCodes.Ok;
+            // The diagnosis is printed whatever happened to the kept trace; the failure is the last line, and the exit code.
+            return diagnosis.KeepTraceFailed is { } failed ? throw new TplabException(ExitCodes.OutputFailed, failed) : ExitCodes.Ok;
         });
         return command;
     }

@@ -101,7 +101,7 @@ public static class BlockingAdvice
             CodePlace.Hub => $"Make the hub method {m} async (returning Task) and use {change}.",
             CodePlace.HostedService => $"{m} runs on pool threads once it has awaited: use {change}; a loop that must block belongs on its own thread (`Task.Factory.StartNew(..., TaskCreationOptions.LongRunning)`).",
             CodePlace.Timer => $"Timer callbacks run on pool threads: move {m} to a BackgroundService with `PeriodicTimer` and use {change}.",
-            CodePlace.DiFactory => $"The factory {m} runs when the service is first resolved, while other requests for it wait on the container: build the value at startup (an IHostedService that initialises it) and use {change} there.",
+            CodePlace.DiFactory => $"{m} is a service factory: it runs when the service is first resolved, and every other resolution waits on the container's lock meanwhile. Build the value at startup (in a hosted service's StartAsync, or register the instance) and use {change} there.",
             CodePlace.Grpc => $"Make the gRPC method {m} await all the way and use {change}.",
             CodePlace.ViewComponent => $"Use `InvokeAsync` in the view component {m} and use {change}.",
             CodePlace.HealthCheck => $"In the health check {m} (CheckHealthAsync is already async), use {change}.",

@@ -153,7 +153,20 @@ public static class BlockingCallCatalogue
         var lastDot = type.LastIndexOf('.');
         var shortType = type[(lastDot + 1)..].Replace('+', '.');
         var tick = shortType.IndexOf('`', StringComparison.Ordinal);
-        return (tick > 0 ? shortType[..tick] : shortType) + "." + frame.MethodName;
+        return (tick > 0 ? shortType[..tick] : shortType) + "." + MethodName(frame.MethodName);
+    }
+
+    // Compiler-made names as users know them: a P/Invoke's generated stub ("<Receive>g____PInvoke|70_0") is the
+    // P/Invoke, a lambda ("<Run>b__0") the method it is written in.
+    private static string MethodName(string name)
+    {
+        var end = name.IndexOf('>', StringComparison.Ordinal);
+        if (!name.StartsWith('<') || end < 2)
+        {
+            return name;
+        }
+        var inner = name[1..end].TrimStart('<');
+        return name.Contains("PInvoke", StringComparison.Ordinal) ? inner : inner + " (lambda)";
     }
 
     private static Entry E(string type, string methods, BlockingKind kind, string? name = null) =>

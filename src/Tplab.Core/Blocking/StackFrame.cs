@@ -6,6 +6,9 @@ public sealed record StackFrame(string Module, string TypeName, string MethodNam
     /// <summary>Parameters in the signature TraceEvent printed (for a dynamic method, the closure counts), or -1 when there was none.</summary>
     public int ParameterCount { get; init; } = -1;
 
+    /// <summary>Where in its method's IL the frame was (module, token, IL offset), when the runtime's maps said; null otherwise.</summary>
+    public CodeSite? Code { get; init; }
+
     /// <summary>A frame the runtime could not name (native code or a method without rundown).</summary>
     public bool IsUnresolved => TypeName.Length == 0 && MethodName.Length == 0;
 

@@ -1,4 +1,6 @@
 using Tplab.Blocking;
+using Tplab.Diagnose.Chains;
+using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 
@@ -9,13 +11,13 @@ namespace Tplab.Diagnose;
 /// blocked pool-thread time, one trimmed sample stack, and what to do about it.
 /// </summary>
 /// <param name="BlockingCall">The call that holds the threads (<c>Thread.Sleep</c>, <c>Task.Result</c>, <c>NpgsqlCommand.ExecuteNonQuery</c>).</param>
-/// <param name="UserFrame">The application method that made it, lambdas and async state machines folded in (for an inlined method, named by MVC's or the JIT's events); null if none is known.</param>
+/// <param name="UserFrame">The application method that made it, lambdas and async state machines folded in (for an inlined method, recovered from the IL or named by MVC's event); null if none is known.</param>
 /// <param name="Context">Where the call runs (request path, Task.Run body, async method), from the sample stack.</param>
 /// <param name="Threads">Pool threads held on average over the capture (blocked thread-time / capture time).</param>
 /// <param name="DistinctThreads">Different pool threads seen held here during the capture.</param>
 /// <param name="Share">This group's fraction (0–1) of all blocked pool-thread time in the capture.</param>
 /// <param name="Held">Blocked pool-thread time summed over threads.</param>
-/// <param name="Stack">One sample stack, top frame first, trimmed to the frames that explain it.</param>
+/// <param name="Stack">One sample stack, top frame first, trimmed to the frames that explain it, each frame named as users read it.</param>
 /// <param name="Advice">What to change.</param>
 public sealed record BlockedStackGroup(
     BlockingCall BlockingCall,
@@ -34,15 +36,19 @@ public sealed record BlockedStackGroup(
     /// <summary>Other endpoints seen held by the same call from the same method.</summary>
     public int OtherEndpoints { get; init; }
 
-    /// <summary>The application call chain, outermost first; the last is <see cref="UserFrame"/>.</summary>
-    public IReadOnlyList<UserMethod> Chain { get; init; } = [];
-
     /// <summary>
-    /// When no application method is known: the compiled framework frame the application's code was inlined into
-    /// (<c>dynamicClass.lambda_method4</c>, a minimal API's request delegate), or null.
+    /// The chain from the root (an endpoint's handler, a middleware, a hosted service, a timer, a factory) down to the
+    /// method that makes the call, outermost first, each hop with the line of its call to the next; the last is
+    /// <see cref="UserFrame"/>, with the line of the blocking call.
     /// </summary>
-    public string? InlinedInto { get; init; }
+    public IReadOnlyList<ChainHop> Chain { get; init; } = [];
 
-    /// <summary>What kind of code runs the call (MVC action, minimal API, middleware, filter, hosted service...).</summary>
+    /// <summary>What kind of code runs the call (MVC action, minimal API, middleware, filter, DI factory, hosted service...).</summary>
     public CodePlace Place { get; init; }
+
+    /// <summary>For a dependency-injection factory: the service it builds, when the registration says; else null.</summary>
+    public string? Service { get; init; }
+
+    /// <summary>The line of the blocking call, when the PDBs gave it.</summary>
+    public SourceLine? At => Chain.Count > 0 ? Chain[^1].At : null;
 }

@@ -1,5 +1,6 @@
 using Tplab.Blocking;
 using Tplab.Diagnose.Capture;
+using Tplab.Diagnose.Chains;
 using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
@@ -14,21 +15,33 @@ public sealed record StackSummary(int PoolThreadsSeen, double BlockedThreads, in
 
 /// <summary>
 /// Aggregates observations one at a time (<see cref="Add"/>) into groups keyed by (blocking call, user method — or,
-/// when the method's frame is gone, the endpoint), then ranks them once (<see cref="Complete"/>) by pool threads held.
+/// when the method's frame is gone, the endpoint), then ranks them (<see cref="Complete"/>) by pool threads held.
+/// Completing works on copies of the groups: it can be called again, and gives the same answer.
 /// </summary>
-public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFrames, InlineIndex? inlines = null, ApplicationCode? code = null)
+public sealed class BlockedStackGrouper
 {
-    private readonly Dictionary<(string Call, string? Who), Accumulator> _groups = [];
+    private readonly StackClassifier _classifier;
+    private readonly int _stackFrames;
+    private readonly CodeReaders _readers;
+    private readonly Dictionary<(string Call, string? Who), BlockedStackAccumulator> _groups = [];
     private readonly Dictionary<(IReadOnlyList<StackFrame>, bool), BlockedStack?> _classified = new(new StackKeyComparer());
+    private readonly Dictionary<(BlockedStack, Endpoint?), Attribution> _attributed = new(new AttributionKeyComparer());
     private readonly HashSet<int> _poolThreads = [];
     private readonly Dictionary<string, HashSet<Endpoint>> _endpointsByDelegate = new(StringComparer.Ordinal);
     private double _heldMs;
     private int _observations;
 
+    public BlockedStackGrouper(StackClassifier classifier, int stackFrames, InlineIndex? inlines = null, ApplicationCode? code = null, SourceLines? lines = null)
+    {
+        _classifier = classifier;
+        _stackFrames = stackFrames;
+        _readers = new CodeReaders(code, lines, inlines);
+    }
+
     /// <summary>Notes a pool thread seen in any sample (busy or idle), for the summary.</summary>
     public void SeeThread(int threadId, IReadOnlyList<StackFrame> frames)
     {
-        if (StackClassifier.RoleOf(frames) != ThreadRole.NotPool)
+        if (FrameKinds.RoleOf(frames) != ThreadRole.NotPool)
         {
             _poolThreads.Add(threadId);
         }
@@ -37,13 +50,14 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
     /// <summary>Adds one observation; ignored unless it is a pool work item held by a blocking call.</summary>
     public void Add(ThreadObservation observation, Endpoint? endpoint = null)
     {
+        ArgumentNullException.ThrowIfNull(observation);
         // A wait the runtime reported, or a long stretch outside managed code, is kept even when no catalogue entry knows it.
         var unrecognised = observation.Source == ObservationSource.WaitEvent;
         var key = (observation.Frames, unrecognised);
         // Stacks are shared between events by TraceReader, so classify each distinct stack once.
         if (!_classified.TryGetValue(key, out var blocked))
         {
-            blocked = classifier.Classify(observation.Frames, unrecognised);
+            blocked = _classifier.Classify(observation.Frames, unrecognised);
             _classified[key] = blocked;
         }
         if (blocked is null)
@@ -58,7 +72,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         var groupKey = (blocked.Call.Name + "|" + blocked.Call.On, who);
         if (!_groups.TryGetValue(groupKey, out var group))
         {
-            _groups[groupKey] = group = new Accumulator();
+            _groups[groupKey] = group = new BlockedStackAccumulator();
         }
         var compiled = EndpointDelegate(observation.Frames);
         if (endpoint is not null && compiled is not null)
@@ -81,8 +95,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
     {
         foreach (var frame in frames)
         {
-            if (frame.TypeName.StartsWith("dynamicClass", StringComparison.Ordinal) && frame.MethodName.StartsWith("lambda_method", StringComparison.Ordinal)
-                && frame.ParameterCount != 4)
+            if (FrameKinds.IsCompiledLambda(frame) && !FrameKinds.IsMiddlewareInvoker(frame))
             {
                 return frame.FullName;
             }
@@ -94,13 +107,15 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
     public (IReadOnlyList<BlockedStackGroup> Groups, StackSummary Summary) Complete(TimeSpan captured, double minimumThreads)
     {
         var captureMs = Math.Max(captured.TotalMilliseconds, 1);
-        LinkEndpoints();
-        MergeAnonymous();
+        var groups = _groups.ToDictionary(g => g.Key, g => g.Value.Clone());
+        groups = LinkEndpoints(groups);
+        MergeAnonymous(groups);
         // Stacks classified apart can be attributed alike (the same wait at Tier 0 and, inlined, at Tier 1): one culprit.
-        var named = new Dictionary<string, Accumulator>(StringComparer.Ordinal);
-        foreach (var group in _groups.Values)
+        var named = new Dictionary<string, BlockedStackAccumulator>(StringComparer.Ordinal);
+        foreach (var group in groups.Values)
         {
-            var key = group.Named(inlines, code);
+            var (sample, attribution) = group.Attributed(Attribute);
+            var key = BlockedStackAccumulator.NameOf(sample, attribution);
             if (named.TryGetValue(key, out var home))
             {
                 home.Absorb(group);
@@ -110,23 +125,37 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
                 named[key] = group;
             }
         }
-        var groups = named.Values
-            .Select(g => g.ToGroup(captureMs, _heldMs, stackFrames, inlines, code))
+        var result = named.Values
+            .Select(g =>
+            {
+                var (sample, attribution) = g.Attributed(Attribute);
+                return g.ToGroup(captureMs, _heldMs, _stackFrames, sample, attribution);
+            })
             .Where(g => g.Threads >= minimumThreads && g.Threads > 0)
             .OrderByDescending(g => g.Threads)
             .ThenBy(g => g.UserFrame?.FullName, StringComparer.Ordinal)
             .ToList();
-        return (CausesFirst(groups), new StackSummary(_poolThreads.Count, _heldMs / captureMs, _observations));
+        return (CausesFirst(result), new StackSummary(_poolThreads.Count, _heldMs / captureMs, _observations));
+    }
+
+    private Attribution Attribute(BlockedStack stack, Endpoint? endpoint)
+    {
+        if (!_attributed.TryGetValue((stack, endpoint), out var attribution))
+        {
+            attribution = CulpritAttribution.Attribute(stack, endpoint, _readers);
+            _attributed[(stack, endpoint)] = attribution;
+        }
+        return attribution;
     }
 
     /// <summary>
     /// Names the endpoint of observations whose request started before the capture from the compiled delegate they ran;
     /// a group without an application method was keyed by its endpoint, so groups that now share one become one.
     /// </summary>
-    private void LinkEndpoints()
+    private Dictionary<(string Call, string? Who), BlockedStackAccumulator> LinkEndpoints(Dictionary<(string Call, string? Who), BlockedStackAccumulator> groups)
     {
-        var linked = new Dictionary<(string Call, string? Who), Accumulator>();
-        foreach (var ((call, who), group) in _groups)
+        var linked = new Dictionary<(string Call, string? Who), BlockedStackAccumulator>();
+        foreach (var ((call, who), group) in groups)
         {
             group.LinkEndpoints(_endpointsByDelegate);
             var key = (call, group.HasUser ? who : group.TopEndpoint?.ToString() ?? who);
@@ -139,26 +168,22 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
                 linked[key] = group;
             }
         }
-        _groups.Clear();
-        foreach (var (key, group) in linked)
-        {
-            _groups[key] = group;
-        }
+        return linked;
     }
 
     /// <summary>
     /// A group with neither a method nor an endpoint (a request that started before the capture, its code inlined
     /// into a compiled frame) joins the one named group with the same call and place, when there is exactly one.
     /// </summary>
-    private void MergeAnonymous()
+    private static void MergeAnonymous(Dictionary<(string Call, string? Who), BlockedStackAccumulator> groups)
     {
-        foreach (var (key, anonymous) in _groups.Where(g => g.Value.IsAnonymous).ToList())
+        foreach (var (key, anonymous) in groups.Where(g => g.Value.IsAnonymous).ToList())
         {
-            var homes = _groups.Where(g => !g.Value.IsAnonymous && g.Key.Call == key.Call && g.Value.Place == anonymous.Place).ToList();
+            var homes = groups.Where(g => !g.Value.IsAnonymous && g.Key.Call == key.Call && g.Value.Place == anonymous.Place).ToList();
             if (homes.Count == 1)
             {
                 homes[0].Value.Absorb(anonymous);
-                _groups.Remove(key);
+                groups.Remove(key);
             }
         }
     }
@@ -173,114 +198,7 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
         }
         return [.. groups.Where(InFactory), .. groups.Where(g => !InFactory(g) && !g.BlockingCall.ContainerLock), .. groups.Where(g => g.BlockingCall.ContainerLock)];
 
-        static bool InFactory(BlockedStackGroup g) =>
-            !g.BlockingCall.ContainerLock && g.Stack.Any(f => f.StartsWith("Microsoft.Extensions.DependencyInjection.ServiceLookup.", StringComparison.Ordinal));
-    }
-
-    private sealed class Accumulator
-    {
-        private readonly HashSet<int> _threads = [];
-        private readonly Dictionary<BlockedStack, double> _stacks = new(ReferenceEqualityComparer.Instance);
-        private readonly Dictionary<Endpoint, double> _endpoints = [];
-        private readonly Dictionary<string, double> _unlinked = new(StringComparer.Ordinal);
-        private double _heldMs;
-
-        /// <summary>No application method on its stacks and no endpoint from the events.</summary>
-        public bool IsAnonymous => _endpoints.Count == 0 && _stacks.Keys.All(s => s.User is null);
-
-        public CodePlace Place => _stacks.MaxBy(s => s.Value).Key.Place;
-
-        /// <summary>Its stacks have an application frame (the group is keyed by it).</summary>
-        public bool HasUser => _stacks.Keys.Any(s => s.User is not null);
-
-        /// <summary>The endpoint that held its threads longest, or null.</summary>
-        public Endpoint? TopEndpoint => _endpoints.Count > 0 ? _endpoints.MaxBy(e => e.Value).Key : null;
-
-        public void Absorb(Accumulator other)
-        {
-            _threads.UnionWith(other._threads);
-            _heldMs += other._heldMs;
-            foreach (var (stack, ms) in other._stacks)
-            {
-                _stacks[stack] = _stacks.GetValueOrDefault(stack) + ms;
-            }
-            foreach (var (endpoint, ms) in other._endpoints)
-            {
-                _endpoints[endpoint] = _endpoints.GetValueOrDefault(endpoint) + ms;
-            }
-        }
-
-        private (BlockedStack Sample, UserMethod? User, IReadOnlyList<UserMethod> Chain) Attributed(InlineIndex? inlines, ApplicationCode? code)
-        {
-            // The stack that held threads longest stands for the group, and its context shapes the advice
-            // (one with an application frame, when an anonymous group was merged in).
-            var sample = (_stacks.Any(s => s.Key.User is not null) ? _stacks.Where(s => s.Key.User is not null) : _stacks).MaxBy(s => s.Value).Key;
-            var endpoint = TopEndpoint;
-            var (user, chain, raw) = CulpritAttribution.Attribute(sample, endpoint, inlines, code);
-            return (sample with { Call = CulpritAttribution.AsWritten(sample.Call, raw, code), Place = CulpritAttribution.PlaceOf(sample, chain, endpoint, code) }, user, chain);
-        }
-
-        public void Add(ThreadObservation observation, BlockedStack stack, Endpoint? endpoint, string? compiled)
-        {
-            _threads.Add(observation.ThreadId);
-            _heldMs += observation.HeldMs;
-            _stacks[stack] = _stacks.GetValueOrDefault(stack) + observation.HeldMs;
-            if (endpoint is not null)
-            {
-                _endpoints[endpoint] = _endpoints.GetValueOrDefault(endpoint) + observation.HeldMs;
-            }
-            else if (compiled is not null)
-            {
-                _unlinked[compiled] = _unlinked.GetValueOrDefault(compiled) + observation.HeldMs;
-            }
-        }
-
-        /// <summary>
-        /// A request that started before the capture has no start event to name it (the slow service factory that made
-        /// every later request queue): other requests that ran the same compiled endpoint delegate name its endpoint.
-        /// </summary>
-        public void LinkEndpoints(IReadOnlyDictionary<string, HashSet<Endpoint>> byDelegate)
-        {
-            foreach (var (compiled, ms) in _unlinked)
-            {
-                if (byDelegate.TryGetValue(compiled, out var endpoints) && endpoints.Count == 1)
-                {
-                    var endpoint = endpoints.Single();
-                    _endpoints[endpoint] = _endpoints.GetValueOrDefault(endpoint) + ms;
-                }
-            }
-            _unlinked.Clear();
-        }
-
-        /// <summary>What the group will be reported as: the call as written, on what, and by which method (or endpoint).</summary>
-        public string Named(InlineIndex? inlines, ApplicationCode? code)
-        {
-            var (sample, user, _) = Attributed(inlines, code);
-            return $"{sample.Call.Name}|{sample.Call.On}|{user?.FullName ?? TopEndpoint?.ToString() ?? sample.Boundary?.FullName}";
-        }
-
-        public BlockedStackGroup ToGroup(double captureMs, double allHeldMs, int stackFrames, InlineIndex? inlines, ApplicationCode? code)
-        {
-            var (sample, user, chain) = Attributed(inlines, code);
-            var endpoint = TopEndpoint;
-            return new BlockedStackGroup(
-                sample.Call,
-                user,
-                sample.Context,
-                _heldMs / captureMs,
-                _threads.Count,
-                allHeldMs > 0 ? _heldMs / allHeldMs : 0,
-                TimeSpan.FromMilliseconds(_heldMs),
-                StackTrimmer.Trim(sample, stackFrames),
-                sample.Advice(user, chain.Count > 0 ? chain[0] : null))
-            {
-                Endpoint = endpoint,
-                OtherEndpoints = Math.Max(0, _endpoints.Count - 1),
-                Chain = chain,
-                Place = sample.Place,
-                InlinedInto = user is null ? sample.Boundary?.FullName : null,
-            };
-        }
+        static bool InFactory(BlockedStackGroup g) => !g.BlockingCall.ContainerLock && g.Place == CodePlace.DiFactory;
     }
 
     private sealed class StackKeyComparer : IEqualityComparer<(IReadOnlyList<StackFrame> Frames, bool Unrecognised)>
@@ -290,5 +208,14 @@ public sealed class BlockedStackGrouper(StackClassifier classifier, int stackFra
 
         public int GetHashCode((IReadOnlyList<StackFrame> Frames, bool Unrecognised) obj) =>
             HashCode.Combine(System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(obj.Frames), obj.Unrecognised);
+    }
+
+    private sealed class AttributionKeyComparer : IEqualityComparer<(BlockedStack Stack, Endpoint? Endpoint)>
+    {
+        public bool Equals((BlockedStack Stack, Endpoint? Endpoint) x, (BlockedStack Stack, Endpoint? Endpoint) y) =>
+            ReferenceEquals(x.Stack, y.Stack) && Equals(x.Endpoint, y.Endpoint);
+
+        public int GetHashCode((BlockedStack Stack, Endpoint? Endpoint) obj) =>
+            HashCode.Combine(System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(obj.Stack), obj.Endpoint);
     }
 }

@@ -25,6 +25,8 @@ public static class BlockingDiagnoser
         ArgumentNullException.ThrowIfNull(options);
         options.Validated();
         var started = options.Time.GetTimestamp();
+        // A path that cannot be written is said now, in one line, not after the capture.
+        using var keep = options.KeepTrace is { } keepPath ? KeptTrace.Reserve(keepPath) : null;
         await using var connection = await RuntimeConnection.AttachAsync(processId, cancellationToken).ConfigureAwait(false);
         var target = connection.Facts!;
         // The pool's own view (threads, queue, injections by reason, verdict) comes from the watch, in a second
@@ -34,7 +36,7 @@ public static class BlockingDiagnoser
         PoolTimeline? pool = null;
         try
         {
-            capture = await StackCapture.RunAsync(connection, options, cancellationToken).ConfigureAwait(false);
+            capture = await StackCapture.RunAsync(connection, options, cancellationToken, keep).ConfigureAwait(false);
         }
         finally
         {
@@ -44,14 +46,25 @@ public static class BlockingDiagnoser
                 unwatched ??= pool is null ? "the pool watch failed to stop" : null;
             }
         }
-        var diagnosis = Analyse(target, capture, options, options.Time.GetElapsedTime(started));
+        var analysing = options.Time.GetTimestamp();
+        var diagnosis = Analyse(target, capture, options, TimeSpan.Zero);
+        var analysed = options.Time.GetElapsedTime(analysing);
         // The pool watch sees the CPU the process gets (a share of the cores on a busy machine), which the stacks cannot:
         // with no blocking culprit and the watch calling the pool CPU-saturated, the hot methods are the answer.
         if (diagnosis.Verdict == DiagnosisVerdict.Clear && pool?.Verdict == PoolVerdict.CpuSaturated && diagnosis.HotMethods.Count > 0)
         {
             diagnosis = diagnosis with { Verdict = DiagnosisVerdict.CpuBound };
         }
-        return diagnosis with { Pool = pool, PoolUnavailable = unwatched };
+        // The answer time is the user's wait: attach, record, rundown, read, analyse, all of it.
+        var answer = options.Time.GetElapsedTime(started);
+        return diagnosis with
+        {
+            Pool = pool,
+            PoolUnavailable = unwatched,
+            KeepTraceFailed = capture.KeepFailed,
+            AnswerTime = answer,
+            Phases = new AnswerPhases(capture.Recorded, capture.Rundown, capture.Read, analysed),
+        };
     }
 
     private static async Task<(ThreadPoolWatch? Watch, string? Why)> StartWatchAsync(int processId, DiagnoseOptions options, CancellationToken cancellationToken)
@@ -107,7 +120,8 @@ public static class BlockingDiagnoser
         var library = new LibraryCode(options.LibraryPrefixes);
         var requests = new RequestIndex(stacks.Requests);
         using var code = ApplicationCode.Load(stacks.Modules, library);
-        var grouper = new BlockedStackGrouper(new StackClassifier(library), options.StackFrames, new InlineIndex(stacks.Inlinings, library), code);
+        using var lines = new SourceLines(code.ModulePaths);
+        var grouper = new BlockedStackGrouper(new StackClassifier(library), options.StackFrames, new InlineIndex(stacks.Inlinings, library), code, lines);
         var cpu = new CpuProfile(library);
         var interval = HeldTime.SamplingIntervalMs(stacks.Samples);
         var seen = new HashSet<int>();
@@ -122,7 +136,7 @@ public static class BlockingDiagnoser
                 cpu.Add(sample.Frames, interval);
             }
         }
-        foreach (var observation in HeldTime.Observe(stacks.Samples, stacks.Waits, stacks.StartMs, stacks.EndMs))
+        foreach (var observation in HeldTime.Observe(stacks.Samples, stacks.Waits, stacks.StartMs, stacks.EndMs, interval))
         {
             // The request is looked up where the wait began: that is when its thread was last seen serving it.
             grouper.Add(observation, requests.Find(observation.ThreadId, observation.StartMs + observation.HeldMs, observation.Frames, observation.Activity));
@@ -155,6 +169,8 @@ public static class BlockingDiagnoser
             evidence)
         {
             HotMethods = hot,
+            SourceRoot = groups.Any(g => g.Chain.Any(h => h.At is not null)) ? lines.Root : null,
+            LinesMissing = lines.Note,
         };
     }
 

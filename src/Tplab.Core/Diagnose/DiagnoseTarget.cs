@@ -25,10 +25,10 @@ public sealed record DiagnoseTarget(int? ProcessId = null, string? Name = null, 
         {
             throw TplabException.Usage("--keep-trace keeps the trace of a live capture; it does not go with --trace or --dump");
         }
-        if (options.KeepTrace is { } keep && Path.GetDirectoryName(Path.GetFullPath(keep)) is { } folder && !Directory.Exists(folder))
+        if (options.KeepTrace is { } keep)
         {
-            // Said before the capture, not after it.
-            throw new TplabException(ExitCodes.OutputFailed, $"could not write --keep-trace {keep}: the folder '{folder}' does not exist");
+            // Said before the process is even looked up, not after the capture.
+            Capture.KeptTrace.Check(keep);
         }
         return this;
     }

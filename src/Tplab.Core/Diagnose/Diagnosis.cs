@@ -65,6 +65,18 @@ public sealed record Diagnosis(
 
     /// <summary>Where the stacks came from: a live process (null), a trace or a dump collected elsewhere.</summary>
     public DiagnosisSource? Source { get; init; }
+
+    /// <summary>Where the answer time went, for a live capture; null for a trace or dump.</summary>
+    public AnswerPhases? Phases { get; init; }
+
+    /// <summary>Why <c>--keep-trace</c> could not be written after the capture (the diagnosis stands; the command exits 8); null otherwise.</summary>
+    public string? KeepTraceFailed { get; init; }
+
+    /// <summary>The app's source root on this machine that the culprits' files are relative to; null when no PDB was read.</summary>
+    public string? SourceRoot { get; init; }
+
+    /// <summary>Which PDBs were missing or did not match their assemblies, in one line (those methods have no file and line); null when none.</summary>
+    public string? LinesMissing { get; init; }
 }
 
 /// <summary>A diagnosis read from a file rather than a live process.</summary>
@@ -72,3 +84,10 @@ public sealed record Diagnosis(
 /// <param name="Path">The file as given.</param>
 /// <param name="Missing">What the file lacks for a full diagnosis, in one line; null when nothing.</param>
 public sealed record DiagnosisSource(string Kind, string Path, string? Missing);
+
+/// <summary>Where a live diagnosis's answer time went (the rest is attaching and stopping the pool watch).</summary>
+/// <param name="Record">The capture itself (--duration).</param>
+/// <param name="Rundown">From stopping the session to the end of the runtime's rundown (method names, IL maps).</param>
+/// <param name="Read">Reading the trace: TraceLog's conversion and the stacks.</param>
+/// <param name="Analyse">Classifying, following the IL, reading the PDBs, grouping.</param>
+public sealed record AnswerPhases(TimeSpan Record, TimeSpan Rundown, TimeSpan Read, TimeSpan Analyse);

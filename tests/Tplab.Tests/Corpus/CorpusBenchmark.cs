@@ -32,10 +32,49 @@ public sealed class CorpusBenchmark(ITestOutputHelper output)
                 output.WriteLine($"{expected.Case}: skipped, no PostgreSQL");
                 continue;
             }
-            var outcome = await CorpusRun.RunAsync(expected, postgres?.ConnectionString, capture);
+            var outcome = await CorpusRun.RunAsync(expected, postgres?.ConnectionString, capture, dump: expected.Illness == Illness.Blocking);
             var differences = CorpusJudge.Differences(outcome);
             output.WriteLine(CorpusReport.Describe(outcome, differences));
+            foreach (var difference in CorpusJudge.DumpDifferences(outcome))
+            {
+                output.WriteLine($"  dump: {difference}");
+            }
             CorpusReport.Append(outcome, differences);
+        }
+    }
+
+    /// <summary>
+    /// Answer time of a 5 s capture while a healthy endpoint's load keeps both cores busy: 48 users on the shop's blocking
+    /// prices endpoint and 64 on its health endpoint, five diagnoses in a row, each with where its time went.
+    /// </summary>
+    [BenchFact]
+    public async Task Bench_AnswerTime_WhileAHealthyEndpointKeepsTheCoresBusy()
+    {
+        var prices = ShopCorpus.Cases.Single(c => c.Case == "prices-result");
+        await using var app = await ShopAppProcess.StartAsync(null);
+        using var stop = new CancellationTokenSource();
+        Task<LoadResult> Load(string path, int users) => LoadRunner.RunAsync(
+            new LoadOptions { Url = app.Url(path), Concurrency = users, Duration = TimeSpan.FromSeconds(90), Timeout = TimeSpan.FromSeconds(30), InterruptGrace = TimeSpan.FromMilliseconds(200), KeepRecords = false },
+            null,
+            stop.Token);
+        var loads = new[] { Load(prices.Path, CorpusRun.Users), Load("/health", 64) };
+        await Task.Delay(TimeSpan.FromSeconds(3));
+        var lines = new List<string>();
+        for (var round = 0; round < 5; round++)
+        {
+            var before = MachineCpu.Read();
+            var diagnosis = await BlockingDiagnoser.DiagnoseAsync(app.ProcessId, new DiagnoseOptions { Duration = TimeSpan.FromSeconds(5) });
+            var busy = MachineCpu.BusyPercent(before, MachineCpu.Read());
+            var p = diagnosis.Phases!;
+            lines.Add(string.Create(CultureInfo.InvariantCulture,
+                $"answer {diagnosis.AnswerTime.TotalSeconds:0.0} s for a {diagnosis.CaptureDuration.TotalSeconds:0.0} s capture (rundown {p.Rundown.TotalSeconds:0.0} s, reading {p.Read.TotalSeconds:0.0} s, analysis {p.Analyse.TotalSeconds:0.0} s), machine busy {busy:0}%, {diagnosis.Evidence.Samples} samples, top {diagnosis.Culprits.FirstOrDefault()?.UserFrame?.DisplayName}"));
+            output.WriteLine(lines[^1]);
+        }
+        await stop.CancelAsync();
+        await Task.WhenAll(loads);
+        if (Environment.GetEnvironmentVariable(CorpusReport.Variable) is { Length: > 0 } path)
+        {
+            File.AppendAllText(path, string.Join("", lines.Select(l => System.Text.Json.JsonSerializer.Serialize(new { busyAnswer = l }) + "\n")));
         }
     }
 

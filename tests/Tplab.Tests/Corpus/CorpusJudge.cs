@@ -40,8 +40,8 @@ internal static partial class CorpusJudge
                 {
                     differences.Add($"blocking call: expected {expected.BlockingCall}, got {top.BlockingCall.Name}");
                 }
-                // A background service's work is no request's: no endpoint.
-                var endpoint = expected.Where == Place.BackgroundService ? null : $"{expected.Method} {Route(expected.Route)}";
+                // A background service's or a timer's work is no request's: no endpoint.
+                var endpoint = expected.Where is Place.BackgroundService or Place.Timer ? null : $"{expected.Method} {Route(expected.Route)}";
                 var named = top.Endpoint is { } e ? $"{e.Method} {Route(e.Route)}" : null;
                 if (endpoint != named)
                 {
@@ -51,6 +51,7 @@ internal static partial class CorpusJudge
                 {
                     differences.Add($"place: expected {PlaceOf(expected.Where)}, got {top.Place}");
                 }
+                differences.AddRange(ChainDifferences(expected, top));
                 break;
             case Illness.CpuBound:
                 var hot = diagnosis.HotMethods.Count > 0 ? diagnosis.HotMethods[0].Method.FullName : null;
@@ -77,6 +78,78 @@ internal static partial class CorpusJudge
         {
             differences.Add($"watch: expected {expected.Pool}, got {outcome.PoolWord} ({diagnosis.Pool?.Evidence})");
         }
+        return differences;
+    }
+
+    /// <summary>The chain's methods, each hop's file and line, how the code runs (continuation, Task.Run) and a factory's service, against the declared ones.</summary>
+    public static IEnumerable<string> ChainDifferences(ExpectedCulprit expected, BlockedStackGroup top)
+    {
+        if (expected.Chain.Count > 0)
+        {
+            var want = expected.Chain.Select(h => h.Method).ToList();
+            var got = top.Chain.Select(h => h.Name).ToList();
+            if (!got.SequenceEqual(want, StringComparer.Ordinal))
+            {
+                yield return $"chain: expected {string.Join(" → ", want)}, got {(got.Count == 0 ? "none" : string.Join(" → ", got))}";
+            }
+            else
+            {
+                for (var i = 0; i < want.Count; i++)
+                {
+                    var hop = expected.Chain[i];
+                    var lines = new[] { hop.Line, hop.OrLine }.OfType<string>().Select(l => $"{hop.File}:{CorpusSource.LineOf(hop.File, l)}").ToList();
+                    var at = top.Chain[i].At?.ToString();
+                    if (at is null || !lines.Contains(at, StringComparer.Ordinal))
+                    {
+                        yield return $"line of {hop.Method}: expected {string.Join(" or ", lines)}, got {at ?? "none"}";
+                    }
+                }
+            }
+        }
+        var runsIn = expected.RunsIn switch
+        {
+            "continuation" => CallContext.Continuation,
+            "task-run" => CallContext.TaskRun,
+            _ => CallContext.None,
+        };
+        if (runsIn != CallContext.None && !top.Context.HasFlag(runsIn))
+        {
+            yield return $"runs in: expected {expected.RunsIn}, got {top.Context}";
+        }
+        if (expected.Service is { } service && top.Service?.Split('.', '+')[^1] != service)
+        {
+            yield return $"service: expected {service}, got {top.Service ?? "none"}";
+        }
+    }
+
+    /// <summary>
+    /// Where the dump's answer differs from the live one on the same app: endpoint, user method, blocking call, chain
+    /// methods and lines (thread counts of a moment and of a capture naturally differ). Empty when they agree.
+    /// </summary>
+    public static IReadOnlyList<string> DumpDifferences(CorpusOutcome outcome)
+    {
+        if (outcome.Dump is not { } dump || outcome.Top is not { } live)
+        {
+            return [];
+        }
+        if (dump.Culprits.Count == 0)
+        {
+            return ["the dump named no culprit"];
+        }
+        var top = dump.Culprits[0];
+        var differences = new List<string>();
+        void Compare(string what, string? a, string? b)
+        {
+            if (!string.Equals(a, b, StringComparison.Ordinal))
+            {
+                differences.Add($"{what}: live {a ?? "none"}, dump {b ?? "none"}");
+            }
+        }
+        Compare("endpoint", live.Endpoint is { } le ? $"{le.Method} {Route(le.Route)}" : null, top.Endpoint is { } de ? $"{de.Method} {Route(de.Route)}" : null);
+        Compare("user method", live.UserFrame?.FullName, top.UserFrame?.FullName);
+        Compare("blocking call", live.BlockingCall.Name, top.BlockingCall.Name);
+        Compare("chain", string.Join(" → ", live.Chain.Select(h => h.Name)), string.Join(" → ", top.Chain.Select(h => h.Name)));
+        Compare("lines", string.Join(" ", live.Chain.Select(h => h.At?.ToString())), string.Join(" ", top.Chain.Select(h => h.At?.ToString())));
         return differences;
     }
 
@@ -107,6 +180,8 @@ internal static partial class CorpusJudge
         Place.Middleware => CodePlace.Middleware,
         Place.Filter => CodePlace.Filter,
         Place.BackgroundService => CodePlace.HostedService,
+        Place.DiFactory => CodePlace.DiFactory,
+        Place.Timer => CodePlace.Timer,
         _ => CodePlace.MinimalApi,
     };
 

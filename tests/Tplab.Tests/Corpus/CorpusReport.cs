@@ -33,6 +33,26 @@ internal static class CorpusReport
             expectedPool = outcome.Expected.Pool ?? "(not checked)",
             right = differences.Count == 0,
             differences,
+            // Per part of the answer, for blocking endpoints (null for the others): each right or wrong.
+            parts = outcome.Expected.Illness == ShopApp.Corpus.Illness.Blocking ? new
+            {
+                endpoint = !differences.Any(d => d.StartsWith("endpoint:", StringComparison.Ordinal)),
+                method = !differences.Any(d => d.StartsWith("user method:", StringComparison.Ordinal) || d.StartsWith("expected ", StringComparison.Ordinal)),
+                call = !differences.Any(d => d.StartsWith("blocking call:", StringComparison.Ordinal) || d.StartsWith("expected ", StringComparison.Ordinal)),
+                place = !differences.Any(d => d.StartsWith("place:", StringComparison.Ordinal) || d.StartsWith("runs in:", StringComparison.Ordinal) || d.StartsWith("service:", StringComparison.Ordinal)),
+                chain = !differences.Any(d => d.StartsWith("chain:", StringComparison.Ordinal) || d.StartsWith("expected ", StringComparison.Ordinal)),
+                line = !differences.Any(d => d.StartsWith("chain:", StringComparison.Ordinal) || d.StartsWith("line of", StringComparison.Ordinal) || d.StartsWith("expected ", StringComparison.Ordinal)),
+            } : null,
+            chain = outcome.Top is { } top ? string.Join(" → ", top.Chain.Select(h => h.ToString())) : null,
+            dumpTaken = outcome.Dump is not null,
+            dumpDifferences = CorpusJudge.DumpDifferences(outcome),
+            answerPhases = outcome.Diagnosis.Phases is { } phases ? new
+            {
+                rundown = Math.Round(phases.Rundown.TotalSeconds, 2),
+                read = Math.Round(phases.Read.TotalSeconds, 2),
+                analyse = Math.Round(phases.Analyse.TotalSeconds, 2),
+            } : null,
+            machineBusyPercent = Math.Round(outcome.MachineBusyPercent, 0),
             captureSeconds = Math.Round(outcome.Diagnosis.CaptureDuration.TotalSeconds, 2),
             answerSeconds = Math.Round(outcome.Diagnosis.AnswerTime.TotalSeconds, 2),
             throughput = Math.Round(outcome.ThroughputDuringCapture, 1),

@@ -9,6 +9,12 @@ namespace Tplab.Tests.Corpus;
 /// <summary>What diagnose and watch said about one corpus endpoint under load, and the load's throughput meanwhile.</summary>
 internal sealed record CorpusOutcome(ExpectedCulprit Expected, Diagnosis Diagnosis, double ThroughputDuringCapture)
 {
+    /// <summary>The whole machine's CPU use while diagnose ran (all cores, /proc/stat), in percent.</summary>
+    public double MachineBusyPercent { get; init; }
+
+    /// <summary>diagnose --dump of a dump taken right after the live capture, under the same load (benchmark only); null when not taken.</summary>
+    public Diagnosis? Dump { get; init; }
+
     public string PoolWord => Diagnosis.Pool?.Verdict.ToWord() ?? "(no watch: " + Diagnosis.PoolUnavailable + ")";
 
     public BlockedStackGroup? Top => Diagnosis.Culprits.Count > 0 ? Diagnosis.Culprits[0] : null;
@@ -35,7 +41,7 @@ internal static class CorpusRun
 
     public static readonly TimeSpan Capture = TimeSpan.FromSeconds(2.5);
 
-    public static async Task<CorpusOutcome> RunAsync(ExpectedCulprit expected, string? connectionString, TimeSpan? capture = null)
+    public static async Task<CorpusOutcome> RunAsync(ExpectedCulprit expected, string? connectionString, TimeSpan? capture = null, bool dump = false)
     {
         await using var app = await ShopAppProcess.StartAsync(connectionString);
         using (var http = new HttpClient { Timeout = TimeSpan.FromSeconds(30) })
@@ -54,12 +60,15 @@ internal static class CorpusRun
         {
             await Task.Delay(LoadBeforeCapture);
             var captureStart = DateTimeOffset.UtcNow;
+            var cpuBefore = MachineCpu.Read();
             var diagnosis = await BlockingDiagnoser.DiagnoseAsync(app.ProcessId, new DiagnoseOptions { Duration = capture ?? Capture });
+            var busy = MachineCpu.BusyPercent(cpuBefore, MachineCpu.Read());
+            var dumped = dump ? await DumpAsync(app.ProcessId) : null;
             await stopLoad.CancelAsync();
             var ends = await load;
             var captureEnd = captureStart + diagnosis.CaptureDuration;
             var completed = ends.Count(e => e >= captureStart && e < captureEnd);
-            return new CorpusOutcome(expected, diagnosis, completed / Math.Max(0.001, diagnosis.CaptureDuration.TotalSeconds));
+            return new CorpusOutcome(expected, diagnosis, completed / Math.Max(0.001, diagnosis.CaptureDuration.TotalSeconds)) { MachineBusyPercent = busy, Dump = dumped };
         }
         finally
         {
@@ -71,6 +80,25 @@ internal static class CorpusRun
             catch (Exception e) when (e is OperationCanceledException or HttpRequestException)
             {
             }
+        }
+    }
+
+    /// <summary>A dump of the loaded process by the runtime's createdump, read by diagnose --dump; null without createdump.</summary>
+    private static async Task<Diagnosis?> DumpAsync(int processId)
+    {
+        if (Tplab.Tests.Support.Preconditions.Createdump is not { } createdump)
+        {
+            return null;
+        }
+        var path = Path.Combine(Path.GetTempPath(), $"tplab-corpus-{processId}-{Guid.NewGuid():N}.dmp");
+        try
+        {
+            var (exit, _) = await Tplab.Tests.Support.Preconditions.RunToolAsync(createdump, TimeSpan.FromSeconds(120), "-f", path, processId.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            return exit == 0 ? Tplab.Diagnose.Offline.DumpDiagnoser.Diagnose(path, new DiagnoseOptions()) : null;
+        }
+        finally
+        {
+            File.Delete(path);
         }
     }
 
@@ -88,4 +116,20 @@ internal static class CorpusRun
         var result = await LoadRunner.RunAsync(options, null, ct);
         return [.. result.Records.Where(r => r.Succeeded).Select(r => result.StartedAt + r.End)];
     }
+}
+
+/// <summary>The machine's CPU counters (/proc/stat's first line): busy and total jiffies, to say how loaded it was over a window.</summary>
+internal static class MachineCpu
+{
+    public static (long Busy, long Total) Read()
+    {
+        var fields = File.ReadLines("/proc/stat").First().Split(' ', StringSplitOptions.RemoveEmptyEntries).Skip(1)
+            .Select(f => long.Parse(f, System.Globalization.CultureInfo.InvariantCulture)).ToArray();
+        var idle = fields[3] + (fields.Length > 4 ? fields[4] : 0);
+        var total = fields.Take(8).Sum();
+        return (total - idle, total);
+    }
+
+    public static double BusyPercent((long Busy, long Total) before, (long Busy, long Total) after) =>
+        after.Total > before.Total ? 100.0 * (after.Busy - before.Busy) / (after.Total - before.Total) : 0;
 }

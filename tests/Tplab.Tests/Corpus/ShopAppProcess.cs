@@ -40,7 +40,7 @@ internal sealed class ShopAppProcess : IAsyncDisposable
     /// <summary>http://127.0.0.1:port/</summary>
     public Uri BaseAddress { get; }
 
-    public static async Task<ShopAppProcess> StartAsync(string? connectionString, CancellationToken ct = default)
+    public static async Task<ShopAppProcess> StartAsync(string? connectionString, CancellationToken ct = default, IReadOnlyDictionary<string, string>? settings = null)
     {
         var folder = AppContext.BaseDirectory;
         var info = new ProcessStartInfo("/bin/sh")
@@ -52,6 +52,10 @@ internal sealed class ShopAppProcess : IAsyncDisposable
         if (connectionString is not null)
         {
             info.Environment["ConnectionStrings__Shop"] = connectionString;
+        }
+        foreach (var (name, value) in settings ?? new Dictionary<string, string>())
+        {
+            info.Environment[name] = value;
         }
         var guardian = ChildProcess.Start(info, "the corpus shop app");
         try

@@ -35,6 +35,9 @@ public sealed class ShopCorpusTests(ShopCorpusFixture fixture, ITestOutputHelper
     [InlineData("invoice-razor")]
     [InlineData("notifications-background")]
     [InlineData("loyalty-continuation")]
+    [InlineData("availability-continuation")]
+    [InlineData("documents-taskrun")]
+    [InlineData("quotes-timer")]
     [InlineData("catalog-search")]
     [InlineData("prices-live")]
     [InlineData("orders-summary")]
@@ -58,6 +61,24 @@ public sealed class ShopCorpusTests(ShopCorpusFixture fixture, ITestOutputHelper
         Assert.Equal(ShopCorpus.Cases.Select(c => c.Case).Order(StringComparer.Ordinal), tested);
         Assert.True(ShopCorpus.Cases.Count(c => c.Illness == Illness.Blocking) >= 15);
         Assert.True(ShopCorpus.Cases.Count(c => c.Illness != Illness.Blocking) >= 4);
+    }
+
+    [Fact]
+    public void Corpus_EveryDeclaredLine_IsOnOneLineOfItsFile()
+    {
+        var hops = ShopCorpus.Cases.SelectMany(c => c.Chain).ToList();
+
+        Assert.True(hops.Count >= 40, $"{hops.Count} hops declared");
+        foreach (var hop in hops)
+        {
+            Assert.True(CorpusSource.LineOf(hop.File, hop.Line) > 0);
+            Assert.True(hop.OrLine is null || CorpusSource.LineOf(hop.File, hop.OrLine) > 0);
+        }
+        // Every blocking endpoint declares its chain, and a place of each kind diagnose must get right is in the corpus.
+        Assert.All(ShopCorpus.Cases.Where(c => c.Illness == Illness.Blocking), c => Assert.NotEmpty(c.Chain));
+        Assert.Superset(new HashSet<Place>(Enum.GetValues<Place>()), ShopCorpus.Cases.Select(c => c.Where).ToHashSet());
+        Assert.Contains(ShopCorpus.Cases, c => c.RunsIn == "continuation");
+        Assert.Contains(ShopCorpus.Cases, c => c.RunsIn == "task-run" && c.Where != Place.BackgroundService);
     }
 
     private async Task CheckAsync(string name, string? connectionString)

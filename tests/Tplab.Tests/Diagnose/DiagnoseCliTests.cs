@@ -28,6 +28,26 @@ public sealed class DiagnoseCliTests
         Assert.Contains(message, stderr, StringComparison.Ordinal);
     }
 
+    [Theory]
+    // a folder that cannot be written, a folder given as the file, a folder that does not exist
+    [InlineData("/proc/kept.nettrace", "could not write --keep-trace /proc/kept.nettrace")]
+    [InlineData("/tmp", "could not write --keep-trace /tmp: it is a folder")]
+    [InlineData("/no/such/folder/kept.nettrace", "could not write --keep-trace /no/such/folder/kept.nettrace: the folder '/no/such/folder' does not exist")]
+    public async Task Diagnose_KeepTraceThatCannotBeWritten_FailsBeforeTheCaptureNamingThePathGiven(string keep, string message)
+    {
+        // This test's own process is a .NET process: were the check after the capture, it would be captured for 30 s.
+        var started = System.Diagnostics.Stopwatch.GetTimestamp();
+
+        var (code, stdout, stderr) = await TplabCli.RunAsync(Timeout, "diagnose", Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture), "--duration", "30s", "--keep-trace", keep);
+
+        Assert.Equal(ExitCodes.OutputFailed, code);
+        Assert.Equal("", stdout);
+        var line = Assert.Single(stderr.TrimEnd('\n').Split('\n'));
+        Assert.Contains(message, line, StringComparison.Ordinal);
+        Assert.DoesNotContain(".tmp", line, StringComparison.Ordinal);
+        Assert.True(System.Diagnostics.Stopwatch.GetElapsedTime(started) < TimeSpan.FromSeconds(20), "failed after a capture, not before");
+    }
+
     [Fact]
     public async Task Diagnose_NotDotNet_SaysSoWithExit5()
     {

@@ -2,6 +2,7 @@ using System.Globalization;
 using Tplab.Blocking;
 using Tplab.Diagnose.Capture;
 using Tplab.Diagnose.Output;
+using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 using Tplab.Diagnose;
 using static Tplab.Tests.Diagnose.Stacks;
@@ -60,6 +61,25 @@ public sealed class GroupingAndAdviceTests
         Assert.Equal(3000.0 / 3500, groups[0].Share, precision: 6);
         Assert.Equal(0.5, groups[1].Threads, precision: 6);
         Assert.Equal(3.5, summary.BlockedThreads, precision: 6);
+    }
+
+    [Fact]
+    public void Grouper_CompletedTwiceAndFedBetween_GivesTheSameAnswerThenCountsTheNew()
+    {
+        var grouper = new BlockedStackGrouper(new StackClassifier(), 14);
+        grouper.Add(new ThreadObservation(1, 0, 800, SleepInAction, ObservationSource.Sample), new Endpoint("GET", "/slow", null));
+        grouper.Add(new ThreadObservation(2, 0, 400, ResultInAction, ObservationSource.WaitEvent));
+
+        var first = grouper.Complete(TimeSpan.FromSeconds(1), 0.2);
+        var second = grouper.Complete(TimeSpan.FromSeconds(1), 0.2);
+
+        Assert.Equal(Describe(first.Groups), Describe(second.Groups));
+        Assert.Equal(first.Summary, second.Summary);
+        grouper.Add(new ThreadObservation(3, 0, 1000, SleepInAction, ObservationSource.Sample));
+        Assert.Equal(1.8, grouper.Complete(TimeSpan.FromSeconds(1), 0.2).Groups[0].Threads, precision: 6);
+
+        static string[] Describe(IReadOnlyList<BlockedStackGroup> groups) =>
+            [.. groups.Select(g => string.Create(CultureInfo.InvariantCulture, $"{g.BlockingCall.Name} {g.UserFrame?.FullName} {g.Threads} {g.DistinctThreads} {g.Endpoint}"))];
     }
 
     [Fact]

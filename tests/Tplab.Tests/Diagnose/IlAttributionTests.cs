@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.Hosting;
 using Tplab.Blocking;
 using Tplab.Diagnose.Capture;
+using Tplab.Diagnose.Chains;
 using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
@@ -19,8 +20,6 @@ namespace Tplab.Tests.Diagnose;
 public sealed class IlAttributionTests : IDisposable
 {
     private const string Here = "Tplab.Tests.Diagnose.";
-    private const string RequestDelegate = "Anonymously Hosted DynamicMethods Assembly!dynamicClass.lambda_method4(pMT: 0x1,class System.Object,pMT: 0x2)";
-    private const string Kestrel = "Microsoft.AspNetCore.Server.Kestrel.Core!Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol+<ProcessRequests>d__237`1[System.__Canon].MoveNext()";
 
     private readonly StackClassifier _classifier = new();
     private readonly ApplicationCode _code = ApplicationCode.Load([typeof(IlWarehouse).Assembly.Location], new LibraryCode());
@@ -35,7 +34,7 @@ public sealed class IlAttributionTests : IDisposable
         var culprit = Single(new BlockedStackGrouper(_classifier, 14, inlines, _code), frames);
 
         Assert.Equal(Here + "IlWarehouse.Refresh", culprit.UserFrame!.FullName);
-        Assert.Null(culprit.UserFrame.InlinedInto);
+        Assert.Equal(HopSource.Stack, culprit.Chain[^1].From);
     }
 
     [Fact]
@@ -91,7 +90,8 @@ public sealed class IlAttributionTests : IDisposable
         Assert.Equal("Task.Result", culprit.BlockingCall.Name);
         Assert.Equal(CodePlace.MinimalApi, culprit.Place);
         // The awaited method that completed and resumed the handler is below the continuation, not in the chain.
-        Assert.Equal(["IlEndpoints.Map", "IlLoyalty.Points"], culprit.Chain.Select(m => m.DisplayName));
+        Assert.Equal(["GET /points/{id} handler", "IlLoyalty.Points"], culprit.Chain.Select(h => h.Name));
+        Assert.Equal([HopSource.Stack, HopSource.Il], culprit.Chain.Select(h => h.From));
         // Without the activity the thread's own events say nothing: no Kestrel frame links it to a request.
         Assert.Null(index.Find(wait.ThreadId, wait.StartMs, wait.Frames));
     }
@@ -106,7 +106,7 @@ public sealed class IlAttributionTests : IDisposable
         var culprit = Single(new BlockedStackGrouper(_classifier, 14, null, _code), frames);
 
         Assert.Equal(Here + "IlSleepController.Sleep", culprit.UserFrame!.FullName);
-        Assert.Equal("dynamicClass.lambda_method5", culprit.UserFrame.InlinedInto);
+        Assert.Equal(HopSource.Il, culprit.Chain.Single().From);
         Assert.Equal(CodePlace.MvcAction, culprit.Place);
     }
 

@@ -143,6 +143,18 @@ public sealed class OfflineTraceTests
             using var offlineDoc = JsonDocument.Parse(offline);
             string Top(JsonDocument d) => d.RootElement.GetProperty("culprits")[0].GetProperty("userFrame").GetString()!;
             Assert.Equal(Top(liveDoc), Top(offlineDoc));
+            // The same chain, hop by hop, with the same files and lines: the trace keeps the IL-to-native maps the live read used.
+            string Chain(JsonDocument d) => d.RootElement.GetProperty("culprits")[0].GetProperty("chain").ToString();
+            Assert.Equal(Chain(liveDoc), Chain(offlineDoc));
+            Assert.Contains("WaitController.cs", Chain(liveDoc), StringComparison.Ordinal);
+            if (SchemaValidation.Folder is not null)
+            {
+                var livePath = Path.Combine(dir.FullName, "live.json");
+                var tracePath = Path.Combine(dir.FullName, "trace.json");
+                await File.WriteAllTextAsync(livePath, live);
+                await File.WriteAllTextAsync(tracePath, offline);
+                await SchemaValidation.AssertValidAsync(SchemaValidation.SchemaOf("diagnosis"), livePath, tracePath);
+            }
             Assert.Equal(liveDoc.RootElement.GetProperty("processId").GetInt32(), offlineDoc.RootElement.GetProperty("processId").GetInt32());
         }
         finally

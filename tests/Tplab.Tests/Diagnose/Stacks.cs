@@ -79,6 +79,12 @@ internal static class Stacks
 
     public const string Sleep = "System.Private.CoreLib!System.Threading.Thread.Sleep(int32)";
 
+    /// <summary>A minimal API's compiled request delegate (closure, target, HttpContext).</summary>
+    public const string RequestDelegate = "Anonymously Hosted DynamicMethods Assembly!dynamicClass.lambda_method4(pMT: 0x1,class System.Object,pMT: 0x2)";
+
+    /// <summary>Kestrel's request loop, below every request's synchronous part.</summary>
+    public const string Kestrel = "Microsoft.AspNetCore.Server.Kestrel.Core!Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol+<ProcessRequests>d__237`1[System.__Canon].MoveNext()";
+
     /// <summary>Frames from "Module!Type.Method(sig)" strings.</summary>
     public static IReadOnlyList<StackFrame> Of(params IEnumerable<string>[] parts) =>
         [.. parts.SelectMany(p => p).Select(Frame)];

@@ -16,6 +16,15 @@ public static class DiagnoseProviders
     /// <summary>Microsoft-Windows-DotNETRuntime: MethodJitInliningSucceeded/Failed (Verbose), which name the caller an inlined method went into.</summary>
     public const long JitTracingKeyword = 0x1000;
 
+    /// <summary>Microsoft-Windows-DotNETRuntime: MethodLoadVerbose (Verbose) of every method jitted during the capture: where its code is.</summary>
+    public const long JitKeyword = 0x10;
+
+    /// <summary>
+    /// Microsoft-Windows-DotNETRuntime: MethodILToNativeMap beside each MethodLoadVerbose, which maps the code of a method
+    /// jitted during the capture back to IL offsets (the rundown sends the maps of the code that existed before).
+    /// </summary>
+    public const long JittedMethodIlToNativeMapKeyword = 0x20000;
+
     /// <summary>Microsoft-Windows-DotNETRuntime: WaitHandleWait/Start (301) and /Stop (302), Verbose, .NET 9+.</summary>
     public const long WaitHandleKeyword = 0x40000000000;
 
@@ -54,7 +63,7 @@ public static class DiagnoseProviders
     public static IReadOnlyList<EventPipeProvider> All { get; } =
     [
         new(SampleProfiler, EventLevel.Informational),
-        new(Runtime, EventLevel.Verbose, WaitHandleKeyword | ContentionKeyword | JitTracingKeyword),
+        new(Runtime, EventLevel.Verbose, WaitHandleKeyword | ContentionKeyword | JitTracingKeyword | JitKeyword | JittedMethodIlToNativeMapKeyword),
         new(Hosting, EventLevel.Informational),
         new(Tpl, EventLevel.Informational, TasksFlowActivityIds),
         new(DiagnosticSource, EventLevel.Verbose, DiagnosticSourceEvents, new Dictionary<string, string> { ["FilterAndPayloadSpecs"] = FilterAndPayloadSpecs }),

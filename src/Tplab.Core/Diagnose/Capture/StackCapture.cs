@@ -8,7 +8,17 @@ using Tplab.Runtime;
 namespace Tplab.Diagnose.Capture;
 
 /// <summary>The stacks of one capture and how long the session really recorded.</summary>
-public sealed record StackCaptureResult(CapturedStacks Stacks, TimeSpan Recorded);
+public sealed record StackCaptureResult(CapturedStacks Stacks, TimeSpan Recorded)
+{
+    /// <summary>Why <c>--keep-trace</c> could not be written after the capture, in one line; null when kept or not asked.</summary>
+    public string? KeepFailed { get; init; }
+
+    /// <summary>From the session's stop to the end of the runtime's rundown (method names and IL maps).</summary>
+    public TimeSpan Rundown { get; init; }
+
+    /// <summary>Reading the trace: TraceLog's conversion, symbols from the rundown, stacks and events.</summary>
+    public TimeSpan Read { get; init; }
+}
 
 /// <summary>
 /// One EventPipe session to the target: the sample profiler (every thread's stack about once a millisecond) and the
@@ -20,22 +30,20 @@ public static class StackCapture
 {
     /// <summary>
     /// Records for <see cref="DiagnoseOptions.Duration"/> over <paramref name="connection"/>; throws a
-    /// <see cref="TplabException"/> (exit 6 or 7) when the target refuses or exits. With
-    /// <see cref="DiagnoseOptions.KeepTrace"/> the raw .nettrace is kept there (written whole: temp file, then rename).
+    /// <see cref="TplabException"/> (exit 6 or 7) when the target refuses or exits. With <paramref name="keep"/> (reserved
+    /// before the capture) the raw .nettrace is kept there, written whole; a failure then is reported, not thrown.
     /// </summary>
-    public static async Task<StackCaptureResult> RunAsync(RuntimeConnection connection, DiagnoseOptions options, CancellationToken cancellationToken)
+    public static async Task<StackCaptureResult> RunAsync(RuntimeConnection connection, DiagnoseOptions options, CancellationToken cancellationToken, KeptTrace? keep = null)
     {
         var processId = connection.ProcessId;
-        var path = Path.Combine(Path.GetTempPath(), $"tplab-diagnose-{processId}-{Guid.NewGuid():N}.nettrace");
+        var path = ScratchFolder.File($"tplab-diagnose-{processId}", ".nettrace");
         try
         {
-            var recorded = await RecordAsync(connection, path, options, cancellationToken).ConfigureAwait(false);
+            var (recorded, rundown) = await RecordAsync(connection, path, options, cancellationToken).ConfigureAwait(false);
+            var reading = options.Time.GetTimestamp();
             var stacks = TraceReader.Read(path);
-            if (options.KeepTrace is { } keep)
-            {
-                AtomicFile.Copy(path, keep);
-            }
-            return new StackCaptureResult(stacks, recorded);
+            var read = options.Time.GetElapsedTime(reading);
+            return new StackCaptureResult(stacks, recorded) { KeepFailed = keep?.Keep(path), Rundown = rundown, Read = read };
         }
         finally
         {
@@ -43,7 +51,7 @@ public static class StackCapture
         }
     }
 
-    private static async Task<TimeSpan> RecordAsync(RuntimeConnection connection, string path, DiagnoseOptions options, CancellationToken cancellationToken)
+    private static async Task<(TimeSpan Recorded, TimeSpan Rundown)> RecordAsync(RuntimeConnection connection, string path, DiagnoseOptions options, CancellationToken cancellationToken)
     {
         var processId = connection.ProcessId;
         var config = new EventPipeSessionConfiguration(DiagnoseProviders.All, 256, requestRundown: true, requestStackwalk: true);
@@ -75,7 +83,7 @@ public static class StackCapture
             throw new TplabException(ExitCodes.Failed, $"process {processId} did not finish its rundown (method names) within {options.RundownTimeout.TotalSeconds.ToString("0", CultureInfo.InvariantCulture)} s");
         }
         await copy.ConfigureAwait(false);
-        return recorded;
+        return (recorded, time.GetElapsedTime(started) - recorded);
     }
 
     private static TplabException Gone(int processId, TimeSpan after, Exception? inner) =>

@@ -1,5 +1,6 @@
 using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 using Tplab.Blocking;
 using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
@@ -55,12 +56,15 @@ public static class TraceReader
     /// <summary>Reads the stacks of a finished .nettrace; TraceEvent's exceptions pass through (the caller knows whose file it is).</summary>
     public static CapturedStacks Read(string nettracePath)
     {
-        // The .etlx goes to the temp folder: a user's trace may sit in a folder tplab cannot write to.
-        var etlx = TraceLog.CreateFromEventPipeDataFile(nettracePath, Path.Combine(Path.GetTempPath(), $"tplab-{Guid.NewGuid():N}.etlx"));
+        // The .etlx goes to the scratch folder (memory-backed where there is one): a user's trace may sit in a folder
+        // tplab cannot write to. All events kept: the method load/stop and IL-map events, which TraceLog otherwise keeps
+        // to itself, give IL offsets.
+        var etlx = TraceLog.CreateFromEventPipeDataFile(nettracePath, ScratchFolder.File("tplab", ".etlx"), new TraceLogOptions { KeepAllEvents = true });
         try
         {
             using var log = new TraceLog(etlx);
-            var frames = new Dictionary<CallStackIndex, IReadOnlyList<StackFrame>>();
+            var frames = new Dictionary<CallStackIndex, Stack>();
+            var maps = new CodeMaps();
             var samples = new List<RawSample>();
             var waits = new List<RawWait>();
             var open = new Dictionary<int, (double Start, IReadOnlyList<StackFrame> Frames, Guid Activity)>();
@@ -76,26 +80,41 @@ public static class TraceReader
             int withStacks = 0, rundownMethods = 0, events = 0;
             foreach (var e in log.Events)
             {
+                switch (e)
+                {
+                    case MethodLoadUnloadVerboseTraceData method:
+                        maps.OnMethod(method);
+                        continue;
+                    case MethodILToNativeMapTraceData map:
+                        maps.OnMap(map);
+                        continue;
+                    case ModuleLoadUnloadTraceData module:
+                        maps.OnModule(module.ModuleID, module.ModuleILPath ?? "");
+                        break;
+                }
                 var t = e.TimeStampRelativeMSec;
                 events++;
                 processId ??= e.ProcessID > 0 ? e.ProcessID : null;
                 withStacks += e.CallStackIndex() != CallStackIndex.Invalid ? 1 : 0;
-                if (e.ProviderName == Rundown && e.EventName == "Runtime/Start")
+                if (runtimePath is null && e.ProviderName == Rundown && e.EventName == "Runtime/Start")
                 {
                     runtimePath ??= e.PayloadByName("RuntimeDllPath") as string;
                 }
-                else if (e.EventName == "ProcessInfo")
+                else if (commandLine is null && e.EventName == "ProcessInfo")
                 {
                     commandLine ??= e.PayloadByName("CommandLine") as string;
                 }
-                if (e.ProviderName == SampleProfiler)
+                var provider = e.ProviderName;
+                if (provider == SampleProfiler)
                 {
                     first = Math.Min(first, t);
                     last = Math.Max(last, t);
-                    var type = e.PayloadByName("Type") is { } v ? Convert.ToInt32(v, System.Globalization.CultureInfo.InvariantCulture) : 0;
+                    // The sample's one field (a 4-byte type), read in place: parsing the payload for every sample cost a third of the read.
+                    var type = e.EventDataLength == 4 ? System.Runtime.InteropServices.Marshal.ReadInt32(e.DataStart)
+                        : e.PayloadValue(0) is { } v ? Convert.ToInt32(v, System.Globalization.CultureInfo.InvariantCulture) : 0;
                     samples.Add(new RawSample(e.ThreadID, t, type == ExternalSample, FramesOf(e, frames)));
                 }
-                else if (e.ProviderName == Runtime)
+                else if (provider == Runtime)
                 {
                     switch (e.EventName)
                     {
@@ -119,15 +138,19 @@ public static class TraceReader
                             break;
                     }
                 }
-                else if (e.ProviderName == Rundown && e.EventName == "Loader/ModuleDCStop"
+                else if (provider == Rundown && e.EventName == "Loader/ModuleDCStop"
                     && e.PayloadByName("ModuleILPath") is string { Length: > 0 } module)
                 {
                     modules.Add(module);
                 }
-                else if (RequestEventOf(e, t) is { } request)
+                else if (provider is DiagnoseProviders.Hosting or DiagnoseProviders.DiagnosticSource && RequestEvents.Of(e, t) is { } request)
                 {
                     requests.Add(request);
                 }
+            }
+            foreach (var stack in frames.Values)
+            {
+                stack.Locate(maps);
             }
             waits.AddRange(open.Select(o => new RawWait(o.Key, o.Value.Start, null, o.Value.Frames) { Activity = o.Value.Activity }));
             waits.AddRange(openLocks.Select(o => new RawWait(o.Key, o.Value.Start, null, o.Value.Frames) { Activity = o.Value.Activity }));
@@ -157,64 +180,7 @@ public static class TraceReader
         return new Inlining(Name("MethodBeingCompiled"), Name("Inliner"), Name("Inlinee"));
     }
 
-    private static RequestEvent? RequestEventOf(TraceEvent e, double t)
-    {
-        if (e.ProviderName == DiagnoseProviders.Hosting)
-        {
-            var kind = e.EventName switch
-            {
-                "Request/Start" or "RequestStart" => RequestEventKind.Start,
-                "Request/Stop" or "RequestStop" => RequestEventKind.Stop,
-                _ => (RequestEventKind?)null,
-            };
-            return kind is { } k ? new RequestEvent(k, e.ThreadID, t, e.ActivityID, FieldsOf(e)) : null;
-        }
-        if (e.ProviderName == DiagnoseProviders.DiagnosticSource && e.PayloadByName("EventName") is string name)
-        {
-            var kind = name switch
-            {
-                DiagnoseProviders.EndpointMatched => RequestEventKind.EndpointMatched,
-                DiagnoseProviders.BeforeAction or DiagnoseProviders.BeforeHandlerMethod => RequestEventKind.BeforeAction,
-                _ => (RequestEventKind?)null,
-            };
-            return kind is { } k ? new RequestEvent(k, e.ThreadID, t, e.ActivityID, ArgumentsOf(e.PayloadByName("Arguments"))) : null;
-        }
-        return null;
-    }
-
-    private static Dictionary<string, string> FieldsOf(TraceEvent e)
-    {
-        var fields = new Dictionary<string, string>(StringComparer.Ordinal);
-        foreach (var name in e.PayloadNames)
-        {
-            fields[name] = e.PayloadByName(name)?.ToString() ?? "";
-        }
-        return fields;
-    }
-
-    // The bridge writes its transforms as an array of { Key, Value } pairs.
-    private static Dictionary<string, string> ArgumentsOf(object? arguments)
-    {
-        var fields = new Dictionary<string, string>(StringComparer.Ordinal);
-        if (arguments is not System.Collections.IEnumerable items)
-        {
-            return fields;
-        }
-        foreach (var item in items)
-        {
-            if (item is IEnumerable<KeyValuePair<string, object>> pairs)
-            {
-                var map = pairs.ToDictionary(p => p.Key, p => p.Value, StringComparer.Ordinal);
-                if (map.GetValueOrDefault("Key") is string key)
-                {
-                    fields[key] = map.GetValueOrDefault("Value")?.ToString() ?? "";
-                }
-            }
-        }
-        return fields;
-    }
-
-    private static IReadOnlyList<StackFrame> FramesOf(TraceEvent e, Dictionary<CallStackIndex, IReadOnlyList<StackFrame>> cache)
+    private static IReadOnlyList<StackFrame> FramesOf(TraceEvent e, Dictionary<CallStackIndex, Stack> cache)
     {
         var index = e.CallStackIndex();
         if (index == CallStackIndex.Invalid)
@@ -223,16 +189,36 @@ public static class TraceReader
         }
         if (cache.TryGetValue(index, out var known))
         {
-            return known;
+            return known.Frames;
         }
-        var list = new List<StackFrame>();
+        var stack = new Stack();
         for (var frame = e.CallStack(); frame is not null; frame = frame.Caller)
         {
             var address = frame.CodeAddress;
-            list.Add(StackFrame.Parse(address.ModuleName ?? "", address.FullMethodName ?? ""));
+            stack.Frames.Add(StackFrame.Parse(address.ModuleName ?? "", address.FullMethodName ?? ""));
+            stack.Addresses.Add(address.Address);
         }
-        cache[index] = list;
-        return list;
+        cache[index] = stack;
+        return stack.Frames;
+    }
+
+    /// <summary>One distinct stack: its frames (shared by every event that has it) and their addresses, located in IL once the rundown is read.</summary>
+    private sealed class Stack
+    {
+        public List<StackFrame> Frames { get; } = [];
+
+        public List<ulong> Addresses { get; } = [];
+
+        public void Locate(CodeMaps maps)
+        {
+            for (var i = 0; i < Frames.Count; i++)
+            {
+                if (!Frames[i].IsUnresolved && maps.Locate(Addresses[i], returnAddress: i > 0) is { } code)
+                {
+                    Frames[i] = Frames[i] with { Code = code };
+                }
+            }
+        }
     }
 
     /// <summary>Deletes a file if it can; a leftover temporary file is not worth failing for.</summary>

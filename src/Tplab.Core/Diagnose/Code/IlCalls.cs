@@ -4,6 +4,9 @@ using System.Reflection.Metadata.Ecma335;
 
 namespace Tplab.Diagnose.Code;
 
+/// <summary>A call in a method body: the callee's declaring type and name, whether it is only handed on as a delegate, and its IL offset.</summary>
+internal readonly record struct IlCall(string Type, string Method, bool Pointer, int Offset);
+
 /// <summary>The methods one method body calls, read from its IL: <c>call</c>, <c>callvirt</c>, <c>newobj</c>, <c>ldftn</c>.</summary>
 internal static class IlCalls
 {
@@ -11,86 +14,37 @@ internal static class IlCalls
     public static IEnumerable<(string Type, string Method)> Of(MetadataReader reader, MethodBodyBlock body) =>
         References(reader, body).Select(r => (r.Type, r.Method));
 
-    /// <summary>
-    /// The methods the body hands to ASP.NET Core's <c>Map*</c> as endpoint handlers (<c>app.MapGet("/x", (int id) => ...)</c>):
-    /// a delegate made from <c>ldftn</c> whose next call, delegate constructors aside, is a <c>Map*</c> of ASP.NET Core.
-    /// </summary>
-    public static IEnumerable<(string Type, string Method)> EndpointHandlers(MetadataReader reader, MethodBodyBlock body)
-    {
-        (string Type, string Method)? pending = null;
-        foreach (var (type, method, pointer) in References(reader, body))
-        {
-            if (pointer)
-            {
-                pending = (type, method);
-            }
-            else if (pending is { } handler && method != ".ctor")
-            {
-                if (method.StartsWith("Map", StringComparison.Ordinal) && type.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal))
-                {
-                    yield return handler;
-                }
-                pending = null;
-            }
-        }
-    }
-
     /// <summary>Every call, callvirt and newobj target, and every ldftn/ldvirtftn target (<c>Pointer</c>: handed on as a delegate), in IL order.</summary>
-    public static IEnumerable<(string Type, string Method, bool Pointer)> References(MetadataReader reader, MethodBodyBlock body)
+    public static IEnumerable<IlCall> References(MetadataReader reader, MethodBodyBlock body) =>
+        References(reader, IlInstructions.Of(body));
+
+    /// <summary>As <see cref="References(MetadataReader, MethodBodyBlock)"/>, from instructions already decoded.</summary>
+    public static IEnumerable<IlCall> References(MetadataReader reader, IReadOnlyList<IlInstruction> instructions)
     {
-        var il = body.GetILReader();
-        while (il.RemainingBytes > 0)
+        foreach (var instruction in instructions)
         {
-            int op = il.ReadByte();
-            if (op == 0xFE)
+            if (Callee(reader, instruction) is { } callee)
             {
-                var second = il.ReadByte();
-                if (second is 0x06 or 0x07)
-                {
-                    // ldftn / ldvirtftn: a lambda or method group handed to someone else (Task.Run, a delegate).
-                    if (Resolve(reader, MetadataTokens.EntityHandle(il.ReadInt32())) is { } target)
-                    {
-                        yield return (target.Type, target.Method, true);
-                    }
-                }
-                else
-                {
-                    il.Offset += second switch
-                    {
-                        0x09 or 0x0A or 0x0B or 0x0C or 0x0D or 0x0E => 2,
-                        0x12 or 0x19 => 1,
-                        0x15 or 0x16 or 0x1C or 0x1D => 4,
-                        _ => 0,
-                    };
-                }
-                continue;
+                yield return new IlCall(callee.Type, callee.Method, instruction.Kind == IlKind.Pointer, instruction.Offset);
             }
-            if (op is 0x28 or 0x6F or 0x73)
-            {
-                if (Resolve(reader, MetadataTokens.EntityHandle(il.ReadInt32())) is { } callee)
-                {
-                    yield return (callee.Type, callee.Method, false);
-                }
-                continue;
-            }
-            if (op == 0x45)
-            {
-                var targets = il.ReadInt32();
-                il.Offset += 4 * targets;
-                continue;
-            }
-            il.Offset += OperandSize(op);
         }
     }
 
-    private static int OperandSize(int op) => op switch
+    /// <summary>The callee of a call or pointer instruction, or null when it is no method.</summary>
+    public static (string Type, string Method)? Callee(MetadataReader reader, IlInstruction instruction) =>
+        instruction.Kind is IlKind.Call or IlKind.Pointer ? Resolve(reader, MetadataTokens.EntityHandle(instruction.Token)) : null;
+
+    /// <summary>The generic arguments of a called generic method (<c>AddSingleton&lt;IFxRates&gt;</c> → <c>IFxRates</c>'s full name); empty for other calls.</summary>
+    public static IReadOnlyList<string> MethodArguments(MetadataReader reader, IlInstruction instruction)
     {
-        >= 0x0E and <= 0x13 or 0x1F or >= 0x2B and <= 0x37 or 0xDE => 1,
-        0x21 or 0x23 => 8,
-        0x20 or 0x22 or 0x27 or 0x29 or >= 0x38 and <= 0x44 or >= 0x70 and <= 0x75 or 0x79 or >= 0x7B and <= 0x81
-            or 0x8C or 0x8D or 0x8F or 0xA3 or 0xA4 or 0xA5 or 0xC2 or 0xC6 or 0xD0 or 0xDD => 4,
-        _ => 0,
-    };
+        var handle = MetadataTokens.EntityHandle(instruction.Token);
+        if (instruction.Kind != IlKind.Call || handle.Kind != HandleKind.MethodSpecification)
+        {
+            return [];
+        }
+        var spec = reader.GetMethodSpecification((MethodSpecificationHandle)handle);
+        return spec.DecodeSignature(GenericName.Instance, null);
+    }
 
     private static (string Type, string Method)? Resolve(MetadataReader reader, EntityHandle handle)
     {

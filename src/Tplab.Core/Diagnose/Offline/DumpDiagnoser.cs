@@ -1,10 +1,10 @@
 using System.Diagnostics;
 using System.Globalization;
-using DiagFrame = Tplab.Blocking.StackFrame;
 using Microsoft.Diagnostics.Runtime;
 using Tplab.Blocking;
 using Tplab.Common;
 using Tplab.Diagnose.Capture;
+using Tplab.Diagnose.Requests;
 using Tplab.Processes;
 
 namespace Tplab.Diagnose.Offline;
@@ -60,10 +60,15 @@ public static class DumpDiagnoser
         var version = RuntimeVersion.FromMaps([clr.ModuleInfo.FileName ?? ""]);
         using var runtime = CreateRuntime(clr, version, path);
         var samples = new List<RawSample>();
+        var requests = new List<RequestEvent>();
+        var reader = new DumpFrames();
         foreach (var thread in runtime.Threads.Where(t => t.IsAlive && t.OSThreadId != 0))
         {
-            // Managed method frames only: the runtime's own transition frames repeat the method they sit in.
-            var frames = thread.EnumerateStackTrace().Where(f => f.Kind == ClrStackFrameKind.ManagedMethod && f.Method is not null).Select(Frame).Take(500).ToList();
+            var frames = reader.Of(thread, 500);
+            if (frames.Any(f => f.TypeName.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal)))
+            {
+                requests.AddRange(DumpRequests.Of(thread));
+            }
             if (frames.Count > 0)
             {
                 // Managed (not External): counted as a thread seen, while the wait below carries the held moment.
@@ -71,16 +76,19 @@ public static class DumpDiagnoser
             }
         }
         var waits = samples.Select(s => new RawWait(s.ThreadId, 0, MomentMs, s.Frames)).ToList();
-        var stacks = new CapturedStacks(samples, waits, 0, MomentMs, waits.Count);
+        // The application's assemblies, as the process loaded them: their IL is followed like a live capture's.
+        var modules = runtime.EnumerateModules().Select(m => m.Name).OfType<string>().Where(n => n.Length > 0).Distinct(StringComparer.Ordinal).ToList();
+        var stacks = new CapturedStacks(samples, waits, 0, MomentMs, waits.Count) { Modules = modules, Requests = requests };
         var facts = new TargetFacts(target.DataReader.ProcessId, NameOf(target), version);
         var diagnosis = BlockingDiagnoser.Analyse(facts, new StackCaptureResult(stacks, TimeSpan.FromMilliseconds(MomentMs)), options, Stopwatch.GetElapsedTime(started));
         var pool = DumpPool.Describe(runtime);
         return diagnosis with
         {
             CaptureDuration = TimeSpan.Zero,
-            Evidence = diagnosis.Evidence with { Samples = samples.Count, WaitEvents = 0, SamplingIntervalMs = 0, Fallback = null },
+            Evidence = diagnosis.Evidence with { Samples = samples.Count, WaitEvents = 0, SamplingIntervalMs = 0, Fallback = null, Requests = requests.Count(r => r.Kind == RequestEventKind.Start) },
             PoolUnavailable = "a dump is one moment, not a timeline: " + pool,
             Source = new DiagnosisSource("dump", path, null),
+            AnswerTime = Stopwatch.GetElapsedTime(started),
         };
     }
 
@@ -124,13 +132,6 @@ public static class DumpDiagnoser
     }
 
     private static string DacName() => OperatingSystem.IsWindows() ? "mscordaccore.dll" : OperatingSystem.IsMacOS() ? "libmscordaccore.dylib" : "libmscordaccore.so";
-
-    private static DiagFrame Frame(ClrStackFrame f)
-    {
-        var method = f.Method!;
-        var module = Path.GetFileNameWithoutExtension(method.Type?.Module?.Name ?? "");
-        return DiagFrame.Parse(module, method.Signature ?? $"{method.Type?.Name}.{method.Name}");
-    }
 
     private static string NameOf(DataTarget target)
     {

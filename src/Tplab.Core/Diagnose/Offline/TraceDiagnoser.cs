@@ -48,6 +48,7 @@ public static class TraceDiagnoser
             Pool = pool,
             PoolUnavailable = pool is null ? "not in the trace (no System.Runtime counters)" : null,
             Source = new DiagnosisSource("trace", path, Missing(stacks, version, pool is not null)),
+            AnswerTime = Stopwatch.GetElapsedTime(started),
         };
     }
 

@@ -20,7 +20,7 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         var runtime = d.RuntimeVersion is { } v ? $".NET {v}" : "runtime version unknown";
         output.WriteLine(d.Source?.Kind == "dump"
             ? string.Create(Inv, $"tplab diagnose: process {d.ProcessId} ({d.ProcessName}), {runtime}: the stacks of one moment, answered in {d.AnswerTime.TotalSeconds:0.0} s")
-            : string.Create(Inv, $"tplab diagnose: process {d.ProcessId} ({d.ProcessName}), {runtime}: {d.CaptureDuration.TotalSeconds:0.0} s of stacks, answered in {d.AnswerTime.TotalSeconds:0.0} s"));
+            : string.Create(Inv, $"tplab diagnose: process {d.ProcessId} ({d.ProcessName}), {runtime}: {d.CaptureDuration.TotalSeconds:0.0} s of stacks, answered in {d.AnswerTime.TotalSeconds:0.0} s{Phases(d.Phases)}"));
         if (d.Source is { } source)
         {
             output.WriteLine($"source: {source.Kind} {source.Path}");
@@ -37,6 +37,14 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
             _ => string.Create(Inv, $"verdict: CLEAR, no pool thread held by a blocking call ({e.BlockedThreads:0.00} on average, {e.PoolThreadsSeen} pool threads seen)"),
         });
         output.WriteLine(PoolLine(d));
+        if (d.Culprits.Count > 0 && d.SourceRoot is { } root)
+        {
+            output.WriteLine($"files: relative to {root}");
+        }
+        if (d.Culprits.Count > 0 && d.LinesMissing is { } linesMissing)
+        {
+            output.WriteLine(linesMissing);
+        }
         var rank = 0;
         foreach (var c in d.Culprits)
         {
@@ -44,16 +52,20 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
             output.WriteLine();
             output.WriteLine(string.Create(Inv,
                 $"#{rank}  {CulpritNames.Who(c)} holds {c.Threads:0.0} pool threads ({c.DistinctThreads} different), {c.Share:0%} of blocked time"));
-            var others = c.OtherEndpoints > 0 ? string.Create(Inv, $" and {c.OtherEndpoints} other endpoint(s)") : "";
-            output.WriteLine($"    endpoint: {(c.Endpoint is { } ep ? ep + others : "not seen in ASP.NET Core's events")}");
-            output.WriteLine($"    where: {PlaceWords.Text(c.Place)}{(c.Chain.Count > 1 ? ", calls: " + CulpritNames.Chain(c) : "")}");
+            output.WriteLine($"    endpoint: {CulpritNames.Endpoint(c)}");
+            output.WriteLine($"    where: {CulpritNames.Where(c)}");
+            if (CulpritNames.ReachedFrom(c) is { } reached)
+            {
+                output.WriteLine($"    reached from: {reached}");
+            }
+            WriteChain(c, output);
             output.WriteLine($"    blocking call: {c.BlockingCall}{ContextText(c.Context)}");
             output.WriteLine($"    fix: {c.Advice}");
             output.WriteLine("    stack (top first):");
+            var mine = c.UserFrame?.Frame is not null ? c.UserFrame.ReadableName : null;
             foreach (var frame in c.Stack)
             {
-                var mine = c.UserFrame?.Frame is { } u && frame == u.OpenTypeName + "." + u.MethodName ? "   <- your code" : "";
-                output.WriteLine($"      {frame}{mine}");
+                output.WriteLine($"      {frame}{(frame == mine ? "   <- your code" : "")}");
             }
         }
         foreach (var h in d.Verdict == DiagnosisVerdict.CpuBound ? d.HotMethods : [])
@@ -70,6 +82,11 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         }
     }
 
+    // Where the wait beyond the capture went: the runtime's rundown, reading the trace, the analysis.
+    private static string Phases(AnswerPhases? phases) => phases is { } p
+        ? string.Create(Inv, $" (rundown {p.Rundown.TotalSeconds:0.0} s, reading {p.Read.TotalSeconds:0.0} s, analysis {p.Analyse.TotalSeconds:0.0} s)")
+        : "";
+
     private static string PoolLine(Diagnosis d)
     {
         if (d.Pool is not { } pool)
@@ -78,6 +95,24 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         }
         // The watch's evidence already names threads, queue and injections by reason.
         return $"pool: {pool.Verdict.ToWord()} ({pool.Evidence})";
+    }
+
+    // One hop a line, names and files aligned; a hop the JIT inlined away (no frame of its own) says it came from the IL.
+    private static void WriteChain(BlockedStackGroup c, TextWriter output)
+    {
+        if (c.Chain.Count == 0)
+        {
+            return;
+        }
+        output.WriteLine("    chain, outermost first (each line: the call to the next hop; the last: the blocking call):");
+        var width = c.Chain.Max(h => h.Name.Length);
+        var fileWidth = c.Chain.Max(h => h.At?.ToString().Length ?? 0);
+        foreach (var hop in c.Chain)
+        {
+            var at = hop.At?.ToString() ?? "(no line)";
+            var from = hop.From == Chains.HopSource.Il ? "   inlined: recovered from the IL" : "";
+            output.WriteLine($"      {hop.Name.PadRight(width)}   {at.PadRight(Math.Max(fileWidth, 9))}{from}".TrimEnd());
+        }
     }
 
     private static string ContextText(CallContext context)
@@ -94,6 +129,10 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
         if (context.HasFlag(CallContext.AsyncMethod))
         {
             parts.Add("inside an async method");
+        }
+        if (context.HasFlag(CallContext.Continuation))
+        {
+            parts.Add("in a continuation after an await");
         }
         return parts.Count == 0 ? "" : ", " + string.Join(", ", parts);
     }

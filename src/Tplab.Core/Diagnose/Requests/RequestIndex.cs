@@ -16,34 +16,34 @@ public sealed partial class RequestIndex
     private readonly Dictionary<Guid, Request> _requests = [];
     private readonly Dictionary<int, List<(double TimeMs, Request Request)>> _starts = [];
     private readonly Dictionary<int, List<(double TimeMs, Request Request)>> _actions = [];
+    private readonly System.Runtime.CompilerServices.ConditionalWeakTable<IReadOnlyList<StackFrame>, Shape> _shapes = [];
+
+    private sealed record Shape(bool Mvc, bool Kestrel);
 
     public RequestIndex(IEnumerable<RequestEvent> events)
     {
+        ArgumentNullException.ThrowIfNull(events);
         foreach (var e in events.OrderBy(e => e.TimeMs))
         {
             if (!_requests.TryGetValue(e.Activity, out var request))
             {
                 _requests[e.Activity] = request = new Request();
             }
+            // Only times and threads are read here; a request's fields are read when its endpoint is asked for.
             switch (e.Kind)
             {
                 case RequestEventKind.Start:
-                    request.Method = e.Field("method") ?? request.Method;
-                    request.Path = e.Field("path") ?? request.Path;
+                    request.Events.Add(e);
                     Add(_starts, e, request);
                     break;
                 case RequestEventKind.Stop:
                     request.StopMs = e.TimeMs;
                     break;
                 case RequestEventKind.EndpointMatched:
-                    request.Method ??= e.Field("Method");
-                    request.Path ??= e.Field("Path");
-                    request.Values = ParseValues(e.Field("Values"));
+                    request.Events.Add(e);
                     break;
                 case RequestEventKind.BeforeAction:
-                    // A Razor Page raises BeforeAction (the page) then BeforeHandlerMethod (its handler): keep what each adds.
-                    request.Template = e.Field("Template") ?? request.Template;
-                    request.Action = ActionOf(e) ?? request.Action;
+                    request.Events.Add(e);
                     Add(_actions, e, request);
                     break;
             }
@@ -63,13 +63,19 @@ public sealed partial class RequestIndex
         {
             return endpoint;
         }
-        var mvc = false;
-        var kestrel = false;
-        foreach (var frame in frames)
+        // Stacks are shared between observations: what each one holds is read once.
+        if (!_shapes.TryGetValue(frames, out var shape))
         {
-            mvc |= frame.TypeName.StartsWith("Microsoft.AspNetCore.Mvc.", StringComparison.Ordinal);
-            kestrel |= frame.TypeName.StartsWith("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol", StringComparison.Ordinal);
+            var mvcFrame = false;
+            var kestrelFrame = false;
+            foreach (var frame in frames)
+            {
+                mvcFrame |= frame.TypeName.StartsWith("Microsoft.AspNetCore.Mvc.", StringComparison.Ordinal);
+                kestrelFrame |= frame.TypeName.StartsWith("Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol", StringComparison.Ordinal);
+            }
+            _shapes.Add(frames, shape = new Shape(mvcFrame, kestrelFrame));
         }
+        var (mvc, kestrel) = (shape.Mvc, shape.Kestrel);
         var request = (mvc ? Latest(_actions, threadId, timeMs) : null) ?? (kestrel ? Latest(_starts, threadId, timeMs) : null);
         return request?.ToEndpoint();
     }
@@ -162,21 +168,51 @@ public sealed partial class RequestIndex
 
     private sealed class Request
     {
-        public string? Method;
-        public string? Path;
+        public List<RequestEvent> Events { get; } = [];
+
         public double? StopMs;
-        public IReadOnlyDictionary<string, string> Values = new Dictionary<string, string>();
-        public string? Template;
-        public ActionName? Action;
+
+        private Endpoint? _endpoint;
+        private bool _read;
 
         public Endpoint? ToEndpoint()
         {
-            if (Path is null && Template is null)
+            if (_read)
+            {
+                return _endpoint;
+            }
+            _read = true;
+            string? method = null, path = null, template = null;
+            ActionName? action = null;
+            IReadOnlyDictionary<string, string> values = new Dictionary<string, string>();
+            foreach (var e in Events)
+            {
+                switch (e.Kind)
+                {
+                    case RequestEventKind.Start:
+                        method = e.Field("method") ?? method;
+                        path = e.Field("path") ?? path;
+                        break;
+                    case RequestEventKind.EndpointMatched:
+                        method ??= e.Field("Method");
+                        path ??= e.Field("Path");
+                        values = ParseValues(e.Field("Values"));
+                        break;
+                    case RequestEventKind.BeforeAction:
+                        // A Razor Page raises BeforeAction (the page) then BeforeHandlerMethod (its handler): keep what each adds.
+                        template = e.Field("Template") ?? template;
+                        action = ActionOf(e) ?? action;
+                        break;
+                }
+            }
+            if (path is null && template is null)
             {
                 return null;
             }
-            var route = Template is { } t ? "/" + t.TrimStart('/') : RouteOf(Path!, Values);
-            return new Endpoint(Method ?? "?", route, Action);
+            // Constraints aside ("{id:int}" is "{id}"): the route as users name it, the same from MVC's template, the
+            // path's route values, the IL's registration or a dump's heap.
+            var route = template is { } t ? "/" + Chains.ChainRoots.WithoutConstraints(t).TrimStart('/') : RouteOf(path!, values);
+            return _endpoint = new Endpoint(method ?? "?", route, action);
         }
     }
 }

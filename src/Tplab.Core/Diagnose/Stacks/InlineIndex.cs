@@ -32,20 +32,20 @@ public sealed class InlineIndex
     }
 
     /// <summary>
-    /// The application methods the JIT inlined into <paramref name="physical"/>, outermost first, when they form a
-    /// single line (A inlined B, which inlined C): the last one is where the code of that frame came from. Empty when
-    /// none were seen, or when several were (the events do not say which one made the call).
+    /// The application methods the JIT inlined into <paramref name="physical"/> (outermost first, as the IL names them), when
+    /// they form a single line (A inlined B, which inlined C). Empty when none were seen, or when several were (the events
+    /// do not say which one made the call).
     /// </summary>
-    public IReadOnlyList<UserMethod> InlinedInto(StackFrame physical)
+    public IReadOnlyList<(string Type, string Method)> InlinedInto(StackFrame physical)
     {
+        ArgumentNullException.ThrowIfNull(physical);
         var root = physical.OpenTypeName + "." + physical.MethodName;
         if (!_byRoot.TryGetValue(root, out var pairs))
         {
             return [];
         }
-        var chain = new List<UserMethod>();
+        var chain = new List<(string Type, string Method)>();
         var current = root;
-        var into = physical.FullName;
         while (true)
         {
             var children = pairs.Where(p => p.Inliner == current).Select(p => p.Inlinee).Where(IsApplication).Distinct().ToList();
@@ -54,8 +54,7 @@ public sealed class InlineIndex
                 return children.Count > 1 ? [] : chain;
             }
             var frame = StackFrame.Parse("", children[0]);
-            chain.Add(UserMethod.From(frame) with { Frame = null, InlinedInto = into });
-            into = UserMethod.From(frame).DisplayName;
+            chain.Add((frame.OpenTypeName, frame.MethodName));
             current = children[0];
         }
     }

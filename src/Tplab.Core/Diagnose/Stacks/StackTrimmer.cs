@@ -9,8 +9,13 @@ public static class StackTrimmer
     private const int CallerFrames = 2;
 
     /// <summary>At most <paramref name="maxFrames"/> frame names, top first; an elided middle is marked with "…".</summary>
-    public static IReadOnlyList<string> Trim(BlockedStack stack, int maxFrames)
+    public static IReadOnlyList<string> Trim(BlockedStack stack, int maxFrames) => Trim(stack, maxFrames, Name);
+
+    /// <summary>As <see cref="Trim(BlockedStack, int)"/>, each frame named by <paramref name="name"/>.</summary>
+    public static IReadOnlyList<string> Trim(BlockedStack stack, int maxFrames, Func<StackFrame, string> name)
     {
+        ArgumentNullException.ThrowIfNull(stack);
+        ArgumentNullException.ThrowIfNull(name);
         var frames = stack.Frames;
         var anchor = stack.User?.Frame ?? stack.Boundary;
         var userIndex = anchor is not null ? IndexOf(frames, anchor) : -1;
@@ -20,7 +25,7 @@ public static class StackTrimmer
         {
             if (!IsPlumbing(frames[i]))
             {
-                kept.Add(Name(frames[i]));
+                kept.Add(name(frames[i]));
             }
         }
         if (kept.Count <= maxFrames)

@@ -22,34 +22,45 @@ public enum UserFrameShape
 /// </summary>
 public sealed partial record UserMethod(string TypeName, string MethodName, UserFrameShape Shape, StackFrame? Frame)
 {
-    /// <summary>
-    /// When the method has no frame of its own because the JIT inlined it: the method it went into
-    /// (<c>dynamicClass.lambda_method5</c>, MVC's invoker, or the application method that called it). Null otherwise.
-    /// </summary>
-    public string? InlinedInto { get; init; }
-
     /// <summary><c>Namespace.Type.Method</c>.</summary>
     public string FullName => TypeName + "." + MethodName;
 
-    /// <summary><c>Type.Method</c>, the form a developer searches for.</summary>
+    /// <summary><c>Type.Method</c>, the form a developer searches for; a lambda or local function as the method that declares it, <c>Type.Method (lambda)</c>.</summary>
     public string DisplayName
     {
         get
         {
             var lastDot = TypeName.LastIndexOf('.');
-            return TypeName[(lastDot + 1)..].Replace('+', '.') + "." + MethodName;
+            var type = TypeName[(lastDot + 1)..].Replace('+', '.');
+            var name = MethodName switch
+            {
+                ".ctor" => type + " constructor",
+                ".cctor" => type + " static constructor",
+                _ => type + "." + MethodName,
+            };
+            return Shape == UserFrameShape.Lambda || IsLambda ? name + " (lambda)" : name;
         }
     }
 
+    /// <summary>An async lambda or local function: its state machine is the shape, but the method is a lambda in <see cref="MethodName"/>.</summary>
+    public bool IsLambda { get; init; }
+
+    // "<Main>$>b__0_1" (what a state machine's name wraps): a lambda ("b__") or a local function ("g__").
+    private static bool IsGenerated(string name) => name.Contains(">b__", StringComparison.Ordinal) || name.Contains(">g__", StringComparison.Ordinal);
+
+    /// <summary><c>Namespace.Type.Method</c>, lambdas marked as in <see cref="DisplayName"/>: a frame's name as a user reads it.</summary>
+    public string ReadableName => Shape == UserFrameShape.Lambda || IsLambda ? FullName + " (lambda)" : FullName;
+
     public override string ToString() => FullName;
 
-    /// <summary>A method known by name only (from MVC's events or the JIT's inlining events), with no frame on the stack.</summary>
-    public static UserMethod Named(string typeName, string methodName, string inlinedInto) =>
-        From(new StackFrame("", typeName, methodName)) with { Frame = null, InlinedInto = inlinedInto };
+    /// <summary>A method known by name only (from the IL, MVC's events or the JIT's inlining events), with no frame on the stack.</summary>
+    public static UserMethod Named(string typeName, string methodName) =>
+        From(new StackFrame("", typeName, methodName)) with { Frame = null };
 
     /// <summary>Folds compiler-generated types and methods of <paramref name="frame"/> into the method the developer wrote.</summary>
     public static UserMethod From(StackFrame frame)
     {
+        ArgumentNullException.ThrowIfNull(frame);
         var segments = frame.OpenTypeName.Split('+');
         var written = segments.TakeWhile(s => !s.StartsWith('<')).ToList();
         var generated = segments.Skip(written.Count).ToList();
@@ -59,7 +70,13 @@ public sealed partial record UserMethod(string TypeName, string MethodName, User
         var machine = generated.LastOrDefault(s => StateMachine().IsMatch(s));
         if (machine is not null && frame.MethodName == "MoveNext")
         {
-            return new UserMethod(type, OriginalName(machine), UserFrameShape.AsyncStateMachine, frame);
+            // An async lambda's state machine ("<<Main>$>b__0_1>d") is a lambda too.
+            return new UserMethod(type, OriginalName(machine), UserFrameShape.AsyncStateMachine, frame) { IsLambda = IsGenerated(machine[1..]) };
+        }
+        // The stub the source generator writes for a P/Invoke ("<Receive>g____PInvoke|70_0") is the P/Invoke itself.
+        if (frame.MethodName.StartsWith('<') && frame.MethodName.Contains("PInvoke", StringComparison.Ordinal))
+        {
+            return new UserMethod(type, OriginalName(frame.MethodName), UserFrameShape.Method, frame);
         }
         // A lambda ("<DbTaskRun>b__0") or local function ("<Run>g__Local|3_0"), in a closure class or not.
         if (frame.MethodName.StartsWith('<'))
@@ -79,6 +96,6 @@ public sealed partial record UserMethod(string TypeName, string MethodName, User
     [GeneratedRegex(@"^<+([^<>]*)>")]
     private static partial Regex EnclosingName();
 
-    [GeneratedRegex(@">d(__\d+)?$")]
+    [GeneratedRegex(@">d(__\d+)?(`\d+)?$")]
     private static partial Regex StateMachine();
 }

@@ -11,7 +11,15 @@ public sealed class AccountsController : ControllerBase
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("accounts-filter", "GET", "/api/accounts/8", "api/accounts/{id}",
-            "Accounts.AuditLog.Record", "Task.Wait", Place.Filter),
+            "Accounts.AuditLog.Record", "Task.Wait", Place.Filter)
+            with
+            {
+                Chain =
+                [
+                    new("AuditFilter.OnActionExecuting", "Accounts/AuditFilter.cs", "audit.Record(context.HttpContext"),
+                    new("AuditLog.Record", "Accounts/AuditFilter.cs", "write.Wait();"),
+                ],
+            },
     ];
 
     [HttpGet("{id:int}")]

@@ -11,7 +11,16 @@ public static class AccountServices
         // a reader finishing every 100 ms keeps the runtime from injecting. Whether a window reads starving (a queue
         // over a second of work) or healthy depends on when it starts: the pool's word is not declared.
         ExpectedCulprit.Blocking("licenses-mutex", "GET", "/api/licenses/9", "/api/licenses/{id}",
-            "Accounts.LicenseStore.Read", "WaitHandle.WaitOne", Place.MinimalApi, pool: null),
+            "Accounts.LicenseStore.Read", "WaitHandle.WaitOne", Place.MinimalApi, pool: null)
+            with
+            {
+                Chain =
+                [
+                    new("GET /api/licenses/{id} handler", "Accounts/LicenseEndpoints.cs", "premium = licenses.IsPremium(id)"),
+                    new("LicenseService.IsPremium", "Accounts/LicenseEndpoints.cs", "store.Read().Contains(customerId)"),
+                    new("LicenseStore.Read", "Accounts/LicenseEndpoints.cs", "_fileMutex.WaitOne();"),
+                ],
+            },
     ];
 
     public static IServiceCollection AddAccounts(this IServiceCollection services) =>

@@ -7,7 +7,17 @@ public static class CatalogEndpoints
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("catalog-sleep", "GET", "/api/catalog/42", "/api/catalog/{id}",
-            "Catalog.SupplierFeed.Throttle", "Thread.Sleep", Place.MinimalApi),
+            "Catalog.SupplierFeed.Throttle", "Thread.Sleep", Place.MinimalApi)
+            with
+            {
+                Chain =
+                [
+                    new("GET /api/catalog/{id} handler", "Catalog/CatalogEndpoints.cs", "var product = products.Get(id);"),
+                    new("ProductService.Get", "Catalog/CatalogEndpoints.cs", "var stock = supplier.StockOf(id);"),
+                    new("SupplierFeed.StockOf", "Catalog/CatalogEndpoints.cs", "Throttle();"),
+                    new("SupplierFeed.Throttle", "Catalog/CatalogEndpoints.cs", "private static void Throttle() => Thread.Sleep(Spacing);"),
+                ],
+            },
         ExpectedCulprit.Healthy("catalog-search", "GET", "/api/catalog/search?q=shoes", "/api/catalog/search", Place.MinimalApi),
     ];
 

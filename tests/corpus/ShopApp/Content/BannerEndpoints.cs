@@ -8,7 +8,15 @@ public static class BannerEndpoints
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("banners-mres", "GET", "/api/banners/home", "/api/banners/{slot}",
-            "Content.BannerCache.Get", "ManualResetEventSlim.Wait", Place.MinimalApi),
+            "Content.BannerCache.Get", "ManualResetEventSlim.Wait", Place.MinimalApi)
+            with
+            {
+                Chain =
+                [
+                    new("GET /api/banners/{slot} handler", "Content/BannerEndpoints.cs", "Results.Ok(banners.Get(slot))"),
+                    new("BannerCache.Get", "Content/BannerEndpoints.cs", "refresh.Completed.Wait();"),
+                ],
+            },
     ];
 
     public static void MapBanners(this IEndpointRouteBuilder app) =>

@@ -36,6 +36,19 @@ public sealed record ExpectedCulprit(
     /// </summary>
     public string? OtherBlockingCall { get; init; }
 
+    /// <summary>
+    /// Blocking: the chain from the root (handler, action, middleware, filter, factory, timer callback, hosted service)
+    /// down to the blocking call, outermost first, each hop as diagnose names it, with the line of its call to the next
+    /// hop (the last hop: of the blocking call). Empty when not declared.
+    /// </summary>
+    public IReadOnlyList<ExpectedHop> Chain { get; init; } = [];
+
+    /// <summary>Blocking: how the code runs when not in the request's own path: "continuation" (after an await) or "task-run"; null otherwise.</summary>
+    public string? RunsIn { get; init; }
+
+    /// <summary>A dependency-injection factory's service (the type's name); null otherwise.</summary>
+    public string? Service { get; init; }
+
     public static ExpectedCulprit Blocking(string @case, string method, string path, string route, string userMethod, string blockingCall, Place where, string? pool = "starving") =>
         new(@case, method, path, route, Illness.Blocking, userMethod, blockingCall, where, pool);
 
@@ -44,6 +57,17 @@ public sealed record ExpectedCulprit(
 
     public static ExpectedCulprit CpuBound(string @case, string method, string path, string route, string hotMethod, Place where) =>
         new(@case, method, path, route, Illness.CpuBound, hotMethod, null, where, "cpu-saturated");
+}
+
+/// <summary>
+/// One hop of an expected chain: the method as diagnose names it (<c>PricingService.Quote</c>, <c>GET /api/prices/{sku} handler</c>,
+/// <c>FxEndpoints.AddFx (lambda)</c>), its file relative to the shop's folder, and a piece of text found on exactly one
+/// line of that file: the line of the call to the next hop (so edits elsewhere in the file do not break it).
+/// </summary>
+public sealed record ExpectedHop(string Method, string File, string Line)
+{
+    /// <summary>Another line that is also right: a method that makes two blocking calls, either of which may hold more threads.</summary>
+    public string? OrLine { get; init; }
 }
 
 /// <summary>What is wrong with an endpoint.</summary>
@@ -63,4 +87,6 @@ public enum Place
     Middleware,
     Filter,
     BackgroundService,
+    DiFactory,
+    Timer,
 }

@@ -1,7 +1,9 @@
 using ShopApp.Accounts;
+using ShopApp.Availability;
 using ShopApp.Catalog;
 using ShopApp.Content;
 using ShopApp.Customers;
+using ShopApp.Documents;
 using ShopApp.Fx;
 using ShopApp.Imports;
 using ShopApp.Infrastructure;
@@ -12,6 +14,7 @@ using ShopApp.Notifications;
 using ShopApp.Orders;
 using ShopApp.Pages.Invoices;
 using ShopApp.Pricing;
+using ShopApp.Quotes;
 using ShopApp.Recommendations;
 using ShopApp.Reports;
 using ShopApp.Shipping;
@@ -42,5 +45,8 @@ public static class ShopCorpus
         .. NotificationEndpoints.Expected,
         .. LoyaltyEndpoints.Expected,
         .. RecommendationEndpoints.Expected,
+        .. DocumentsController.Expected,
+        .. QuoteEndpoints.Expected,
+        .. AvailabilityEndpoints.Expected,
     ];
 }

@@ -11,7 +11,17 @@ public static class CustomerEndpoints
         // the server is slow to accept the pool's new connections (seen on a loaded machine: 5.5 threads in the open).
         ExpectedCulprit.Blocking("customers-npgsql", "GET", "/api/customers/3", "/api/customers/{id}",
             "Customers.CustomerRepository.Find", "NpgsqlCommand.ExecuteScalar", Place.MinimalApi)
-            with { NeedsDatabase = true, OtherBlockingCall = "NpgsqlDataSource.OpenConnection" },
+            with
+            {
+                NeedsDatabase = true,
+                OtherBlockingCall = "NpgsqlDataSource.OpenConnection",
+                Chain =
+                [
+                    new("GET /api/customers/{id} handler", "Customers/CustomerEndpoints.cs", "Results.Ok(customers.Get(id))"),
+                    new("CustomerService.Get", "Customers/CustomerEndpoints.cs", "repository.Find(id) ??"),
+                    new("CustomerRepository.Find", "Customers/CustomerEndpoints.cs", "return command.ExecuteScalar()") { OrLine = "using var connection = DataSource.OpenConnection();" },
+                ],
+            },
         ExpectedCulprit.Healthy("customers-profile", "GET", "/api/customers/3/profile", "/api/customers/{id}/profile", Place.MinimalApi)
             with { NeedsDatabase = true },
     ];

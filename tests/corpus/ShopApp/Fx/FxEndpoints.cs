@@ -11,7 +11,16 @@ public static class FxEndpoints
         // begin, or starving: the requests that queued at the lock before the watch attached raise no event it can
         // count (the runtime raises ContentionStart when a wait begins), so the word depends on when it attached.
         ExpectedCulprit.Blocking("fx-di-factory", "GET", "/api/fx/convert?amount=10&to=USD", "/api/fx/convert",
-            "Fx.FxRatesLoader.Load", "GetAwaiter().GetResult()", Place.MinimalApi, pool: null),
+            "Fx.FxRatesLoader.Load", "GetAwaiter().GetResult()", Place.DiFactory, pool: null)
+            with
+            {
+                Chain =
+                [
+                    new("FxEndpoints.AddFx (lambda)", "Fx/FxEndpoints.cs", "services.AddSingleton<IFxRates>(sp => FxRatesLoader.Load("),
+                    new("FxRatesLoader.Load", "Fx/FxEndpoints.cs", "var rates = DownloadAsync().GetAwaiter().GetResult();"),
+                ],
+                Service = "IFxRates",
+            },
     ];
 
     public static IServiceCollection AddFx(this IServiceCollection services) =>

@@ -11,7 +11,15 @@ public sealed class ImportsController : ControllerBase
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("imports-readtoend", "POST", "/api/imports", "api/imports",
-            "Imports.CsvImporter.Import", "StreamReader.ReadToEnd", Place.MvcAction),
+            "Imports.CsvImporter.Import", "StreamReader.ReadToEnd", Place.MvcAction)
+            with
+            {
+                Chain =
+                [
+                    new("ImportsController.Post", "Imports/ImportsController.cs", "var rows = CsvImporter.Import(Request.Body);"),
+                    new("CsvImporter.Import", "Imports/ImportsController.cs", "var text = reader.ReadToEnd();"),
+                ],
+            },
     ];
 
     /// <summary>Price lists uploaded by suppliers (CSV); the parser came from the old desktop importer.</summary>

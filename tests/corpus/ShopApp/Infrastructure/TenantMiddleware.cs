@@ -30,7 +30,15 @@ public static class LegacyTenantEndpoints
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("tenant-middleware", "GET", "/legacy/tenants/7/summary", "/legacy/tenants/{id}/summary",
-            "Infrastructure.TenantDirectory.Resolve", "Task.Result", Place.Middleware),
+            "Infrastructure.TenantDirectory.Resolve", "Task.Result", Place.Middleware)
+            with
+            {
+                Chain =
+                [
+                    new("TenantMiddleware.InvokeAsync", "Infrastructure/TenantMiddleware.cs", "var tenant = tenants.Resolve(context.Request.Host.Host);"),
+                    new("TenantDirectory.Resolve", "Infrastructure/TenantMiddleware.cs", "public string Resolve(string host) =>"),
+                ],
+            },
     ];
 
     public static void MapLegacyTenants(this IEndpointRouteBuilder app)

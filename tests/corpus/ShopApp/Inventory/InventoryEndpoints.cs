@@ -7,9 +7,26 @@ public static class InventoryEndpoints
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("stock-wait", "GET", "/api/stock/SKU-1001", "/api/stock/{sku}",
-            "Inventory.WarehouseClient.Refresh", "Task.Wait", Place.MinimalApi),
+            "Inventory.WarehouseClient.Refresh", "Task.Wait", Place.MinimalApi)
+            with
+            {
+                Chain =
+                [
+                    new("GET /api/stock/{sku} handler", "Inventory/InventoryEndpoints.cs", "available = stock.Available(sku)"),
+                    new("StockService.Available", "Inventory/InventoryEndpoints.cs", "var level = warehouse.Refresh(sku);"),
+                    new("WarehouseClient.Refresh", "Inventory/InventoryEndpoints.cs", "fetch.Wait();"),
+                ],
+            },
         ExpectedCulprit.Blocking("inventory-lock", "GET", "/api/inventory/SKU-1001/reserve", "/api/inventory/{sku}/reserve",
-            "Inventory.InventoryLedger.Reserve", "lock (Monitor.Enter)", Place.MinimalApi, pool: "lock-contention"),
+            "Inventory.InventoryLedger.Reserve", "lock (Monitor.Enter)", Place.MinimalApi, pool: "lock-contention")
+            with
+            {
+                Chain =
+                [
+                    new("GET /api/inventory/{sku}/reserve handler", "Inventory/InventoryEndpoints.cs", "ledger.Reserve(sku, 1) ?"),
+                    new("InventoryLedger.Reserve", "Inventory/InventoryEndpoints.cs", "lock (_sync)"),
+                ],
+            },
     ];
 
     public static IServiceCollection AddInventory(this IServiceCollection services) =>

@@ -11,7 +11,16 @@ public static class LoyaltyEndpoints
         // The handler is async; the balance is read synchronously after its first await, so the wait runs in the
         // handler's continuation, with no ASP.NET Core frame below it.
         ExpectedCulprit.Blocking("loyalty-continuation", "GET", "/api/loyalty/12", "/api/loyalty/{customerId}",
-            "Loyalty.LoyaltyService.PointsBalance", "Task.Result", Place.MinimalApi),
+            "Loyalty.LoyaltyService.PointsBalance", "Task.Result", Place.MinimalApi)
+            with
+            {
+                Chain =
+                [
+                    new("GET /api/loyalty/{customerId} handler", "Loyalty/LoyaltyEndpoints.cs", "points = loyalty.PointsBalance(customerId)"),
+                    new("LoyaltyService.PointsBalance", "Loyalty/LoyaltyEndpoints.cs", "public int PointsBalance(int customerId) =>"),
+                ],
+                RunsIn = "continuation",
+            },
     ];
 
     public static IServiceCollection AddLoyalty(this IServiceCollection services) =>

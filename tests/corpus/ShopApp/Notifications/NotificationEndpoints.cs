@@ -8,7 +8,17 @@ public static class NotificationEndpoints
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("notifications-background", "GET", "/api/notifications/send?to=7", "/api/notifications/send",
-            "Notifications.SmtpRelay.Send", "Thread.Sleep", Place.BackgroundService),
+            "Notifications.SmtpRelay.Send", "Thread.Sleep", Place.BackgroundService)
+            with
+            {
+                Chain =
+                [
+                    new("NotificationDispatcher.ExecuteAsync (lambda)", "Notifications/NotificationEndpoints.cs", "_ = Task.Run(() => Deliver(notification), stoppingToken);"),
+                    new("NotificationDispatcher.Deliver", "Notifications/NotificationEndpoints.cs", "relay.Send($\"customer-"),
+                    new("SmtpRelay.Send", "Notifications/NotificationEndpoints.cs", "Thread.Sleep(400);"),
+                ],
+                RunsIn = "task-run",
+            },
     ];
 
     public static IServiceCollection AddNotifications(this IServiceCollection services) =>

@@ -10,7 +10,14 @@ public sealed class CartController(CartStore carts) : ControllerBase
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("cart-result", "GET", "/api/cart/5", "api/cart/{id}",
-            "Orders.CartController.Get", "Task.Result", Place.MvcAction),
+            "Orders.CartController.Get", "Task.Result", Place.MvcAction)
+            with
+            {
+                Chain =
+                [
+                    new("CartController.Get", "Orders/CartController.cs", "var cart = carts.GetCartAsync(id).Result;"),
+                ],
+            },
     ];
 
     [HttpGet("{id:int}")]

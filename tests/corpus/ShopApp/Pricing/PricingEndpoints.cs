@@ -9,7 +9,16 @@ public static class PricingEndpoints
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("prices-result", "GET", "/api/prices/SKU-1001", "/api/prices/{sku}",
-            "Pricing.PriceClient.GetPrice", "Task.Result", Place.MinimalApi),
+            "Pricing.PriceClient.GetPrice", "Task.Result", Place.MinimalApi)
+            with
+            {
+                Chain =
+                [
+                    new("GET /api/prices/{sku} handler", "Pricing/PricingEndpoints.cs", "Results.Ok(pricing.Quote(client, sku, 1))"),
+                    new("PricingService.Quote", "Pricing/PricingEndpoints.cs", "var unit = client.GetPrice(sku);"),
+                    new("PriceClient.GetPrice", "Pricing/PricingEndpoints.cs", "public decimal GetPrice(string sku) =>"),
+                ],
+            },
         ExpectedCulprit.Healthy("prices-live", "GET", "/api/prices/SKU-1001/live", "/api/prices/{sku}/live", Place.MinimalApi),
     ];
 

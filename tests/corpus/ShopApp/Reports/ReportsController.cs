@@ -10,9 +10,25 @@ public sealed class ReportsController(ReportService reports, ExportService expor
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("reports-semaphore", "GET", "/api/reports/daily", "api/reports/daily",
-            "Reports.ReportService.BuildAsync", "SemaphoreSlim.Wait", Place.MvcAction),
+            "Reports.ReportService.BuildAsync", "SemaphoreSlim.Wait", Place.MvcAction)
+            with
+            {
+                Chain =
+                [
+                    new("ReportsController.Daily", "Reports/ReportsController.cs", "await reports.BuildAsync(\"daily\", ct)"),
+                    new("ReportService.BuildAsync", "Reports/ReportServices.cs", "_renderSlots.Wait(ct);"),
+                ],
+            },
         ExpectedCulprit.Blocking("exports-waitone", "GET", "/api/reports/export/3", "api/reports/export/{id}",
-            "Reports.ExportService.Export", "WaitHandle.WaitOne", Place.MvcAction),
+            "Reports.ExportService.Export", "WaitHandle.WaitOne", Place.MvcAction)
+            with
+            {
+                Chain =
+                [
+                    new("ReportsController.Export", "Reports/ReportsController.cs", "File(exports.Export(id)"),
+                    new("ExportService.Export", "Reports/ReportServices.cs", "job.Done.WaitOne();"),
+                ],
+            },
     ];
 
     [HttpGet("daily")]

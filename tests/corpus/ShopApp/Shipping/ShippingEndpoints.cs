@@ -9,7 +9,15 @@ public static class ShippingEndpoints
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("shipping-waitall", "GET", "/api/shipping/quote?zip=1011", "/api/shipping/quote",
-            "Shipping.ShippingService.QuoteAll", "Task.WaitAll", Place.MinimalApi),
+            "Shipping.ShippingService.QuoteAll", "Task.WaitAll", Place.MinimalApi)
+            with
+            {
+                Chain =
+                [
+                    new("GET /api/shipping/quote handler", "Shipping/ShippingEndpoints.cs", "Results.Ok(shipping.QuoteAll(zip))"),
+                    new("ShippingService.QuoteAll", "Shipping/ShippingEndpoints.cs", "Task.WaitAll(quotes);"),
+                ],
+            },
     ];
 
     public static void MapShipping(this IEndpointRouteBuilder app) =>

@@ -10,7 +10,15 @@ public sealed class ShowModel(InvoiceRenderer renderer) : PageModel
     public static readonly ExpectedCulprit[] Expected =
     [
         ExpectedCulprit.Blocking("invoice-razor", "GET", "/invoices/31", "/invoices/{id:int}",
-            "Pages.Invoices.InvoiceRenderer.Load", "GetAwaiter().GetResult()", Place.RazorPage),
+            "Pages.Invoices.InvoiceRenderer.Load", "GetAwaiter().GetResult()", Place.RazorPage)
+            with
+            {
+                Chain =
+                [
+                    new("ShowModel.OnGet", "Pages/Invoices/Show.cshtml.cs", "public void OnGet(int id) =>"),
+                    new("InvoiceRenderer.Load", "Pages/Invoices/Show.cshtml.cs", "public Invoice Load(int id) =>"),
+                ],
+            },
     ];
 
     public Invoice Invoice { get; private set; } = null!;

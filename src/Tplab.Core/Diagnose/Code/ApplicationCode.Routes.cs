@@ -1,0 +1,98 @@
+using System.Collections.Immutable;
+using System.Reflection.Metadata;
+
+namespace Tplab.Diagnose.Code;
+
+/// <summary>MVC's attribute routes, read from the controllers' metadata: the endpoint an action serves when no event names it.</summary>
+public sealed partial class ApplicationCode
+{
+    private static readonly Dictionary<string, string> Verbs = new(StringComparer.Ordinal)
+    {
+        ["HttpGetAttribute"] = "GET",
+        ["HttpPostAttribute"] = "POST",
+        ["HttpPutAttribute"] = "PUT",
+        ["HttpDeleteAttribute"] = "DELETE",
+        ["HttpPatchAttribute"] = "PATCH",
+        ["HttpHeadAttribute"] = "HEAD",
+        ["RouteAttribute"] = "*",
+    };
+
+    /// <summary>
+    /// The route an MVC action's attributes give it (<c>[Route("api/[controller]")]</c> on the controller, <c>[HttpGet("{id:int}")]</c>
+    /// on the action, tokens replaced), as a registration; null for a method that is no attribute-routed action.
+    /// </summary>
+    public EndpointRegistration? ActionRoute(string typeName, string methodName)
+    {
+        if (!_types.TryGetValue(typeName, out var found) || !ActionCandidates(page: false).Contains((typeName, methodName)))
+        {
+            return null;
+        }
+        var (reader, handle) = found;
+        var type = reader.GetTypeDefinition(handle);
+        var prefix = Routes(reader, type.GetCustomAttributes()).Select(r => r.Template).FirstOrDefault(t => t is not null);
+        foreach (var methodHandle in type.GetMethods())
+        {
+            var method = reader.GetMethodDefinition(methodHandle);
+            if (reader.GetString(method.Name) != methodName)
+            {
+                continue;
+            }
+            foreach (var (verb, template) in Routes(reader, method.GetCustomAttributes()))
+            {
+                var controller = reader.GetString(type.Name);
+                controller = controller.EndsWith("Controller", StringComparison.Ordinal) ? controller[..^"Controller".Length] : controller;
+                var route = template is { } t && (t.StartsWith('/') || t.StartsWith("~/", StringComparison.Ordinal))
+                    ? t.TrimStart('~')
+                    : Registrations.Combine(prefix, template ?? "");
+                route = route.Replace("[controller]", controller, StringComparison.OrdinalIgnoreCase).Replace("[action]", methodName, StringComparison.OrdinalIgnoreCase);
+                return new EndpointRegistration(verb, route, (typeName, methodName));
+            }
+        }
+        return null;
+    }
+
+    // [HttpGet("x")], [Route("x")]: the verb (* for Route) and the template, when the attribute has one.
+    private static IEnumerable<(string Verb, string? Template)> Routes(MetadataReader reader, CustomAttributeHandleCollection attributes)
+    {
+        foreach (var handle in attributes)
+        {
+            var attribute = reader.GetCustomAttribute(handle);
+            if (attribute.Constructor.Kind != HandleKind.MemberReference)
+            {
+                continue;
+            }
+            var constructor = reader.GetMemberReference((MemberReferenceHandle)attribute.Constructor);
+            var name = IlCalls.NameOf(reader, constructor.Parent) ?? "";
+            if (!name.StartsWith("Microsoft.AspNetCore.Mvc.", StringComparison.Ordinal) || !Verbs.TryGetValue(name[(name.LastIndexOf('.') + 1)..], out var verb))
+            {
+                continue;
+            }
+            string? template = null;
+            try
+            {
+                var value = attribute.DecodeValue(AttributeTypes.Instance);
+                template = value.FixedArguments.Length > 0 ? value.FixedArguments[0].Value as string : null;
+            }
+            catch (BadImageFormatException)
+            {
+                template = null;
+            }
+            yield return (verb, template);
+        }
+    }
+
+    /// <summary>Names the types an attribute's arguments are of; only strings are read.</summary>
+    private sealed class AttributeTypes : ICustomAttributeTypeProvider<string>
+    {
+        public static readonly AttributeTypes Instance = new();
+
+        public string GetPrimitiveType(PrimitiveTypeCode typeCode) => typeCode.ToString();
+        public string GetSystemType() => "System.Type";
+        public string GetSZArrayType(string elementType) => elementType + "[]";
+        public string GetTypeFromDefinition(MetadataReader reader, TypeDefinitionHandle handle, byte rawTypeKind) => IlCalls.TypeName(reader, handle);
+        public string GetTypeFromReference(MetadataReader reader, TypeReferenceHandle handle, byte rawTypeKind) => IlCalls.NameOf(reader, handle) ?? "?";
+        public string GetTypeFromSerializedName(string name) => name;
+        public PrimitiveTypeCode GetUnderlyingEnumType(string type) => PrimitiveTypeCode.Int32;
+        public bool IsSystemType(string type) => type == "System.Type";
+    }
+}
