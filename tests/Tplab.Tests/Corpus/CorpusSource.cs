@@ -23,6 +23,7 @@ internal static class CorpusSource
             : throw new InvalidOperationException($"the corpus declares a line of {file} by \"{text}\", which is on {found.Count} lines");
     }
 
-    private static bool Declares(string line) =>
+    /// <summary>Whether the line is an expectation's own declaration, which quotes the text of the line it names.</summary>
+    internal static bool Declares(string line) =>
         line.TrimStart().StartsWith("new(\"", StringComparison.Ordinal) || line.Contains("OrLine =", StringComparison.Ordinal);
 }

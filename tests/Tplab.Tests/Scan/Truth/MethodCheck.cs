@@ -17,7 +17,12 @@ internal static partial class MethodCheck
         {
             return null;
         }
-        var parts = method.Split('.');
+        // A constructor is Namespace.Type..ctor, declared under the type's own name.
+        var parts = method.Replace("..ctor", ".#ctor", StringComparison.Ordinal).Split('.');
+        if (parts.Length >= 3 && parts[^1] == "#ctor")
+        {
+            parts[^1] = parts[^2];
+        }
         if (parts.Length < 3)
         {
             return $"method '{method}' is not Namespace.Type.Method";

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Tplab.Tests.Corpus;
 
 namespace Tplab.Tests.Scan.Truth;
 
@@ -139,7 +140,10 @@ internal static class ScanTruthLoader
     /// <summary>The 1-based line the anchors lead to, or 0 with the reason.</summary>
     internal static int Resolve(IReadOnlyList<string> lines, IReadOnlyList<string> anchors, out string why)
     {
-        var first = Enumerable.Range(0, lines.Count).Where(i => lines[i].Contains(anchors[0], StringComparison.Ordinal)).ToList();
+        // The shop's runtime expectations quote the lines they name; a quote is not the line.
+        var first = Enumerable.Range(0, lines.Count)
+            .Where(i => lines[i].Contains(anchors[0], StringComparison.Ordinal) && !CorpusSource.Declares(lines[i]))
+            .ToList();
         if (first.Count != 1)
         {
             why = first.Count == 0 ? $"'{anchors[0]}' not found" : $"'{anchors[0]}' is on {first.Count} lines; make it unique or anchor it";
@@ -148,7 +152,8 @@ internal static class ScanTruthLoader
         var index = first[0];
         foreach (var anchor in anchors.Skip(1))
         {
-            var next = Enumerable.Range(index, lines.Count - index).FirstOrDefault(i => lines[i].Contains(anchor, StringComparison.Ordinal), -1);
+            var next = Enumerable.Range(index, lines.Count - index)
+                .FirstOrDefault(i => lines[i].Contains(anchor, StringComparison.Ordinal) && !CorpusSource.Declares(lines[i]), -1);
             if (next < 0)
             {
                 why = $"'{anchor}' not found after line {index + 1}";
