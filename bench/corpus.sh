@@ -3,7 +3,8 @@
 # fresh process under 48 users, diagnose with a 5 s capture, judged part by part (endpoint, method, call, place, chain,
 # lines), and a dump taken under the same load compared with the live answer; then the answer time while a healthy
 # endpoint keeps the cores busy, the cost of the TPL's task events, and one service with 1,000 pool threads blocked.
-# Prints the Markdown of BENCHMARKS.md ("Diagnose: file, line and the whole chain"). Usage: bench/corpus.sh [CAPTURE_SECONDS]
+# Prints the Markdown of BENCHMARKS.md ("Diagnose on foreign apps: file, line and the whole chain", "Answer time and
+# cost"). Usage: bench/corpus.sh [CAPTURE_SECONDS]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -16,7 +16,7 @@ namespace Tplab.Tests.Corpus;
 /// (keyword Tasks 0x2 and TaskTransfer 0x1 of System.Threading.Tasks.TplEventSource): events per second, trace bytes,
 /// and the shop's throughput on a healthy async endpoint under 48 users (its upstream answering in 5 ms, so the CPU is
 /// the limit and every request awaits), with diagnose's session and with it plus the task events, beside no session at
-/// all. BENCHMARKS.md, "Diagnose: file, line and the whole chain".
+/// all. BENCHMARKS.md, "Answer time and cost".
 /// </summary>
 public sealed class TplEventsCost(ITestOutputHelper output)
 {
