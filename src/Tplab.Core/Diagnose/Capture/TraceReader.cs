@@ -7,9 +7,18 @@ using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose.Capture;
 
-/// <summary>What one capture holds: sample-profiler stacks, wait events with stacks, and the window they cover.</summary>
-public sealed record CapturedStacks(IReadOnlyList<RawSample> Samples, IReadOnlyList<RawWait> Waits, double StartMs, double EndMs, int WaitStartEvents)
+/// <summary>
+/// What one capture holds: sample-profiler stacks, wait events with stacks, and the window they cover. Read from a trace,
+/// it keeps the trace open for the requests' fields until disposed (after the analysis).
+/// </summary>
+public sealed record CapturedStacks(IReadOnlyList<RawSample> Samples, IReadOnlyList<RawWait> Waits, double StartMs, double EndMs, int WaitStartEvents) : IDisposable
 {
+    /// <summary>The trace the requests' fields are read from, when read from one.</summary>
+    internal ConvertedTrace? Trace { get; init; }
+
+    /// <summary>Closes the trace (and deletes its scratch .etlx); request fields not read by then read as none.</summary>
+    public void Dispose() => Trace?.Dispose();
+
     /// <summary>ASP.NET Core's request events (hosting start/stop, matched endpoint, MVC action), in time order.</summary>
     public IReadOnlyList<RequestEvent> Requests { get; init; } = [];
 
@@ -57,12 +66,26 @@ public static class TraceReader
     public static CapturedStacks Read(string nettracePath)
     {
         // The .etlx goes to the scratch folder (memory-backed where there is one): a user's trace may sit in a folder
-        // tplab cannot write to. All events kept: the method load/stop and IL-map events, which TraceLog otherwise keeps
-        // to itself, give IL offsets.
-        var etlx = TraceLog.CreateFromEventPipeDataFile(nettracePath, ScratchFolder.File("tplab", ".etlx"), new TraceLogOptions { KeepAllEvents = true });
+        // tplab cannot write to.
+        return ReadConverted(TraceLog.CreateFromEventPipeDataFile(nettracePath, ScratchFolder.File("tplab", ".etlx"), ConversionOptions()));
+    }
+
+    /// <summary>
+    /// TraceLog's options for converting a trace to .etlx: all events kept, since the method load/stop and IL-map events,
+    /// which TraceLog otherwise keeps to itself, give IL offsets.
+    /// </summary>
+    internal static TraceLogOptions ConversionOptions() => new() { KeepAllEvents = true };
+
+    /// <summary>
+    /// Reads the stacks of an .etlx converted with <see cref="ConversionOptions"/>; the result holds it open for the
+    /// requests' fields and deletes it when disposed.
+    /// </summary>
+    internal static CapturedStacks ReadConverted(string etlx)
+    {
+        var trace = new ConvertedTrace(etlx);
         try
         {
-            using var log = new TraceLog(etlx);
+            var log = trace.Log;
             var frames = new Dictionary<CallStackIndex, Stack>();
             var maps = new CodeMaps();
             var samples = new List<RawSample>();
@@ -143,7 +166,7 @@ public static class TraceReader
                 {
                     modules.Add(module);
                 }
-                else if (provider is DiagnoseProviders.Hosting or DiagnoseProviders.DiagnosticSource && RequestEvents.Of(e, t) is { } request)
+                else if (provider is DiagnoseProviders.Hosting or DiagnoseProviders.DiagnosticSource && RequestEvents.Of(e, t, trace) is { } request)
                 {
                     requests.Add(request);
                 }
@@ -160,11 +183,12 @@ public static class TraceReader
             // TraceLog keeps the rundown's method events to itself (it names frames with them); its statistics count them.
             rundownMethods = log.Stats.Where(c => c.ProviderName == Rundown && c.EventName.StartsWith("Method/DCStop", StringComparison.Ordinal)).Sum(c => c.Count);
             var contents = new TraceContents(processId, commandLine, runtimePath, withStacks, rundownMethods, events);
-            return captured with { Requests = requests, Inlinings = inlinings, ContentionEvents = contentions, Modules = [.. modules], Contents = contents };
+            return captured with { Requests = requests, Inlinings = inlinings, ContentionEvents = contentions, Modules = [.. modules], Contents = contents, Trace = trace };
         }
-        finally
+        catch
         {
-            TryDelete(etlx);
+            trace.Dispose();
+            throw;
         }
     }
 
