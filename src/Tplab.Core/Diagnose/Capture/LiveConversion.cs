@@ -1,6 +1,7 @@
 using System.IO.Pipelines;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;
+using Tplab.Diagnose.Requests;
 
 namespace Tplab.Diagnose.Capture;
 
@@ -16,6 +17,7 @@ internal sealed class LiveConversion : IAsyncDisposable
 {
     private readonly Pipe _pipe = new(new PipeOptions(pauseWriterThreshold: 0, resumeWriterThreshold: 0, useSynchronizationContext: false));
     private readonly Task _converting;
+    private readonly List<RequestEvent> _requests = [];
     private bool _completed;
 
     public LiveConversion()
@@ -68,10 +70,22 @@ internal sealed class LiveConversion : IAsyncDisposable
         }
     }
 
+    /// <summary>ASP.NET Core's request events, read from the stream as it was converted; complete once <see cref="CompleteAsync"/> returned.</summary>
+    public IReadOnlyList<RequestEvent> Requests => _requests;
+
     private void Convert()
     {
         using var stream = _pipe.Reader.AsStream();
         using var source = new EventPipeEventSource(stream);
+        // Read here rather than from the .etlx after the capture: a busy service raises hundreds of thousands, and each
+        // kept one is a copy of its event. Through the dynamic parser: its events come with their self-described fields.
+        source.Dynamic.All += e =>
+        {
+            if (e.ProviderName is DiagnoseProviders.Hosting or DiagnoseProviders.DiagnosticSource && RequestEvents.Of(e, e.TimeStampRelativeMSec) is { } request)
+            {
+                _requests.Add(request);
+            }
+        };
         TraceLog.CreateFromEventTraceLogFile(source, EtlxPath, TraceReader.ConversionOptions());
     }
 }

@@ -5,15 +5,13 @@ namespace Tplab.Diagnose.Capture;
 
 /// <summary>
 /// ASP.NET Core's request events in a trace (hosting's Start/Stop, the DiagnosticSource bridge's EndpointMatched and
-/// BeforeAction) as <see cref="RequestEvent"/>s. Their payloads are read only when a request is looked at, from the
-/// trace kept open meanwhile: a busy service raises thousands and only the held requests matter.
+/// BeforeAction) as <see cref="RequestEvent"/>s. Their payloads are read only when a request is looked at: a copy of
+/// the event is kept meanwhile, since a busy service raises thousands and only the held requests matter.
 /// </summary>
 internal static class RequestEvents
 {
-    private static readonly IReadOnlyDictionary<string, string> None = new Dictionary<string, string>();
-
     /// <summary>The request event <paramref name="e"/> is (at <paramref name="t"/> ms), or null when it is none.</summary>
-    public static RequestEvent? Of(TraceEvent e, double t, ConvertedTrace trace)
+    public static RequestEvent? Of(TraceEvent e, double t)
     {
         if (e.ProviderName == DiagnoseProviders.Hosting)
         {
@@ -31,9 +29,9 @@ internal static class RequestEvents
             {
                 return new RequestEvent(k, e.ThreadID, t, e.ActivityID);
             }
-            // Read again from the trace only if the request turns out to matter (most of a busy service's do not).
-            var start = e.EventIndex;
-            return new RequestEvent(k, e.ThreadID, t, e.ActivityID, () => trace.Read(start, FieldsOf, None));
+            // A copy of the event, read only if the request turns out to matter (most of a busy service's do not).
+            var start = e.Clone();
+            return new RequestEvent(k, e.ThreadID, t, e.ActivityID, () => FieldsOf(start));
         }
         if (e.ProviderName == DiagnoseProviders.DiagnosticSource && e.EventName is "Event" or "Activity1/Start" or "Activity2/Start" or "Message" && e.PayloadByName("EventName") is string name)
         {
@@ -47,8 +45,8 @@ internal static class RequestEvents
             {
                 return null;
             }
-            var index = e.EventIndex;
-            return new RequestEvent(k, e.ThreadID, t, e.ActivityID, () => trace.Read(index, read => ArgumentsOf(read.PayloadByName("Arguments")), None));
+            var copy = e.Clone();
+            return new RequestEvent(k, e.ThreadID, t, e.ActivityID, () => ArgumentsOf(copy.PayloadByName("Arguments")));
         }
         return null;
     }

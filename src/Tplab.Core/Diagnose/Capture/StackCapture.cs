@@ -45,7 +45,7 @@ public static class StackCapture
             await using var conversion = new LiveConversion();
             var (recorded, rundown) = await RecordAsync(connection, conversion, path, options, cancellationToken).ConfigureAwait(false);
             var reading = options.Time.GetTimestamp();
-            var stacks = TraceReader.ReadConverted(await conversion.CompleteAsync().ConfigureAwait(false));
+            var stacks = TraceReader.ReadConverted(await conversion.CompleteAsync().ConfigureAwait(false), conversion.Requests);
             var read = options.Time.GetElapsedTime(reading);
             return new StackCaptureResult(stacks, recorded) { KeepFailed = path is null ? null : keep?.Keep(path), Rundown = rundown, Read = read };
         }

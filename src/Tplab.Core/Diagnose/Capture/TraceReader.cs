@@ -7,18 +7,9 @@ using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose.Capture;
 
-/// <summary>
-/// What one capture holds: sample-profiler stacks, wait events with stacks, and the window they cover. Read from a trace,
-/// it keeps the trace open for the requests' fields until disposed (after the analysis).
-/// </summary>
-public sealed record CapturedStacks(IReadOnlyList<RawSample> Samples, IReadOnlyList<RawWait> Waits, double StartMs, double EndMs, int WaitStartEvents) : IDisposable
+/// <summary>What one capture holds: sample-profiler stacks, wait events with stacks, and the window they cover.</summary>
+public sealed record CapturedStacks(IReadOnlyList<RawSample> Samples, IReadOnlyList<RawWait> Waits, double StartMs, double EndMs, int WaitStartEvents)
 {
-    /// <summary>The trace the requests' fields are read from, when read from one.</summary>
-    internal ConvertedTrace? Trace { get; init; }
-
-    /// <summary>Closes the trace (and deletes its scratch .etlx); request fields not read by then read as none.</summary>
-    public void Dispose() => Trace?.Dispose();
-
     /// <summary>ASP.NET Core's request events (hosting start/stop, matched endpoint, MVC action), in time order.</summary>
     public IReadOnlyList<RequestEvent> Requests { get; init; } = [];
 
@@ -77,15 +68,14 @@ public static class TraceReader
     internal static TraceLogOptions ConversionOptions() => new() { KeepAllEvents = true };
 
     /// <summary>
-    /// Reads the stacks of an .etlx converted with <see cref="ConversionOptions"/>; the result holds it open for the
-    /// requests' fields and deletes it when disposed.
+    /// Reads the stacks of an .etlx converted with <see cref="ConversionOptions"/>, then deletes it; with
+    /// <paramref name="requests"/> (read from the stream during the conversion) the request events are not read again.
     /// </summary>
-    internal static CapturedStacks ReadConverted(string etlx)
+    internal static CapturedStacks ReadConverted(string etlx, IReadOnlyList<RequestEvent>? requests = null)
     {
-        var trace = new ConvertedTrace(etlx);
         try
         {
-            var log = trace.Log;
+            using var log = new TraceLog(etlx);
             var frames = new Dictionary<CallStackIndex, Stack>();
             var maps = new CodeMaps();
             var samples = new List<RawSample>();
@@ -94,7 +84,7 @@ public static class TraceReader
             var waitStarts = 0;
             var contentions = 0;
             var openLocks = new Dictionary<int, (double Start, IReadOnlyList<StackFrame> Frames, Guid Activity)>();
-            var requests = new List<RequestEvent>();
+            var read = new List<RequestEvent>();
             var inlinings = new List<Inlining>();
             var modules = new HashSet<string>(StringComparer.Ordinal);
             double first = double.MaxValue, last = 0;
@@ -166,9 +156,9 @@ public static class TraceReader
                 {
                     modules.Add(module);
                 }
-                else if (provider is DiagnoseProviders.Hosting or DiagnoseProviders.DiagnosticSource && RequestEvents.Of(e, t, trace) is { } request)
+                else if (requests is null && provider is DiagnoseProviders.Hosting or DiagnoseProviders.DiagnosticSource && RequestEvents.Of(e, t) is { } request)
                 {
-                    requests.Add(request);
+                    read.Add(request);
                 }
             }
             foreach (var stack in frames.Values)
@@ -183,12 +173,11 @@ public static class TraceReader
             // TraceLog keeps the rundown's method events to itself (it names frames with them); its statistics count them.
             rundownMethods = log.Stats.Where(c => c.ProviderName == Rundown && c.EventName.StartsWith("Method/DCStop", StringComparison.Ordinal)).Sum(c => c.Count);
             var contents = new TraceContents(processId, commandLine, runtimePath, withStacks, rundownMethods, events);
-            return captured with { Requests = requests, Inlinings = inlinings, ContentionEvents = contentions, Modules = [.. modules], Contents = contents, Trace = trace };
+            return captured with { Requests = requests ?? read, Inlinings = inlinings, ContentionEvents = contentions, Modules = [.. modules], Contents = contents };
         }
-        catch
+        finally
         {
-            trace.Dispose();
-            throw;
+            TryDelete(etlx);
         }
     }
 

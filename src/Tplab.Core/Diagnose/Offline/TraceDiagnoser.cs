@@ -21,7 +21,7 @@ public static class TraceDiagnoser
         ArgumentNullException.ThrowIfNull(options);
         var started = Stopwatch.GetTimestamp();
         CheckHeader(path);
-        CapturedStacks? stacks = null;
+        CapturedStacks stacks;
         Watch.PoolTimeline? pool;
         try
         {
@@ -30,12 +30,9 @@ public static class TraceDiagnoser
         }
         catch (Exception e) when (e is not TplabException and not OutOfMemoryException)
         {
-            stacks?.Dispose();
             // TraceEvent reports a cut-off or damaged file in many ways (EndOfStream, FormatException, InvalidOperation...).
             throw TplabException.Usage($"{path} is not a readable .nettrace (truncated or damaged?): {e.GetType().Name}: {e.Message.ReplaceLineEndings(" ")}");
         }
-        // The trace stays open for the requests' fields until the analysis is done.
-        using var read = stacks;
         var contents = stacks.Contents;
         if (stacks.Samples.Count == 0 && stacks.Waits.Count == 0)
         {
