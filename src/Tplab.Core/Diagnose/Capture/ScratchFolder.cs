@@ -1,7 +1,7 @@
 namespace Tplab.Diagnose.Capture;
 
 /// <summary>
-/// Where a capture's temporary files go (the .nettrace the session streams into, the .etlx TraceLog converts it to):
+/// Where a capture's temporary files go (the .etlx TraceLog converts the stream to, the .nettrace kept for --keep-trace):
 /// memory-backed /dev/shm when this machine has it writable, else the temp folder. Converting a 5 s capture of a busy
 /// service writes about 70 MB; on tmpfs that took 0.8–1.5 s where the disk-backed temp folder took 1.2–2.8 s (same
 /// trace, a loaded 2-core machine). The files are deleted after the read.

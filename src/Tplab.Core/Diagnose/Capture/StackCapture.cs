@@ -22,9 +22,11 @@ public sealed record StackCaptureResult(CapturedStacks Stacks, TimeSpan Recorded
 
 /// <summary>
 /// One EventPipe session to the target: the sample profiler (every thread's stack about once a millisecond) and the
-/// runtime's WaitHandleWait events with stacks (.NET 9+), written to a temporary .nettrace, then read once the
-/// runtime's rundown has named every method. The file route, as dotnet-stack and dotnet-trace do, rather than a live
-/// TraceLog: the rundown at the end of the session names methods jitted during the capture too, with one session.
+/// runtime's WaitHandleWait events with stacks (.NET 9+), converted by TraceLog as the stream arrives
+/// (<see cref="LiveConversion"/>) and read once the runtime's rundown at the session's end has named every method. The
+/// rundown-at-the-end route, as dotnet-stack and dotnet-trace take, rather than TraceLog's real-time mode: that one names
+/// methods from a second session's rundown at the start and keeps the IL maps to itself, and reads the session's stream
+/// itself, so the raw trace could not be kept beside it.
 /// </summary>
 public static class StackCapture
 {
@@ -36,31 +38,36 @@ public static class StackCapture
     public static async Task<StackCaptureResult> RunAsync(RuntimeConnection connection, DiagnoseOptions options, CancellationToken cancellationToken, KeptTrace? keep = null)
     {
         var processId = connection.ProcessId;
-        var path = ScratchFolder.File($"tplab-diagnose-{processId}", ".nettrace");
+        // The raw stream is written to a file only to be kept: the reading goes from the stream.
+        var path = keep is null ? null : ScratchFolder.File($"tplab-diagnose-{processId}", ".nettrace");
         try
         {
-            var (recorded, rundown) = await RecordAsync(connection, path, options, cancellationToken).ConfigureAwait(false);
+            await using var conversion = new LiveConversion();
+            var (recorded, rundown) = await RecordAsync(connection, conversion, path, options, cancellationToken).ConfigureAwait(false);
             var reading = options.Time.GetTimestamp();
-            var stacks = TraceReader.Read(path);
+            var stacks = TraceReader.ReadConverted(await conversion.CompleteAsync().ConfigureAwait(false), conversion.Requests);
             var read = options.Time.GetElapsedTime(reading);
-            return new StackCaptureResult(stacks, recorded) { KeepFailed = keep?.Keep(path), Rundown = rundown, Read = read };
+            return new StackCaptureResult(stacks, recorded) { KeepFailed = path is null ? null : keep?.Keep(path), Rundown = rundown, Read = read };
         }
         finally
         {
-            TraceReader.TryDelete(path);
+            if (path is not null)
+            {
+                TraceReader.TryDelete(path);
+            }
         }
     }
 
-    private static async Task<(TimeSpan Recorded, TimeSpan Rundown)> RecordAsync(RuntimeConnection connection, string path, DiagnoseOptions options, CancellationToken cancellationToken)
+    private static async Task<(TimeSpan Recorded, TimeSpan Rundown)> RecordAsync(RuntimeConnection connection, LiveConversion conversion, string? path, DiagnoseOptions options, CancellationToken cancellationToken)
     {
         var processId = connection.ProcessId;
         var config = new EventPipeSessionConfiguration(DiagnoseProviders.All, 256, requestRundown: true, requestStackwalk: true);
         using var session = await connection.StartSessionAsync(config, cancellationToken).ConfigureAwait(false);
         var time = options.Time;
         var started = time.GetTimestamp();
-        await using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1 << 16, useAsync: true);
+        await using var file = path is null ? null : new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1 << 16, useAsync: true);
         // The copy ends early only if the target goes away: the session stream closes with it.
-        var copy = session.EventStream.CopyToAsync(file, cancellationToken);
+        var copy = CopyAsync(session.EventStream, conversion, file, cancellationToken);
         var elapsed = Task.Delay(options.Duration, time, cancellationToken);
         if (await Task.WhenAny(copy, elapsed).ConfigureAwait(false) == copy)
         {
@@ -84,6 +91,21 @@ public static class StackCapture
         }
         await copy.ConfigureAwait(false);
         return (recorded, time.GetElapsedTime(started) - recorded);
+    }
+
+    // The session's bytes to the conversion and, when the trace is to be kept, to its file.
+    private static async Task CopyAsync(Stream from, LiveConversion conversion, FileStream? file, CancellationToken cancellationToken)
+    {
+        var buffer = new byte[1 << 16];
+        int read;
+        while ((read = await from.ReadAsync(buffer, cancellationToken).ConfigureAwait(false)) > 0)
+        {
+            if (file is not null)
+            {
+                await file.WriteAsync(buffer.AsMemory(0, read), cancellationToken).ConfigureAwait(false);
+            }
+            await conversion.WriteAsync(buffer.AsMemory(0, read), cancellationToken).ConfigureAwait(false);
+        }
     }
 
     private static TplabException Gone(int processId, TimeSpan after, Exception? inner) =>

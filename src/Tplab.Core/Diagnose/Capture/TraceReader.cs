@@ -57,9 +57,22 @@ public static class TraceReader
     public static CapturedStacks Read(string nettracePath)
     {
         // The .etlx goes to the scratch folder (memory-backed where there is one): a user's trace may sit in a folder
-        // tplab cannot write to. All events kept: the method load/stop and IL-map events, which TraceLog otherwise keeps
-        // to itself, give IL offsets.
-        var etlx = TraceLog.CreateFromEventPipeDataFile(nettracePath, ScratchFolder.File("tplab", ".etlx"), new TraceLogOptions { KeepAllEvents = true });
+        // tplab cannot write to.
+        return ReadConverted(TraceLog.CreateFromEventPipeDataFile(nettracePath, ScratchFolder.File("tplab", ".etlx"), ConversionOptions()));
+    }
+
+    /// <summary>
+    /// TraceLog's options for converting a trace to .etlx: all events kept, since the method load/stop and IL-map events,
+    /// which TraceLog otherwise keeps to itself, give IL offsets.
+    /// </summary>
+    internal static TraceLogOptions ConversionOptions() => new() { KeepAllEvents = true };
+
+    /// <summary>
+    /// Reads the stacks of an .etlx converted with <see cref="ConversionOptions"/>, then deletes it; with
+    /// <paramref name="requests"/> (read from the stream during the conversion) the request events are not read again.
+    /// </summary>
+    internal static CapturedStacks ReadConverted(string etlx, IReadOnlyList<RequestEvent>? requests = null)
+    {
         try
         {
             using var log = new TraceLog(etlx);
@@ -71,7 +84,7 @@ public static class TraceReader
             var waitStarts = 0;
             var contentions = 0;
             var openLocks = new Dictionary<int, (double Start, IReadOnlyList<StackFrame> Frames, Guid Activity)>();
-            var requests = new List<RequestEvent>();
+            var read = new List<RequestEvent>();
             var inlinings = new List<Inlining>();
             var modules = new HashSet<string>(StringComparer.Ordinal);
             double first = double.MaxValue, last = 0;
@@ -143,9 +156,9 @@ public static class TraceReader
                 {
                     modules.Add(module);
                 }
-                else if (provider is DiagnoseProviders.Hosting or DiagnoseProviders.DiagnosticSource && RequestEvents.Of(e, t) is { } request)
+                else if (requests is null && provider is DiagnoseProviders.Hosting or DiagnoseProviders.DiagnosticSource && RequestEvents.Of(e, t) is { } request)
                 {
-                    requests.Add(request);
+                    read.Add(request);
                 }
             }
             foreach (var stack in frames.Values)
@@ -160,7 +173,7 @@ public static class TraceReader
             // TraceLog keeps the rundown's method events to itself (it names frames with them); its statistics count them.
             rundownMethods = log.Stats.Where(c => c.ProviderName == Rundown && c.EventName.StartsWith("Method/DCStop", StringComparison.Ordinal)).Sum(c => c.Count);
             var contents = new TraceContents(processId, commandLine, runtimePath, withStacks, rundownMethods, events);
-            return captured with { Requests = requests, Inlinings = inlinings, ContentionEvents = contentions, Modules = [.. modules], Contents = contents };
+            return captured with { Requests = requests ?? read, Inlinings = inlinings, ContentionEvents = contentions, Modules = [.. modules], Contents = contents };
         }
         finally
         {
