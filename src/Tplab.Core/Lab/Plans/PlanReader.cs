@@ -161,6 +161,9 @@ public static class PlanReader
             : id + string.Create(CultureInfo.InvariantCulture, $"-c{load.Concurrency}");
     }
 
+    /// <summary>Whether <paramref name="name"/> can be a plan's name or a scenario's id (one safe path segment).</summary>
+    public static bool IsSafeName(string name) => FieldReader.IsSafeName(name);
+
     internal static string Join(string at, string field) => at.Length == 0 ? field : $"{at}.{field}";
 
     internal static TplabException Error(string path, string field, string message) =>

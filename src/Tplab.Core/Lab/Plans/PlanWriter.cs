@@ -41,7 +41,7 @@ public static class PlanWriter
         {
             o.Add("command", Scalar(command));
             var planFolder = Path.GetDirectoryName(Path.GetFullPath(planPath))!;
-            o.Add("workingDirectory", Scalar(Path.GetRelativePath(planFolder, Path.GetFullPath(s.WorkingDirectory, planFolder)).Replace('\\', '/')));
+            o.Add("workingDirectory", Scalar(Folder(planFolder, Path.GetFullPath(s.WorkingDirectory, planFolder))));
         }
         if (s.Environment.Count > 0)
         {
@@ -166,6 +166,15 @@ public static class PlanWriter
             o.Add("at", Scalar(at));
         }
         return o;
+    }
+
+    // Relative to the plan when they share a folder below the root (the plan moves with the project), else absolute.
+    private static string Folder(string planFolder, string folder)
+    {
+        var relative = Path.GetRelativePath(planFolder, folder).Replace('\\', '/');
+        var climbs = relative.Split('/').TakeWhile(p => p == "..").Count();
+        var depth = planFolder.Split(Path.DirectorySeparatorChar, StringSplitOptions.RemoveEmptyEntries).Length;
+        return Path.IsPathRooted(relative) || climbs >= depth ? folder : relative;
     }
 
     private static YamlScalarNode Number(int value) => new(value.ToString(CultureInfo.InvariantCulture));
