@@ -169,6 +169,7 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
             var top = r.Culprits[0];
             console.Write(Cells.Hanging("  [red]✗[/]", $"{Cells.Escape(r.Scenario.Label)}: [bold]{Cells.Escape(top.BlockingCall)}[/] in [bold]{Cells.Escape(top.UserFrame)}[/] ({top.Threads.ToString("0.#", C)} pool threads held) — {Cells.Escape(top.Advice)}"));
         }
+        FindingLines.Write(console, result.Findings);
     }
 
     public void LabFinished(LabResult result)
