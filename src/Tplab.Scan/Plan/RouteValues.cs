@@ -20,11 +20,30 @@ public static partial class RouteValues
     {
         ArgumentNullException.ThrowIfNull(template);
         ArgumentNullException.ThrowIfNull(typeOf);
-        var query = template.IndexOf('?', StringComparison.Ordinal);
-        var (path, rest) = query >= 0 ? (template[..query], template[query..]) : (template, "");
-        var filled = Parameter().Replace(path, m => Uri.EscapeDataString(Value(m.Groups[1].Value, typeOf)));
-        filled = filled.Replace("//", "/", StringComparison.Ordinal);
-        return (filled.StartsWith('/') ? filled : "/" + filled) + rest;
+        var filled = new System.Text.StringBuilder();
+        var i = 0;
+        // A '?' outside braces starts the query (a Razor Page's ?handler=); inside, it marks an optional parameter.
+        for (; i < template.Length && template[i] != '?'; i++)
+        {
+            if (template[i] != '{')
+            {
+                filled.Append(template[i]);
+                continue;
+            }
+            // A regex constraint doubles its literal braces ({{ }}): the parameter ends where the braces balance.
+            var start = i + 1;
+            for (var depth = 0; i < template.Length; i++)
+            {
+                depth += template[i] == '{' ? 1 : template[i] == '}' ? -1 : 0;
+                if (depth == 0)
+                {
+                    break;
+                }
+            }
+            filled.Append(Uri.EscapeDataString(Value(template[start..Math.Min(i, template.Length)], typeOf)));
+        }
+        var path = filled.ToString().Replace("//", "/", StringComparison.Ordinal);
+        return (path.StartsWith('/') ? path : "/" + path) + template[i..];
     }
 
     /// <summary>A value for one parameter's text between the braces: <c>*path:nonfile</c>, <c>id:int:min(1)</c>, <c>controller=Home</c>, <c>id?</c>.</summary>
@@ -44,7 +63,8 @@ public static partial class RouteValues
         var parts = Constraints().Matches(text.TrimEnd('?')).Select(m => m.Value).ToList();
         var name = parts.Count > 0 ? parts[0] : text;
         var constraints = parts.Skip(1).Select(c => c.TrimStart(':')).ToList();
-        foreach (var c in constraints)
+        // A range or length narrows the value its type constraint would give: {id:long:min(5)} → 5.
+        foreach (var c in constraints.OrderBy(c => c.Contains('(', StringComparison.Ordinal) ? 0 : 1))
         {
             if (ForConstraint(c) is { } value)
             {
@@ -100,9 +120,6 @@ public static partial class RouteValues
             _ => null,
         };
     }
-
-    [GeneratedRegex(@"\{([^{}]+)\}")]
-    private static partial Regex Parameter();
 
     // "id:int:min(1)" → "id", ":int", ":min(1)"; a regex constraint's own colons stay inside its parentheses.
     [GeneratedRegex(@"^[^:]+|:[a-zA-Z]+(\((?:[^()]|\([^()]*\))*\))?")]
