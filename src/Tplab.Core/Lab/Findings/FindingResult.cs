@@ -13,7 +13,7 @@ public enum FindingState
     /// <summary>The requests reached the code, and diagnose did not name it under that load.</summary>
     NotSeen,
 
-    /// <summary>The requests did not reach the code: 401, 403, 404, 405, connection refused, a service that did not start.</summary>
+    /// <summary>The requests did not reach the code: no answer was a success (401, 404, 400, 503...), the connection was refused, or the service did not start.</summary>
     NotReached,
 
     /// <summary>The scenario did not run: switched off (a write), or the run ended before it.</summary>

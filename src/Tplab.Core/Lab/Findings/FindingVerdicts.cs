@@ -11,9 +11,9 @@ namespace Tplab.Lab.Findings;
 /// </summary>
 public static class FindingVerdicts
 {
-    // The statuses that say the request never reached the handler's code: not authenticated, forbidden, no such
-    // route, method not allowed. Anything else (2xx, 4xx from the handler's own validation, 5xx) ran some of it.
-    private static readonly int[] Unreached = [401, 403, 404, 405];
+    // A request reached the code when the service answered it with success (2xx, 3xx). Without a culprit, answers that
+    // were all errors say why the code was not seen: 401/403 (authentication), 404/405 (no such route: the sample route
+    // values did not match), 400 (the sample input was refused), 503 (a dependency is missing), or no answer at all.
 
     /// <summary>One result per finding of <paramref name="experiment"/>: its scenarios' checks (switched-off ones too), then the watched ones.</summary>
     public static IReadOnlyList<FindingResult> Of(ExperimentResult experiment)
@@ -89,19 +89,18 @@ public static class FindingVerdicts
             return r.Error is { } e ? $"not reached: {e}" : "not reached: the load did not start";
         }
         var s = load.Summary;
-        var unreached = s.StatusCodes.Where(kv => Unreached.Contains(kv.Key)).Sum(kv => kv.Value);
-        var transport = s.TransportErrors;
-        if (s.Requests == 0 || unreached + transport < s.Requests)
+        var succeeded = s.StatusCodes.Where(kv => kv.Key is >= 200 and < 400).Sum(kv => kv.Value);
+        if (s.Requests == 0 || succeeded > 0)
         {
             return null;
         }
         var c = CultureInfo.InvariantCulture;
-        var parts = s.StatusCodes.Where(kv => Unreached.Contains(kv.Key)).OrderByDescending(kv => kv.Value)
+        var parts = s.StatusCodes.Where(kv => kv.Key >= 400).OrderByDescending(kv => kv.Value)
             .Select(kv => string.Create(c, $"{kv.Key} {StatusWord(kv.Key)} on {kv.Value} of {s.Requests}")).ToList();
-        if (transport > 0)
+        if (s.TransportErrors > 0)
         {
             var error = s.Errors.OrderByDescending(e => e.Count).FirstOrDefault()?.Message ?? "no answer";
-            parts.Add(string.Create(c, $"{error} on {transport} of {s.Requests}"));
+            parts.Add(string.Create(c, $"{error} on {s.TransportErrors} of {s.Requests}"));
         }
         return "not reached: " + string.Join("; ", parts);
     }
@@ -136,8 +135,9 @@ public static class FindingVerdicts
     // Nested types are '+' in the runtime's names and '.' in the source's; generic arity is the runtime's alone.
     private static string Method(string name) => System.Text.RegularExpressions.Regex.Replace(name.Replace('+', '.'), "`[0-9]+", "");
 
-    private static string StatusWord(int status) => status switch
-    {
-        401 => "Unauthorized", 403 => "Forbidden", 404 => "Not Found", 405 => "Method Not Allowed", _ => "",
-    };
+    // "Service Unavailable" from ServiceUnavailable: the reason phrase as HTTP writes it.
+    private static string StatusWord(int status) =>
+        Enum.IsDefined((System.Net.HttpStatusCode)status)
+            ? System.Text.RegularExpressions.Regex.Replace(((System.Net.HttpStatusCode)status).ToString(), "(?<=[a-z])(?=[A-Z])", " ")
+            : "";
 }
