@@ -96,11 +96,11 @@ public static class FindingVerdicts
         }
         var c = CultureInfo.InvariantCulture;
         var parts = s.StatusCodes.Where(kv => kv.Key >= 400).OrderByDescending(kv => kv.Value)
-            .Select(kv => string.Create(c, $"{kv.Key} {StatusWord(kv.Key)} on {kv.Value} of {s.Requests}")).ToList();
+            .Select(kv => string.Create(c, $"{kv.Key} {StatusWord(kv.Key)} on {kv.Value:#,0} of {s.Requests:#,0}")).ToList();
         if (s.TransportErrors > 0)
         {
             var error = s.Errors.OrderByDescending(e => e.Count).FirstOrDefault()?.Message ?? "no answer";
-            parts.Add(string.Create(c, $"{error} on {s.TransportErrors} of {s.Requests}"));
+            parts.Add(string.Create(c, $"{error} on {s.TransportErrors:#,0} of {s.Requests:#,0}"));
         }
         return "not reached: " + string.Join("; ", parts);
     }

@@ -52,7 +52,7 @@ public sealed class ScanPlanRunTests : IDisposable
         Assert.NotEqual(JsonValueKind.Null, finding.GetProperty("pool").ValueKind);
         await SchemaValidation.AssertValidAsync(SchemaValidation.SchemaOf("summary"), summary);
         Assert.Contains("1 confirmed", runOut, StringComparison.Ordinal);
-        Assert.Contains("static: Thread.Sleep in Orders.LegacyOrderStore.RoundTrip", runOut, StringComparison.Ordinal);
+        Assert.Contains("Thread.Sleep in Orders.LegacyOrderStore.RoundTrip (OrderService.cs:", runOut, StringComparison.Ordinal);
 
         var view = await Browser.OpenAsync(Path.Combine(folder, "report.html"), Path.Combine(RepoPaths.Artifacts("screenshots"), "report-scan-plan.png"));
         HtmlReportTests.AssertReadable(view);
