@@ -16,17 +16,17 @@ internal static class EndpointRequest
 {
     private const int MaxDepth = 3;
 
-    public static RequestSpec For(EntryPoint root)
+    /// <summary>The request for <paramref name="endpoint"/>; <paramref name="root"/> is its handler when the scan knows it (a middleware's guarded path has none: sample values only).</summary>
+    public static RequestSpec For(HttpEndpoint endpoint, EntryPoint? root)
     {
-        var endpoint = root.Endpoint ?? throw new ArgumentException("an HTTP root", nameof(root));
         var method = endpoint.Method == "ANY" ? "GET" : endpoint.Method;
-        var parameters = root.Node.Symbol.Parameters;
+        var parameters = root?.Node.Symbol.Parameters ?? [];
         var path = RouteValues.Fill(endpoint.Route, name => parameters.FirstOrDefault(p => BoundName(p) == name || p.Name.Equals(name, StringComparison.OrdinalIgnoreCase))?.Type);
         var routeNames = RouteNames(endpoint.Route);
         var query = new List<string>();
         var headers = new List<KeyValuePair<string, string>>();
         string? body = null;
-        var apiController = root.Place == Tplab.Blocking.CodePlace.MvcAction && MvcRoots.HasAttribute(root.Node.Symbol.ContainingType, "Microsoft.AspNetCore.Mvc.ApiControllerAttribute", inherit: true);
+        var apiController = root is { Place: Tplab.Blocking.CodePlace.MvcAction } && MvcRoots.HasAttribute(root.Node.Symbol.ContainingType, "Microsoft.AspNetCore.Mvc.ApiControllerAttribute", inherit: true);
         foreach (var p in parameters)
         {
             var source = Source(p);
@@ -44,7 +44,7 @@ internal static class EndpointRequest
                 query.Add($"{Uri.EscapeDataString(name)}={Uri.EscapeDataString(simple)}");
             }
             else if (body is null && (source == "Body" || (source is null && IsData(p.Type, 0)
-                && (apiController || (root.Place == Tplab.Blocking.CodePlace.MinimalApi && method is "POST" or "PUT" or "PATCH")))))
+                && (apiController || (root?.Place == Tplab.Blocking.CodePlace.MinimalApi && method is "POST" or "PUT" or "PATCH")))))
             {
                 body = Json(p.Type);
             }

@@ -5,6 +5,7 @@ using Tplab.Lab.Plans;
 using Tplab.Launch.Service;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Output;
+using Tplab.Scan.Roots;
 
 namespace Tplab.Scan.Plan;
 
@@ -45,18 +46,20 @@ public static class PlanBuilder
         var name = Safe("scan-" + Path.GetFileNameWithoutExtension(project));
         var scenarios = new List<Scenario>();
         var ids = new HashSet<string>(StringComparer.Ordinal);
-        foreach (var endpoint in findings.Where(f => f.Root.Endpoint is not null).GroupBy(f => f.Root.Key, StringComparer.Ordinal))
+        foreach (var endpoint in findings.Select(f => (Finding: f, Endpoint: Target(f))).Where(x => x.Endpoint is not null).GroupBy(x => x.Endpoint!.ToString(), StringComparer.Ordinal))
         {
-            var request = EndpointRequest.For(endpoint.First().Root);
+            var target = endpoint.First().Endpoint!;
+            var handler = endpoint.Select(x => x.Finding.Root).FirstOrDefault(r => r.Endpoint == target);
+            var request = EndpointRequest.For(target, handler);
             var enabled = writes || !Writes.Contains(request.Method);
             scenarios.Add(new Scenario
             {
                 Experiment = name, Id = UniqueId(request, ids), Name = request.Name, Requests = [request],
                 Load = new LoadProfile { Concurrency = Concurrency, Duration = LoadDuration, Timeout = TimeSpan.FromSeconds(30) },
-                Deadline = TimeSpan.FromMinutes(2), Enabled = enabled, Checks = [.. endpoint.Select(Check)],
+                Deadline = TimeSpan.FromMinutes(2), Enabled = enabled, Checks = [.. endpoint.Select(x => Check(x.Finding))],
             });
         }
-        var watch = findings.Where(f => f.Root.Endpoint is null).Select(Check).ToList();
+        var watch = findings.Where(f => Target(f) is null).Select(Check).ToList();
         if (scenarios.All(s => !s.Enabled))
         {
             throw Common.TplabException.Usage(scenarios.Count == 0
@@ -106,6 +109,25 @@ public static class PlanBuilder
             "Route values, queries and bodies are samples that fit the types and constraints; edit them to match real data.",
             "",
         ];
+    }
+
+    // The endpoint whose load checks a finding: its own; for a middleware or filter that guards some paths or endpoints
+    // only, the first of them (a request there passes it); none for code every request passes, or none at all (watched).
+    private static HttpEndpoint? Target(Finding f)
+    {
+        if (f.Root.Endpoint is { } own)
+        {
+            return own;
+        }
+        if (f.Root.Place is not (CodePlace.Middleware or CodePlace.Filter) || f.Root.Guards.Count == 0)
+        {
+            return null;
+        }
+        var guard = f.Root.Guards[0].TrimEnd('*').TrimEnd('/');
+        var space = guard.IndexOf(' ', StringComparison.Ordinal);
+        return space > 0 && guard[..space].All(char.IsAsciiLetterUpper)
+            ? new HttpEndpoint(guard[..space], guard[(space + 1)..])
+            : guard.StartsWith('/') ? new HttpEndpoint("GET", guard) : null;
     }
 
     private static FindingCheck Check(Finding f) => new(
