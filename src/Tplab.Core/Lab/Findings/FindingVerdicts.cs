@@ -1,4 +1,5 @@
 using System.Globalization;
+using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Watch.Verdicts;
@@ -76,7 +77,7 @@ public static class FindingVerdicts
         {
             return new(check, true, null, FindingState.NotRun, "not run: no scenario's load ran", null, null, null, null);
         }
-        var starved = loaded.Count(r => r.Timeline is { HasVerdict: true } t && t.Verdict.ThreadsHeld() || r.Culprits.Count > 0);
+        var starved = loaded.Count(r => r.Timeline?.FirstStarving is not null || r.Culprits.Count > 0);
         return new(check, true, null, FindingState.NotSeen,
             string.Create(CultureInfo.InvariantCulture, $"watched under {loaded.Count} scenario(s)' load ({starved} with threads held): diagnose never named it"), null, null, null, null);
     }
@@ -120,8 +121,8 @@ public static class FindingVerdicts
         }
         return pool is null
             ? $"not seen under {load}: the pool could not be watched, so diagnose did not run"
-            : r.Timeline!.Verdict.ThreadsHeld()
-                ? $"not seen under {load}: the pool was {pool}, and diagnose named no blocking code"
+            : r.Timeline!.FirstStarving is not null
+                ? $"not seen under {load}: the pool was {pool} (threads held from {DurationText.Format(r.Timeline.FirstStarving.Value)}), and diagnose named no application code blocking"
                 : $"not seen under {load}: the pool stayed {pool}, so nothing held threads long enough to diagnose";
     }
 
