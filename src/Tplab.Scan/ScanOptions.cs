@@ -35,6 +35,12 @@ public sealed record ScanOptions
     /// <summary>Write every finding of this scan to this baseline file (default null: none).</summary>
     public string? WriteBaseline { get; init; }
 
+    /// <summary>Write a lab plan for the scanned service to this file (default null: none); <c>tplab run --plan</c> runs it.</summary>
+    public string? PlanFile { get; init; }
+
+    /// <summary>Keep the plan's writes (POST, PUT, PATCH, DELETE) switched on (default false: written with <c>enabled: false</c>).</summary>
+    public bool PlanWrites { get; init; }
+
     /// <summary>Longest chain followed from an entry point, in calls (default 40; 2 to 200).</summary>
     public int MaxDepth { get; init; } = 40;
 
@@ -55,6 +61,10 @@ public sealed record ScanOptions
         if (FailOn is Findings.Severity.Note)
         {
             throw TplabException.Usage("--fail-on must be warning or error");
+        }
+        if (PlanWrites && PlanFile is null)
+        {
+            throw TplabException.Usage("--plan-writes goes with --plan FILE");
         }
         if (ConfigFile is not null && !File.Exists(ConfigFile))
         {

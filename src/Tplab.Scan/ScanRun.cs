@@ -19,6 +19,7 @@ public static class ScanRun
         var format = ScanFormats.For(options.Format, options.Output);
         using var output = Open(options.Output);
         using var baselineFile = Open(options.WriteBaseline);
+        using var planFile = Open(options.PlanFile);
 
         var result = await Scanner.ScanAsync(options, progress, cancellationToken).ConfigureAwait(false);
 
@@ -27,6 +28,10 @@ public static class ScanRun
         {
             Commit(baselineFile, Baseline.Of(result.Findings).Write, standardOutput, options.WriteBaseline);
             progress.Line($"tplab scan: wrote {result.Findings.Count} finding(s) to the baseline {options.WriteBaseline}");
+        }
+        if (planFile is not null)
+        {
+            WritePlan(result, options, planFile, progress);
         }
         if (options.FailOn is { } level && result.AtLeast(level) > 0)
         {
@@ -39,6 +44,23 @@ public static class ScanRun
             return ExitCodes.Partial;
         }
         return ExitCodes.Ok;
+    }
+
+    // The plan is written whole or not at all; the report above is already out, so a scan with nothing to plan still
+    // says what it found before the usage error.
+    private static void WritePlan(ScanResult result, ScanOptions options, AtomicFile file, IScanProgress progress)
+    {
+        var notes = new List<string>();
+        var plan = Plan.PlanBuilder.Build(result, options.PlanWrites, notes);
+        foreach (var note in notes)
+        {
+            progress.Line("tplab scan: " + note);
+        }
+        Commit(file, w => Lab.Plans.PlanWriter.Write(plan, options.PlanFile!, Plan.PlanBuilder.Header(plan, result, options.PlanWrites), w), TextWriter.Null, options.PlanFile);
+        var checks = plan.Scenarios.Sum(s => s.Checks.Count);
+        var off = plan.SwitchedOff.Sum(s => s.Checks.Count);
+        progress.Line(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+            $"tplab scan: wrote the plan {options.PlanFile}: {plan.Scenarios.Count} scenario(s) checking {checks} finding(s), {plan.SwitchedOff.Count} write(s) switched off ({off} finding(s); --plan-writes), {plan.Watch.Count} watched; run it with tplab run --plan {options.PlanFile}"));
     }
 
     private static AtomicFile? Open(string? path)

@@ -26,9 +26,11 @@ internal static class ScanCommand
         var baseline = new Option<string?>("--baseline") { Description = "Accept the findings in this baseline file (reported as baselined, not counted for --fail-on)" };
         var writeBaseline = new Option<string?>("--write-baseline") { Description = "Write this scan's findings to a baseline file" };
         var config = new Option<string?>("--config") { Description = "Your own blocking APIs (default: tplab-scan.json in the scanned folder; docs/scan.md)" };
+        var plan = new Option<string?>("--plan") { Description = "Also write a lab plan for the scanned service: one scenario per flagged endpoint, each marked with the finding it checks (run it with tplab run --plan FILE)" };
+        var planWrites = new Option<bool>("--plan-writes") { Description = "Keep the plan's POST, PUT, PATCH and DELETE scenarios switched on (default: written switched off, so a plan never writes by surprise)" };
         var command = new Command("scan", "Find the code that blocks thread-pool threads before it ships: every blocking call reached from an endpoint, middleware, hosted service or timer, with the chain of calls, file and line, and the fix")
         {
-            path, format, output, failOn, includeTests, allowPartial, noRestore, baseline, writeBaseline, config,
+            path, format, output, failOn, includeTests, allowPartial, noRestore, baseline, writeBaseline, config, plan, planWrites,
         };
         command.SetAction((r, ct) => Run(new ScanOptions
         {
@@ -42,6 +44,8 @@ internal static class ScanCommand
             BaselineFile = r.GetValue(baseline),
             WriteBaseline = r.GetValue(writeBaseline),
             ConfigFile = r.GetValue(config),
+            PlanFile = r.GetValue(plan),
+            PlanWrites = r.GetValue(planWrites),
         }, ct));
         return command;
     }

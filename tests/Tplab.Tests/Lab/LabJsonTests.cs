@@ -57,10 +57,20 @@ public sealed class LabJsonTests : IDisposable
         {
             SeedRuntime = "ASP.NET Core 3.1", Service = new ServiceJson("dotnet api.dll", ".", "http://127.0.0.1:5000/", 42, "runtimeConfig"),
             Observations = ["an observation"], RuntimeNotes = ["a note"],
+            Findings =
+            [
+                new FindingJson
+                {
+                    Rule = "sleep", Root = "GET /orders/{id:int}", UserMethod = "Api.Sleep", BlockingCall = "Thread.Sleep", Severity = "error", At = "Api.cs:12",
+                    Watched = true, Scenario = "sleep", State = "confirmed", Reason = "diagnose named Thread.Sleep in Api.Sleep",
+                    Culprit = summary.Scenarios[0].Culprits[0], MeanMs = 1200.5, P99Ms = 2400.25, Pool = PoolVerdict.Recovering,
+                },
+            ],
         };
         var full = summary with { Scenarios = [scenario, .. summary.Scenarios.Skip(1)], Experiments = [experiment] };
         JsonAssert.EveryFieldSet(full);
         JsonAssert.EveryFieldSet(experiment);
+        JsonAssert.EveryFieldSet(experiment.Findings![0]);
         JsonAssert.EveryFieldSet(experiment.Lessons[0] with { Incomplete = "sleep was not run", OursRange = [1, 2], SeedRange = [3, 4] });
         JsonAssert.EveryFieldSet(scenario);
         JsonAssert.EveryFieldSet(scenario.Repeats![1]);
@@ -70,6 +80,7 @@ public sealed class LabJsonTests : IDisposable
         Assert.Equal(Text(full), Text(read));
         Assert.Equal(scenario.Culprits, read.Scenarios[0].Culprits, (a, b) => a with { Stack = [] } == b with { Stack = [] } && a.Stack.SequenceEqual(b.Stack));
         Assert.Equal(PoolVerdict.Starving, read.Scenarios[0].Verdict);
+        Assert.Equal(PoolVerdict.Recovering, read.Experiments[0].Findings![0].Pool);
     }
 
     [Theory]

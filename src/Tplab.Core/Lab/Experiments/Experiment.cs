@@ -33,6 +33,12 @@ public sealed record Experiment
     /// <summary>The user's service the scenarios load; null for tplab's built-in target.</summary>
     public Launch.Service.ServiceDefinition? Service { get; init; }
 
+    /// <summary>A plan's scenarios switched off (<c>enabled: false</c>): kept so their findings are reported as not run, never run.</summary>
+    public IReadOnlyList<Scenario> SwitchedOff { get; init; } = [];
+
+    /// <summary>Findings with no endpoint of their own (hosted service, timer, DI factory): checked by watching the service under every scenario's load.</summary>
+    public IReadOnlyList<FindingCheck> Watch { get; init; } = [];
+
     /// <summary>Whether any scenario waits on the database.</summary>
     public bool NeedsDatabase => Scenarios.Any(s => s.NeedsDatabase);
 }

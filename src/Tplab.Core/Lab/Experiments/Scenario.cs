@@ -29,6 +29,12 @@ public sealed record Scenario
     /// <summary>Longest the scenario may take before the lab stops it (load, drain and capture included).</summary>
     public TimeSpan Deadline { get; init; } = TimeSpan.FromMinutes(3);
 
+    /// <summary>The static findings this scenario's load checks (a plan written by <c>tplab scan --plan</c>); empty otherwise.</summary>
+    public IReadOnlyList<FindingCheck> Checks { get; init; } = [];
+
+    /// <summary>False for a scenario a plan switches off (<c>enabled: false</c>): read and reported, never run.</summary>
+    public bool Enabled { get; init; } = true;
+
     /// <summary>The variants that wait on the database.</summary>
     public bool NeedsDatabase => Variant?.StartsWith("db-", StringComparison.Ordinal) == true;
 

@@ -28,6 +28,15 @@ internal sealed class FieldReader(string path)
         _ => throw Error(path, Join(at, field), "must be a string"),
     };
 
+    /// <summary>true or false (YAML's plain words arrive as strings); null when absent.</summary>
+    public bool? Bool(JsonObject o, string at, string field) => o[field] switch
+    {
+        null => null,
+        JsonValue v when v.GetValueKind() is JsonValueKind.True or JsonValueKind.False => v.GetValue<bool>(),
+        JsonValue v when v.TryGetValue<string>(out var s) && s is "true" or "false" => s == "true",
+        var other => throw Error(path, Join(at, field), $"must be true or false, got {other.ToJsonString()}"),
+    };
+
     /// <summary>
     /// A plan's name or a scenario's id: it becomes a folder or file name under the results folder, so it is one
     /// path segment of letters, digits, '.', '-' and '_' (at most 64, not starting with '.'); null when absent.

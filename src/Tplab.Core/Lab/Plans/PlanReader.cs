@@ -18,7 +18,7 @@ public static class PlanReader
     {
         var root = PlanDocument.Read(path) as JsonObject ?? throw Error(path, "", "the plan must be an object with 'scenarios' or 'matrix'");
         var reader = new FieldReader(path);
-        reader.OnlyKnown(root, "", "name", "service", "scenarios", "matrix");
+        reader.OnlyKnown(root, "", "name", "service", "scenarios", "matrix", "watch");
         var name = reader.Name(root, "", "name")
             ?? reader.CheckName(Path.GetFileNameWithoutExtension(path), "name", " (taken from the file name: give 'name')");
         if (SeedExperiments.Names.Contains(name, StringComparer.OrdinalIgnoreCase))
@@ -49,6 +49,15 @@ public static class PlanReader
         {
             throw Error(path, "", "the plan has no scenarios: give 'scenarios' or 'matrix'");
         }
+        if (root["watch"] is not null && service is null)
+        {
+            throw Error(path, "watch", "lists findings checked by watching your service; it goes with a 'service' section");
+        }
+        var watch = root["watch"] is { } w ? FindingChecks.ReadList(reader, w, "watch") : [];
+        if (scenarios.All(s => !s.Enabled))
+        {
+            throw Error(path, "", "every scenario is switched off (enabled: false): switch on the ones to run (a plan from tplab scan --plan switches writes off; --plan-writes keeps them on)");
+        }
         var duplicate = scenarios.GroupBy(s => s.Id).FirstOrDefault(g => g.Count() > 1);
         if (duplicate is not null)
         {
@@ -56,7 +65,8 @@ public static class PlanReader
         }
         return new Experiment
         {
-            Name = name, Title = service is null ? $"plan {name}" : $"plan {name}: {service.Describe()}", Seeds = [], Scenarios = scenarios,
+            Name = name, Title = service is null ? $"plan {name}" : $"plan {name}: {service.Describe()}", Seeds = [],
+            Scenarios = [.. scenarios.Where(s => s.Enabled)], SwitchedOff = [.. scenarios.Where(s => !s.Enabled)], Watch = watch,
             Scaling = $"plan file {Path.GetFileName(path)}", Service = service,
         };
     }
@@ -150,6 +160,9 @@ public static class PlanReader
             ? id + string.Create(CultureInfo.InvariantCulture, $"-r{load.Rate:0.##}")
             : id + string.Create(CultureInfo.InvariantCulture, $"-c{load.Concurrency}");
     }
+
+    /// <summary>Whether <paramref name="name"/> can be a plan's name or a scenario's id (one safe path segment).</summary>
+    public static bool IsSafeName(string name) => FieldReader.IsSafeName(name);
 
     internal static string Join(string at, string field) => at.Length == 0 ? field : $"{at}.{field}";
 

@@ -73,7 +73,7 @@ internal static class ServiceReader
 
     public static Scenario Scenario(FieldReader r, ServiceDefinition service, string experiment, JsonObject o, string at)
     {
-        r.OnlyKnown(o, at, "id", "requests", "minThreads", "knobs", "load", "deadline");
+        r.OnlyKnown(o, at, "id", "requests", "minThreads", "knobs", "load", "deadline", "enabled", "checks");
         var list = r.List(o, at, "requests");
         var requests = list.Select((n, i) => Request(r, n, Join(at, $"requests[{i}]"))).ToList();
         var pool = new ThreadPoolSettings { MinThreads = r.Int(o, at, "minThreads", 1, short.MaxValue), Knobs = r.Knobs(o, at) };
@@ -87,6 +87,8 @@ internal static class ServiceReader
         {
             Experiment = experiment, Id = given ?? AutoId(Slug(requests[0].Path), pool, load), Name = given, Requests = requests,
             ThreadPool = pool, Load = load, Deadline = r.Duration(o, at, "deadline") ?? TimeSpan.FromMinutes(5),
+            Enabled = r.Bool(o, at, "enabled") ?? true,
+            Checks = o["checks"] is { } checks ? FindingChecks.ReadList(r, checks, Join(at, "checks")) : [],
         };
     }
 

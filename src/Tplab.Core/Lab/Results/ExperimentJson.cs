@@ -28,6 +28,10 @@ public sealed record ExperimentJson
 
     public IReadOnlyList<LessonJson> Lessons { get; init; } = [];
 
+    /// <summary>A plan from <c>tplab scan --plan</c>: each static finding beside what the run saw; left out (null) when the plan checks none, as in files written before it.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<FindingJson>? Findings { get; init; }
+
     /// <summary>The JSON of <paramref name="e"/>.</summary>
     public static ExperimentJson From(ExperimentResult e, SeedFigures seeds)
     {
@@ -41,6 +45,7 @@ public sealed record ExperimentJson
             Service = x.Service is { } s ? new ServiceJson(s.Command, s.WorkingDirectory, s.Url?.ToString(), s.ProcessId, s.Command is null ? null : Words.Camel(s.EffectiveMinThreadsVia)) : null,
             RuntimeNotes = x.RuntimeNotes, Observations = e.Observations,
             Lessons = [.. e.Lessons.Select(LessonJson.From)],
+            Findings = e.Findings.Count == 0 ? null : [.. e.Findings.Select(FindingJson.From)],
         };
     }
 }

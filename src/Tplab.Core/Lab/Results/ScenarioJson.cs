@@ -88,7 +88,7 @@ public sealed record ScenarioJson
             Repeats = r.Runs.Count == 0 ? null : [.. r.Runs.Select(RunJson.From)],
             Spread = r.Runs.Count == 0 ? null : SummaryJson.SpreadFigures.ToDictionary(f => f.Name, f => SpreadJson.From(r.SpreadOf(f.Figure)), StringComparer.Ordinal),
             Verdict = t?.Verdict, Evidence = t?.Evidence,
-            Culprits = [.. r.Culprits.Select(c => new CulpritJson(c.BlockingCall, c.UserFrame, c.Threads, c.Share, c.Stack, c.Advice))],
+            Culprits = [.. r.Culprits.Select(CulpritJson.From)],
             Seed = seeds?.For(s.Experiment, s.Id)?.DeepClone().AsObject(),
             Files = new(ResultsWriter.RelativeFile(s, "requests.csv", r.Run), ResultsWriter.RelativeFile(s, "timeline.jsonl", r.Run)),
         };
@@ -126,7 +126,15 @@ public sealed record CulpritJson(
     [property: JsonConverter(typeof(Round2))] double Threads,
     double Share,
     IReadOnlyList<string> Stack,
-    string Advice);
+    string Advice)
+{
+    /// <summary>The JSON of <paramref name="c"/>.</summary>
+    public static CulpritJson From(Culprit c)
+    {
+        ArgumentNullException.ThrowIfNull(c);
+        return new(c.BlockingCall, c.UserFrame, c.Threads, c.Share, c.Stack, c.Advice);
+    }
+}
 
 /// <summary>The scenario's own files, relative to the results folder.</summary>
 public sealed record FilesJson(string Requests, string Timeline);

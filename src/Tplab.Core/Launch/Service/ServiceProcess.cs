@@ -154,11 +154,13 @@ public sealed class ServiceProcess : IServiceInstance
 
     // The .NET process may be the command itself or one it started (dotnet run, a script): the group member that
     // publishes a diagnostic socket. Its socket exists before Kestrel listens, so it is there once the service is ready.
+    // `dotnet run` is itself a .NET process with a socket, and the app is its child: the innermost one is the service.
     private static async Task<int> DotnetProcessAsync(GuardedCommand command, CancellationToken ct)
     {
         for (var attempt = 0; attempt < 20; attempt++)
         {
-            var found = command.Members().Order().FirstOrDefault(pid => DiagnosticSocket.Find(pid) is not null);
+            var dotnet = command.Members().Where(pid => DiagnosticSocket.Find(pid) is not null).ToHashSet();
+            var found = dotnet.Where(pid => !dotnet.Any(other => other != pid && IsAncestor(pid, other))).Order().FirstOrDefault();
             if (found > 0)
             {
                 return found;
@@ -167,6 +169,19 @@ public sealed class ServiceProcess : IServiceInstance
         }
         throw new TplabException(ExitCodes.Environment,
             "the service answers but none of its processes is a .NET process with a diagnostic socket (is DOTNET_EnableDiagnostics=0 set?)");
+    }
+
+    private static bool IsAncestor(int ancestor, int pid)
+    {
+        for (var (p, hops) = (pid, 0); p > 1 && hops < 64; hops++)
+        {
+            p = int.TryParse(ProcessFiles.Status(p, "PPid")?.Trim(), System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var parent) ? parent : 0;
+            if (p == ancestor)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /// <summary>Stops the service's whole process group.</summary>

@@ -45,6 +45,10 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         console.Write(new Rule($"[bold]{Cells.Escape(experiment.Name)}[/]").LeftJustified());
         console.MarkupLine(Cells.Escape(experiment.Title));
         console.MarkupLine($"[grey]{Cells.Escape(experiment.Scaling)}[/]");
+        if (experiment.SwitchedOff.Count > 0)
+        {
+            console.MarkupLine($"[grey]switched off (enabled: false), not run: {Cells.Escape(string.Join(", ", experiment.SwitchedOff.Select(s => s.Id)))}[/]");
+        }
         _table = new LabTable(experiment, _seeds);
         if (interactive)
         {
@@ -169,6 +173,7 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
             var top = r.Culprits[0];
             console.Write(Cells.Hanging("  [red]✗[/]", $"{Cells.Escape(r.Scenario.Label)}: [bold]{Cells.Escape(top.BlockingCall)}[/] in [bold]{Cells.Escape(top.UserFrame)}[/] ({top.Threads.ToString("0.#", C)} pool threads held) — {Cells.Escape(top.Advice)}"));
         }
+        FindingLines.Write(console, result.Findings);
     }
 
     public void LabFinished(LabResult result)

@@ -28,6 +28,11 @@ public sealed class ScanBadInputTests
         { "scan {tmp} --write-baseline {tmp}/no/such/folder/b.json", ExitCodes.OutputFailed, "{tmp}/no/such/folder/b.json" },
         { "scan {tmp}/scan/app.csproj --config {tmp}/not-json.json", ExitCodes.Usage, "not a tplab scan config" },
         { "scan {tmp}/scan/app.csproj --config {tmp}/missing.json", ExitCodes.Usage, "{tmp}/missing.json" },
+        // the plan: opened for writing before any project loads; --plan-writes only says something with --plan
+        { "scan {tmp} --plan {tmp}/no/such/folder/plan.yaml", ExitCodes.OutputFailed, "{tmp}/no/such/folder/plan.yaml" },
+        { "scan {tmp} --plan", ExitCodes.Usage, "--plan" },
+        { "scan {tmp} --plan-writes", ExitCodes.Usage, "--plan-writes goes with --plan FILE" },
+        { "scan {tmp} --plan {tmp}/p.yaml --plan-writes=maybe", ExitCodes.Usage, "'maybe'" },
     };
 
     [Theory]

@@ -129,6 +129,28 @@
       el("code", {}, `${c.blockingCall} in ${c.userFrame}`), ` — ${T.num(c.threads, 1)} pool threads held (${T.num(c.share * 100)}% of blocked time). ${c.advice}`))));
   }
 
+  // A plan from tplab scan --plan: each static finding beside what the run saw (the culprit diagnose named, or why not).
+  function findings(exp) {
+    const list = exp.findings || [];
+    if (!list.length) return null;
+    const words = { confirmed: "confirmed", notSeen: "not seen", notReached: "not reached", notRun: "not run" };
+    const count = state => list.filter(f => f.state === state).length;
+    const runtime = f => {
+      if (f.state !== "confirmed" || !f.culprit) return el("td", { class: "text" }, f.reason);
+      const k = f.culprit;
+      return el("td", { class: "text" }, el("code", {}, `${k.blockingCall} in ${k.userFrame}`),
+        ` — ${T.num(k.threads, 1)} pool threads held; mean ${T.ms(f.meanMs)}, p99 ${T.ms(f.p99Ms)}; pool ${f.pool || "–"}` + (f.watched && f.scenario ? `; under ${f.scenario}'s load` : ""));
+    };
+    const table = el("table", { class: "findings" },
+      el("thead", {}, el("tr", {}, ["state", "finding", "static: scan", "runtime: this run"].map(h => el("th", {}, h)))),
+      el("tbody", {}, list.map(f => el("tr", { class: "finding-" + f.state },
+        el("td", { class: "text state" }, words[f.state] || f.state),
+        el("td", { class: "text" }, el("b", {}, f.root), f.watched ? " (watched)" : "", el("br"), `${f.rule}, ${f.severity}` + (f.scenario && !f.watched ? ` · scenario ${f.scenario}` : "")),
+        el("td", { class: "text" }, el("code", {}, `${f.blockingCall} in ${f.userMethod}`), f.at ? ` (${f.at})` : ""),
+        runtime(f)))));
+    return el("div", {}, el("p", {}, `${count("confirmed")} confirmed, ${count("notSeen")} not seen under that load, ${count("notReached")} not reached, ${count("notRun")} not run.`), table);
+  }
+
   // Latency charts for a set of runs: by completion (closed loop: everyone starts at once, so the send time says
   // little) and, in open loop, by scheduled send; then percentiles.
   function latencyCharts(parent, key, runs, open) {
@@ -158,6 +180,8 @@
       T.seedChart(cmp, `seed-${exp.name}`, exp, rows);
       lessonsAndNotes(cmp, exp);
       if (cmp.listIfFilled()) sec.append(cmp);
+      const checked = findings(exp);
+      if (checked) { const sub = section(`findings-${slug(exp.name)}`, "Findings from the scan, beside the run", 1); sub.append(checked); sec.append(sub); }
       const found = culprits(rows);
       if (found) { const sub = section(`culprits-${slug(exp.name)}`, "Blocking code found by diagnose", 1); sub.append(found); sec.append(sub); }
       const lat = section(`latency-${slug(exp.name)}`, "Latency", 1);

@@ -1,0 +1,98 @@
+using System.Text;
+using Tplab.Common;
+using Tplab.Lab.Experiments;
+using Tplab.Lab.Plans;
+using Tplab.Launch.Service;
+
+namespace Tplab.Tests.Lab;
+
+/// <summary>A plan written by tplab (scan --plan) reads back into the same experiment: one definition of the format.</summary>
+public sealed class PlanWriterTests : IDisposable
+{
+    private readonly string _folder = Directory.CreateTempSubdirectory("tplab-plan-writer-").FullName;
+
+    public void Dispose() => Directory.Delete(_folder, recursive: true);
+
+    private static readonly FindingCheck Sleep = new("sleep", "GET /orders/{id:int}", "Orders.LegacyOrderStore.RoundTrip", "Thread.Sleep", "error", "OrderService.cs:55");
+
+    private Experiment Plan() => new()
+    {
+        Name = "scan-orders", Title = "plan scan-orders", Seeds = [], Scaling = "tplab scan --plan",
+        Service = new ServiceDefinition
+        {
+            Command = "dotnet run --project Orders.csproj -c Release --no-launch-profile", WorkingDirectory = Path.Combine(_folder, "app"),
+            Environment = [new("ASPNETCORE_URLS", "http://127.0.0.1:0"), new("Odd", "null")], StartTimeout = TimeSpan.FromMinutes(3),
+        },
+        Scenarios =
+        [
+            new Scenario
+            {
+                Experiment = "scan-orders", Id = "get-orders-id", Name = "GET /orders/{id:int}", Requests = [new RequestSpec("GET", "/orders/1?sku=1", [], ReadOnlyMemory<byte>.Empty, 1, "GET /orders/{id:int}")],
+                Load = new LoadProfile { Concurrency = 32, Duration = TimeSpan.FromSeconds(10) }, Deadline = TimeSpan.FromMinutes(2), Checks = [Sleep],
+            },
+        ],
+        SwitchedOff =
+        [
+            new Scenario
+            {
+                Experiment = "scan-orders", Id = "post-orders", Name = "POST /orders", Enabled = false,
+                Requests = [new RequestSpec("POST", "/orders", [new("Content-Type", "application/json")], Encoding.UTF8.GetBytes("{\"sku\":1,\"note\":\"a: b\"}"), 1, "POST /orders")],
+                Load = new LoadProfile { Concurrency = 32, Duration = TimeSpan.FromSeconds(10) }, Checks = [Sleep with { Root = "POST /orders" }],
+            },
+        ],
+        Watch = [new FindingCheck("sync-over-async", "hosted-service Orders.Refresher.ExecuteAsync", "Orders.Refresher.Refresh", "Task.Wait", "warning", null)],
+    };
+
+    [Fact]
+    public void Write_ThenRead_GivesTheSamePlan()
+    {
+        var path = Path.Combine(_folder, "plan.yaml");
+        var plan = Plan();
+        AtomicFile.Write(path, w => PlanWriter.Write(plan, path, ["a comment", ""], w));
+
+        var read = PlanReader.Read(path);
+
+        Assert.StartsWith("# a comment", File.ReadAllText(path), StringComparison.Ordinal);
+        Assert.Equal(plan.Name, read.Name);
+        Assert.Equal(plan.Service!.Command, read.Service!.Command);
+        Assert.Equal(plan.Service.WorkingDirectory, read.Service.WorkingDirectory);
+        Assert.Equal(plan.Service.Environment, read.Service.Environment);
+        Assert.Equal(plan.Service.StartTimeout, read.Service.StartTimeout);
+        var scenario = Assert.Single(read.Scenarios);
+        Assert.Equal("get-orders-id", scenario.Id);
+        Assert.Equal("/orders/1?sku=1", scenario.Requests[0].Path);
+        Assert.Equal(plan.Scenarios[0].Load, scenario.Load);
+        Assert.Equal(TimeSpan.FromMinutes(2), scenario.Deadline);
+        Assert.Equal([Sleep], scenario.Checks);
+        var off = Assert.Single(read.SwitchedOff);
+        Assert.False(off.Enabled);
+        Assert.Equal("{\"sku\":1,\"note\":\"a: b\"}", Encoding.UTF8.GetString(off.Requests[0].Body.Span));
+        Assert.Equal(plan.SwitchedOff[0].Requests[0].Headers, off.Requests[0].Headers);
+        Assert.Equal(plan.Watch, read.Watch);
+    }
+
+    [Theory]
+    [InlineData("enabled: maybe", "scenarios[0].enabled: must be true or false")]
+    [InlineData("enabled: false", "every scenario is switched off (enabled: false)")]
+    [InlineData("checks: [ { rule: sleep } ]", "scenarios[0].checks[0].root: is required")]
+    [InlineData("checks: [ { rule: sleep, root: r, userMethod: m, blockingCall: c, severity: fatal } ]", "scenarios[0].checks[0].severity: must be error, warning or note")]
+    [InlineData("checks: [ { rule: sleep, root: r, userMethod: m, blockingCall: c, line: 3 } ]", "scenarios[0].checks[0].line: unknown field")]
+    public void Read_BadScenarioField_NamesIt(string field, string expected)
+    {
+        var path = Path.Combine(_folder, "bad.yaml");
+        File.WriteAllText(path, $"""
+            name: p
+            service: {"{"} command: ./app {"}"}
+            scenarios:
+              - id: a
+                requests: [ /a ]
+                load: {"{"} concurrency: 1, requests: 1 {"}"}
+                {field}
+            """);
+
+        var error = Assert.Throws<TplabException>(() => PlanReader.Read(path));
+
+        Assert.Equal(ExitCodes.Usage, error.ExitCode);
+        Assert.Contains(expected, error.Message, StringComparison.Ordinal);
+    }
+}
