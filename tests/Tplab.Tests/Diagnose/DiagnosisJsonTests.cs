@@ -43,6 +43,23 @@ public sealed class DiagnosisJsonTests
         Assert.DoesNotContain('\n', error.Message);
     }
 
+    [Theory]
+    [InlineData("place", "nowhere")]
+    [InlineData("verdict", "nowhere")]
+    [InlineData("blockingKind", "nowhere")]
+    public void Read_AWordThatNamesNothing_IsRefusedNotTakenForTheFirstValue(string field, string word)
+    {
+        var json = DiagnosisJson.Write(DiagnosisJsonWriter.ToDocument(SampleDiagnosis()));
+        var edited = System.Text.RegularExpressions.Regex.Replace(json, $"\"{field}\": \"[^\"]*\"", $"\"{field}\": \"{word}\"");
+        Assert.NotEqual(json, edited);
+
+        var error = Assert.Throws<TplabException>(() => DiagnosisJson.Read(edited));
+
+        Assert.Equal(ExitCodes.Usage, error.ExitCode);
+        Assert.Contains(word, error.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', error.Message);
+    }
+
     [Fact]
     public void Outputs_ForStateMachinesLambdasAndInvokers_HoldNoNameNobodyWrote()
     {

@@ -1,6 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Tplab.Blocking;
+using Tplab.Common.Json;
 using Tplab.Diagnose.Chains;
 
 namespace Tplab.Diagnose.Output;
@@ -67,17 +68,14 @@ public sealed record PoolDocument(
     string? Verdict, string? Evidence, int? ThreadsStart, int? ThreadsPeak, long? QueuePeak,
     IReadOnlyDictionary<string, int>? InjectionsByReason, string? Unavailable);
 
-/// <summary>Enums as the kebab-case words of the docs (<c>cpu-bound</c>, <c>stack</c>, <c>request-path</c>).</summary>
-public sealed class KebabEnum<T>() : JsonStringEnumConverter<T>(JsonNamingPolicy.KebabCaseLower, allowIntegerValues: false)
-    where T : struct, Enum;
-
 /// <summary>Places as <see cref="PlaceWords"/> names them: the one list scan shares.</summary>
 public sealed class PlaceWordsConverter : JsonConverter<CodePlace>
 {
     public override CodePlace Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
     {
         var word = reader.GetString();
-        return Enum.GetValues<CodePlace>().FirstOrDefault(p => PlaceWords.Id(p) == word);
+        return Enum.GetValues<CodePlace>().Where(p => PlaceWords.Id(p) == word).Select(p => (CodePlace?)p).FirstOrDefault()
+            ?? throw new JsonException($"unknown place '{word}'");
     }
 
     public override void Write(Utf8JsonWriter writer, CodePlace value, JsonSerializerOptions options)
@@ -109,7 +107,7 @@ public sealed class BlockingKindWords : JsonConverter<BlockingKind>
     PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase,
     WriteIndented = true,
     DefaultIgnoreCondition = JsonIgnoreCondition.Never,
-    Converters = [typeof(KebabEnum<DiagnosisVerdict>), typeof(KebabEnum<HopSource>), typeof(KebabEnum<CallContext>)])]
+    Converters = [typeof(WordConverter<DiagnosisVerdict>), typeof(WordConverter<HopSource>), typeof(WordConverter<CallContext>)])]
 [JsonSerializable(typeof(DiagnosisDocument))]
 internal sealed partial class DiagnosisJsonContext : JsonSerializerContext;
 
@@ -146,6 +144,6 @@ public static class DiagnosisJson
         {
             throw Common.TplabException.Usage($"a diagnosis of schema {schema}; this tplab reads schema {Schema} (run diagnose again)");
         }
-        return JsonSerializer.Deserialize(json, Context.DiagnosisDocument) ?? throw Common.TplabException.Usage("not a diagnosis: empty");
+        return TplabJson.Read(json, Context.DiagnosisDocument, "not a diagnosis");
     }
 }
