@@ -17,6 +17,9 @@ public enum SocketFault
 
     /// <summary>Answers the session request with OK, then closes the connection: the session ends at once.</summary>
     Disconnects,
+
+    /// <summary>The same, but holds the connection 2.5 s first: past a 1 s capture, so the session's stop is answered and the stream then ends with no trace in it.</summary>
+    DisconnectsLate,
 }
 
 /// <summary>
@@ -75,18 +78,34 @@ internal sealed class FakeDiagnosticServer : IAsyncDisposable
                 }
                 if (fault == SocketFault.Disconnects)
                 {
-                    var buffer = new byte[4096];
-                    await client.ReceiveAsync(buffer, SocketFlags.None, _stop.Token);
-                    // An IPC OK response: magic, size, command set 0xFF, command 0x00, reserved, then the session id.
-                    var response = new List<byte>(Encoding.ASCII.GetBytes("DOTNET_IPC_V1\0"));
-                    response.AddRange(BitConverter.GetBytes((ushort)28));
-                    response.AddRange([0xFF, 0x00, 0x00, 0x00]);
-                    response.AddRange(BitConverter.GetBytes(1UL));
-                    await client.SendAsync(response.ToArray(), SocketFlags.None, _stop.Token);
-                    await Task.Delay(300, _stop.Token);
-                    client.Close();
+                    await AnswerThenCloseAsync(client, TimeSpan.FromMilliseconds(300));
+                }
+                else if (fault == SocketFault.DisconnectsLate)
+                {
+                    // Each connection on its own: the capture's session and its stop overlap the pool watch's.
+                    _ = AnswerThenCloseAsync(client, TimeSpan.FromMilliseconds(2500));
                 }
             }
+        }
+        catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
+        {
+        }
+    }
+
+    private async Task AnswerThenCloseAsync(Socket client, TimeSpan hold)
+    {
+        try
+        {
+            var buffer = new byte[4096];
+            await client.ReceiveAsync(buffer, SocketFlags.None, _stop.Token);
+            // An IPC OK response: magic, size, command set 0xFF, command 0x00, reserved, then the session id.
+            var response = new List<byte>(Encoding.ASCII.GetBytes("DOTNET_IPC_V1\0"));
+            response.AddRange(BitConverter.GetBytes((ushort)28));
+            response.AddRange([0xFF, 0x00, 0x00, 0x00]);
+            response.AddRange(BitConverter.GetBytes(1UL));
+            await client.SendAsync(response.ToArray(), SocketFlags.None, _stop.Token);
+            await Task.Delay(hold, _stop.Token);
+            client.Close();
         }
         catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
         {

@@ -30,6 +30,7 @@ public sealed class DiagnosticSocketFaultTests : IDisposable
     [InlineData(SocketFault.Stalls, "diagnose", "did not answer on its diagnostic socket within 2s")]
     [InlineData(SocketFault.Disconnects, "watch", "closed its diagnostic connection during the watch")]
     [InlineData(SocketFault.Disconnects, "diagnose", "closed its diagnostic connection")]
+    [InlineData(SocketFault.DisconnectsLate, "diagnose", "closed its diagnostic connection during the capture")]
     public async Task Socket_Misbehaving_OneLineExit5WithinBound(SocketFault fault, string command, string expected)
     {
         await using var server = FakeDiagnosticServer.Start(fault);

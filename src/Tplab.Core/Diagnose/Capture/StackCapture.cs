@@ -45,7 +45,18 @@ public static class StackCapture
             await using var conversion = new LiveConversion();
             var (recorded, rundown) = await RecordAsync(connection, conversion, path, options, cancellationToken).ConfigureAwait(false);
             var reading = options.Time.GetTimestamp();
-            var stacks = TraceReader.ReadConverted(await conversion.CompleteAsync().ConfigureAwait(false), conversion.Requests);
+            string etlx;
+            try
+            {
+                etlx = await conversion.CompleteAsync().ConfigureAwait(false);
+            }
+            catch (Exception e) when (e is EndOfStreamException or IOException or FormatException)
+            {
+                // The stream ended before a whole trace (a connection closed after the session's stop was answered):
+                // TraceEvent says "Read past end of stream" with a FormatException.
+                throw Gone(processId, recorded, e);
+            }
+            var stacks = TraceReader.ReadConverted(etlx, conversion.Requests);
             var read = options.Time.GetElapsedTime(reading);
             return new StackCaptureResult(stacks, recorded) { KeepFailed = path is null ? null : keep?.Keep(path), Rundown = rundown, Read = read };
         }
