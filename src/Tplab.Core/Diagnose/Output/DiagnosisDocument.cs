@@ -68,38 +68,44 @@ public sealed record PoolDocument(
     string? Verdict, string? Evidence, int? ThreadsStart, int? ThreadsPeak, long? QueuePeak,
     IReadOnlyDictionary<string, int>? InjectionsByReason, string? Unavailable);
 
-/// <summary>Places as <see cref="PlaceWords"/> names them: the one list scan shares.</summary>
-public sealed class PlaceWordsConverter : JsonConverter<CodePlace>
+/// <summary>A value as <see cref="PlaceWords"/> names it; a word that names none is refused.</summary>
+public abstract class PlaceWordConverter<T> : JsonConverter<T>
+    where T : struct, Enum
 {
-    public override CodePlace Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+    /// <summary>What the words name, for the error ("place").</summary>
+    protected abstract string What { get; }
+
+    /// <summary>The word of <paramref name="value"/>.</summary>
+    protected abstract string Id(T value);
+
+    public override T Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
     {
         var word = reader.GetString();
-        return Enum.GetValues<CodePlace>().Where(p => PlaceWords.Id(p) == word).Select(p => (CodePlace?)p).FirstOrDefault()
-            ?? throw new JsonException($"unknown place '{word}'");
+        return Enum.GetValues<T>().Where(v => Id(v) == word).Select(v => (T?)v).FirstOrDefault()
+            ?? throw new JsonException($"unknown {What} '{word}'");
     }
 
-    public override void Write(Utf8JsonWriter writer, CodePlace value, JsonSerializerOptions options)
+    public override void Write(Utf8JsonWriter writer, T value, JsonSerializerOptions options)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        writer.WriteStringValue(PlaceWords.Id(value));
+        writer.WriteStringValue(Id(value));
     }
 }
 
-/// <summary>Blocking kinds as <see cref="PlaceWords"/> names them.</summary>
-public sealed class BlockingKindWords : JsonConverter<BlockingKind>
+/// <summary>Places as <see cref="PlaceWords"/> names them: the one list scan shares.</summary>
+public sealed class PlaceWordsConverter : PlaceWordConverter<CodePlace>
 {
-    public override BlockingKind Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
-    {
-        var word = reader.GetString();
-        return Enum.GetValues<BlockingKind>().Where(k => PlaceWords.KindId(k) == word).Select(k => (BlockingKind?)k).FirstOrDefault()
-            ?? throw new JsonException($"unknown blocking kind '{word}'");
-    }
+    protected override string What => "place";
 
-    public override void Write(Utf8JsonWriter writer, BlockingKind value, JsonSerializerOptions options)
-    {
-        ArgumentNullException.ThrowIfNull(writer);
-        writer.WriteStringValue(PlaceWords.KindId(value));
-    }
+    protected override string Id(CodePlace value) => PlaceWords.Id(value);
+}
+
+/// <summary>Blocking kinds as <see cref="PlaceWords"/> names them.</summary>
+public sealed class BlockingKindWords : PlaceWordConverter<BlockingKind>
+{
+    protected override string What => "blocking kind";
+
+    protected override string Id(BlockingKind value) => PlaceWords.KindId(value);
 }
 
 /// <summary>The source-generated serializer of <see cref="DiagnosisDocument"/>.</summary>
