@@ -8,9 +8,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
-dotnet build tests/Tplab.Tests -c Release -v quiet -nologo | grep -E ' error |rror\(s\)' || true
+dotnet build bench/Tplab.Bench -c Release -v quiet -nologo | grep -E ' error |rror\(s\)' || true
 report="$(mktemp)"
-TPLAB_BENCH=1 TPLAB_CORPUS_CAPTURE="${1:-5}" TPLAB_CORPUS_REPORT="$report" dotnet test tests/Tplab.Tests -c Release --no-build \
+TPLAB_BENCH=1 TPLAB_CORPUS_CAPTURE="${1:-5}" TPLAB_CORPUS_REPORT="$report" dotnet test bench/Tplab.Bench -c Release --no-build \
   --filter "FullyQualifiedName~CorpusBenchmark|FullyQualifiedName~TplEventsCost" --logger "console;verbosity=quiet" >/dev/null 2>&1 || true
 python3 - "$report" <<'PY'
 import json, sys

@@ -97,9 +97,9 @@ else
 fi
 
 echo "judging..."
-dotnet build tests/Tplab.Tests -c Release -nologo -v q -clp:ErrorsOnly >/dev/null
+dotnet build bench/Tplab.Bench -c Release -nologo -v q -clp:ErrorsOnly >/dev/null
 report="$out/report.md"
-TPLAB_BENCH=1 TPLAB_SCAN_MANIFEST="$manifest" TPLAB_SCAN_REPORT="$report" dotnet test tests/Tplab.Tests -c Release --no-build \
+TPLAB_BENCH=1 TPLAB_SCAN_MANIFEST="$manifest" TPLAB_SCAN_REPORT="$report" dotnet test bench/Tplab.Bench -c Release --no-build \
   --filter "FullyQualifiedName~ScanPeersBenchmark" --logger "console;verbosity=minimal" >"$out/judge.log" 2>&1 \
   || { echo "scan-peers: the judge failed:" >&2; grep -A20 -m1 "Failed " "$out/judge.log" >&2; exit 1; }
 echo

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
-dotnet build tests/Tplab.Tests -c Release -v quiet -nologo | grep -E 'error|Warn' || true
-TPLAB_BENCH=1 TPLAB_BENCH_ROUNDS="${1:-3}" dotnet test tests/Tplab.Tests -c Release --no-build \
+dotnet build bench/Tplab.Bench -c Release -v quiet -nologo | grep -E 'error|Warn' || true
+TPLAB_BENCH=1 TPLAB_BENCH_ROUNDS="${1:-3}" dotnet test bench/Tplab.Bench -c Release --no-build \
   --filter "FullyQualifiedName~WatchBenchmark" --logger "console;verbosity=detailed" 2>&1 | grep -E 'overhead|latency|Passed|Failed' 
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

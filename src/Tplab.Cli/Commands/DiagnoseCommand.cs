@@ -17,7 +17,7 @@ internal static class DiagnoseCommand
         var dump = new Option<string?>("--dump") { Description = "Diagnose a process dump (createdump, dotnet-dump): the pool threads' stacks at that moment" };
         var keepTrace = new Option<string?>("--keep-trace") { Description = "Keep the raw .nettrace of a live capture in this file (re-read it with --trace)" };
         var duration = new Option<string>("--duration") { Description = "How long to record stacks: 5s, 500ms, 1m (200ms to 2m)", DefaultValueFactory = _ => "5s" };
-        var format = new Option<string>("--format") { Description = "text or json", DefaultValueFactory = _ => "text" }.AcceptOnly([.. DiagnosisFormats.All.Select(w => w.Format)]);
+        var format = new Option<string>("--format") { Description = DiagnosisFormats.Catalogue.Help, DefaultValueFactory = _ => DiagnosisFormats.Catalogue.Default.Name }.AcceptOnly([.. DiagnosisFormats.Catalogue.All.Select(w => w.Name)]);
         var command = new Command("diagnose", "Name the code that blocks the thread-pool threads of a .NET process (live, or from a trace or dump), with advice")
         {
             pid, name, trace, dump, keepTrace, duration, format,
@@ -25,7 +25,7 @@ internal static class DiagnoseCommand
         command.SetAction(async (result, ct) =>
         {
             var formatText = result.GetValue(format) ?? "text";
-            var writer = DiagnosisFormats.Find(formatText);
+            var writer = DiagnosisFormats.Catalogue.Find(formatText);
             var options = new DiagnoseOptions
             {
                 Duration = DurationText.Parse(result.GetValue(duration) ?? "5s", "--duration"),

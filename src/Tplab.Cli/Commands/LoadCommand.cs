@@ -90,7 +90,7 @@ internal static class LoadCommand
     private static Command MergeCommand()
     {
         var files = new Argument<string[]>("files") { Description = "HdrHistogram interval logs (.hlog) written with --format hlog", Arity = ArgumentArity.OneOrMore };
-        var format = new Option<string>("--format") { Description = MergeReport.Catalogue.Names, DefaultValueFactory = _ => "text" }
+        var format = new Option<string>("--format") { Description = MergeReport.Catalogue.Help, DefaultValueFactory = _ => MergeReport.Catalogue.Default.Name }
             .AcceptOnly([.. MergeReport.Catalogue.All.Select(f => f.Name)]);
         var command = new Command("merge", "Merge interval logs (.hlog) from several runs into one latency report, exactly") { files, format };
         command.SetAction(result =>

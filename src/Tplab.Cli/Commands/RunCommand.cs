@@ -1,8 +1,10 @@
 using System.CommandLine;
 using Tplab.Launch;
 using Tplab.Common;
+using Tplab.Lab;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
+using Tplab.Lab.Terminal;
 using Tplab.Reports.Terminal;
 
 namespace Tplab.Cli.Commands;

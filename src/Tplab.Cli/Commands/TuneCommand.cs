@@ -3,7 +3,6 @@ using Tplab.Cli.Binding;
 using Tplab.Common;
 using Tplab.Lab.Tuning;
 using Tplab.Launch;
-using Tplab.Reports.Terminal;
 
 namespace Tplab.Cli.Commands;
 
@@ -26,8 +25,8 @@ internal static class TuneCommand
         var tryKnob = new Option<string[]>("--try-knob") { Description = "A knob NAME=VALUE tried at the default minimum (repeatable; default System.Threading.ThreadPool.HillClimbing.Disable=true; 'none' for none)" };
         var trialDeadline = new Option<string>("--trial-deadline") { Description = "Longest one trial may run (a starving default run is cut here and counts as failing)", DefaultValueFactory = _ => "2m" };
         var results = new Option<string>("--results") { Description = "Folder for the results folder <timestamp>/ (tune.json, tune.html)", DefaultValueFactory = _ => "results" };
-        var format = new Option<string>("--format") { Description = "text or json (json on stdout; progress on stderr)", DefaultValueFactory = _ => "text" };
-        format.AcceptOnly("text", "json");
+        var format = new Option<string>("--format") { Description = TuneFormats.Catalogue.Help, DefaultValueFactory = _ => TuneFormats.Catalogue.Default.Name };
+        format.AcceptOnly([.. TuneFormats.Catalogue.All.Select(f => f.Name)]);
         var pg = new Option<string?>("--pg") { Description = "Npgsql connection string for the db variants; default $TPLAB_PG, else a private PostgreSQL" };
         var command = new Command("tune", "Find the least minimum worker threads that meets an objective, verified on fresh processes, with its cost and settings to paste")
         {
@@ -52,17 +51,11 @@ internal static class TuneCommand
                 ResultsRoot = r.GetValue(results)!,
                 ConnectionString = TargetStackOptions.ConnectionStringOrEnvironment(r.GetValue(pg)),
             }.Validated();
-            var json = r.GetValue(format) == "json";
-            var progress = json ? Console.Error : Console.Out;
-            var result = await TuneRunner.RunAsync(options, new TuneConsoleView(progress, !Console.IsOutputRedirected && !json), ct);
-            if (json)
-            {
-                TuneJson.Write(result, Console.Out);
-            }
-            else
-            {
-                TuneText.Write(result, Console.Out);
-            }
+            // A machine-readable format has stdout to itself: the progress goes to stderr.
+            var chosen = TuneFormats.Catalogue.Find(r.GetValue(format));
+            var progress = chosen.MachineReadable ? Console.Error : Console.Out;
+            var result = await TuneRunner.RunAsync(options, new TuneConsoleView(progress, !Console.IsOutputRedirected && !chosen.MachineReadable), ct);
+            chosen.Write(result, Console.Out);
             if (result.Message is { } message)
             {
                 await Console.Error.WriteLineAsync("tplab: " + TerminalText.Escape(message));

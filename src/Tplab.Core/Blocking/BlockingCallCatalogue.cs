@@ -16,7 +16,7 @@ public static class BlockingCallCatalogue
     }
 
     private const string Awaiters = "GetResult|HandleNonSuccessAndDebuggerNotification";
-    private const string DbCalls = "ExecuteNonQuery|ExecuteReader|ExecuteScalar|Open|OpenConnection|Read|NextResult|Commit|Rollback|BeginTransaction|Prepare|Query|QueryFirst|QueryFirstOrDefault|QuerySingle|QuerySingleOrDefault|QueryMultiple|Execute";
+    private const string DbCalls = AspNetVocabulary.SyncDatabaseCalls;
 
     /// <summary>Every entry, in no particular order (matching picks the outermost frame, not the first entry).</summary>
     public static readonly IReadOnlyList<Entry> Entries =

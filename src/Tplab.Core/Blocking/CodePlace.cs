@@ -1,3 +1,5 @@
+using Tplab.Common.Json;
+
 namespace Tplab.Blocking;
 
 /// <summary>Where the blocking call runs, read from the frames below the user frame; shapes the advice.</summary>
@@ -81,27 +83,8 @@ public enum CodePlace
 /// </summary>
 public static class PlaceWords
 {
-    /// <summary><c>mvc-action</c>, <c>minimal-api</c>, ... for JSON.</summary>
-    public static string Id(CodePlace place) => place switch
-    {
-        CodePlace.MvcAction => "mvc-action",
-        CodePlace.MinimalApi => "minimal-api",
-        CodePlace.Middleware => "middleware",
-        CodePlace.Filter => "filter",
-        CodePlace.RazorPage => "razor-page",
-        CodePlace.Hub => "hub",
-        CodePlace.HostedService => "hosted-service",
-        CodePlace.Timer => "timer",
-        CodePlace.DiFactory => "di-factory",
-        CodePlace.Grpc => "grpc",
-        CodePlace.ViewComponent => "view-component",
-        CodePlace.DelegatingHandler => "delegating-handler",
-        CodePlace.HealthCheck => "health-check",
-        CodePlace.AuthorizationHandler => "authorization-handler",
-        CodePlace.RequestHandler => "request-handler",
-        CodePlace.BlazorComponent => "blazor-component",
-        _ => "unknown",
-    };
+    /// <summary><c>mvc-action</c>, <c>minimal-api</c>, ... for JSON: the enum's word, as every tplab enum is written (<see cref="Words"/>).</summary>
+    public static string Id(CodePlace place) => Words.Of(place);
 
     /// <summary>The place in words, for the text report.</summary>
     public static string Text(CodePlace place) => place switch
@@ -132,28 +115,19 @@ public static class PlaceWords
     public static bool IsRequestPath(CodePlace place) =>
         place is not (CodePlace.Unknown or CodePlace.HostedService or CodePlace.Timer or CodePlace.DiFactory);
 
-    /// <summary><c>request-path</c>, <c>task-run</c>, <c>async-method</c>: the context flags for JSON.</summary>
+    /// <summary><c>request-path</c>, <c>task-run</c>, <c>async-method</c>, <c>continuation</c>: the context flags for JSON, in declaration order.</summary>
     public static string[] ContextIds(CallContext context) =>
-    [
-        .. context.HasFlag(CallContext.RequestPath) ? ["request-path"] : Array.Empty<string>(),
-        .. context.HasFlag(CallContext.TaskRun) ? ["task-run"] : Array.Empty<string>(),
-        .. context.HasFlag(CallContext.AsyncMethod) ? ["async-method"] : Array.Empty<string>(),
-    ];
+        [.. Enum.GetValues<CallContext>().Where(flag => flag != CallContext.None && context.HasFlag(flag)).Select(ContextId)];
+
+    /// <summary>One context flag's word: <c>TaskRun</c> is <c>task-run</c>.</summary>
+    public static string ContextId(CallContext flag) => Words.Of(flag);
 
     /// <summary><c>sleep</c>, <c>sync-over-async</c>, ... for JSON.</summary>
     public static string KindId(BlockingKind kind) => kind switch
     {
-        BlockingKind.Sleep => "sleep",
-        BlockingKind.SyncOverAsync => "sync-over-async",
-        BlockingKind.Lock => "lock",
-        BlockingKind.SyncWait => "sync-wait",
-        BlockingKind.SyncDatabaseIO => "sync-database-io",
-        BlockingKind.SyncHttp => "sync-http",
-        BlockingKind.SyncSocketIO => "sync-socket-io",
-        BlockingKind.SyncStreamIO => "sync-stream-io",
+        // Two words say more than the enum's name: a wait tplab does not recognise, and work moved onto another pool thread.
         BlockingKind.Unrecognised => "unrecognised-wait",
-        BlockingKind.Parallel => "parallel",
         BlockingKind.TaskRunOffload => "task-run",
-        _ => kind.ToString(),
+        _ => Words.Of(kind),
     };
 }

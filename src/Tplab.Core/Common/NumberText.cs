@@ -23,14 +23,6 @@ public static class NumberText
     public static bool TryParseLong(string? text, out long value) =>
         long.TryParse(text, Whole, CultureInfo.InvariantCulture, out value);
 
-    /// <summary>A decimal number, or a usage error naming <paramref name="what"/> (an option or a field) and the text.</summary>
-    public static double ParseDouble(string text, string what) =>
-        TryParseDouble(text, out var value) ? value : throw TplabException.Usage(NotANumber(what, text, whole: false));
-
-    /// <summary>A whole number, or a usage error naming <paramref name="what"/> and the text.</summary>
-    public static long ParseLong(string text, string what) =>
-        TryParseLong(text, out var value) ? value : throw TplabException.Usage(NotANumber(what, text, whole: true));
-
     /// <summary>The one-line message for text that is not a number: says what is expected, and why a comma is refused.</summary>
     public static string NotANumber(string what, string text, bool whole)
     {

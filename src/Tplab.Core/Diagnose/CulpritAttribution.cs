@@ -175,11 +175,11 @@ internal static class CulpritAttribution
         {
             if (code.HandlerOf(type, method) is { } handler)
             {
-                return new Endpoint(handler.Verb == "*" ? "?" : handler.Verb, ChainRoots.WithoutConstraints(handler.Route), null);
+                return new Endpoint(handler.Verb == AspNetVocabulary.AnyMethod ? "?" : handler.Verb, ChainRoots.WithoutConstraints(handler.Route), null);
             }
             if (code.ActionRoute(type, method) is { } action)
             {
-                return new Endpoint(action.Verb == "*" ? "?" : action.Verb, ChainRoots.WithoutConstraints(action.Route), new ActionName(type, method));
+                return new Endpoint(action.Verb == AspNetVocabulary.AnyMethod ? "?" : action.Verb, ChainRoots.WithoutConstraints(action.Route), new ActionName(type, method));
             }
         }
         return null;
@@ -200,7 +200,7 @@ internal static class CulpritAttribution
         }
         var route = endpoint is not null && ChainRoots.RouteMatches(registration, endpoint)
             ? $"{endpoint.Method} {endpoint.Route}"
-            : $"{(registration.Verb == "*" ? "" : registration.Verb + " ")}{ChainRoots.WithoutConstraints(registration.Route)}";
+            : $"{(registration.Verb == AspNetVocabulary.AnyMethod ? "" : registration.Verb + " ")}{ChainRoots.WithoutConstraints(registration.Route)}";
         return route + " handler";
     }
 

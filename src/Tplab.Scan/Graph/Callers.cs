@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
+using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Graph;
 
@@ -8,7 +9,7 @@ namespace Tplab.Scan.Graph;
 /// The calls of a source method across the solution, found by name in the syntax and then bound: what a parameter
 /// receives at each call (a route group passed to a helper, a stream passed to a parser).
 /// </summary>
-internal sealed class Callers(SourceIndex index)
+internal sealed class Callers(SourceIndex index) : IArgumentSource
 {
     private readonly Lazy<ILookup<string, InvocationExpressionSyntax>> _byName = new(() =>
         index.Trees.SelectMany(t => t.GetRoot().DescendantNodes().OfType<InvocationExpressionSyntax>())

@@ -1,4 +1,5 @@
 using Microsoft.CodeAnalysis;
+using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Graph;
 

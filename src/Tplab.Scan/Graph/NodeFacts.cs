@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Tplab.Blocking;
+using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Graph;
 
@@ -34,16 +35,6 @@ public sealed record Edge(CodeNode Target, Location Site, EdgeKind Kind, bool Co
 {
     /// <summary>The lock held around the call in the caller, when there is one.</summary>
     public int? LockId { get; init; }
-}
-
-/// <summary>How sure the scan is that a call blocks.</summary>
-public enum Certainty
-{
-    /// <summary>The call blocks whatever the values (Thread.Sleep, .Result, a FileStream read).</summary>
-    Certain,
-
-    /// <summary>It blocks when the value is what it usually is: a Stream or IQueryable whose concrete type source does not tell.</summary>
-    Uncertain,
 }
 
 /// <summary>A call into a library that holds the pool thread, at <paramref name="Site"/>.</summary>

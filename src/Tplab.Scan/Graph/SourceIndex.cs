@@ -3,6 +3,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Scan.Loading;
+using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Graph;
 

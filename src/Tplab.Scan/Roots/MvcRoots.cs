@@ -16,13 +16,6 @@ internal static partial class MvcRoots
 {
     private const string Mvc = "Microsoft.AspNetCore.Mvc.";
 
-    private static readonly Dictionary<string, string> VerbAttributes = new(StringComparer.Ordinal)
-    {
-        [Mvc + "HttpGetAttribute"] = "GET", [Mvc + "HttpPostAttribute"] = "POST", [Mvc + "HttpPutAttribute"] = "PUT",
-        [Mvc + "HttpDeleteAttribute"] = "DELETE", [Mvc + "HttpPatchAttribute"] = "PATCH", [Mvc + "HttpHeadAttribute"] = "HEAD",
-        [Mvc + "HttpOptionsAttribute"] = "OPTIONS",
-    };
-
     public static bool IsController(INamedTypeSymbol type) =>
         type is { TypeKind: TypeKind.Class, IsAbstract: false, IsStatic: false, DeclaredAccessibility: Accessibility.Public, IsGenericType: false }
         && !HasAttribute(type, Mvc + "NonControllerAttribute", inherit: true)
@@ -49,7 +42,7 @@ internal static partial class MvcRoots
             foreach (var attribute in action.GetAttributes())
             {
                 var name = Name(attribute);
-                if (VerbAttributes.TryGetValue(name, out var verb))
+                if (name.StartsWith(Mvc, StringComparison.Ordinal) && name != Mvc + "RouteAttribute" && AspNetVocabulary.AttributeVerb(name[Mvc.Length..]) is { } verb)
                 {
                     routes.Add((verb, Template(attribute)));
                 }
@@ -61,18 +54,18 @@ internal static partial class MvcRoots
                 }
                 else if (IsRouteAttribute(attribute))
                 {
-                    routes.Add(("ANY", Template(attribute)));
+                    routes.Add((AspNetVocabulary.AnyMethod, Template(attribute)));
                 }
             }
             // [Route] on the action and [HttpGet] without a template on the same action: one route, that verb.
-            if (routes.Count > 1 && routes.Any(r => r.Verb == "ANY" && r.Template is not null) && routes.Any(r => r.Verb != "ANY" && r.Template is null))
+            if (routes.Count > 1 && routes.Any(r => r.Verb == AspNetVocabulary.AnyMethod && r.Template is not null) && routes.Any(r => r.Verb != AspNetVocabulary.AnyMethod && r.Template is null))
             {
-                var template = routes.First(r => r.Verb == "ANY").Template;
-                routes = [.. routes.Where(r => r.Verb != "ANY").Select(r => (r.Verb, r.Template ?? template))];
+                var template = routes.First(r => r.Verb == AspNetVocabulary.AnyMethod).Template;
+                routes = [.. routes.Where(r => r.Verb != AspNetVocabulary.AnyMethod).Select(r => (r.Verb, r.Template ?? template))];
             }
             if (routes.Count == 0)
             {
-                routes.Add(("ANY", null));
+                routes.Add((AspNetVocabulary.AnyMethod, null));
             }
             foreach (var (verb, template) in routes)
             {
@@ -158,9 +151,7 @@ internal static partial class MvcRoots
     }
 
     private static string Tokens(string route, string controller, string action, string? area) =>
-        route.Replace("[controller]", controller, StringComparison.OrdinalIgnoreCase)
-            .Replace("[action]", action, StringComparison.OrdinalIgnoreCase)
-            .Replace("[area]", area ?? "", StringComparison.OrdinalIgnoreCase);
+        AspNetVocabulary.ReplaceTokens(route, controller, action, area);
 
     private static bool IsRouteAttribute(AttributeData a) => Name(a) == Mvc + "RouteAttribute";
 

@@ -13,11 +13,10 @@ namespace Tplab.Scan.Roots;
 /// </summary>
 internal sealed class Registrations
 {
-    private static readonly Dictionary<string, string> Verbs = new(StringComparer.Ordinal)
-    {
-        ["MapGet"] = "GET", ["MapPost"] = "POST", ["MapPut"] = "PUT", ["MapDelete"] = "DELETE", ["MapPatch"] = "PATCH",
-        ["Map"] = "ANY", ["MapFallback"] = "ANY", ["MapMethods"] = "",
-    };
+    // The Map* methods and their verbs (AspNetVocabulary, shared with diagnose); MapMethods names its verbs in an argument.
+    private static readonly Dictionary<string, string> Verbs =
+        new[] { "MapGet", "MapPost", "MapPut", "MapDelete", "MapPatch", "Map", "MapFallback", "MapMethods" }
+            .ToDictionary(m => m, m => AspNetVocabulary.MapVerb(m) ?? "", StringComparer.Ordinal);
 
     private readonly SourceIndex _index;
     private readonly Sites _sites;

@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Tplab.Blocking;
 using Tplab.Scan.Graph;
+using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Roots;
 

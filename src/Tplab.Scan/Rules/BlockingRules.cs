@@ -1,7 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 using Tplab.Blocking;
-using Tplab.Scan.Graph;
 
 namespace Tplab.Scan.Rules;
 
@@ -14,13 +13,9 @@ internal sealed record Verdict(BlockingCall Call, Certainty Certainty, string? W
 /// provider's base types, Parallel loops) and take back what source proves harmless (a completed task's Result, a
 /// MemoryStream read, <c>Wait(0)</c>).
 /// </summary>
-internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> extra, Callers? callers = null)
+internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> extra, IArgumentSource? callers = null)
 {
-    private static readonly HashSet<string> DbMethods = new(StringComparer.Ordinal)
-    {
-        "ExecuteNonQuery", "ExecuteReader", "ExecuteScalar", "Open", "Read", "NextResult", "Commit", "Rollback", "BeginTransaction",
-        "Prepare", "ChangeDatabase", "ExecuteBatch",
-    };
+    private static readonly IReadOnlySet<string> DbMethods = AspNetVocabulary.SyncDatabaseMethods;
 
     private static readonly string[] DbBaseTypes =
     [
@@ -104,7 +99,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         };
     }
 
-    private static Verdict? SourceOnly(IOperation call, IMethodSymbol method, StackFrame frame, IOperation? receiver, IOperation body, Callers? callers)
+    private static Verdict? SourceOnly(IOperation call, IMethodSymbol method, StackFrame frame, IOperation? receiver, IOperation body, IArgumentSource? callers)
     {
         var type = frame.TypeName;
         var name = frame.MethodName;
@@ -164,7 +159,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         return null;
     }
 
-    private static Verdict? ForStream(BlockingCall matched, IOperation? receiver, IOperation body, Callers? callers)
+    private static Verdict? ForStream(BlockingCall matched, IOperation? receiver, IOperation body, IArgumentSource? callers)
     {
         var origin = StreamOrigins.Classify(receiver, body, callers);
         var name = matched.Frame.MethodName;

@@ -35,7 +35,7 @@ internal static class Ops
     {
         for (var t = type; t is not null; t = t.BaseType)
         {
-            if (t is INamedTypeSymbol named && Graph.SymbolNames.MetadataName(named) == metadataName)
+            if (t is INamedTypeSymbol named && SymbolNames.MetadataName(named) == metadataName)
             {
                 return true;
             }
@@ -45,11 +45,11 @@ internal static class Ops
 
     /// <summary>Whether <paramref name="type"/> is or implements the interface named <paramref name="metadataName"/>.</summary>
     public static bool Implements(ITypeSymbol? type, string metadataName) =>
-        type is not null && ((type is INamedTypeSymbol n && Graph.SymbolNames.MetadataName(n) == metadataName)
-            || type.AllInterfaces.Any(i => Graph.SymbolNames.MetadataName(i) == metadataName));
+        type is not null && ((type is INamedTypeSymbol n && SymbolNames.MetadataName(n) == metadataName)
+            || type.AllInterfaces.Any(i => SymbolNames.MetadataName(i) == metadataName));
 
     /// <summary>The type's metadata name, or "" (arrays, pointers, type parameters).</summary>
-    public static string NameOf(ITypeSymbol? type) => type is INamedTypeSymbol n ? Graph.SymbolNames.MetadataName(n) : "";
+    public static string NameOf(ITypeSymbol? type) => type is INamedTypeSymbol n ? SymbolNames.MetadataName(n) : "";
 
     /// <summary>The values assigned to <paramref name="local"/> in <paramref name="body"/>: its initializer and every plain assignment.</summary>
     public static IEnumerable<IOperation> ValuesOf(ILocalSymbol local, IOperation body)

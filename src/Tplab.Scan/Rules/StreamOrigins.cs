@@ -34,7 +34,7 @@ internal static class StreamOrigins
     ];
 
     /// <param name="callers">When given, a parameter's origin is read from what every caller passes.</param>
-    public static StreamOrigin Classify(IOperation? op, IOperation body, Graph.Callers? callers = null, int depth = 0)
+    public static StreamOrigin Classify(IOperation? op, IOperation body, IArgumentSource? callers = null, int depth = 0)
     {
         op = Ops.Unwrap(op);
         if (op is null || depth > 4)
@@ -127,7 +127,7 @@ internal static class StreamOrigins
         return StreamOrigin.Unknown;
     }
 
-    private static StreamOrigin ByFactory(IInvocationOperation i, IOperation body, Graph.Callers? callers, int depth)
+    private static StreamOrigin ByFactory(IInvocationOperation i, IOperation body, IArgumentSource? callers, int depth)
     {
         var type = Ops.NameOf(i.TargetMethod.ContainingType);
         var name = i.TargetMethod.Name;

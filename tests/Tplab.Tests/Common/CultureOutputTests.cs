@@ -6,7 +6,7 @@ using Tplab.Lab.Results;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
 using Tplab.Lab.Tuning;
-using Tplab.Reports.Terminal;
+using Tplab.Lab.Terminal;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Common;
@@ -16,6 +16,7 @@ namespace Tplab.Tests.Common;
 /// narrow no-break space between thousands) as in the invariant culture: the outputs are identical, byte for byte.
 /// (The load's formats have their own culture snapshots in FormatSnapshotTests.)
 /// </summary>
+[ParallelSafe]
 public sealed class CultureOutputTests : IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("tplab-culture-").FullName;

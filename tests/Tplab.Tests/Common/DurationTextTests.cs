@@ -1,9 +1,11 @@
 using System.Globalization;
 using Tplab.Common;
 using Xunit;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Common;
 
+[ParallelSafe]
 public sealed class DurationTextTests
 {
     [Theory]

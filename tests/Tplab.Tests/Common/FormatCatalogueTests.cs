@@ -6,10 +6,12 @@ using Tplab.Lab.Tuning;
 using Tplab.Load.Formats;
 using Tplab.Load.Summary;
 using Tplab.Watch.Output;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Common;
 
 /// <summary>One catalogue per command: found by name in any case, or by the output's extension; anything else one usage line naming the formats.</summary>
+[ParallelSafe]
 public sealed class FormatCatalogueTests
 {
     public static TheoryData<string, IReadOnlyList<string>> Catalogues => new()
@@ -95,9 +97,9 @@ public sealed class FormatCatalogueTests
     [Fact]
     public void DiagnosisForPath_JsonFileGetsJson_AnyOtherNameText()
     {
-        Assert.Equal("json", DiagnosisFormats.ForPath("d.JSON").Format);
-        Assert.Equal("text", DiagnosisFormats.ForPath("tplab-diagnosis-42.txt").Format);
-        Assert.Equal("text", DiagnosisFormats.ForPath("diagnosis").Format);
+        Assert.Equal("json", DiagnosisFormats.ForPath("d.JSON").Name);
+        Assert.Equal("text", DiagnosisFormats.ForPath("tplab-diagnosis-42.txt").Name);
+        Assert.Equal("text", DiagnosisFormats.ForPath("diagnosis").Name);
     }
 
     private static string[] Split(string text, char separator) => text.Length == 0 ? [] : text.Split(separator);

@@ -3,10 +3,12 @@ using Tplab.Common;
 using Tplab.Diagnose;
 using Tplab.Lab.Running;
 using Tplab.Watch;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Common;
 
 /// <summary>Numbers users read have a dot, whatever the machine's culture (de-DE writes 0,25).</summary>
+[ParallelSafe]
 public sealed class InvariantCultureTests
 {
     public static TheoryData<string, Func<object>, string> BadOptions => new()

@@ -1,10 +1,12 @@
 using Tplab.Blocking;
 using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Stacks;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Diagnose;
 
 /// <summary>Following calls through an application's IL (this test assembly stands in for the app).</summary>
+[ParallelSafe]
 public sealed class ApplicationCodeTests
 {
     private static readonly Func<string, string, bool> IsGetResult =

@@ -7,6 +7,7 @@ using Tplab.Diagnose.Stacks;
 using Tplab.Diagnose;
 using Tplab.Processes;
 using static Tplab.Tests.Diagnose.Stacks;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Diagnose;
 
@@ -14,6 +15,7 @@ namespace Tplab.Tests.Diagnose;
 /// Attribution on stacks shaped as a Release build with tiered compilation and PGO leaves them (recorded from
 /// ordinary minimal-API and MVC apps): endpoint boundary, call chain, inlined frames, place, and the request's endpoint.
 /// </summary>
+[ParallelSafe]
 public sealed class AttributionTests
 {
     private const string UserMiddleware = "app!Program+<>c+<<<Main>$>b__0_1>d.MoveNext()";

@@ -9,6 +9,7 @@ using Tplab.Diagnose.Chains;
 using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Stacks;
 using static Tplab.Tests.Diagnose.Stacks;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Diagnose;
 
@@ -16,6 +17,7 @@ namespace Tplab.Tests.Diagnose;
 /// The chain from the IL and the lines from the PDB, with this test assembly as the app (its IL and its portable PDB):
 /// a frame's IL offset picks the call it made, what the JIT inlined is put back from the IL, each hop gets its line.
 /// </summary>
+[ParallelSafe]
 public sealed class ChainTests : IDisposable
 {
     private const string Here = "Tplab.Tests.Diagnose.";

@@ -10,6 +10,7 @@ using static Tplab.Tests.Diagnose.Stacks;
 namespace Tplab.Tests.Diagnose;
 
 /// <summary>The schema-3 document: one definition for writing and reading, valid against docs/schemas/diagnosis.schema.json, in names users know.</summary>
+[ParallelSafe]
 public sealed class DiagnosisJsonTests
 {
     private const string Here = "Tplab.Tests.Diagnose.";

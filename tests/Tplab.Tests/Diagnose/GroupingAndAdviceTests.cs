@@ -6,10 +6,12 @@ using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 using Tplab.Diagnose;
 using static Tplab.Tests.Diagnose.Stacks;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Diagnose;
 
 /// <summary>Held time, grouping, ranking, advice and output on hand-built observations.</summary>
+[ParallelSafe]
 public sealed class GroupingAndAdviceTests
 {
     private static readonly IReadOnlyList<StackFrame> SleepInAction =

@@ -10,6 +10,7 @@ using Tplab.Diagnose.Requests;
 using Tplab.Diagnose.Stacks;
 using Tplab.Diagnose;
 using static Tplab.Tests.Diagnose.Stacks;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Diagnose;
 
@@ -17,6 +18,7 @@ namespace Tplab.Tests.Diagnose;
 /// Attribution that reads the application's IL (this test assembly stands in for the app): which of the methods the
 /// JIT inlined made the call, and whether a work item with no framework frame below it belongs to a hosted service.
 /// </summary>
+[ParallelSafe]
 public sealed class IlAttributionTests : IDisposable
 {
     private const string Here = "Tplab.Tests.Diagnose.";

@@ -1,10 +1,12 @@
 using Tplab.Blocking;
 using Tplab.Diagnose.Stacks;
 using static Tplab.Tests.Diagnose.Stacks;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Diagnose;
 
 /// <summary>Classification of hand-built stacks: pool thread or not, blocking call, user frame, context.</summary>
+[ParallelSafe]
 public sealed class StackClassifierTests
 {
     private readonly StackClassifier _classifier = new();

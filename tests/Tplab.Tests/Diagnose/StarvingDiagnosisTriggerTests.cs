@@ -5,10 +5,12 @@ using Tplab.Watch;
 using Tplab.Watch.Running;
 using Tplab.Diagnose.OnStarving;
 using Tplab.Watch.Verdicts;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Diagnose;
 
 /// <summary>The trigger behind <c>watch --on-starving diagnose</c>: once per episode, a cool-down, files written whole.</summary>
+[ParallelSafe]
 public sealed class StarvingDiagnosisTriggerTests
 {
     private static ThreadPoolSample Sample(double seconds, PoolVerdict verdict) =>

@@ -4,10 +4,12 @@ using Tplab.Lab.Running;
 using Tplab.Load;
 using Tplab.Load.Engine;
 using Tplab.Load.Summary;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Lab;
 
 /// <summary>Each static finding of a plan judged against what its scenario's run saw.</summary>
+[ParallelSafe]
 public sealed class FindingVerdictsTests
 {
     private static readonly FindingCheck Sleep = new("sleep", "GET /orders/{id:int}", "Orders.LegacyOrderStore.RoundTrip", "Thread.Sleep", "error", "OrderService.cs:55");

@@ -14,6 +14,7 @@ namespace Tplab.Tests.Lab;
 /// The lab's files (summary.json, tune.json, compare's JSON): one record each, written and read through it; every field
 /// round-trips; files written before the typed schemas still read and compare the same; real outputs validate.
 /// </summary>
+[ParallelSafe]
 public sealed class LabJsonTests : IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("tplab-lab-json-").FullName;

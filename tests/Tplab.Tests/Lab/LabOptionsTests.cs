@@ -1,10 +1,12 @@
 using Tplab.Common;
+using Tplab.Lab;
 using Tplab.Lab.Running;
 using Tplab.Tests.Support;
 using Xunit;
 
 namespace Tplab.Tests.Lab;
 
+[ParallelSafe]
 public sealed class LabOptionsTests
 {
     [Theory]

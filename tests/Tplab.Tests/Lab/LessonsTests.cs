@@ -7,6 +7,7 @@ using static Tplab.Tests.Support.FakeScenarios;
 namespace Tplab.Tests.Lab;
 
 /// <summary>Lessons and notes come from the run's figures and the seed's data, never from a sentence written in advance.</summary>
+[ParallelSafe]
 public sealed class LessonsTests
 {
     private static readonly SeedFigures Seeds = SeedFigures.Load();

@@ -1,10 +1,12 @@
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Plans;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Lab;
 
 /// <summary>Plan files: custom matrices of variant × load × pool settings, and one clear line for every mistake.</summary>
+[ParallelSafe]
 public sealed class PlanReaderTests : IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("tplab-plan-").FullName;

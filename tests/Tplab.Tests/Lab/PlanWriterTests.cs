@@ -3,10 +3,12 @@ using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Plans;
 using Tplab.Launch.Service;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Lab;
 
 /// <summary>A plan written by tplab (scan --plan) reads back into the same experiment: one definition of the format.</summary>
+[ParallelSafe]
 public sealed class PlanWriterTests : IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("tplab-plan-writer-").FullName;

@@ -1,9 +1,11 @@
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Seeds;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Lab;
 
 /// <summary>The catalogue of the seeds' experiments, and the published figures beside them.</summary>
+[ParallelSafe]
 public sealed class SeedExperimentsTests
 {
     [Fact]

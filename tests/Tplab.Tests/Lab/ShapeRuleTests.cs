@@ -1,8 +1,10 @@
 using Tplab.Lab.Running;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Lab;
 
 /// <summary>The "same shape as the seed" rule of docs/lab.md, case by case.</summary>
+[ParallelSafe]
 public sealed class ShapeRuleTests
 {
     [Theory]

@@ -1,9 +1,11 @@
 using Spectre.Console;
 using Tplab.Reports.Terminal;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Reports;
 
 /// <summary>The live region redraws in place with plain escape codes, on the caller's thread, and never lets a frame scroll out of reach.</summary>
+[ParallelSafe]
 public sealed class LiveRegionTests
 {
     private static (IAnsiConsole Console, StringWriter Screen) Terminal(int width = 60, int height = 20)

@@ -1,9 +1,11 @@
 using Tplab.Tests.Scan.Judge;
 using Tplab.Tests.Scan.Truth;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Scan;
 
 /// <summary>The judge on small hand-written SARIF logs: found, missed, false, neutral, code flows, and every URI form.</summary>
+[ParallelSafe]
 public sealed class ScanJudgeTests
 {
     // A two-root app: GET /a blocks through Service.Run (lines 10 → 20 → 30 of two files), GET /b is clean with a trap

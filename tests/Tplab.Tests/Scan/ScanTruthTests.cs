@@ -8,6 +8,7 @@ namespace Tplab.Tests.Scan;
 /// The scan truth (tests/corpus/scan-truth.json) against the sources it describes: every snippet resolves to one line,
 /// every hop sits in the method it names, and the shop's static expectations agree with its runtime ones (ShopCorpus).
 /// </summary>
+[ParallelSafe]
 public sealed class ScanTruthTests
 {
     private static readonly ScanTruth Truth = ScanTruthLoader.Load(RepoPaths.Root);

@@ -27,14 +27,6 @@ internal sealed class PrometheusServer : IAsyncDisposable
     /// <summary>Prometheus's own address.</summary>
     public Uri Url { get; }
 
-    /// <summary>A free TCP port on loopback (released before use: a race, acceptable in tests).</summary>
-    public static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
-
     /// <summary>Starts Prometheus scraping <paramref name="target"/> (host:port) every <paramref name="scrapeInterval"/>, and waits until it is ready.</summary>
     public static async Task<PrometheusServer> StartAsync(string target, TimeSpan scrapeInterval)
     {
@@ -50,7 +42,7 @@ internal sealed class PrometheusServer : IAsyncDisposable
                 static_configs:
                   - targets: ['{target}']
             """);
-        var port = FreePort();
+        var port = Ports.Free();
         var info = new ProcessStartInfo(Preconditions.Prometheus!)
         {
             ArgumentList =

@@ -24,7 +24,11 @@ internal static class TplabCli
         RunAsync(timeout, new Dictionary<string, string>(), args);
 
     /// <summary>Runs tplab with extra environment variables.</summary>
-    public static async Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(TimeSpan timeout, IReadOnlyDictionary<string, string> environment, params string[] args)
+    public static Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(TimeSpan timeout, IReadOnlyDictionary<string, string> environment, params string[] args) =>
+        RunAsync(timeout, environment, null, args);
+
+    /// <summary>Runs tplab and hands each line of its stdout to <paramref name="onLine"/> as it comes (to act on output, not on time).</summary>
+    public static async Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(TimeSpan timeout, IReadOnlyDictionary<string, string> environment, Action<string>? onLine, params string[] args)
     {
         var info = StartInfo(args);
         foreach (var (name, value) in environment)
@@ -36,7 +40,7 @@ internal static class TplabCli
         info.RedirectStandardInput = true;
         using var process = Process.Start(info)!;
         process.StandardInput.Close();
-        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stdout = onLine is null ? process.StandardOutput.ReadToEndAsync() : ReadLinesAsync(process.StandardOutput, onLine);
         var stderr = process.StandardError.ReadToEndAsync();
         using var cts = new CancellationTokenSource(timeout);
         try
@@ -49,6 +53,17 @@ internal static class TplabCli
             throw new TimeoutException($"tplab {string.Join(' ', args)} did not finish within {timeout}");
         }
         return (process.ExitCode, await stdout, await stderr);
+    }
+
+    private static async Task<string> ReadLinesAsync(StreamReader reader, Action<string> onLine)
+    {
+        var all = new System.Text.StringBuilder();
+        while (await reader.ReadLineAsync() is { } line)
+        {
+            all.Append(line).Append('\n');
+            onLine(line);
+        }
+        return all.ToString();
     }
 
     /// <summary>Starts tplab as a long-running child (for serve and friends).</summary>

@@ -71,8 +71,9 @@ public sealed class TargetRoutesTests(StackFixture fixture) : IClassFixture<Stac
     [InlineData("http-async")]
     public async Task HttpRoute_DownstreamUnreachable_Answers502(string route)
     {
-        // A port that was free a moment ago: nothing listens there.
-        var closed = new Uri($"http://127.0.0.1:{FreePort()}/");
+        // Bound and never listening for the whole test: connections are refused.
+        using var refusing = Ports.Refusing();
+        var closed = new Uri($"http://127.0.0.1:{refusing}/");
         await using var target = await TargetProcess.StartTargetAsync(new TargetOptions { Downstream = closed, RequestTimeout = TimeSpan.FromSeconds(5) });
         var watch = Stopwatch.StartNew();
         using var response = await Http.GetAsync(target.Url($"/{route}?ms=10"));
@@ -166,12 +167,5 @@ public sealed class TargetRoutesTests(StackFixture fixture) : IClassFixture<Stac
             }
             Assert.Fail("no reading showed queued work: " + string.Join(" | ", seen));
         }
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

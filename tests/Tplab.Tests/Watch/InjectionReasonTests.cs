@@ -1,8 +1,10 @@
 using Tplab.Watch.Verdicts;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch;
 
 /// <summary>Reason codes of event 55, decoded from the raw integer (ClrEtwAll.man 0–7, the managed pool's 8).</summary>
+[ParallelSafe]
 public sealed class InjectionReasonTests
 {
     [Theory]

@@ -6,6 +6,7 @@ using Tplab.Watch.Output;
 namespace Tplab.Tests.Watch;
 
 /// <summary>A saved watch read back (tplab watch --from FILE.jsonl): the same samples, injections and summary as were written.</summary>
+[ParallelSafe]
 public sealed class JsonlWatchReaderTests
 {
     private static PoolTimeline Saved() => FakeLabResults.Result(FakeLabResults.Scenario("sleep", "sleep"), 10, 100).Timeline!;

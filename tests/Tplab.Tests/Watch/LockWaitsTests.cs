@@ -1,10 +1,12 @@
 using System.Diagnostics;
 using Tplab.Runtime;
 using Tplab.Watch.Sampling;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch;
 
 /// <summary>Threads held by lock waits, from ContentionStart/Stop pairs: thread-time waited in an interval ÷ the interval.</summary>
+[ParallelSafe]
 public sealed class LockWaitsTests
 {
     private static readonly long Second = Stopwatch.Frequency;

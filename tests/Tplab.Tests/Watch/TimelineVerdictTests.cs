@@ -1,9 +1,11 @@
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch;
 
 /// <summary>The verdict of a whole watch from its samples' verdicts, as a table.</summary>
+[ParallelSafe]
 public sealed class TimelineVerdictTests
 {
     private static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(500);

@@ -1,9 +1,11 @@
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch;
 
 /// <summary>The verdict rule as a table: readings and injections in, verdict and evidence out. No process, no clock.</summary>
+[ParallelSafe]
 public sealed class VerdictRuleTests
 {
     private static readonly VerdictThresholds T = VerdictThresholds.Default;
@@ -65,6 +67,14 @@ public sealed class VerdictRuleTests
         { "quiet long enough", R(10, 40, 0, 300), [R(9, 40, 0, 300)], [], 5.0, PoolVerdict.Healthy, "queue 0" },
         // The first sample has nothing earlier to compare with.
         { "first sample, empty pool", R(0.5, 0, 0, 0), [], [], null, PoolVerdict.Healthy, "queue 0, completed 0/s, threads 0" },
+        // A queue seen at one sample is a pool that has not had its chance to inject (the gate thread's period is
+        // 500 ms): the first sample of a watch attached to a loaded service, the first sample of a burst of load.
+        // The corpus's healthy catalog-search was once called starving for that one sample (issue 29).
+        { "first sample, a queue, no completion counted yet", R(0.5, 2, 40, 0), [], [], null, PoolVerdict.Healthy, "queue 40" },
+        { "a queue at one sample only: a burst of load begins", R(3, 2, 40, 5), [R(2.5, 2, 0, 900)], [], null, PoolVerdict.Healthy, "queue 40" },
+        { "first sample with a starvation injection is the runtime's word", R(0.5, 3, 40, 2), [], [I(0.3, InjectionReason.Starvation)], null, PoolVerdict.Starving, "added by starvation injection" },
+        { "a backlog standing one gate-thread period", R(1.0, 2, 40, 5), [R(0.5, 2, 40, 5)], [], null, PoolVerdict.Starving, "of backlog" },
+        { "a backlog standing one 250 ms interval: not yet", R(0.75, 2, 40, 5), [R(0.5, 2, 40, 5)], [], null, PoolVerdict.Healthy, "queue 40" },
     };
 
     [Theory]
@@ -81,6 +91,18 @@ public sealed class VerdictRuleTests
     {
         var result = Judge(R(3, 4, 94, 2, cpu: 3.4), [R(1, 2, 40, 2)], [I(1.5, InjectionReason.Starvation), I(2.5, InjectionReason.Starvation)]);
         Assert.EndsWith("CPU 3%", result.Evidence, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Thresholds_NegativeQueueStanding_IsAUsageError() =>
+        Assert.Throws<Tplab.Common.TplabException>(() => new VerdictThresholds { QueueStanding = TimeSpan.FromMilliseconds(-1) }.Validated());
+
+    [Fact]
+    public void QueueStanding_Zero_JudgesEverySampleOnItsOwn()
+    {
+        var once = new VerdictWindow(R(0.5, 2, 40, 0), [], [], null);
+        Assert.Equal(PoolVerdict.Healthy, VerdictRule.Judge(once, T).Verdict);
+        Assert.Equal(PoolVerdict.Starving, VerdictRule.Judge(once, T with { QueueStanding = TimeSpan.Zero }).Verdict);
     }
 
     [Theory]

@@ -9,6 +9,7 @@ using Tplab.Watch.Verdicts;
 namespace Tplab.Tests.Watch;
 
 /// <summary>The watch's JSONL records: written and read through the same types, every field, every verdict word.</summary>
+[ParallelSafe]
 public sealed class WatchJsonTests
 {
     // Every field set to a value that survives the writer's rounding, so a round trip must give it back exactly.

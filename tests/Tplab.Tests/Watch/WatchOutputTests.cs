@@ -4,10 +4,12 @@ using Spectre.Console;
 using Tplab.Watch;
 using Tplab.Watch.Output;
 using Tplab.Watch.Verdicts;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch;
 
 /// <summary>Renderers read records only; their output is checked line by line, in a culture with a decimal comma too.</summary>
+[ParallelSafe]
 public sealed class WatchOutputTests
 {
     private static readonly ThreadPoolSample Starving = new(TimeSpan.FromSeconds(3.5), 4, 94, 2.5, 21, 3.25, 0, 120, PoolVerdict.Starving,
@@ -85,6 +87,7 @@ public sealed class WatchOutputTests
 }
 
 /// <summary>The live view of several processes: a row per process, the measured delay beside the estimate.</summary>
+[ParallelSafe]
 public sealed class FleetLiveViewTests
 {
     [Fact]
@@ -111,6 +114,7 @@ public sealed class FleetLiveViewTests
 }
 
 /// <summary>A watch that took no sample with the runtime's counters names no verdict in any format.</summary>
+[ParallelSafe]
 public sealed class NoVerdictOutputTests
 {
     private static readonly PoolTimeline Empty = new(42, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(0.9), [], [], null, processExited: false);

@@ -1,10 +1,12 @@
 using Tplab.Common;
 using Tplab.Watch.Running;
 using Tplab.Diagnose.OnStarving;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch;
 
 /// <summary>The library's checks of a watch run (the CLI only binds): one target, a known format, live only on the terminal.</summary>
+[ParallelSafe]
 public sealed class WatchRunOptionsTests
 {
     public static TheoryData<WatchRunOptions, string> BadOptions => new()

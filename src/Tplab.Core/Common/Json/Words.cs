@@ -31,10 +31,6 @@ public abstract class EnumWordConverter<TEnum>(JsonNamingPolicy policy) : JsonCo
 public sealed class WordConverter<TEnum>() : EnumWordConverter<TEnum>(JsonNamingPolicy.KebabCaseLower)
     where TEnum : struct, Enum;
 
-/// <summary>An enum in camelCase (<c>TimedOut</c> is <c>timedOut</c>), as summary.json and tune.json name statuses.</summary>
-public sealed class CamelWordConverter<TEnum>() : EnumWordConverter<TEnum>(JsonNamingPolicy.CamelCase)
-    where TEnum : struct, Enum;
-
 /// <summary>The words of <see cref="WordConverter{TEnum}"/>, for text outputs that must say the same.</summary>
 public static class Words
 {

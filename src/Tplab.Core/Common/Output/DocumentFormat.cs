@@ -11,5 +11,8 @@ public interface IDocumentFormat<in T> : IOutputFormat
 public sealed record DocumentFormat<T>(string Name, string Description, IReadOnlyList<string> Extensions, Action<T, TextWriter> Writer) : IDocumentFormat<T>
 {
     /// <inheritdoc />
+    public bool MachineReadable { get; init; }
+
+    /// <inheritdoc />
     public void Write(T value, TextWriter writer) => Writer(value, writer);
 }

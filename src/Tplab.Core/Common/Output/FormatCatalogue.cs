@@ -26,6 +26,9 @@ public sealed class FormatCatalogue<TFormat>
     /// <summary>The names, comma-separated, for messages and help.</summary>
     public string Names => string.Join(", ", All.Select(f => f.Name));
 
+    /// <summary>The <c>--format</c> help: each name with what it writes, the default first and said so.</summary>
+    public string Help => string.Join("; ", All.Select((f, i) => $"{f.Name}{(i == 0 ? " (default)" : "")}: {f.Description}"));
+
     /// <summary>The format called <paramref name="name"/> (any case); a usage error naming the known ones otherwise.</summary>
     public TFormat Find(string? name) =>
         All.FirstOrDefault(f => string.Equals(f.Name, name?.Trim(), StringComparison.OrdinalIgnoreCase))

@@ -15,4 +15,10 @@ public interface IOutputFormat
 
     /// <summary>The file extensions (with the dot, lower case) that mean this format when <c>--output</c> comes without <c>--format</c>.</summary>
     IReadOnlyList<string> Extensions => [];
+
+    /// <summary>
+    /// Whether a program reads it (JSON, CSV, a histogram log) rather than a person: it must have stdout to itself,
+    /// and a command's progress goes to stderr beside it.
+    /// </summary>
+    bool MachineReadable => false;
 }

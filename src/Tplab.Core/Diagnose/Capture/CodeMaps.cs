@@ -18,9 +18,6 @@ internal sealed class CodeMaps
     private readonly List<Method> _methods = [];
     private Method[]? _sorted;
 
-    /// <summary>Code versions read with an IL map.</summary>
-    public int Mapped => _methods.Count(m => m.Map is not null);
-
     public void OnMethod(MethodLoadUnloadVerboseTraceData e)
     {
         if (e.MethodSize <= 0 || e.MethodToken == 0)

@@ -1,5 +1,4 @@
 using Tplab.Blocking;
-using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose.Capture;
 

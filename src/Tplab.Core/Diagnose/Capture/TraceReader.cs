@@ -3,7 +3,6 @@ using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 using Tplab.Blocking;
 using Tplab.Diagnose.Requests;
-using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose.Capture;
 

@@ -141,7 +141,7 @@ internal static partial class ChainRoots
     {
         ArgumentNullException.ThrowIfNull(registration);
         ArgumentNullException.ThrowIfNull(endpoint);
-        if (registration.Verb != "*" && !string.Equals(registration.Verb, endpoint.Method, StringComparison.OrdinalIgnoreCase))
+        if (registration.Verb != AspNetVocabulary.AnyMethod && !string.Equals(registration.Verb, endpoint.Method, StringComparison.OrdinalIgnoreCase))
         {
             return false;
         }
@@ -153,9 +153,6 @@ internal static partial class ChainRoots
     /// <summary><c>/Orders/{id:int}/</c> → <c>/orders/{id}</c>.</summary>
     public static string Normalized(string route) => "/" + WithoutConstraints(route).Trim('/').ToLowerInvariant();
 
-    /// <summary><c>/orders/{id:int}</c> → <c>/orders/{id}</c>: the route as a user reads it.</summary>
-    public static string WithoutConstraints(string route) => Constraint().Replace(route, "{$1}");
-
-    [GeneratedRegex(@"\{(\*{0,2}\w+\??)(:[^}]*)?\}")]
-    private static partial Regex Constraint();
+    /// <summary><c>/orders/{id:int}</c> → <c>/orders/{id}</c>: the route as a user reads it (<see cref="AspNetVocabulary.WithoutConstraints"/>).</summary>
+    public static string WithoutConstraints(string route) => AspNetVocabulary.WithoutConstraints(route);
 }

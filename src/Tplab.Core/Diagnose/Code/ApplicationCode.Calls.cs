@@ -12,10 +12,6 @@ public sealed partial class ApplicationCode
     public bool Calls(string typeName, string methodName, Func<string, string, bool> isTarget) =>
         FirstSite(typeName, methodName, isTarget) is not null;
 
-    /// <summary>The first call in <paramref name="typeName"/>.<paramref name="methodName"/>'s IL that <paramref name="isTarget"/> accepts (what the developer wrote), or null.</summary>
-    public (string Type, string Method)? CalleeMatching(string typeName, string methodName, Func<string, string, bool> isTarget) =>
-        FirstSite(typeName, methodName, isTarget) is { } site ? (site.Type, site.Method) : null;
-
     /// <summary>The first call site in the method's IL (its state machine's, for an async method) that <paramref name="isTarget"/> accepts, or null.</summary>
     public CallSite? FirstSite(string typeName, string methodName, Func<string, string, bool> isTarget)
     {

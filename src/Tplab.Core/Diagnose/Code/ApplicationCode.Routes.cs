@@ -1,22 +1,12 @@
 using System.Collections.Immutable;
 using System.Reflection.Metadata;
+using Tplab.Blocking;
 
 namespace Tplab.Diagnose.Code;
 
 /// <summary>MVC's attribute routes, read from the controllers' metadata: the endpoint an action serves when no event names it.</summary>
 public sealed partial class ApplicationCode
 {
-    private static readonly Dictionary<string, string> Verbs = new(StringComparer.Ordinal)
-    {
-        ["HttpGetAttribute"] = "GET",
-        ["HttpPostAttribute"] = "POST",
-        ["HttpPutAttribute"] = "PUT",
-        ["HttpDeleteAttribute"] = "DELETE",
-        ["HttpPatchAttribute"] = "PATCH",
-        ["HttpHeadAttribute"] = "HEAD",
-        ["RouteAttribute"] = "*",
-    };
-
     /// <summary>
     /// The route an MVC action's attributes give it (<c>[Route("api/[controller]")]</c> on the controller, <c>[HttpGet("{id:int}")]</c>
     /// on the action, tokens replaced), as a registration; null for a method that is no attribute-routed action.
@@ -39,19 +29,18 @@ public sealed partial class ApplicationCode
             }
             foreach (var (verb, template) in Routes(reader, method.GetCustomAttributes()))
             {
-                var controller = reader.GetString(type.Name);
-                controller = controller.EndsWith("Controller", StringComparison.Ordinal) ? controller[..^"Controller".Length] : controller;
+                var controller = AspNetVocabulary.ControllerToken(reader.GetString(type.Name));
                 var route = template is { } t && (t.StartsWith('/') || t.StartsWith("~/", StringComparison.Ordinal))
                     ? t.TrimStart('~')
                     : Registrations.Combine(prefix, template ?? "");
-                route = route.Replace("[controller]", controller, StringComparison.OrdinalIgnoreCase).Replace("[action]", methodName, StringComparison.OrdinalIgnoreCase);
+                route = AspNetVocabulary.ReplaceTokens(route, controller, methodName, area: null);
                 return new EndpointRegistration(verb, route, (typeName, methodName));
             }
         }
         return null;
     }
 
-    // [HttpGet("x")], [Route("x")]: the verb (* for Route) and the template, when the attribute has one.
+    // [HttpGet("x")], [Route("x")]: the verb (ANY for Route) and the template, when the attribute has one.
     private static IEnumerable<(string Verb, string? Template)> Routes(MetadataReader reader, CustomAttributeHandleCollection attributes)
     {
         foreach (var handle in attributes)
@@ -63,7 +52,7 @@ public sealed partial class ApplicationCode
             }
             var constructor = reader.GetMemberReference((MemberReferenceHandle)attribute.Constructor);
             var name = IlCalls.NameOf(reader, constructor.Parent) ?? "";
-            if (!name.StartsWith("Microsoft.AspNetCore.Mvc.", StringComparison.Ordinal) || !Verbs.TryGetValue(name[(name.LastIndexOf('.') + 1)..], out var verb))
+            if (!name.StartsWith("Microsoft.AspNetCore.Mvc.", StringComparison.Ordinal) || AspNetVocabulary.AttributeVerb(name[(name.LastIndexOf('.') + 1)..]) is not { } verb)
             {
                 continue;
             }

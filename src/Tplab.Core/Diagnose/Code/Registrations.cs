@@ -1,4 +1,5 @@
 using System.Reflection.Metadata;
+using Tplab.Blocking;
 
 namespace Tplab.Diagnose.Code;
 
@@ -114,15 +115,7 @@ internal static class Registrations
         List<(string Type, string Method)> TaskBodies,
         List<(string Type, string Method)> TimerCallbacks);
 
-    private static string Verb(string mapMethod) => mapMethod switch
-    {
-        "MapGet" => "GET",
-        "MapPost" => "POST",
-        "MapPut" => "PUT",
-        "MapDelete" => "DELETE",
-        "MapPatch" => "PATCH",
-        _ => "*",
-    };
+    private static string Verb(string mapMethod) => AspNetVocabulary.MapVerb(mapMethod) ?? AspNetVocabulary.AnyMethod;
 
     /// <summary><c>/api/prices</c> + <c>/{sku}</c> → <c>/api/prices/{sku}</c>.</summary>
     internal static string Combine(string? prefix, string route)

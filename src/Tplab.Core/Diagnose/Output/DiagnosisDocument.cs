@@ -42,7 +42,7 @@ public sealed record CulpritDocument(
     int? Line,
     EndpointDocument? Endpoint,
     int OtherEndpoints,
-    [property: JsonConverter(typeof(PlaceWordsConverter))] CodePlace Place,
+    [property: JsonConverter(typeof(WordConverter<CodePlace>))] CodePlace Place,
     string? Service,
     IReadOnlyList<HopDocument> Chain,
     IReadOnlyList<CallContext> Context,
@@ -68,52 +68,28 @@ public sealed record PoolDocument(
     string? Verdict, string? Evidence, int? ThreadsStart, int? ThreadsPeak, long? QueuePeak,
     IReadOnlyDictionary<string, int>? InjectionsByReason, string? Unavailable);
 
-/// <summary>A value as <see cref="PlaceWords"/> names it; a word that names none is refused.</summary>
-public abstract class PlaceWordConverter<T> : JsonConverter<T>
-    where T : struct, Enum
+/// <summary>
+/// Blocking kinds as <see cref="PlaceWords.KindId"/> names them (two say more than the enum: <c>unrecognised-wait</c>,
+/// <c>task-run</c>); a word that names none is refused, listing the words.
+/// </summary>
+public sealed class BlockingKindWords : JsonConverter<BlockingKind>
 {
-    /// <summary>What the words name, for the error ("place").</summary>
-    protected abstract string What { get; }
-
-    /// <summary>The word of <paramref name="value"/>.</summary>
-    protected abstract string Id(T value);
-
-    public override T Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+    public override BlockingKind Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
     {
-        var word = reader.GetString();
-        return Enum.GetValues<T>().Where(v => Id(v) == word).Select(v => (T?)v).FirstOrDefault()
-            ?? throw new JsonException($"unknown {What} '{word}'");
+        var word = reader.TokenType == JsonTokenType.String ? reader.GetString() : null;
+        return Enum.GetValues<BlockingKind>().Where(v => PlaceWords.KindId(v) == word).Select(v => (BlockingKind?)v).FirstOrDefault()
+            ?? throw new JsonException($"{(word is null ? "not a word" : $"'{word}'")} is not one of {string.Join(", ", Enum.GetValues<BlockingKind>().Select(PlaceWords.KindId))}");
     }
 
-    public override void Write(Utf8JsonWriter writer, T value, JsonSerializerOptions options)
+    public override void Write(Utf8JsonWriter writer, BlockingKind value, JsonSerializerOptions options)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        writer.WriteStringValue(Id(value));
+        writer.WriteStringValue(PlaceWords.KindId(value));
     }
-}
-
-/// <summary>Places as <see cref="PlaceWords"/> names them: the one list scan shares.</summary>
-public sealed class PlaceWordsConverter : PlaceWordConverter<CodePlace>
-{
-    protected override string What => "place";
-
-    protected override string Id(CodePlace value) => PlaceWords.Id(value);
-}
-
-/// <summary>Blocking kinds as <see cref="PlaceWords"/> names them.</summary>
-public sealed class BlockingKindWords : PlaceWordConverter<BlockingKind>
-{
-    protected override string What => "blocking kind";
-
-    protected override string Id(BlockingKind value) => PlaceWords.KindId(value);
 }
 
 /// <summary>The source-generated serializer of <see cref="DiagnosisDocument"/>.</summary>
-[JsonSourceGenerationOptions(
-    PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase,
-    WriteIndented = true,
-    DefaultIgnoreCondition = JsonIgnoreCondition.Never,
-    Converters = [typeof(WordConverter<DiagnosisVerdict>), typeof(WordConverter<HopSource>), typeof(WordConverter<CallContext>)])]
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true, DefaultIgnoreCondition = JsonIgnoreCondition.Never)]
 [JsonSerializable(typeof(DiagnosisDocument))]
 internal sealed partial class DiagnosisJsonContext : JsonSerializerContext;
 
@@ -123,13 +99,16 @@ public static class DiagnosisJson
     /// <summary>The schema this version writes and reads. 3: <c>chain</c> of hops with file, line and source; <c>inlinedInto</c> gone.</summary>
     public const int Schema = 3;
 
-    private static readonly JsonSerializerOptions Options = new(DiagnosisJsonContext.Default.Options)
-    {
-        // Users read the advice and routes: no \u escapes for quotes and '<'.
-        Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-    };
+    private static readonly DiagnosisJsonContext Context = new(WithWords(TplabJson.Options(indented: true)));
 
-    private static readonly DiagnosisJsonContext Context = new(Options);
+    // The shared options of every format, and the enums that appear in lists (a culprit's context) as their words.
+    private static JsonSerializerOptions WithWords(JsonSerializerOptions options)
+    {
+        options.Converters.Add(new WordConverter<DiagnosisVerdict>());
+        options.Converters.Add(new WordConverter<HopSource>());
+        options.Converters.Add(new WordConverter<CallContext>());
+        return options;
+    }
 
     public static string Write(DiagnosisDocument document) => JsonSerializer.Serialize(document, Context.DiagnosisDocument);
 

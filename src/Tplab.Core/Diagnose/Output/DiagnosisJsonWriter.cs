@@ -9,7 +9,17 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
     /// <summary>Bumped when a field changes meaning or goes away.</summary>
     public const int SchemaVersion = DiagnosisJson.Schema;
 
-    public string Format => "json";
+    /// <inheritdoc />
+    public string Name => "json";
+
+    /// <inheritdoc />
+    public string Description => "the diagnosis as JSON (docs/schemas/diagnosis.schema.json)";
+
+    /// <inheritdoc />
+    public IReadOnlyList<string> Extensions => [".json"];
+
+    /// <inheritdoc />
+    public bool MachineReadable => true;
 
     public void Write(Diagnosis diagnosis, TextWriter output)
     {

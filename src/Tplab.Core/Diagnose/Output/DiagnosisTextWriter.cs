@@ -10,7 +10,14 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
 {
     private static readonly CultureInfo Inv = CultureInfo.InvariantCulture;
 
-    public string Format => "text";
+    /// <inheritdoc />
+    public string Name => "text";
+
+    /// <inheritdoc />
+    public string Description => "the culprits, their chains and advice, for people";
+
+    /// <inheritdoc />
+    public IReadOnlyList<string> Extensions => [".txt"];
 
     public void Write(Diagnosis diagnosis, TextWriter output)
     {

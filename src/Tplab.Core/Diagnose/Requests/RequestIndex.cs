@@ -1,6 +1,5 @@
 using System.Text.RegularExpressions;
 using Tplab.Blocking;
-using Tplab.Diagnose.Stacks;
 
 namespace Tplab.Diagnose.Requests;
 
@@ -211,7 +210,7 @@ public sealed partial class RequestIndex
             }
             // Constraints aside ("{id:int}" is "{id}"): the route as users name it, the same from MVC's template, the
             // path's route values, the IL's registration or a dump's heap.
-            var route = template is { } t ? "/" + Chains.ChainRoots.WithoutConstraints(t).TrimStart('/') : RouteOf(path!, values);
+            var route = template is { } t ? "/" + AspNetVocabulary.WithoutConstraints(t).TrimStart('/') : RouteOf(path!, values);
             return _endpoint = new Endpoint(method ?? "?", route, action);
         }
     }

@@ -1,5 +1,6 @@
 using System.Text.Json.Serialization;
 using Tplab.Common.Json;
+using Tplab.Lab.Findings;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
 
@@ -45,7 +46,7 @@ public sealed record ExperimentJson
             Service = x.Service is { } s ? new ServiceJson(s.Command, s.WorkingDirectory, s.Url?.ToString(), s.ProcessId, s.Command is null ? null : Words.Camel(s.EffectiveMinThreadsVia)) : null,
             RuntimeNotes = x.RuntimeNotes, Observations = e.Observations,
             Lessons = [.. e.Lessons.Select(LessonJson.From)],
-            Findings = e.Findings.Count == 0 ? null : [.. e.Findings.Select(FindingJson.From)],
+            Findings = FindingVerdicts.Of(e) is { Count: > 0 } findings ? [.. findings.Select(FindingJson.From)] : null,
         };
     }
 }

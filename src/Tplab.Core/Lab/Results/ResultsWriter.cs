@@ -46,8 +46,14 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
     }
 
     /// <summary>Adds the scenario's charts to report.html (with --repeat, the representative run's).</summary>
-    public void AddCharts(ScenarioResult result) =>
-        _series[$"{result.Scenario.Experiment}/{result.Scenario.Id}"] = ReportSeries.Build(result.Load, result.Timeline, result.WatchStartedAt);
+    public void AddCharts(ScenarioResult result)
+    {
+        // The charts count from the load's start; the pool's samples are shifted to line up with it.
+        var (requests, percentiles) = result.Load is { } load ? RequestSeries.Build(load.Records) : (RequestSeriesJson.None, PercentilesJson.None);
+        var shift = result.Load is { } started ? (started.StartedAt - result.WatchStartedAt).TotalSeconds : 0;
+        var (pool, injections) = result.Timeline is { } timeline ? PoolSeries.Build(timeline, shift) : (PoolSeriesJson.None, InjectionSeriesJson.None);
+        _series[$"{result.Scenario.Experiment}/{result.Scenario.Id}"] = new SeriesJson(requests, pool, injections, percentiles);
+    }
 
     /// <summary>Writes summary.json and, unless <paramref name="reportToo"/> is false, report.html.</summary>
     public void WriteSummary(LabResult lab, bool reportToo = true)

@@ -16,11 +16,8 @@ public sealed record LessonResult(Lesson Lesson, RatioSpread? OursSpread, RatioS
 }
 
 /// <summary>An experiment's scenarios, its lessons, and what this run observed that the seed's runtime did not.</summary>
-public sealed record ExperimentResult(Experiment Experiment, IReadOnlyList<ScenarioResult> Scenarios, IReadOnlyList<LessonResult> Lessons, IReadOnlyList<string> Observations)
-{
-    /// <summary>A plan from <c>tplab scan --plan</c>: each static finding beside what this run saw (empty when the plan checks none).</summary>
-    public IReadOnlyList<Findings.FindingResult> Findings => Lab.Findings.FindingVerdicts.Of(this);
-}
+/// <remarks>Its findings (a plan from <c>tplab scan --plan</c>: each static finding beside what this run saw) are <c>FindingVerdicts.Of</c> it.</remarks>
+public sealed record ExperimentResult(Experiment Experiment, IReadOnlyList<ScenarioResult> Scenarios, IReadOnlyList<LessonResult> Lessons, IReadOnlyList<string> Observations);
 
 /// <summary>The whole run: where it wrote, what ran, what was skipped, and whether Ctrl+C cut it short.</summary>
 public sealed record LabResult(string Folder, IReadOnlyList<ExperimentResult> Experiments, IReadOnlyList<(string Experiment, string Reason)> Skipped, bool Interrupted)

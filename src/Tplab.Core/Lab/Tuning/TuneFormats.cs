@@ -8,5 +8,5 @@ public static class TuneFormats
     /// <summary>Every format, text first.</summary>
     public static FormatCatalogue<IDocumentFormat<TuneResult>> Catalogue { get; } = new(
         new DocumentFormat<TuneResult>("text", "the answer, every trial and the settings to paste", [".txt"], TuneText.Write),
-        new DocumentFormat<TuneResult>("json", "tune.json on stdout, progress on stderr (docs/schemas/tune.schema.json)", [".json"], TuneJson.Write));
+        new DocumentFormat<TuneResult>("json", "tune.json on stdout, progress on stderr (docs/schemas/tune.schema.json)", [".json"], TuneJson.Write) { MachineReadable = true });
 }

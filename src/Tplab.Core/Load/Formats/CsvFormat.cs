@@ -21,6 +21,9 @@ public sealed class CsvFormat(IReadOnlyList<string>? labels = null) : IRecordFor
     public string Name => "csv";
 
     /// <inheritdoc />
+    public bool MachineReadable => true;
+
+    /// <inheritdoc />
     public string Description => "one row per request (JMeter JTL column names)";
 
     /// <inheritdoc />

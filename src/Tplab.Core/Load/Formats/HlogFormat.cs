@@ -16,6 +16,9 @@ public sealed class HlogFormat : IRecordFormat
     public string Name => "hlog";
 
     /// <inheritdoc />
+    public bool MachineReadable => true;
+
+    /// <inheritdoc />
     public string Description => "HdrHistogram interval log of latency (µs), one interval a second";
 
     /// <inheritdoc />

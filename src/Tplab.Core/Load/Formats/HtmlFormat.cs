@@ -26,7 +26,8 @@ public sealed class HtmlFormat : IResultFormat
         ArgumentNullException.ThrowIfNull(result);
         var page = new LoadPageJson(
             "tplab " + typeof(HtmlFormat).Assembly.GetName().Version?.ToString(3), result.StartedAt.ToString("O", CultureInfo.InvariantCulture), LoadJson.From(result.Summary));
-        var series = new Dictionary<string, SeriesJson> { ["run"] = ReportSeries.Build(result, timeline: null, result.StartedAt) };
+        var (requests, percentiles) = RequestSeries.Build(result.Records);
+        var series = new Dictionary<string, SeriesJson> { ["run"] = new(requests, PoolSeriesJson.None, InjectionSeriesJson.None, percentiles) };
         HtmlReport.Write(writer, ReportKind.Load, JsonSerializer.SerializeToNode(page, LoadJsonContext.Indented.LoadPageJson)!, series);
     }
 }

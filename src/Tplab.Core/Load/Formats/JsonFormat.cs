@@ -10,6 +10,9 @@ public sealed class JsonFormat : ISummaryFormat
     public string Name => "json";
 
     /// <inheritdoc />
+    public bool MachineReadable => true;
+
+    /// <inheritdoc />
     public string Description => "the summary as JSON (docs/schemas/load.schema.json)";
 
     /// <inheritdoc />

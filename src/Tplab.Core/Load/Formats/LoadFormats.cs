@@ -11,17 +11,11 @@ public static class LoadFormats
         new TextFormat(), new AbFormat(), new JMeterFormat(), new VegetaFormat(), new SiegeFormat(),
         new JsonFormat(), new CsvFormat(), new HgrmFormat(), new HlogFormat(), new HtmlFormat(), new CrankFormat());
 
-    /// <summary>Every format, the default first.</summary>
-    public static IReadOnlyList<ILoadFormat> All => Catalogue.All;
-
     /// <summary>text.</summary>
     public static ILoadFormat Default => Catalogue.Default;
 
     /// <summary>The names, comma-separated, for messages and help.</summary>
     public static string Names => Catalogue.Names;
-
-    /// <summary>The format called <paramref name="name"/> (case-insensitive); a usage error naming the known ones otherwise.</summary>
-    public static ILoadFormat Find(string name) => Catalogue.Find(name);
 
     /// <summary>
     /// The outputs of a run: formats and files pair by position (the i-th <c>--output</c> receives the i-th <c>--format</c>);
@@ -44,9 +38,10 @@ public static class LoadFormats
         {
             list.Add(new ReportOutput(Default, null));
         }
-        if (list.Count(o => o.Path is null) > 1 && list.Any(o => o.Path is null && o.Format.Name is "json" or "csv" or "hlog"))
+        if (list.Count(o => o.Path is null) > 1 && list.Any(o => o.Path is null && o.Format.MachineReadable))
         {
-            throw TplabException.Usage("only one machine-readable format (json, csv, hlog) can go to stdout alongside others; give it --output FILE");
+            var machine = string.Join(", ", Catalogue.All.Where(f => f.MachineReadable).Select(f => f.Name));
+            throw TplabException.Usage($"only one machine-readable format ({machine}) can go to stdout alongside others; give it --output FILE");
         }
         return list;
     }

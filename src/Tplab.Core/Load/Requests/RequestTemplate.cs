@@ -20,6 +20,4 @@ public sealed record RequestTemplate(
     /// <summary>How reports name this template: its <see cref="Name"/>, or "METHOD /path?query".</summary>
     public string Label => Name ?? $"{Method} {Url.PathAndQuery}";
 
-    /// <summary>The body as UTF-8 text (for messages and tests).</summary>
-    public string BodyText => Encoding.UTF8.GetString(Body.Span);
 }

@@ -81,7 +81,7 @@ public sealed record LoadSummary
     public IReadOnlyList<TargetSummary> Targets { get; init; } = [];
 
     /// <summary>Each threshold's outcome, in the order given.</summary>
-    public IReadOnlyList<Thresholds.ThresholdResult> Thresholds { get; init; } = [];
+    public IReadOnlyList<ThresholdResult> Thresholds { get; init; } = [];
 
     /// <summary>The threshold that stopped the run early (with abort on), else null.</summary>
     public string? AbortedBy { get; init; }

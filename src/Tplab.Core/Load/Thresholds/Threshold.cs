@@ -82,6 +82,3 @@ public sealed partial record Threshold(string Metric, string Operator, double Li
     [GeneratedRegex(@"^(?<metric>p50|p90|p95|p99|p99\.9|p999|mean|max|errors)(?<op><=|>=|<|>)(?<value>[0-9][0-9.]*[a-z%]*)$", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
     private static partial Regex Shape();
 }
-
-/// <summary>One threshold's outcome: the figure the run measured and whether it met the objective.</summary>
-public sealed record ThresholdResult(string Threshold, string Metric, double Actual, bool Passed);

@@ -24,7 +24,7 @@ public enum ReportKind
 /// </summary>
 public static class HtmlReport
 {
-    /// <summary>Writes the page of <paramref name="kind"/> for <paramref name="summary"/> and <paramref name="series"/> (chart data per run, see <see cref="ReportSeries"/>).</summary>
+    /// <summary>Writes the page of <paramref name="kind"/> for <paramref name="summary"/> and <paramref name="series"/> (chart data per run, see <see cref="SeriesJson"/>).</summary>
     public static void Write(TextWriter writer, ReportKind kind, JsonNode summary, IReadOnlyDictionary<string, SeriesJson> series)
     {
         var data = new ReportData(Words.Of(kind), summary, series);

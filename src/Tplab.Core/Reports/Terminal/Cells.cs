@@ -2,13 +2,11 @@ using System.Globalization;
 using System.Text.RegularExpressions;
 using Spectre.Console;
 using Spectre.Console.Rendering;
-using Tplab.Lab.Running;
-using Tplab.Watch.Verdicts;
 
 namespace Tplab.Reports.Terminal;
 
-/// <summary>How the lab's figures read in a terminal cell: milliseconds below 10 s, seconds above.</summary>
-internal static partial class Cells
+/// <summary>How figures read in a terminal cell: milliseconds below 10 s, seconds above; prose that wraps with its units.</summary>
+public static partial class Cells
 {
     private static readonly CultureInfo C = CultureInfo.InvariantCulture;
 
@@ -26,35 +24,6 @@ internal static partial class Cells
     public static string Count(long? n) => n is long v ? v.ToString("#,0", C) : "–";
 
     public static string Ratio(double? r) => r is double v ? v.ToString("0.0", C) + "×" : "–";
-
-    public static string Verdict(ScenarioResult r)
-    {
-        var verdict = r.Timeline?.Verdict;
-        var text = verdict switch
-        {
-            PoolVerdict.Starving => "[red]starving[/]",
-            PoolVerdict.Recovering => "[yellow]recovering[/]",
-            PoolVerdict.LockContention => "[red]lock-contention[/]",
-            PoolVerdict.CpuSaturated => "[yellow]cpu-saturated[/]",
-            PoolVerdict.Healthy => "[green]healthy[/]",
-            _ => "–",
-        };
-        return r.Status switch
-        {
-            ScenarioStatus.Completed => text,
-            ScenarioStatus.Interrupted => text + " [red](interrupted)[/]",
-            ScenarioStatus.DeadlineReached => text + " [yellow](deadline)[/]",
-            _ => "[red]failed[/]",
-        };
-    }
-
-    public static string Injections(ScenarioResult r) =>
-        r.Timeline is { InjectionsByReason.Count: > 0 } t
-            ? string.Join(", ", t.InjectionsByReason.Select(kv => $"{kv.Key}\u00a0{kv.Value.ToString(C)}"))
-            : r.Timeline is null ? "–" : "none";
-
-    public static string Threads(ScenarioResult r) =>
-        r.Timeline is { } t ? $"{t.ThreadsStart.ToString(C)} → {t.ThreadsPeak.ToString(C)}" : "–";
 
     public static string Escape(string text) => Markup.Escape(Common.TerminalText.Escape(text));
 

@@ -45,7 +45,7 @@ public sealed class HtmlWatchWriter(TextWriter writer, TimeProvider? time = null
             {
                 DelayNote = timeline.DelayNote,
             });
-        var series = new Dictionary<string, SeriesJson> { ["watch"] = ReportSeries.Build(load: null, timeline, startedAt) };
+        var series = new Dictionary<string, SeriesJson> { ["watch"] = PoolSeries.Alone(timeline) };
         HtmlReport.Write(writer, ReportKind.Watch, JsonSerializer.SerializeToNode(page, WatchJsonContext.Lines.WatchPageJson)!, series);
     }
 }

@@ -9,14 +9,11 @@ namespace Tplab.Watch.Running;
 /// <summary>
 /// The processes of one <c>tplab watch</c>: one <see cref="ThreadPoolWatch"/> each, sharing one record output (each
 /// record written whole, in the order made), one set of exporters and one <c>--fail-on</c> signal. With
-/// <c>-n NAME --all</c> it looks for new processes of that name every <see cref="DiscoveryInterval"/>; a process that
+/// <c>-n NAME --all</c> it looks for new processes of that name every <see cref="FleetDiscovery.Interval"/> (<see cref="FleetDiscovery"/>); a process that
 /// exits is dropped and said so, its summary written and its series removed.
 /// </summary>
 internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, ExportPump? export, StarvingSignal starving, TextWriter notices) : IAsyncDisposable
 {
-    /// <summary>How often <c>--all</c> looks for new processes of the name.</summary>
-    public static readonly TimeSpan DiscoveryInterval = TimeSpan.FromSeconds(2);
-
     private readonly Lock _gate = new();
     private readonly Dictionary<int, FleetMember> _members = [];
     private readonly List<FleetMember> _ended = [];
@@ -115,47 +112,21 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
         Join(watch, sinks);
     }
 
-    /// <summary>Looks for processes called <paramref name="name"/> until cancelled, and watches each new one.</summary>
-    public async Task DiscoverAsync(string name, CancellationToken ct)
+    /// <summary>Whether <paramref name="processId"/> is watched, was watched, or could not be: discovery leaves it alone.</summary>
+    public bool Knows(int processId)
     {
-        var said = false;
-        while (!ct.IsCancellationRequested)
+        lock (_gate)
         {
-            var found = ProcessFinder.AllByName(name);
-            List<int> fresh;
-            lock (_gate)
-            {
-                fresh = [.. found.Where(p => !_members.ContainsKey(p) && !_refused.Contains(p) && !_ended.Any(m => m.ProcessId == p))];
-            }
-            foreach (var pid in fresh)
-            {
-                if (await AddAsync(pid, ct).ConfigureAwait(false) is { } why)
-                {
-                    Notice($"cannot watch pid {Pid(pid)}: {why.Message}; the others go on");
-                }
-                bool joined;
-                lock (_gate)
-                {
-                    joined = _members.ContainsKey(pid);
-                }
-                if (joined && First?.ProcessId != pid)
-                {
-                    Notice($"process {Pid(pid)} ({name}) started; watching it too");
-                }
-            }
-            if (found.Count == 0 && !said)
-            {
-                Notice($"no .NET process named '{name}' now; waiting for one (every {DiscoveryInterval.TotalSeconds.ToString("0", CultureInfo.InvariantCulture)} s)");
-            }
-            said = found.Count == 0;
-            try
-            {
-                await Task.Delay(DiscoveryInterval, ct).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException)
-            {
-                return;
-            }
+            return _members.ContainsKey(processId) || _refused.Contains(processId) || _ended.Any(m => m.ProcessId == processId);
+        }
+    }
+
+    /// <summary>Whether <paramref name="processId"/> is watched now.</summary>
+    public bool IsWatching(int processId)
+    {
+        lock (_gate)
+        {
+            return _members.ContainsKey(processId);
         }
     }
 
@@ -279,7 +250,8 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
         }
     }
 
-    private void Notice(string line)
+    /// <summary>Says <paramref name="line"/> on stderr (once the watch is stopping, nothing more).</summary>
+    public void Notice(string line)
     {
         lock (notices)
         {
@@ -289,34 +261,4 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
     }
 
     private static string Pid(int pid) => pid.ToString(CultureInfo.InvariantCulture);
-
-    /// <summary>One record at a time into a sink shared by several sampling threads.</summary>
-    private sealed class SynchronizedSink(IWatchSink inner) : IWatchSink
-    {
-        private readonly Lock _gate = new();
-
-        public void OnInjection(ThreadPoolInjection injection)
-        {
-            lock (_gate)
-            {
-                inner.OnInjection(injection);
-            }
-        }
-
-        public void OnSample(ThreadPoolSample sample)
-        {
-            lock (_gate)
-            {
-                inner.OnSample(sample);
-            }
-        }
-
-        public void OnCompleted(PoolTimeline timeline)
-        {
-            lock (_gate)
-            {
-                inner.OnCompleted(timeline);
-            }
-        }
-    }
 }

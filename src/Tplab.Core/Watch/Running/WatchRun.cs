@@ -50,7 +50,7 @@ public static class WatchRun
         }
         else if (options.Name is { } name && options.All)
         {
-            discovering = fleet.DiscoverAsync(name, discovery.Token);
+            discovering = FleetDiscovery.RunAsync(fleet, name, discovery.Token);
         }
         else
         {

@@ -49,7 +49,4 @@ public static class InjectionReasons
     public static string Name(InjectionReason reason, long code) =>
         reason == InjectionReason.Unknown ? $"Unknown({code.ToString(System.Globalization.CultureInfo.InvariantCulture)})" : reason.ToString();
 
-    /// <summary>Whether the reason is an injection because work waited (Starvation) or a blocked wait (CooperativeBlocking).</summary>
-    public static bool IsBlockingEvidence(InjectionReason reason) =>
-        reason is InjectionReason.Starvation or InjectionReason.CooperativeBlocking;
 }

@@ -73,7 +73,11 @@ public static class VerdictRule
         {
             return Starving(now, queueTrend, Rate(cooperative, span), "cooperative-blocking", thresholds);
         }
-        if (now.QueueLength >= thresholds.QueueMin && lowCpu && backlog >= thresholds.BacklogSeconds)
+        // The counters alone judge a queue only once it has stood for a gate-thread period: a queue seen at one sample
+        // (the first of a watch, or the first of a load) is a pool that has not yet had the chance to inject, and a
+        // healthy service under a new burst of load looks like that for one interval (issue 29).
+        if (now.QueueLength >= thresholds.QueueMin && lowCpu && backlog >= thresholds.BacklogSeconds
+            && QueuedFor(window, thresholds) >= thresholds.QueueStanding)
         {
             return new(PoolVerdict.Starving, string.Join(", ",
                 $"queue {N(now.QueueLength)} and {queueTrend}",
@@ -136,6 +140,21 @@ public static class VerdictRule
             $"{N(perSecond)} threads/s added by {kind} injection",
             $"threads {N(now.ThreadCount)}",
             now.CpuPercent < thresholds.LowCpuPercent ? Cpu(now) : $"{Cpu(now)} (high)"));
+
+    /// <summary>
+    /// How long the queue has been at least <see cref="VerdictThresholds.QueueMin"/> without a break, as the samples
+    /// saw it: from the oldest sample of the current run of queued samples to now; zero when the sample before was not
+    /// queued (or there is none: the first sample of a watch).
+    /// </summary>
+    internal static TimeSpan QueuedFor(VerdictWindow window, VerdictThresholds thresholds)
+    {
+        var since = window.Current.Offset;
+        for (var i = window.Earlier.Count - 1; i >= 0 && window.Earlier[i].QueueLength >= thresholds.QueueMin; i--)
+        {
+            since = window.Earlier[i].Offset;
+        }
+        return window.Current.Offset - since;
+    }
 
     private static string Trend(long? before, long now) =>
         before is not { } b ? (now > 0 ? "rising" : "steady") : now > b ? "rising" : now < b ? "falling" : "steady";

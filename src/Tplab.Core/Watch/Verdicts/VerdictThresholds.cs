@@ -24,6 +24,15 @@ public sealed record VerdictThresholds
     public double BacklogSeconds { get; init; } = 1;
 
     /// <summary>
+    /// How long a queue must have stood (≥ <see cref="QueueMin"/> at every sample meanwhile) before a backlog alone,
+    /// with no injection event, counts as starving (default 400 ms: the gate thread's period of 500 ms, after which a
+    /// starved pool gets a Starvation injection, less a fifth for the samples' jitter). One sample of queue, such as
+    /// the first of a watch attached to a loaded service, is a pool that has not had its chance to inject. Zero judges
+    /// every sample on its own.
+    /// </summary>
+    public TimeSpan QueueStanding { get; init; } = TimeSpan.FromMilliseconds(400);
+
+    /// <summary>
     /// Threads waiting for locks, on average over the interval, from which lock contention can be the verdict while
     /// work is queued (default 0.5: half a thread's time).
     /// </summary>
@@ -42,10 +51,10 @@ public sealed record VerdictThresholds
     /// <summary>Validates the ranges; a bad value is a usage error naming it.</summary>
     public VerdictThresholds Validated()
     {
-        if (Lookback <= TimeSpan.Zero || QuietPeriod < TimeSpan.Zero || QueueMin < 1 || LowCpuPercent is <= 0 or > 100 || BacklogSeconds <= 0
+        if (Lookback <= TimeSpan.Zero || QuietPeriod < TimeSpan.Zero || QueueStanding < TimeSpan.Zero || QueueMin < 1 || LowCpuPercent is <= 0 or > 100 || BacklogSeconds <= 0
             || LockWaitersMin <= 0 || LockWaitShare is <= 0 or > 1)
         {
-            throw TplabException.Usage("verdict thresholds out of range (lookback > 0, quiet period >= 0, queue min >= 1, low CPU in (0, 100], backlog > 0, lock waiters > 0, lock-wait share in (0, 1])");
+            throw TplabException.Usage("verdict thresholds out of range (lookback > 0, quiet period >= 0, queue standing >= 0, queue min >= 1, low CPU in (0, 100], backlog > 0, lock waiters > 0, lock-wait share in (0, 1])");
         }
         return this;
     }

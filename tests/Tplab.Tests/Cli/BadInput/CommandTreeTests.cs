@@ -13,6 +13,7 @@ namespace Tplab.Tests.Cli.BadInput;
 /// every numeric option reads the invariant culture and refuses generated bad values in one line, and every choice
 /// word binds in any case under tr-TR. A command or option added without rows fails here.
 /// </summary>
+[ParallelSafe]
 public sealed class CommandTreeTests
 {
     private static readonly CultureInfo Turkish = CultureInfo.GetCultureInfo("tr-TR");

@@ -4,6 +4,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Cli.BadInput;
 
 /// <summary><c>tplab run</c>, <c>tune</c> and <c>compare</c> refuse bad input before anything starts: one line naming it, its exit code, no results folder.</summary>
+[ParallelSafe]
 public sealed class LabBadInputTests
 {
     private const string Results = "--results {tmp}/out";

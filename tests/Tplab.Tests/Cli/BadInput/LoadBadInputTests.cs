@@ -4,6 +4,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Cli.BadInput;
 
 /// <summary><c>tplab load</c> and <c>load merge</c> refuse bad input before sending anything: one line naming it, its exit code, nothing written.</summary>
+[ParallelSafe]
 public sealed class LoadBadInputTests
 {
     private const string Url = "http://127.0.0.1:9/";

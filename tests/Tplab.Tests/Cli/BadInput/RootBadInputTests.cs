@@ -4,6 +4,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Cli.BadInput;
 
 /// <summary>The <c>tplab</c> command itself: unknown commands and options are one line naming the word and what exists.</summary>
+[ParallelSafe]
 public sealed class RootBadInputTests
 {
     public static TheoryData<string, int, string> Rows => new()

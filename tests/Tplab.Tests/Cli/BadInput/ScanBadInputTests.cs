@@ -4,6 +4,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Cli.BadInput;
 
 /// <summary><c>tplab scan</c> refuses bad input before it loads anything: one line naming it, its exit code, nothing written.</summary>
+[ParallelSafe]
 public sealed class ScanBadInputTests
 {
     public static TheoryData<string, int, string> Rows => new()

@@ -4,6 +4,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Cli.BadInput;
 
 /// <summary><c>tplab serve</c> and <c>downstream</c> refuse bad input before starting a process: one line naming it, its exit code.</summary>
+[ParallelSafe]
 public sealed class ServeBadInputTests
 {
     public static TheoryData<string, int, string> Rows => new()

@@ -4,6 +4,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Cli.BadInput;
 
 /// <summary><c>tplab watch</c>, <c>ps</c> and <c>diagnose</c> refuse bad input before attaching: one line naming it, its exit code, nothing written.</summary>
+[ParallelSafe]
 public sealed class WatchBadInputTests
 {
     public static TheoryData<string, int, string> Rows => new()

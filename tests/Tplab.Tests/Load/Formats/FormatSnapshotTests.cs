@@ -13,6 +13,7 @@ namespace Tplab.Tests.Load.Formats;
 /// the same byte for byte in both, since numbers are always written invariant; against the snapshot, JSON is compared
 /// parsed and an .hlog's histograms decoded (the same counts may be encoded to other bytes).
 /// </summary>
+[ParallelSafe]
 public sealed class FormatSnapshotTests
 {
     private static readonly DateTimeOffset StartedAt = new(2026, 1, 2, 3, 4, 5, TimeSpan.Zero);
@@ -21,7 +22,7 @@ public sealed class FormatSnapshotTests
     {
         var data = new TheoryData<string, string>();
         // html inlines the report's scripts and styles: HtmlReportTests opens it in Chromium and checks it culture-free.
-        foreach (var format in LoadFormats.All.Where(f => f is not IResultFormat))
+        foreach (var format in LoadFormats.Catalogue.All.Where(f => f is not IResultFormat))
         {
             data.Add(format.Name, "closed");
             data.Add(format.Name, "open");
@@ -34,7 +35,7 @@ public sealed class FormatSnapshotTests
     public void Format_MatchesSnapshot_InEveryCulture(string formatName, string model)
     {
         var result = model == "closed" ? ClosedResult() : OpenResult();
-        var format = LoadFormats.Find(formatName);
+        var format = LoadFormats.Catalogue.Find(formatName);
         var invariant = Render(format, result, CultureInfo.InvariantCulture);
         var german = Render(format, result, CultureInfo.GetCultureInfo("de-DE"));
         Assert.Equal(invariant, german);
@@ -67,7 +68,7 @@ public sealed class FormatSnapshotTests
     public void AbPercentileTable_UsesSortedIndexCountTimesPOver100_WithoutInterpolation()
     {
         // 10 samples 10, 20, ... 100 ms: ab's 50% is sorted[10*50/100] = sorted[5] = 60 (not an interpolated 55).
-        var text = Render(LoadFormats.Find("ab"), ClosedResult(), CultureInfo.InvariantCulture);
+        var text = Render(LoadFormats.Catalogue.Find("ab"), ClosedResult(), CultureInfo.InvariantCulture);
         Assert.Contains("  50%     60\n", text, StringComparison.Ordinal);
         Assert.Contains("  90%    100\n", text, StringComparison.Ordinal);
         Assert.Contains(" 100%    100 (longest request)\n", text, StringComparison.Ordinal);
@@ -79,7 +80,7 @@ public sealed class FormatSnapshotTests
         var summary = ClosedResult().Summary;
         // Population SD of 10, 20, ..., 100 is sqrt(825) = 28.72; the sample SD would be 30.28.
         Assert.Equal(28.72, Math.Round(summary.LatencyMs.StdDev, 2));
-        Assert.Contains("28.72", Render(LoadFormats.Find("jmeter"), ClosedResult(), CultureInfo.InvariantCulture), StringComparison.Ordinal);
+        Assert.Contains("28.72", Render(LoadFormats.Catalogue.Find("jmeter"), ClosedResult(), CultureInfo.InvariantCulture), StringComparison.Ordinal);
     }
 
     private static string Render(ILoadFormat format, LoadResult result, CultureInfo culture)

@@ -6,6 +6,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Load.Formats;
 
 /// <summary>The load's JSON (<c>--format json</c>, and each scenario's <c>load</c> in summary.json): one record, every field, old files too.</summary>
+[ParallelSafe]
 public sealed class LoadJsonTests
 {
     // A run with every field: the handler's split, errors, the open loop's figures, thresholds and an abort.
@@ -96,7 +97,7 @@ public sealed class LoadJsonTests
             var output = Path.Combine(folder, "merged.json");
             using (var writer = new StreamWriter(output))
             {
-                Tplab.Load.Summary.MergeReport.Write(Tplab.Load.Histograms.HistogramLog.Merge(paths), "json", writer);
+                Tplab.Load.Formats.MergeReport.Write(Tplab.Load.Histograms.HistogramLog.Merge(paths), "json", writer);
             }
 
             var read = TplabJson.Read(File.ReadAllText(output), LoadJsonContext.Indented.MergedJson, "merged");

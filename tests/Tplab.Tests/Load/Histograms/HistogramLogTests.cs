@@ -1,10 +1,12 @@
 using Tplab.Load.Engine;
 using Tplab.Load.Formats;
 using Tplab.Load.Histograms;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Histograms;
 
 /// <summary>HdrHistogram's V2 encoding and interval log: what HdrHistogram wrote reads back, and logs merge exactly.</summary>
+[ParallelSafe]
 public sealed class HistogramLogTests
 {
     // The first interval of HdrHistogram's own test log src/test/resources/org/HdrHistogram/jHiccup-2.0.7S.logV2.hlog

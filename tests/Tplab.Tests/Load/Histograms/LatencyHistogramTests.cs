@@ -1,9 +1,11 @@
 using HdrHistogram;
 using Tplab.Load.Histograms;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Histograms;
 
 /// <summary>The HDR histogram (HdrHistogram.NET behind tplab's answers) against exact percentiles of sorted samples.</summary>
+[ParallelSafe]
 public sealed class LatencyHistogramTests
 {
     [Theory]

@@ -1,5 +1,6 @@
 using System.Text;
 using Tplab.Load.Engine.Http1;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Http1;
 
@@ -7,6 +8,7 @@ namespace Tplab.Tests.Load.Http1;
 /// The sockets engine's response reader on byte streams, no network: every framing, fed whole and split at every
 /// position (the bytes of a response can arrive cut anywhere), must give the same status, byte counts and keep-alive.
 /// </summary>
+[ParallelSafe]
 public sealed class ResponseParserTests
 {
     public static TheoryData<string, string, int, long, bool, bool> Responses => new()

@@ -1,9 +1,11 @@
 using Tplab.Load.Pacing;
 using Microsoft.Extensions.Time.Testing;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Pacing;
 
 /// <summary>The pacer is a pure schedule: when each hit is due, catch-up after a stall, and where the schedule ends. No network.</summary>
+[ParallelSafe]
 public sealed class ConstantPacerTests
 {
     [Theory]

@@ -1,9 +1,11 @@
 using Tplab.Load;
 using Tplab.Load.Pacing;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Pacing;
 
 /// <summary>Ramps and steps as pure schedules: when each hit is due and how many the schedule holds. No network.</summary>
+[ParallelSafe]
 public sealed class StagedPacerTests
 {
     [Theory]

@@ -1,8 +1,10 @@
 using System.Text;
 using Tplab.Load.Requests;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Requests;
 
+[ParallelSafe]
 public sealed class RequestMixTests
 {
     private static RequestTemplate T(string path, int weight) =>

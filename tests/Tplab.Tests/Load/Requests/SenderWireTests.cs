@@ -4,6 +4,7 @@ using System.Text;
 using Tplab.Load;
 using Tplab.Load.Engine;
 using Tplab.Load.Requests;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Requests;
 
@@ -11,6 +12,7 @@ namespace Tplab.Tests.Load.Requests;
 /// What the sender puts on the wire for each template, and what it reads back from the handler-timing header,
 /// against a loopback socket server that records every request as raw bytes.
 /// </summary>
+[ParallelSafe]
 public sealed class SenderWireTests
 {
     [Fact]

@@ -1,8 +1,10 @@
 using System.Globalization;
 using Tplab.Load.Requests;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Requests;
 
+[ParallelSafe]
 public sealed class ServerTimingTests
 {
     [Theory]

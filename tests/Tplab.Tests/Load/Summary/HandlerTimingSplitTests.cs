@@ -1,10 +1,12 @@
 using Tplab.Load;
 using Tplab.Load.Engine;
 using Tplab.Load.Summary;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Summary;
 
 /// <summary>The split of each request into waited for a thread, handler and rest, as the summary aggregates it.</summary>
+[ParallelSafe]
 public sealed class HandlerTimingSplitTests
 {
     private static RequestRecord Record(double sendMs, double endMs, double? handlerStartMs, double? handlerEndMs) => new(

@@ -1,10 +1,12 @@
 using Tplab.Load;
 using Tplab.Load.Engine;
 using Tplab.Load.Summary;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Load.Summary;
 
 /// <summary>The moments and the exact samples the aggregator keeps.</summary>
+[ParallelSafe]
 public sealed class SummaryAggregatorTests
 {
     private static readonly LoadOptions Closed = new() { Url = new Uri("http://127.0.0.1:1/"), Concurrency = 1 };

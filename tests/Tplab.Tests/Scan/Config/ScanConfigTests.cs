@@ -1,9 +1,11 @@
 using Tplab.Common;
 using Tplab.Scan.Config;
 using Tplab.Tests.Scan.Rules;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Scan.Config;
 
+[ParallelSafe]
 public sealed class ScanConfigTests
 {
     [Fact]

@@ -1,7 +1,9 @@
 using Tplab.Scan.Findings;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Scan.Findings;
 
+[ParallelSafe]
 public sealed class BaselineTests
 {
     [Fact]

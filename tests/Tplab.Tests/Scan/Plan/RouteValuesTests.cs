@@ -1,8 +1,10 @@
 using Tplab.Scan.Plan;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Scan.Plan;
 
 /// <summary>Route templates filled with values that fit their constraints, as ASP.NET Core's routing reads them.</summary>
+[ParallelSafe]
 public sealed class RouteValuesTests
 {
     [Theory]

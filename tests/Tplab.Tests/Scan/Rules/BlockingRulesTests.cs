@@ -1,8 +1,10 @@
 using Tplab.Scan.Findings;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Scan.Rules;
 
 /// <summary>The rules, one small case each: what blocks (and how sure), and what source proves harmless.</summary>
+[ParallelSafe]
 public sealed class BlockingRulesTests
 {
     public static TheoryData<string, string, string?, Severity?> Cases => new()

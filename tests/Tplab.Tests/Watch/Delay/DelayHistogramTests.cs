@@ -1,8 +1,10 @@
 using Tplab.Watch.Delay;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch.Delay;
 
 /// <summary>The delay histogram: quantiles within a bucket's 10%, totals exact.</summary>
+[ParallelSafe]
 public sealed class DelayHistogramTests
 {
     [Theory]

@@ -1,9 +1,11 @@
 using Tplab.Common;
 using Tplab.Watch.Delay;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch.Delay;
 
 /// <summary>How sampled windows hold the event budget, and the estimate beside the measured delay.</summary>
+[ParallelSafe]
 public sealed class DelayOptionsTests
 {
     [Theory]

@@ -1,9 +1,11 @@
 using Tplab.Runtime;
 using Tplab.Watch.Delay;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch.Delay;
 
 /// <summary>Pairing enqueues with dequeues: the waits measured, and every event that cannot pair counted, never dropped.</summary>
+[ParallelSafe]
 public sealed class WorkItemPairingTests
 {
     public static TheoryData<string, WorkItemEvent[], long, long, int> Cases => new()

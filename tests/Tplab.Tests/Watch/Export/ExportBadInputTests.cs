@@ -29,8 +29,9 @@ public sealed class ExportBadInputTests(TargetFixture fixture, ITestOutputHelper
     [Fact]
     public async Task WatchOtlp_CollectorRefuses_SaysSoOnceAndKeepsWatching()
     {
-        // Nothing listens on this port: every export is refused.
-        var port = PrometheusServer.FreePort().ToString(CultureInfo.InvariantCulture);
+        // Bound and never listening: every export is refused.
+        using var refusing = Ports.Refusing();
+        var port = refusing.ToString();
 
         var (exit, stdout, stderr) = await TplabCli.RunAsync(TimeSpan.FromSeconds(60), "watch", Pid, "--otlp", "http://127.0.0.1:" + port,
             "--interval", "0.5s", "--duration", "4s", "--format", "jsonl");

@@ -1,9 +1,11 @@
 using Tplab.Common;
 using Tplab.Watch.Export;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch.Export;
 
 /// <summary>Where --prometheus listens: loopback unless another address is named.</summary>
+[ParallelSafe]
 public sealed class ListenAddressTests
 {
     [Theory]

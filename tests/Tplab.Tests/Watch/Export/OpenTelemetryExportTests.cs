@@ -5,10 +5,12 @@ using Tplab.Watch.Delay;
 using Tplab.Watch.Export;
 using Tplab.Watch.Running;
 using Tplab.Watch.Verdicts;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Watch.Export;
 
 /// <summary>What the OTLP exporter hands the OpenTelemetry SDK, read back with the SDK's in-memory exporters.</summary>
+[ParallelSafe]
 public sealed class OpenTelemetryExportTests : IDisposable
 {
     private static readonly WatchedProcess Orders = new(4242, "Orders.Api", new Version(10, 0, 1), "node-a");

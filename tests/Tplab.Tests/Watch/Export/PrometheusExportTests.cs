@@ -17,7 +17,7 @@ public sealed class PrometheusExportTests(DownstreamFixture fixture, ITestOutput
     {
         await using var target = await fixture.Stack.StartTargetAsync(new ThreadPoolSettings());
         var pid = target.ProcessId.ToString(CultureInfo.InvariantCulture);
-        var port = PrometheusServer.FreePort();
+        var port = Ports.Free();
         await using var prometheus = await PrometheusServer.StartAsync($"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}", TimeSpan.FromSeconds(1));
         var watch = TplabCli.RunAsync(TimeSpan.FromSeconds(60), "watch", pid, "--prometheus", $"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}",
             "--interval", "0.5s", "--duration", "20s", "--format", "jsonl", "--service", "orders");
@@ -74,7 +74,7 @@ public sealed class PrometheusExportTests(DownstreamFixture fixture, ITestOutput
     {
         await using var target = await fixture.Stack.StartTargetAsync(new ThreadPoolSettings());
         var pid = target.ProcessId.ToString(CultureInfo.InvariantCulture);
-        var port = PrometheusServer.FreePort().ToString(CultureInfo.InvariantCulture);
+        var port = Ports.Free().ToString(CultureInfo.InvariantCulture);
         var diagnosis = Path.Combine(Path.GetTempPath(), $"tplab-culprit-{Guid.NewGuid():N}.json");
         var watch = TplabCli.RunAsync(TimeSpan.FromSeconds(90), "watch", pid, "--prometheus", "127.0.0.1:" + port, "--interval", "0.25s",
             "--duration", "18s", "--format", "jsonl", "--on-starving", "diagnose=" + diagnosis);

@@ -1,9 +1,9 @@
 using System.Globalization;
-using Tplab.Lab.Tuning;
 using Tplab.Load;
 using Tplab.Watch;
+using Tplab.Reports.Terminal;
 
-namespace Tplab.Reports.Terminal;
+namespace Tplab.Lab.Tuning;
 
 /// <summary>
 /// tune's progress display: a line when each trial starts and ends; during a trial's load, a line rewritten in place

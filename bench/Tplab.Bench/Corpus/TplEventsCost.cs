@@ -6,10 +6,11 @@ using ShopApp.Corpus;
 using Tplab.Diagnose.Capture;
 using Tplab.Load;
 using Tplab.Runtime;
+using Tplab.Tests.Corpus;
 using Tplab.Tests.Support;
 using Xunit.Abstractions;
 
-namespace Tplab.Tests.Corpus;
+namespace Tplab.Bench.Corpus;
 
 /// <summary>
 /// What the TPL's task events would cost if diagnose recorded them to link a continuation's samples to its request

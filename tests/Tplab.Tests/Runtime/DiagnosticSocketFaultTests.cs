@@ -4,7 +4,7 @@ using Tplab.Common;
 using Tplab.Runtime;
 using Tplab.Tests.Support;
 
-namespace Tplab.Tests.Watch;
+namespace Tplab.Tests.Runtime;
 
 /// <summary>Runs alone: it shortens the wait for a runtime's answer, which would fail real sessions of tests running beside it.</summary>
 [CollectionDefinition(nameof(DiagnosticSocketFaults), DisableParallelization = true)]

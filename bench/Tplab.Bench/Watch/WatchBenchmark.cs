@@ -2,11 +2,12 @@ using System.Diagnostics;
 using System.Globalization;
 using Tplab.Launch;
 using Tplab.Tests.Support;
+using Tplab.Tests.Watch;
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;
 using Xunit.Abstractions;
 
-namespace Tplab.Tests.Watch;
+namespace Tplab.Bench.Watch;
 
 /// <summary>
 /// The watch benchmark (bench/watch.sh runs it with TPLAB_BENCH=1; skipped otherwise): the target's req/s on /delay

@@ -2,11 +2,12 @@ using System.Globalization;
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Lab.Results;
+using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
 using Tplab.Launch;
 using Tplab.Launch.Service;
 
-namespace Tplab.Lab.Running;
+namespace Tplab.Lab;
 
 /// <summary>
 /// The lab: runs the selected experiments scenario by scenario, each against a fresh target, with one

@@ -1,9 +1,8 @@
 using Tplab.Common.Json;
 using Tplab.Common.Output;
-using Tplab.Load.Formats;
 using Tplab.Load.Histograms;
 
-namespace Tplab.Load.Summary;
+namespace Tplab.Load.Formats;
 
 /// <summary>
 /// <c>tplab load merge</c>: the latency of several runs' interval logs added into one histogram (exact: the same

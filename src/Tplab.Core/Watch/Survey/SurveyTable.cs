@@ -1,9 +1,9 @@
 using System.Globalization;
 using Spectre.Console;
 using Spectre.Console.Rendering;
-using Tplab.Watch.Survey;
+using Tplab.Reports.Terminal;
 
-namespace Tplab.Reports.Terminal;
+namespace Tplab.Watch.Survey;
 
 /// <summary><c>tplab ps</c>'s table: one row per .NET process, numbers right-aligned, the verdict last (with why when a process could not be read).</summary>
 public static class SurveyTable

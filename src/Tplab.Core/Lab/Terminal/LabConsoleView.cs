@@ -2,13 +2,15 @@ using System.Globalization;
 using Spectre.Console;
 using Tplab.Blocking;
 using Tplab.Lab.Experiments;
+using Tplab.Lab.Findings;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
 using Tplab.Load;
 using Tplab.Watch.Verdicts;
 using Tplab.Watch;
+using Tplab.Reports.Terminal;
 
-namespace Tplab.Reports.Terminal;
+namespace Tplab.Lab.Terminal;
 
 /// <summary>
 /// The lab in a terminal: per experiment a table filled in as scenarios finish, with a progress row for the
@@ -113,7 +115,7 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
         else
         {
             var s = result.Load?.Summary;
-            console.Write(Cells.Hanging("  ", $"{Cells.Escape(result.Scenario.Label)}: {Cells.Count(s?.Requests)} requests, mean {Cells.Ms(s?.LatencyMs.Mean)}, max {Cells.Ms(s?.LatencyMs.Max)}, pool {Cells.Threads(result)}, {Cells.Verdict(result)}"));
+            console.Write(Cells.Hanging("  ", $"{Cells.Escape(result.Scenario.Label)}: {Cells.Count(s?.Requests)} requests, mean {Cells.Ms(s?.LatencyMs.Mean)}, max {Cells.Ms(s?.LatencyMs.Max)}, pool {ScenarioCells.Threads(result)}, {ScenarioCells.Verdict(result)}"));
         }
         if (result.Error is { } error)
         {
@@ -173,7 +175,7 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
             var top = r.Culprits[0];
             console.Write(Cells.Hanging("  [red]✗[/]", $"{Cells.Escape(r.Scenario.Label)}: [bold]{Cells.Escape(top.BlockingCall)}[/] in [bold]{Cells.Escape(top.UserFrame)}[/] ({top.Threads.ToString("0.#", C)} pool threads held) — {Cells.Escape(top.Advice)}"));
         }
-        FindingLines.Write(console, result.Findings);
+        FindingLines.Write(console, FindingVerdicts.Of(result));
     }
 
     public void LabFinished(LabResult result)

@@ -2,8 +2,9 @@ using System.Globalization;
 using Spectre.Console;
 using Tplab.Lab.Findings;
 using Tplab.Watch.Verdicts;
+using Tplab.Reports.Terminal;
 
-namespace Tplab.Reports.Terminal;
+namespace Tplab.Lab.Terminal;
 
 /// <summary>
 /// The findings of a plan from <c>tplab scan --plan</c> in the terminal: per finding its state, the static finding

@@ -4,8 +4,9 @@ using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
 using Tplab.Load.Summary;
+using Tplab.Reports.Terminal;
 
-namespace Tplab.Reports.Terminal;
+namespace Tplab.Lab.Terminal;
 
 /// <summary>
 /// An experiment's table: this run's figures beside the seed's published ones, one row per scenario, sized to the
@@ -36,8 +37,8 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
         new("waited mean", 6, r => Optional(Split(r)?.WaitedMean)),
         new("waited p99", 10, r => Optional(Split(r)?.WaitedP99)),
         new("req/s", 8, r => Repeated(r, f => f.RequestsPerSecond, r.Load?.Summary.ThroughputPerSecond, Cells.Rate, range: true), Endpoint: e => Cells.Rate(e.DurationSeconds > 0 ? e.Requests / e.DurationSeconds : null)),
-        new("threads", 9, Cells.Threads),
-        new("verdict", 4, Cells.Verdict),
+        new("threads", 9, ScenarioCells.Threads),
+        new("verdict", 4, ScenarioCells.Verdict),
         new("seed mean", 3, r => Seed(r, "meanMs", Cells.Ms)),
         new("seed max", 13, r => Seed(r, "maxMs", Cells.Ms)),
         new("seed req/s", 11, r => Seed(r, "requestsPerSecond", Cells.Rate)),
@@ -60,9 +61,9 @@ internal sealed class LabTable(Experiment experiment, SeedFigures seeds)
         foreach (var r in _done)
         {
             var text = r.Timeline is { } t
-                ? $"{Cells.Verdict(r)} — {Cells.Escape(t.Evidence)}; injections: {Cells.Escape(Cells.Injections(r))}"
-                : r.Status == ScenarioStatus.Failed && r.Error is { } error ? $"{Cells.Verdict(r)} — {Cells.Escape(error)}"
-                : $"{Cells.Verdict(r)} — the pool was not watched";
+                ? $"{ScenarioCells.Verdict(r)} — {Cells.Escape(t.Evidence)}; injections: {Cells.Escape(ScenarioCells.Injections(r))}"
+                : r.Status == ScenarioStatus.Failed && r.Error is { } error ? $"{ScenarioCells.Verdict(r)} — {Cells.Escape(error)}"
+                : $"{ScenarioCells.Verdict(r)} — the pool was not watched";
             lines.Add(Cells.Hanging("  •", $"[bold]{Cells.Escape(r.Scenario.Label)}[/]: {text}"));
         }
         return new Rows(lines);

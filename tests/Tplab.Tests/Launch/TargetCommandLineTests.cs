@@ -2,7 +2,7 @@ using System.Diagnostics;
 using Tplab.Launch;
 using Tplab.Target;
 
-namespace Tplab.Tests.Target;
+namespace Tplab.Tests.Launch;
 
 /// <summary>The target's command line: what the launcher writes, the target reads back, and nothing else.</summary>
 public sealed class TargetCommandLineTests

@@ -2,7 +2,7 @@ using System.Text;
 using Microsoft.CodeAnalysis;
 using Tplab.Blocking;
 
-namespace Tplab.Scan.Graph;
+namespace Tplab.Scan.Rules;
 
 /// <summary>
 /// Roslyn symbols in the runtime's names, so that a call read in source matches the same catalogue rows diagnose

@@ -6,11 +6,12 @@ using Tplab.Load;
 using Tplab.Postgres;
 using Tplab.Processes;
 using Tplab.Launch;
+using Tplab.Tests.Corpus;
 using Tplab.Tests.Support;
 using Tplab.Watch.Sampling;
 using Xunit.Abstractions;
 
-namespace Tplab.Tests.Corpus;
+namespace Tplab.Bench.Corpus;
 
 /// <summary>
 /// The corpus benchmark (bench/corpus.sh; BENCHMARKS.md "Diagnose on foreign apps"): every corpus endpoint with the

@@ -7,7 +7,7 @@ using Tplab.Watch;
 using Tplab.Watch.Verdicts;
 using Xunit.Abstractions;
 
-namespace Tplab.Tests.Target;
+namespace Tplab.Tests.Launch;
 
 /// <summary>Thread-pool settings reach the target's runtime in the form users apply them, and take effect.</summary>
 public sealed class ThreadPoolKnobTests(DownstreamFixture fixture, ITestOutputHelper output) : IClassFixture<DownstreamFixture>

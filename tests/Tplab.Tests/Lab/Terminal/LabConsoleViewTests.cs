@@ -3,12 +3,13 @@ using Tplab.Lab.Experiments;
 using Tplab.Lab.Running;
 using Tplab.Lab.Seeds;
 using Tplab.Load;
-using Tplab.Reports.Terminal;
+using Tplab.Lab.Terminal;
 using Tplab.Tests.Support;
 
-namespace Tplab.Tests.Reports;
+namespace Tplab.Tests.Lab.Terminal;
 
 /// <summary>The lab's terminal output rendered by Spectre into consoles of the widths people use.</summary>
+[ParallelSafe]
 public sealed class LabConsoleViewTests
 {
     private static (IAnsiConsole Console, StringWriter Output) Console(int width, bool interactive = false)

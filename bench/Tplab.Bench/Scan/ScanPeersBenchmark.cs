@@ -1,9 +1,10 @@
 using System.Globalization;
 using Tplab.Tests.Scan.Judge;
 using Tplab.Tests.Scan.Truth;
+using Tplab.Tests.Scan;
 using Tplab.Tests.Support;
 
-namespace Tplab.Tests.Scan;
+namespace Tplab.Bench.Scan;
 
 /// <summary>
 /// The judge run by bench/scan-peers.sh: reads the manifest it wrote (one line per tool and app: tool, rules counted,

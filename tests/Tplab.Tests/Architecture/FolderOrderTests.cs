@@ -1,0 +1,144 @@
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Architecture;
+
+/// <summary>
+/// The folders point one way: every file's references (its <c>using</c> lines and the names it qualifies) are held
+/// against the order ARCHITECTURE.md states, and every folder with code is in that document.
+/// </summary>
+[ParallelSafe]
+public sealed class FolderOrderTests
+{
+    public static TheoryData<string, string> Projects => new()
+    {
+        { "Tplab.Core", "Tplab" },
+        { "Tplab.Scan", "Tplab.Scan" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Projects))]
+    public void EveryReference_PointsUpTheStatedOrder(string project, string rootNamespace)
+    {
+        var map = Map(project, rootNamespace);
+        var files = SourceReferences.Files(Path.Combine(RepoPaths.Root, "src", project));
+        var declared = SourceReferences.Declared(files);
+        var folders = Directory.EnumerateDirectories(Path.Combine(RepoPaths.Root, "src", project)).Select(Path.GetFileName).ToHashSet(StringComparer.Ordinal);
+
+        var against = new List<string>();
+        foreach (var file in files)
+        {
+            var refs = SourceReferences.Of(file, rootNamespace, declared);
+            if (Place(refs.Namespace, rootNamespace) is not { } from)
+            {
+                continue;
+            }
+            foreach (var used in refs.Namespaces)
+            {
+                if (Place(used, rootNamespace) is { } to && folders.Contains(to.Folder) && !map.Allows(from, to))
+                {
+                    against.Add($"{Path.GetRelativePath(RepoPaths.Root, file.Path)}: {Name(from)} uses {Name(to)}");
+                }
+            }
+        }
+        Assert.True(against.Count == 0, $"{against.Count} references against ARCHITECTURE.md's order:\n" + string.Join('\n', against.Distinct().Order(StringComparer.Ordinal)));
+    }
+
+    [Theory]
+    [MemberData(nameof(Projects))]
+    public void EveryFolderWithCode_IsInArchitectureMd(string project, string rootNamespace)
+    {
+        var map = Map(project, rootNamespace);
+        var source = Path.Combine(RepoPaths.Root, "src", project);
+        var missing = new List<string>();
+        foreach (var dir in Directory.EnumerateDirectories(source).Where(HasCode))
+        {
+            var folder = Path.GetFileName(dir);
+            if (!map.Folders.Contains(folder))
+            {
+                missing.Add(folder + "/");
+                continue;
+            }
+            foreach (var sub in Directory.EnumerateDirectories(dir).Where(HasCode).Select(Path.GetFileName))
+            {
+                if (project == "Tplab.Core" && !map.SubfoldersOf(folder).Contains(sub!))
+                {
+                    missing.Add($"{folder}/{sub}/");
+                }
+            }
+        }
+        Assert.True(missing.Count == 0, $"ARCHITECTURE.md's table for src/{project} misses: {string.Join(", ", missing)}");
+    }
+
+    [Fact]
+    public void FolderMap_ReadsRowsAndSubfoldersInOrder()
+    {
+        var map = FolderMap.Read("""
+            ## src/Tplab.Core, folder by folder
+            | folder | what |
+            |---|---|
+            | `Common/` | errors, `Json/` then `Output/` |
+            | `Watch/` | `Verdicts/`, `Output/` |
+            ## next
+            | `Lab/` | not this table |
+            """, "Tplab.Core", "Tplab");
+
+        Assert.Equal(["Common", "Watch"], map.Folders);
+        Assert.Equal(["Verdicts", "Output"], map.SubfoldersOf("Watch"));
+        Assert.True(map.Allows(("Watch", "Output"), ("Common", "Json")));
+        Assert.False(map.Allows(("Common", null), ("Watch", null)));
+        Assert.True(map.Allows(("Watch", "Output"), ("Watch", "Verdicts")));
+        Assert.False(map.Allows(("Watch", "Verdicts"), ("Watch", "Output")));
+        Assert.True(map.Allows(("Watch", null), ("Watch", "Output")));
+        Assert.True(map.Allows(("Watch", "Verdicts"), ("Watch", null)));
+        Assert.False(map.Allows(("Lab", null), ("Common", null)));
+    }
+
+    [Fact]
+    public void SourceReferences_SeeUsingsQualifiedAndSiblingNames_NotCommentsOrStrings()
+    {
+        var files = new List<(string Path, string Namespace, string Code)>
+        {
+            ("a.cs", "Tplab.Scan.Rules", """
+                using Tplab.Scan.Loading;
+                using static Tplab.Scan.Findings.FindingId;
+                namespace Tplab.Scan.Rules;
+                // Tplab.Scan.Output.ScanTextFormat is only named in a comment
+                class A { object x = Graph.Callers.None; object y = Tplab.Scan.Roots.RootFinder.Find(); string s = "Tplab.Scan.Plan.PlanBuilder"; }
+                """),
+            ("b.cs", "Tplab.Scan.Graph", "namespace Tplab.Scan.Graph; class Callers { }"),
+            ("c.cs", "Tplab.Scan.Roots", "namespace Tplab.Scan.Roots; class RootFinder { }"),
+            ("d.cs", "Tplab.Scan.Plan", "namespace Tplab.Scan.Plan; class PlanBuilder { }"),
+            ("e.cs", "Tplab.Scan.Output", "namespace Tplab.Scan.Output; class ScanTextFormat { }"),
+        };
+        files = [.. files.Select(f => (f.Path, f.Namespace, SourceReferences.Code(f.Code)))];
+        var declared = SourceReferences.Declared(files);
+
+        var refs = SourceReferences.Of(files[0], "Tplab.Scan", declared);
+
+        Assert.Contains("Tplab.Scan.Loading", refs.Namespaces);
+        Assert.Contains("Tplab.Scan.Graph", refs.Namespaces);
+        Assert.Contains("Tplab.Scan.Roots", refs.Namespaces);
+        Assert.Contains(refs.Namespaces, n => n.StartsWith("Tplab.Scan.Findings", StringComparison.Ordinal));
+        Assert.DoesNotContain("Tplab.Scan.Output", refs.Namespaces);
+        Assert.DoesNotContain("Tplab.Scan.Plan", refs.Namespaces);
+    }
+
+    private static FolderMap Map(string project, string rootNamespace) =>
+        FolderMap.Read(File.ReadAllText(Path.Combine(RepoPaths.Root, "ARCHITECTURE.md")), project, rootNamespace);
+
+    private static bool HasCode(string dir) => Directory.EnumerateFiles(dir, "*.cs", SearchOption.AllDirectories)
+        .Any(f => !f.Contains("/obj/", StringComparison.Ordinal) && !f.Contains("/bin/", StringComparison.Ordinal));
+
+    /// <summary>Tplab.Watch.Verdicts → (Watch, Verdicts); Tplab.Watch → (Watch, null); outside the project's root → null.</summary>
+    private static (string Folder, string? Sub)? Place(string ns, string rootNamespace)
+    {
+        if (!ns.StartsWith(rootNamespace + ".", StringComparison.Ordinal))
+        {
+            return null;
+        }
+        var parts = ns[(rootNamespace.Length + 1)..].Split('.');
+        return (parts[0], parts.Length > 1 ? parts[1] : null);
+    }
+
+    private static string Name((string Folder, string? Sub) place) => place.Sub is null ? place.Folder + "/" : $"{place.Folder}/{place.Sub}/";
+}

@@ -1,0 +1,63 @@
+using Tplab.Blocking;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Blocking;
+
+/// <summary>The ASP.NET Core words diagnose and scan share: one table, so the two commands cannot name the same code differently.</summary>
+[ParallelSafe]
+public sealed class AspNetVocabularyTests
+{
+    [Theory]
+    [InlineData("MapGet", "GET")]
+    [InlineData("MapPost", "POST")]
+    [InlineData("MapPut", "PUT")]
+    [InlineData("MapDelete", "DELETE")]
+    [InlineData("MapPatch", "PATCH")]
+    // Every method reaches these.
+    [InlineData("Map", "ANY")]
+    [InlineData("MapFallback", "ANY")]
+    // Its verbs are an argument; and what is no endpoint method has no verb.
+    [InlineData("MapMethods", null)]
+    [InlineData("MapGroup", null)]
+    [InlineData("MapHub", null)]
+    public void MapVerb_Table(string method, string? verb) => Assert.Equal(verb, AspNetVocabulary.MapVerb(method));
+
+    [Theory]
+    [InlineData("HttpGetAttribute", "GET")]
+    [InlineData("HttpPostAttribute", "POST")]
+    [InlineData("HttpPutAttribute", "PUT")]
+    [InlineData("HttpDeleteAttribute", "DELETE")]
+    [InlineData("HttpPatchAttribute", "PATCH")]
+    [InlineData("HttpHeadAttribute", "HEAD")]
+    [InlineData("HttpOptionsAttribute", "OPTIONS")]
+    [InlineData("RouteAttribute", "ANY")]
+    [InlineData("ApiControllerAttribute", null)]
+    public void AttributeVerb_Table(string attribute, string? verb) => Assert.Equal(verb, AspNetVocabulary.AttributeVerb(attribute));
+
+    [Theory]
+    [InlineData("api/[controller]/[action]", null, "api/Orders/List")]
+    [InlineData("[area]/[controller]", "Admin", "Admin/Orders")]
+    [InlineData("[AREA]/[Controller]/[ACTION]", "Admin", "Admin/Orders/List")]
+    [InlineData("[area]/x", null, "/x")]
+    public void ReplaceTokens_EveryToken_AnyCase(string route, string? area, string expected) =>
+        Assert.Equal(expected, AspNetVocabulary.ReplaceTokens(route, "Orders", "List", area));
+
+    [Theory]
+    [InlineData("OrdersController", "Orders")]
+    [InlineData("Orders", "Orders")]
+    [InlineData("Controller", "Controller")]
+    public void ControllerToken_DropsTheSuffix(string type, string token) => Assert.Equal(token, AspNetVocabulary.ControllerToken(type));
+
+    [Fact]
+    public void SyncDatabaseMethods_AdoNetAndDapper_OneList()
+    {
+        Assert.Superset(new HashSet<string>(["ExecuteNonQuery", "ExecuteReader", "ExecuteScalar", "Open", "Read", "NextResult", "Commit", "Rollback", "BeginTransaction", "Prepare", "ChangeDatabase"]),
+            new HashSet<string>(AspNetVocabulary.SyncDatabaseMethods));
+        Assert.Contains("Query", AspNetVocabulary.SyncDatabaseMethods);
+        Assert.Contains("OpenConnection", AspNetVocabulary.SyncDatabaseMethods);
+        Assert.DoesNotContain("ExecuteNonQueryAsync", AspNetVocabulary.SyncDatabaseMethods);
+        // Diagnose's catalogue rows for the drivers take the same list.
+        var npgsql = BlockingCallCatalogue.Match(new StackFrame("Npgsql", "Npgsql.NpgsqlConnection", "ChangeDatabase"));
+        Assert.Equal(BlockingKind.SyncDatabaseIO, npgsql?.Kind);
+    }
+}
