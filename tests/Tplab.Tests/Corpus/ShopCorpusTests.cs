@@ -11,6 +11,7 @@ namespace Tplab.Tests.Corpus;
 /// endpoint, and the pool watch of the same window must behave as declared (the exact word over the window is the
 /// benchmark's: bench/corpus.sh).
 /// </summary>
+[Collection(TestCollections.Corpus)]
 public sealed class ShopCorpusTests(ShopCorpusFixture fixture, ITestOutputHelper output) : IClassFixture<ShopCorpusFixture>
 {
     [Theory]

@@ -12,6 +12,7 @@ namespace Tplab.Tests.Diagnose;
 /// The diagnoser against the real target under a real flood, with a real downstream and PostgreSQL: each blocking
 /// variant is named with its own action and blocking call; the non-blocking ones have no culprit and a healthy pool.
 /// </summary>
+[Collection(TestCollections.Diagnose)]
 public sealed class BlockingDiagnoserTests(StackFixture fixture) : IClassFixture<StackFixture>
 {
     // 30 loops against requests of 500 ms starve a 2-core pool (min 2 threads) within a second.

@@ -6,6 +6,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Diagnose;
 
 /// <summary>The real <c>tplab diagnose</c> command: bad input gives one line and its exit code; json on a real target.</summary>
+[Collection(TestCollections.Diagnose)]
 public sealed class DiagnoseCliTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);

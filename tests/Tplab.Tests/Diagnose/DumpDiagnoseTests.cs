@@ -7,6 +7,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Diagnose;
 
 /// <summary><c>tplab diagnose --dump</c> on a dump the runtime's own createdump wrote of a target starving on Thread.Sleep.</summary>
+[Collection(TestCollections.Diagnose)]
 public sealed class DumpDiagnoseTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(120);

@@ -13,6 +13,7 @@ namespace Tplab.Tests.Diagnose;
 /// <c>tplab diagnose --trace</c> on traces made by the real dotnet-trace and by <c>--keep-trace</c>, against a target
 /// whose pool starves on Thread.Sleep; and the documented dotnet-trace line is the code's provider list.
 /// </summary>
+[Collection(TestCollections.Diagnose)]
 public sealed class OfflineTraceTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(90);

@@ -5,6 +5,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Lab;
 
 /// <summary>The verdict rule of tplab compare (docs/lab.md, "Comparing runs") and its bad inputs.</summary>
+[Collection(TestCollections.Lab)]
 public sealed class CompareTests : IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("tplab-compare-test-").FullName;

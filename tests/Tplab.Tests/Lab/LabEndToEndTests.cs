@@ -8,6 +8,7 @@ namespace Tplab.Tests.Lab;
 /// `tplab run` as a user runs it: a real CLI process, real targets, real load, real EventPipe; the results
 /// folder checked against the documented schema and the report opened in a real Chromium.
 /// </summary>
+[Collection(TestCollections.Lab)]
 public sealed class LabEndToEndTests : IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("tplab-lab-test-").FullName;

@@ -10,6 +10,7 @@ namespace Tplab.Tests.Lab;
 /// itself stopped by SIGTERM, SIGINT or SIGKILL while it starts and while it loads. Each ends in one clear line and a
 /// documented exit code, with no process left and every file whole; a killed run's folder is recognised afterwards.
 /// </summary>
+[Collection(TestCollections.Lab)]
 public sealed class LabFaultTests : IDisposable
 {
     private static readonly TimeSpan Minute = TimeSpan.FromMinutes(1);

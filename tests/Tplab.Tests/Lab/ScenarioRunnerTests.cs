@@ -8,6 +8,7 @@ using Tplab.Watch;
 namespace Tplab.Tests.Lab;
 
 /// <summary>A scenario cleans up after itself in every path: the culprit hunt stopped, the EventPipe watch closed.</summary>
+[Collection(TestCollections.Lab)]
 public sealed class ScenarioRunnerTests
 {
     [Fact]

@@ -10,6 +10,7 @@ using Xunit.Abstractions;
 namespace Tplab.Tests.Launch;
 
 /// <summary>Thread-pool settings reach the target's runtime in the form users apply them, and take effect.</summary>
+[Collection(TestCollections.Watch)]
 public sealed class ThreadPoolKnobTests(DownstreamFixture fixture, ITestOutputHelper output) : IClassFixture<DownstreamFixture>
 {
     private static readonly HttpClient Http = new();

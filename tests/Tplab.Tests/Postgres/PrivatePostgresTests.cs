@@ -6,6 +6,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Postgres;
 
 /// <summary>The private, throwaway PostgreSQL: real server binaries, gone when its owner ends.</summary>
+[Collection(TestCollections.Diagnose)]
 public sealed class PrivatePostgresTests : IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("tplab-pgtest-").FullName;

@@ -10,6 +10,7 @@ namespace Tplab.Tests.Reports;
 /// load's text output splits each request's time and its html page shows the same split, summing to the latency;
 /// watch's html page draws the pool.
 /// </summary>
+[Collection(TestCollections.Lab)]
 public sealed partial class ReportsEndToEndTests(TargetFixture fixture) : IClassFixture<TargetFixture>, IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("tplab-load-report-").FullName;

@@ -6,6 +6,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Scan;
 
 /// <summary>`tplab scan` as a user and a CI job meet it: exit codes, the skipped-project line, files written, and bad input.</summary>
+[Collection(TestCollections.Diagnose)]
 public sealed class ScanCliTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromMinutes(3);

@@ -26,6 +26,23 @@ public sealed class TestCollections : IXunitTestCollectionFactory
     /// <summary>The collection of every class that did not say it may run in parallel.</summary>
     public const string Serial = "serial: processes, ports, timing";
 
+    /// <summary>
+    /// Process lanes: serial collections that run beside <see cref="Serial"/> and each other. A class goes into one only
+    /// when it shares nothing with the other lanes (its processes on port 0 or its own ports, its own folders, no
+    /// count of processes machine-wide by name or command line). Classes that count processes of one program share a
+    /// lane (the orders service: <see cref="Lab"/>).
+    /// </summary>
+    public const string Corpus = "process lane: corpus";
+
+    /// <inheritdoc cref="Corpus"/>
+    public const string Lab = "process lane: lab";
+
+    /// <inheritdoc cref="Corpus"/>
+    public const string Diagnose = "process lane: diagnose";
+
+    /// <inheritdoc cref="Corpus"/>
+    public const string Watch = "process lane: watch";
+
     private readonly ITestAssembly _assembly;
     private readonly Dictionary<string, ITypeInfo> _definitions;
     private readonly ConcurrentDictionary<string, ITestCollection> _collections = new(StringComparer.Ordinal);

@@ -11,6 +11,7 @@ namespace Tplab.Tests.Watch;
 /// A target in its own mount namespace with a private /tmp (what a container sharing the host's pid namespace looks
 /// like): tplab finds its diagnostic socket through /proc/PID/root/tmp, as container monitoring agents do.
 /// </summary>
+[Collection(TestCollections.Watch)]
 public sealed class MountNamespaceTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(60);

@@ -7,6 +7,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Watch;
 
 /// <summary><c>tplab ps</c> and <c>-n NAME</c> on real targets: listed with name, runtime and verdict; none or several named is one line, exit 5.</summary>
+[Collection(TestCollections.Watch)]
 public sealed class ProcessFindingTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(60);

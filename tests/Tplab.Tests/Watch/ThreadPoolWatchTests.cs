@@ -11,6 +11,7 @@ namespace Tplab.Tests.Watch;
 /// The watch against real targets under a real flood: the runtime's own events and counters, read over EventPipe.
 /// Concurrency 60 is far above the default minimum (the core count), so blocking handlers starve the pool.
 /// </summary>
+[Collection(TestCollections.Watch)]
 public sealed class ThreadPoolWatchTests(DownstreamFixture fixture, ITestOutputHelper output) : IClassFixture<DownstreamFixture>
 {
     private const int Concurrency = 60;

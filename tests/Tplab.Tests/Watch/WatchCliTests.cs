@@ -8,6 +8,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Watch;
 
 /// <summary>The real tplab CLI: each bad input is one line and its documented exit code; -- COMMAND watches from start-up.</summary>
+[Collection(TestCollections.Watch)]
 public sealed class WatchCliTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(60);

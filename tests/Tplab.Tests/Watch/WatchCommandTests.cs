@@ -6,6 +6,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Watch;
 
 /// <summary><c>tplab watch -- COMMAND</c>: the command is the user's program, started by tplab and never left behind.</summary>
+[Collection(TestCollections.Watch)]
 public sealed class WatchCommandTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(60);

@@ -14,6 +14,7 @@ namespace Tplab.Tests.Watch;
 /// later, one that exits mid-watch, <c>--fail-on</c> for any of them. The processes are real targets; for
 /// <c>--all</c> they run under a name of their own, so other targets on the machine are not watched.
 /// </summary>
+[Collection(TestCollections.Watch)]
 public sealed class WatchFleetCliTests(ITestOutputHelper output)
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(90);

@@ -10,6 +10,7 @@ using Tplab.Watch.Verdicts;
 namespace Tplab.Tests.Watch;
 
 /// <summary><c>tplab watch --from</c>: a saved watch written again, as the writer wrote it, whatever its verdicts and however it ended.</summary>
+[Collection(TestCollections.Watch)]
 public sealed class WatchFromTests : IDisposable
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(60);

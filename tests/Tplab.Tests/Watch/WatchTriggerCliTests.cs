@@ -7,6 +7,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Watch;
 
 /// <summary>The real CLI on a target whose pool starves on Thread.Sleep: <c>--fail-on starving</c> and <c>--on-starving diagnose</c>.</summary>
+[Collection(TestCollections.Watch)]
 public sealed class WatchTriggerCliTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(90);

@@ -11,6 +11,7 @@ namespace Tplab.Tests.Watch.Delay;
 /// The scheduling delay measured from a real target's work-item events (30/31) over EventPipe, beside the estimate,
 /// on a starving and on a healthy flood.
 /// </summary>
+[Collection(TestCollections.Watch)]
 public sealed class SchedulingDelayTests(DownstreamFixture fixture, ITestOutputHelper output) : IClassFixture<DownstreamFixture>
 {
     private const int Concurrency = 60;

@@ -8,6 +8,7 @@ using Xunit.Abstractions;
 namespace Tplab.Tests.Watch.Export;
 
 /// <summary>Exporters that cannot do their work: one line each, and the watch goes on where it can.</summary>
+[Collection(TestCollections.Watch)]
 public sealed class ExportBadInputTests(TargetFixture fixture, ITestOutputHelper output) : IClassFixture<TargetFixture>
 {
     [Fact]

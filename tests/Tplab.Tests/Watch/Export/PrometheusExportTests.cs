@@ -10,6 +10,7 @@ namespace Tplab.Tests.Watch.Export;
 /// <c>tplab watch --prometheus</c> scraped by a real Prometheus (Debian's package, on loopback, 1 s scrapes) while
 /// the target starves; the verdict and the scheduling delay are read back through Prometheus' HTTP API.
 /// </summary>
+[Collection(TestCollections.Watch)]
 public sealed class PrometheusExportTests(DownstreamFixture fixture, ITestOutputHelper output) : IClassFixture<DownstreamFixture>
 {
     [PrometheusFact]
