@@ -22,7 +22,7 @@ internal static class WatchCommand
         var name = new Option<string?>("--name", "-n") { Description = "Watch the one .NET process with this name (the app's dll or executable name)" };
         var interval = new Option<string>("--interval") { Description = "Time between samples (at least 0.25s)", DefaultValueFactory = _ => "1s" };
         var duration = new Option<string?>("--duration") { Description = "Stop after this long (e.g. 30s, 2m); default: until Ctrl+C or the process exits" };
-        var format = new Option<string?>("--format") { Description = "live (terminal, refreshed in place), jsonl, csv, or html (a chart page written at the end); default live, or with --output the file's extension (.csv, .html), else jsonl" };
+        var format = new Option<string?>("--format") { Description = WatchFormats.Catalogue.Help + "; with --output and no --format, the file's extension (.csv, .html), else jsonl" };
         format.AcceptOnly([.. WatchFormats.Catalogue.All.Select(f => f.Name)]);
         var from = new Option<string?>("--from") { Description = "Write a saved watch (a --format jsonl file, or a lab scenario's timeline.jsonl) in --format, instead of watching a process" };
         var output = new Option<string?>("--output", "-o") { Description = "Write the records to this file instead of the terminal" };

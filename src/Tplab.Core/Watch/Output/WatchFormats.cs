@@ -50,6 +50,8 @@ public static class WatchFormats
 
     private sealed class Jsonl : IWatchFormat
     {
+        public bool MachineReadable => true;
+
         public string Name => "jsonl";
 
         public string Description => "one JSON object per sample, injection and summary (docs/schemas/watch.schema.json)";
@@ -61,6 +63,8 @@ public static class WatchFormats
 
     private sealed class Csv : IWatchFormat
     {
+        public bool MachineReadable => true;
+
         public string Name => "csv";
 
         public string Description => "one row per sample with the injections since the previous row";
