@@ -51,7 +51,8 @@ internal static partial class WorkspaceLoader
             unrestored = [.. unrestored.Where(f => !f.IsRestored)];
         }
 
-        var failures = new ConcurrentDictionary<string, string>(StringComparer.Ordinal);
+        var failures = new ConcurrentDictionary<string, List<string>>(StringComparer.Ordinal);
+        var inPart = new List<SkippedProject>();
         var workspace = MSBuildWorkspace.Create();
         try
         {
@@ -70,7 +71,7 @@ internal static partial class WorkspaceLoader
                 // MSBuild could not evaluate it (an SDK not installed, a broken project file): Roslyn keeps an empty shell.
                 if (project.FilePath is { } failedPath && failures.TryGetValue(failedPath, out var failure) && !project.Documents.Any())
                 {
-                    skipped.Add(new SkippedProject(ProjectName.Of(project), "MSBuild could not load it: " + failure));
+                    skipped.Add(Failed(ProjectName.Of(project), "MSBuild could not load it: ", failure));
                     continue;
                 }
                 if (!options.IncludeTests && ReferencesTestFramework(project))
@@ -85,27 +86,33 @@ internal static partial class WorkspaceLoader
                     continue;
                 }
                 var wasUnrestored = unrestored.Any(u => u.Path == project.FilePath);
-                var unresolved = wasUnrestored ? Unresolved(compilation, cancellationToken) : [];
-                if (wasUnrestored)
+                var unresolved = Unresolved(compilation, wasUnrestored, cancellationToken);
+                if (wasUnrestored || unresolved.Count > 0)
                 {
-                    skipped.Add(new SkippedProject(ProjectName.Of(project), unresolved.Count == 0
-                        ? "not restored; analysed without its packages"
-                        : $"not restored; analysed without its packages (unresolved: {string.Join(", ", unresolved)})"));
+                    inPart.Add(new SkippedProject(ProjectName.Of(project), UnresolvedLine(wasUnrestored, unresolved)) { Details = unresolved });
                 }
                 projects.Add(new LoadedProject(project, compilation, unresolved));
             }
             foreach (var file in toLoad.Where(f => !projects.Any(p => p.Project.FilePath == f.Path) && !leftOut.Contains(f.Name) && !skipped.Any(s => s.Name == f.Name)))
             {
-                var reason = failures.TryGetValue(file.Path, out var why) ? why : "MSBuild did not load it";
-                skipped.Add(new SkippedProject(file.Name, reason));
+                skipped.Add(failures.TryGetValue(file.Path, out var why) ? Failed(file.Name, "", why) : new SkippedProject(file.Name, "MSBuild did not load it"));
             }
-            // A project that loaded but whose evaluation reported a failure (a missing import, an SDK not installed) is read in part.
-            foreach (var project in projects.Where(p => p.Project.FilePath is { } f && failures.ContainsKey(f) && !skipped.Any(s => s.Name == p.Name)))
+            // A project that loaded but whose evaluation reported a failure (a missing import, an SDK not installed) is read in part: said once.
+            foreach (var project in projects.Where(p => p.Project.FilePath is { } f && failures.ContainsKey(f)))
             {
-                skipped.Add(new SkippedProject(project.Name, "loaded in part: " + failures[project.Project.FilePath!]));
+                var errors = failures[project.Project.FilePath!];
+                var at = inPart.FindIndex(s => s.Name == project.Name);
+                var line = "MSBuild reported: " + SkippedProject.OneLine(errors);
+                inPart.Add(at < 0
+                    ? new SkippedProject(project.Name, "loaded in part; " + line) { Details = errors }
+                    : inPart[at] with { Reason = inPart[at].Reason + "; " + line, Details = [.. inPart[at].Details, .. errors] });
+                if (at >= 0)
+                {
+                    inPart.RemoveAt(at);
+                }
             }
             progress.Status("");
-            return new LoadedCode(workspace, input, projects, skipped, leftOut);
+            return new LoadedCode(workspace, input, projects, skipped, leftOut, inPart);
         }
         catch
         {
@@ -214,7 +221,21 @@ internal static partial class WorkspaceLoader
         }
     }
 
-    private static void NoteFailure(WorkspaceDiagnostic diagnostic, ConcurrentDictionary<string, string> failures)
+    private static SkippedProject Failed(string name, string prefix, List<string> errors) =>
+        new(name, prefix + SkippedProject.OneLine(errors)) { Details = [.. errors] };
+
+    private static string UnresolvedLine(bool unrestored, IReadOnlyList<string> unresolved)
+    {
+        var what = unrestored ? "not restored; analysed without its packages" : "analysed with unresolved references";
+        return unresolved.Count switch
+        {
+            0 => what,
+            <= 3 => $"{what} ({string.Join(", ", unresolved)} unresolved)",
+            _ => $"{what} ({string.Join(", ", unresolved.Take(3))} and {unresolved.Count - 3} more unresolved; --verbose lists them)",
+        };
+    }
+
+    private static void NoteFailure(WorkspaceDiagnostic diagnostic, ConcurrentDictionary<string, List<string>> failures)
     {
         if (diagnostic.Kind != WorkspaceDiagnosticKind.Failure)
         {
@@ -228,19 +249,30 @@ internal static partial class WorkspaceLoader
         var reason = with >= 0 ? message[(with + "with message:".Length)..].Trim() : message;
         // The message ends with the project's own path, which the skipped line already names.
         reason = (key.Length > 0 ? reason.Replace(key, "", StringComparison.Ordinal) : reason).Trim().TrimEnd('.').Trim();
-        failures.AddOrUpdate(key, reason, (_, old) => old.Contains(reason, StringComparison.Ordinal) ? old : old + "; " + reason);
+        var list = failures.GetOrAdd(key, _ => []);
+        lock (list)
+        {
+            // MSBuild repeats a solution's restore errors for each project: each error once, in the order it came.
+            foreach (var one in reason.Split("; ", StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+            {
+                if (!list.Contains(one))
+                {
+                    list.Add(one);
+                }
+            }
+        }
     }
 
-    // The names a project without its packages cannot resolve: CS0246 (type or namespace) and CS0234 (missing in namespace).
-    private static List<string> Unresolved(Compilation compilation, CancellationToken cancellationToken) =>
-        [.. compilation.GetDiagnostics(cancellationToken)
+    // The names a project cannot resolve: CS0246 (type or namespace) and CS0234 (missing in namespace). An unrestored
+    // project's bodies are read for them; a restored one's declarations only (binding every body here would double the scan).
+    private static List<string> Unresolved(Compilation compilation, bool unrestored, CancellationToken cancellationToken) =>
+        [.. (unrestored ? compilation.GetDiagnostics(cancellationToken) : compilation.GetDeclarationDiagnostics(cancellationToken))
             .Where(d => d.Id is "CS0246" or "CS0234")
             .Select(d => FirstQuoted().Match(d.GetMessage(CultureInfo.InvariantCulture)))
             .Where(m => m.Success)
             .Select(m => m.Groups[1].Value)
             .Distinct(StringComparer.Ordinal)
-            .Order(StringComparer.Ordinal)
-            .Take(8)];
+            .Order(StringComparer.Ordinal)];
 
     private static bool ReferencesTestFramework(Project project) =>
         project.MetadataReferences.OfType<PortableExecutableReference>().Select(r => Path.GetFileNameWithoutExtension(r.FilePath ?? ""))

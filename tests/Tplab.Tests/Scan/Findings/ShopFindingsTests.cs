@@ -45,10 +45,14 @@ public sealed class ShopFindingsTests(ShopScan shop)
     [InlineData("GET /offload", "Shop.Web.Endpoints.ShopApi.MapShopApi", "Task.Run", Severity.Note)]
     public void Analyse_ShopSolution_ReportsFinding(string root, string userFrame, string blockingCall, Severity severity)
     {
-        var finding = shop.Result.Findings.FirstOrDefault(f => f.Root.Key == root && f.UserFrame == userFrame && f.Call.Name == blockingCall);
+        var finding = shop.Result.Findings.FirstOrDefault(f => f.UserFrame == userFrame && f.Call.Name == blockingCall && f.Roots.Any(r => r.Root.Key == root));
         Assert.True(finding is not null,
-            $"no {blockingCall} in {userFrame} from {root}; found there: {string.Join("; ", shop.Result.Findings.Where(f => f.Root.Key == root).Select(f => $"{f.Call.Name} in {f.UserFrame}"))}");
-        Assert.Equal(severity, finding.Severity);
+            $"no {blockingCall} in {userFrame} from {root}; found there: {string.Join("; ", shop.Result.Findings.Where(f => f.Roots.Any(r => r.Root.Key == root)).Select(f => $"{f.Call.Name} in {f.UserFrame}"))}");
+        // The severity from that entry point; the site's is the worst over its entry points.
+        Assert.Equal(severity, finding.Roots.Single(r => r.Root.Key == root).Severity);
+        Assert.Equal(finding.Roots.Max(r => r.Severity), finding.Severity);
+        Assert.Equal(finding.Severity, finding.Roots[0].Severity);
+        Assert.Equal(finding.Root, finding.Roots[0].Root);
         Assert.False(string.IsNullOrWhiteSpace(finding.Advice));
     }
 
@@ -69,7 +73,7 @@ public sealed class ShopFindingsTests(ShopScan shop)
     // Ignored inline with a reason.
     [InlineData("GET /legacy")]
     public void Analyse_HarmlessEndpoint_ReportsNothing(string root) =>
-        Assert.DoesNotContain(shop.Result.Findings, f => f.Root.Key == root);
+        Assert.DoesNotContain(shop.Result.Findings, f => f.Roots.Any(r => r.Root.Key == root));
 
     [Fact]
     public void Analyse_BlockingInMainBeforeTheHostStarts_IsNotReported() =>
@@ -78,7 +82,8 @@ public sealed class ShopFindingsTests(ShopScan shop)
     [Fact]
     public void Analyse_OneImplementationOfTwo_ChainNamesEachHopWithFileAndLine()
     {
-        var finding = shop.Result.Findings.Single(f => f.Root.Key == "GET /api/orders/{id:int}" && f.Call.Name == "File.ReadAllText");
+        var finding = shop.Result.Findings.Single(f => f.Roots.Any(r => r.Root.Key == "GET /api/orders/{id:int}") && f.Call.Name == "File.ReadAllText");
+        Assert.Equal("GET /api/orders/{id:int}", finding.Root.Key);
         Assert.Equal(
             ["Shop.Web.Endpoints.OrderEndpoints.GetOrder", "Shop.Web.Services.OrderService.Load", "Shop.Data.FileStockStore.Count"],
             finding.Chain.Select(h => h.Method));
