@@ -29,8 +29,8 @@ public sealed record ChainHop(string Method, string Display, string File, int Li
 /// <param name="Depth">Calls from the entry point to the site along its surest path.</param>
 public sealed record SiteRoot(EntryPoint Root, Severity Severity, int Depth);
 
-/// <summary>The chain of another entry point to the same site (SARIF shows a few of them as extra code flows).</summary>
-public sealed record RootChain(EntryPoint Root, IReadOnlyList<ChainHop> Chain);
+/// <summary>The chain of another entry point to the same site, and why it is not an error from there (SARIF shows a few of them as extra code flows).</summary>
+public sealed record RootChain(EntryPoint Root, IReadOnlyList<ChainHop> Chain, IReadOnlyList<string> Reasons);
 
 /// <summary>
 /// A blocking site: one blocking call in the solution's code, reported once whatever number of entry points reach

@@ -70,7 +70,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
             var finding = new Finding(FindingId.For(facts.In.FullName, facts.Call.Name, ordinals.Of(facts)), facts.Call, main.Severity, main.Root, main.Chain, main.Context, main.Reasons, main.Advice)
             {
                 Roots = [.. c.Roots.Select(h => new SiteRoot(all[h.Root], h.Severity, h.Depth))],
-                OtherChains = [.. c.Shown.Skip(1).Select(r => new RootChain(all[r], views[(r, facts.Key)].Chain))],
+                OtherChains = [.. c.Shown.Skip(1).Select(r => new RootChain(all[r], views[(r, facts.Key)].Chain, views[(r, facts.Key)].Reasons))],
                 Suppression = c.Suppressed ? main.Suppression ?? "" : null,
             };
             (c.Suppressed ? suppressed : findings).Add(finding);

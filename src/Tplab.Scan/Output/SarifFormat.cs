@@ -89,7 +89,7 @@ public sealed class SarifFormat : IScanFormat
         var root = f.Root.Key;
         var others = f.Roots.Count > 1 ? $" It is reached from {f.Roots.Count} entry points; the worst is {root}." : $" It is reached from {root} only.";
         var message = $"{f.Call} holds a thread-pool thread, reached through {string.Join(" → ", f.Chain.Select(h => h.Display))}.{others} {f.Advice}";
-        var flows = new[] { new RootChain(f.Root, f.Chain) }.Concat(f.OtherChains).Select(c => Flow(c, f.Call.Name)).ToList();
+        var flows = new[] { new RootChain(f.Root, f.Chain, f.Reasons) }.Concat(f.OtherChains).Select(c => Flow(c, f.Call.Name)).ToList();
         var related = f.Roots.Take(MaxRelatedLocations).Select((r, i) => new SarifLocation(
             Physical(r.Root.Node.RelativePath, r.Root.Node.Line, 1),
             new SarifMessage($"entry point {r.Root.Key} ({ScanJsonFormat.SeverityId(r.Severity)}, {r.Depth} call(s) away)"),

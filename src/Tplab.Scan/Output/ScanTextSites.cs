@@ -44,7 +44,9 @@ internal static class ScanTextSites
     private static void WriteSite(Finding f, TextWriter writer)
     {
         var baselined = f.Baselined ? " [baselined]" : "";
-        writer.WriteLine(string.Create(Inv, $"{Label(f.Severity)} {f.Call} in {f.Site.Display}  {f.Site.File}:{f.Site.Line}:{f.Site.Column}  {f.Id}{baselined}"));
+        writer.WriteLine(string.Create(Inv, $"{Label(f.Severity)} {f.Call.Name} in {f.Site.Display}  {f.Id}{baselined}"));
+        var on = f.Call.On is null ? "" : " on " + f.Call.On;
+        writer.WriteLine(string.Create(Inv, $"  at {f.Site.File}:{f.Site.Line}:{f.Site.Column} ({f.Call.KindLabel}{on})"));
         var counts = new[] { Severity.Error, Severity.Warning, Severity.Note }
             .Select(s => (Severity: s, Count: f.Roots.Count(x => x.Severity == s))).Where(x => x.Count > 0)
             .Select(x => string.Create(Inv, $"{x.Count} {ScanJsonFormat.SeverityId(x.Severity)}{(x.Count > 1 ? "s" : "")}"));

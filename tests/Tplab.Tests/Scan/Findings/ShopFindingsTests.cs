@@ -83,16 +83,19 @@ public sealed class ShopFindingsTests(ShopScan shop)
     public void Analyse_OneImplementationOfTwo_ChainNamesEachHopWithFileAndLine()
     {
         var finding = shop.Result.Findings.Single(f => f.Roots.Any(r => r.Root.Key == "GET /api/orders/{id:int}") && f.Call.Name == "File.ReadAllText");
-        Assert.Equal("GET /api/orders/{id:int}", finding.Root.Key);
+        // The site's chain is its worst entry point's; this one's is among the others shown.
+        var (chain, reasons) = finding.Root.Key == "GET /api/orders/{id:int}"
+            ? (finding.Chain, finding.Reasons)
+            : finding.OtherChains.Single(c => c.Root.Key == "GET /api/orders/{id:int}") is var other ? (other.Chain, other.Reasons) : default;
         Assert.Equal(
             ["Shop.Web.Endpoints.OrderEndpoints.GetOrder", "Shop.Web.Services.OrderService.Load", "Shop.Data.FileStockStore.Count"],
-            finding.Chain.Select(h => h.Method));
-        Assert.Equal(["Shop.Web/Endpoints/OrderEndpoints.cs", "Shop.Web/Services/Orders.cs", "Shop.Data/Stock.cs"], finding.Chain.Select(h => h.File));
-        Assert.Equal("one of 2 implementations of IStockStore.Count", finding.Chain[2].Via);
-        Assert.Contains(finding.Reasons, r => r.Contains("one of 2 implementations", StringComparison.Ordinal));
-        var source = File.ReadAllLines(Path.Combine(ShopScan.Folder, finding.Chain[2].File));
-        Assert.Contains("File.ReadAllText", source[finding.Chain[2].Line - 1], StringComparison.Ordinal);
-        Assert.Contains("stock.Count", File.ReadAllLines(Path.Combine(ShopScan.Folder, finding.Chain[1].File))[finding.Chain[1].Line - 1], StringComparison.Ordinal);
+            chain.Select(h => h.Method));
+        Assert.Equal(["Shop.Web/Endpoints/OrderEndpoints.cs", "Shop.Web/Services/Orders.cs", "Shop.Data/Stock.cs"], chain.Select(h => h.File));
+        Assert.Equal("one of 2 implementations of IStockStore.Count", chain[2].Via);
+        Assert.Contains(reasons, r => r.Contains("one of 2 implementations", StringComparison.Ordinal));
+        var source = File.ReadAllLines(Path.Combine(ShopScan.Folder, chain[2].File));
+        Assert.Contains("File.ReadAllText", source[chain[2].Line - 1], StringComparison.Ordinal);
+        Assert.Contains("stock.Count", File.ReadAllLines(Path.Combine(ShopScan.Folder, chain[1].File))[chain[1].Line - 1], StringComparison.Ordinal);
     }
 
     [Fact]
