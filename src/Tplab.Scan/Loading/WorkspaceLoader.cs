@@ -207,7 +207,9 @@ internal static partial class WorkspaceLoader
     {
         // One restore of the solution restores every project in it; a folder's projects are restored one by one.
         var targets = input.Solution is { } sln && !sln.EndsWith(".slnf", StringComparison.OrdinalIgnoreCase) ? [sln] : unrestored.Select(u => u.Path).ToList();
-        var names = string.Join(", ", unrestored.Select(u => u.Name));
+        var names = unrestored.Count <= 4
+            ? string.Join(", ", unrestored.Select(u => u.Name))
+            : string.Join(", ", unrestored.Take(3).Select(u => u.Name)) + string.Create(CultureInfo.InvariantCulture, $" and {unrestored.Count - 3} more");
         progress.Line(string.Create(CultureInfo.InvariantCulture,
             $"tplab scan: restoring {unrestored.Count} project(s) that have no restore output ({names}): {string.Join("; ", targets.Select(Restorer.CommandFor))}"));
         foreach (var target in targets)
