@@ -20,6 +20,12 @@ public sealed record ScanResult(
     TimeSpan LoadTime,
     TimeSpan AnalysisTime)
 {
+    /// <summary>Errors MSBuild reported for several projects (a solution's restore errors), said once.</summary>
+    public IReadOnlyList<string> SharedErrors { get; init; } = [];
+
+    /// <summary>The one line that says <see cref="SharedErrors"/>, or null.</summary>
+    public string? SharedErrorsLine => SharedErrors.Count == 0 ? null : "MSBuild errors in several projects: " + SkippedProject.OneLine(SharedErrors);
+
     /// <summary>Projects analysed without some of their references (named once, not also as skipped).</summary>
     public IReadOnlyList<SkippedProject> ReadInPart { get; init; } = [];
 

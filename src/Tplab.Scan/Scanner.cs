@@ -34,8 +34,16 @@ public static class Scanner
         {
             progress.Line($"tplab scan: read in part {inPart}");
         }
+        if (code.SharedErrors.Count > 0)
+        {
+            progress.Line("tplab scan: MSBuild errors in several projects: " + SkippedProject.OneLine(code.SharedErrors));
+        }
         if (options.Verbose)
         {
+            foreach (var error in code.SharedErrors)
+            {
+                progress.Line($"tplab scan:   (several projects): {error}");
+            }
             foreach (var detail in code.Skipped.Concat(code.ReadInPart).SelectMany(p => p.Details.Select(d => $"tplab scan:   {p.Name}: {d}")))
             {
                 progress.Line(detail);
@@ -74,6 +82,7 @@ public static class Scanner
             options.Time.GetElapsedTime(started))
         {
             ReadInPart = code.ReadInPart,
+            SharedErrors = code.SharedErrors,
             RequestCodeRead = roots.Any(ScanResult.IsRequestRoot),
         };
     }

@@ -45,6 +45,9 @@ public sealed class LoadedCode(MSBuildWorkspace? workspace, ScanInput input, IRe
     /// <summary>Projects analysed, but without some of their references (not restored, a package missing, an import MSBuild could not evaluate): the scan is partial too.</summary>
     public IReadOnlyList<SkippedProject> ReadInPart { get; } = readInPart ?? [];
 
+    /// <summary>Errors MSBuild reported for several projects (a solution's restore errors): said once, not per project.</summary>
+    public IReadOnlyList<string> SharedErrors { get; init; } = [];
+
     /// <summary>Test projects left out (scan them with --include-tests).</summary>
     public IReadOnlyList<string> LeftOutTests { get; } = leftOut;
 

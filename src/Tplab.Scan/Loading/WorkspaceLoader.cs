@@ -52,7 +52,6 @@ internal static partial class WorkspaceLoader
         }
 
         var failures = new ConcurrentDictionary<string, List<string>>(StringComparer.Ordinal);
-        var inPart = new List<SkippedProject>();
         var workspace = MSBuildWorkspace.Create();
         try
         {
@@ -85,34 +84,17 @@ internal static partial class WorkspaceLoader
                     skipped.Add(new SkippedProject(ProjectName.Of(project), "Roslyn built no compilation for it"));
                     continue;
                 }
-                var wasUnrestored = unrestored.Any(u => u.Path == project.FilePath);
-                var unresolved = Unresolved(compilation, wasUnrestored, cancellationToken);
-                if (wasUnrestored || unresolved.Count > 0)
-                {
-                    inPart.Add(new SkippedProject(ProjectName.Of(project), UnresolvedLine(wasUnrestored, unresolved)) { Details = unresolved });
-                }
+                var unresolved = Unresolved(compilation, unrestored.Any(u => u.Path == project.FilePath), cancellationToken);
                 projects.Add(new LoadedProject(project, compilation, unresolved));
             }
             foreach (var file in toLoad.Where(f => !projects.Any(p => p.Project.FilePath == f.Path) && !leftOut.Contains(f.Name) && !skipped.Any(s => s.Name == f.Name)))
             {
                 skipped.Add(failures.TryGetValue(file.Path, out var why) ? Failed(file.Name, "", why) : new SkippedProject(file.Name, "MSBuild did not load it"));
             }
-            // A project that loaded but whose evaluation reported a failure (a missing import, an SDK not installed) is read in part: said once.
-            foreach (var project in projects.Where(p => p.Project.FilePath is { } f && failures.ContainsKey(f)))
-            {
-                var errors = failures[project.Project.FilePath!];
-                var at = inPart.FindIndex(s => s.Name == project.Name);
-                var line = "MSBuild reported: " + SkippedProject.OneLine(errors);
-                inPart.Add(at < 0
-                    ? new SkippedProject(project.Name, "loaded in part; " + line) { Details = errors }
-                    : inPart[at] with { Reason = inPart[at].Reason + "; " + line, Details = [.. inPart[at].Details, .. errors] });
-                if (at >= 0)
-                {
-                    inPart.RemoveAt(at);
-                }
-            }
+            // Loaded without some references (not restored, names unresolved, an evaluation error): analysed, and said once.
+            var partial = PartialReads.Of(projects, unrestored.Select(u => u.Path).ToHashSet(StringComparer.Ordinal), failures);
             progress.Status("");
-            return new LoadedCode(workspace, input, projects, skipped, leftOut, inPart);
+            return new LoadedCode(workspace, input, projects, skipped, leftOut, partial.Projects) { SharedErrors = partial.Shared };
         }
         catch
         {
@@ -225,17 +207,6 @@ internal static partial class WorkspaceLoader
 
     private static SkippedProject Failed(string name, string prefix, List<string> errors) =>
         new(name, prefix + SkippedProject.OneLine(errors)) { Details = [.. errors] };
-
-    private static string UnresolvedLine(bool unrestored, IReadOnlyList<string> unresolved)
-    {
-        var what = unrestored ? "not restored; analysed without its packages" : "analysed with unresolved references";
-        return unresolved.Count switch
-        {
-            0 => what,
-            <= 3 => $"{what} ({string.Join(", ", unresolved)} unresolved)",
-            _ => $"{what} ({string.Join(", ", unresolved.Take(3))} and {unresolved.Count - 3} more unresolved; --verbose lists them)",
-        };
-    }
 
     private static void NoteFailure(WorkspaceDiagnostic diagnostic, ConcurrentDictionary<string, List<string>> failures)
     {

@@ -57,6 +57,7 @@ public sealed class SarifFormat : IScanFormat
         var root = new Uri(r.Input.Root.EndsWith('/') ? r.Input.Root : r.Input.Root + "/").AbsoluteUri;
         var notifications = r.Skipped.Select(s => new SarifNotification(new SarifMessage($"skipped {s.Name}: {s.Reason}"), "warning"))
             .Concat(r.ReadInPart.Select(s => new SarifNotification(new SarifMessage($"read in part {s.Name}: {s.Reason}"), "warning")))
+            .Concat(r.SharedErrorsLine is { } shared ? [new SarifNotification(new SarifMessage(shared), "warning")] : [])
             .Concat(r.NoRequestCodeLine is { } nothing ? [new SarifNotification(new SarifMessage(nothing), "error")] : [])
             .ToList();
         var version = typeof(SarifFormat).Assembly.GetName().Version?.ToString(3) ?? "0";

@@ -49,7 +49,7 @@ public sealed class ScanJsonFormat : IScanFormat
             new ToolDocument("tplab", typeof(ScanJsonFormat).Assembly.GetName().Version?.ToString(3) ?? "0"),
             r.Input.DisplayName,
             new ProjectsDocument(r.Analysed, [.. r.Skipped.Select(s => new SkippedDocument(s.Name, s.Reason))], r.LeftOutTests,
-                [.. r.ReadInPart.Select(p => new InPartDocument(p.Name, p.Reason))]),
+                [.. r.ReadInPart.Select(p => new InPartDocument(p.Name, p.Reason))], r.SharedErrors),
             new SummaryDocument(r.Count(Severity.Error), r.Count(Severity.Warning), r.Count(Severity.Note), r.Baselined, r.Suppressed.Count,
                 r.Findings.Count, r.EntryPoints, entryPoints.Count, r.MethodsRead, Math.Round(r.LoadTime.TotalSeconds, 3), Math.Round(r.AnalysisTime.TotalSeconds, 3),
                 r.Partial, r.RequestCodeRead),
@@ -102,7 +102,8 @@ internal sealed record ScanDocument(int Schema, ToolDocument Tool, string Scanne
 
 internal sealed record ToolDocument(string Name, string Version);
 
-internal sealed record ProjectsDocument(IReadOnlyList<string> Analysed, IReadOnlyList<SkippedDocument> Skipped, IReadOnlyList<string> LeftOutTests, IReadOnlyList<InPartDocument> ReadInPart);
+internal sealed record ProjectsDocument(IReadOnlyList<string> Analysed, IReadOnlyList<SkippedDocument> Skipped, IReadOnlyList<string> LeftOutTests, IReadOnlyList<InPartDocument> ReadInPart,
+    IReadOnlyList<string> SharedErrors);
 
 internal sealed record SkippedDocument(string Project, string Reason);
 

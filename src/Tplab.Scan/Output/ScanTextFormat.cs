@@ -45,6 +45,10 @@ public sealed record ScanTextFormat : IScanFormat
         {
             writer.WriteLine($"skipped: {skipped}");
         }
+        if (r.SharedErrorsLine is { } shared)
+        {
+            writer.WriteLine(shared);
+        }
         WriteSummary(r, writer);
         if (r.Findings.Count == 0)
         {
