@@ -49,7 +49,9 @@ public static class ScanRun
         }
         if (result.Partial && !options.AllowPartial)
         {
-            progress.Line($"tplab scan: {result.Skipped.Count} project(s) skipped, {result.ReadInPart.Count} read in part (exit {ExitCodes.Partial}; --allow-partial accepts that)");
+            var what = string.Join(", ", new[] { (result.Skipped.Count, "not read"), (result.ReadInPart.Count, "read in part") }
+                .Where(x => x.Item1 > 0).Select(x => $"{x.Item1} project(s) {x.Item2}"));
+            progress.Line($"tplab scan: {what} (exit {ExitCodes.Partial}; --allow-partial accepts that)");
             return ExitCodes.Partial;
         }
         return ExitCodes.Ok;

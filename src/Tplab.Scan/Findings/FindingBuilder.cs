@@ -17,7 +17,7 @@ namespace Tplab.Scan.Findings;
 internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSet roots, int maxDepth)
 {
     /// <summary>Other entry points' chains kept per site (SARIF code flows beyond the first).</summary>
-    public const int OtherChains = 4;
+    public const int OtherChains = 2;
 
     private readonly SiteCatalogue _catalogue = new(graph, locks);
     private readonly ConcurrentDictionary<object, SiteReach> _sites = new(ReferenceEqualityComparer.Instance);

@@ -19,11 +19,12 @@ public sealed class SarifFormat : IScanFormat
     private const string FingerprintKey = "tplabFinding/v2";
 
     /// <summary>
-    /// Entry points listed per result as related locations. GitHub code scanning accepts at most 1,000 locations per
-    /// result and shows 100; a code flow is one chain (at most --max-depth + 1 steps, within its 10,000 thread-flow
-    /// locations), and a result has at most 1 + <see cref="FindingBuilder.OtherChains"/> of them.
+    /// Entry points listed per result as related locations, worst and nearest first (<c>properties.rootCount</c> has
+    /// them all; the JSON lists every one). GitHub code scanning accepts at most 1,000 locations per result and shows
+    /// 100; 20 keep a large solution's log small. A code flow is one chain (at most --max-depth + 1 steps, within the
+    /// 10,000 thread-flow locations a result may have), and a result has at most 1 + <see cref="FindingBuilder.OtherChains"/> of them.
     /// </summary>
-    public const int MaxRelatedLocations = 100;
+    public const int MaxRelatedLocations = 20;
 
     // tplab's JSON options, less the nulls: SARIF's schema has no null for optional properties.
     private static readonly SarifJson Json = new(SarifOptions());
@@ -107,7 +108,7 @@ public sealed class SarifFormat : IScanFormat
             f.Baselined ? "unchanged" : "new",
             suppression is null ? null : [new SarifSuppression("inSource", suppression.Length > 0 ? suppression : "tplab-ignore")],
             new SarifResultProperties(f.Id, root, f.Root.Endpoint?.Method, f.Root.Endpoint?.Route, PlaceWords.Id(f.Root.Place), f.UserFrame, f.Call.Name, f.Reasons, f.Advice,
-                f.Roots.Count, [.. f.Roots.Take(MaxRelatedLocations).Select(r => r.Root.Key)]));
+                f.Roots.Count));
     }
 
     private static SarifCodeFlow Flow(RootChain c, string callName) => new(

@@ -29,7 +29,7 @@ internal sealed record SarifResult(
 
 internal sealed record SarifResultProperties(
     string Id, string Root, string? HttpMethod, string? Route, string Place, string UserFrame, string BlockingCall, IReadOnlyList<string> Reasons, string Advice,
-    int RootCount, IReadOnlyList<string> Roots);
+    int RootCount);
 
 internal sealed record SarifSuppression(string Kind, string Justification);
 
