@@ -52,6 +52,19 @@ public static class Scanner
         return Analyse(code, options, config, baseline, progress, loaded, cancellationToken);
     }
 
+    /// <summary>
+    /// The sites one entry point reaches (its key, <see cref="Roots.EntryPoint.Key"/>), each with that entry point's own
+    /// chain, severity and reasons: a site's other ways in, rebuilt on demand (a report shows only the worst one's chain).
+    /// </summary>
+    internal static IReadOnlyList<Finding> From(LoadedCode code, ScanConfig config, string rootKey, int maxDepth, CancellationToken cancellationToken)
+    {
+        var index = new SourceIndex(code);
+        var graph = new CallGraph(index, new BlockingRules(config.Entries(), new Callers(index)));
+        var rootSet = RootFinder.Find(index, cancellationToken);
+        var root = rootSet.Roots.FirstOrDefault(r => r.Key == rootKey) ?? throw new ArgumentException($"no entry point {rootKey}", nameof(rootKey));
+        return new FindingBuilder(graph, new LockAnalysis(graph, maxDepth, cancellationToken), rootSet, maxDepth).For(root);
+    }
+
     /// <summary>The analysis of code already loaded (tests load a fixture once and analyse it under several options).</summary>
     internal static ScanResult Analyse(LoadedCode code, ScanOptions options, ScanConfig config, Baseline baseline, IScanProgress progress, TimeSpan loadTime, CancellationToken cancellationToken)
     {
