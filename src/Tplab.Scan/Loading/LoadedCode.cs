@@ -17,8 +17,8 @@ public sealed record SkippedProject(string Name, string Reason)
 
     public override string ToString() => $"{Name}: {Reason}";
 
-    /// <summary>One line from a list of errors: the first (cut to a screen's width), and how many others there are.</summary>
-    public static string OneLine(IReadOnlyList<string> errors, int width = 160)
+    /// <summary>One line from a list of errors: the first (cut to <paramref name="width"/>), and how many others there are.</summary>
+    public static string OneLine(IReadOnlyList<string> errors, int width = 160, bool brief = false)
     {
         if (errors.Count == 0)
         {
@@ -26,7 +26,9 @@ public sealed record SkippedProject(string Name, string Reason)
         }
         var first = errors[0].ReplaceLineEndings(" ").Trim();
         first = first.Length > width ? first[..(width - 1)].TrimEnd() + "…" : first;
-        return errors.Count == 1 ? first : $"{first} (and {errors.Count - 1} other error(s); --verbose lists them)";
+        return errors.Count == 1 ? first
+            : brief ? $"{first} (+{errors.Count - 1})"
+            : $"{first} (and {errors.Count - 1} other error(s); --verbose lists them)";
     }
 }
 

@@ -36,7 +36,7 @@ internal sealed class PartialReads
             var parts = new List<string>();
             if (notRestored)
             {
-                parts.Add("not restored, analysed without its packages");
+                parts.Add("not restored");
             }
             if (project.Unresolved.Count > 0)
             {
@@ -44,11 +44,11 @@ internal sealed class PartialReads
             }
             if (own.Count > 0)
             {
-                parts.Add("MSBuild: " + SkippedProject.OneLine(own, 100));
+                parts.Add("MSBuild: " + SkippedProject.OneLine(own, 72, brief: true));
             }
             if (errors.Count > own.Count)
             {
-                parts.Add(string.Create(CultureInfo.InvariantCulture, $"{errors.Count - own.Count} MSBuild error(s) it shares with other projects"));
+                parts.Add(string.Create(CultureInfo.InvariantCulture, $"{errors.Count - own.Count} shared MSBuild error(s)"));
             }
             list.Add(new SkippedProject(project.Name, string.Join("; ", parts)) { Details = [.. project.Unresolved.Select(u => "unresolved: " + u), .. errors] });
         }
@@ -57,5 +57,5 @@ internal sealed class PartialReads
 
     private static string Unresolved(IReadOnlyList<string> names) => names.Count <= 3
         ? $"{string.Join(", ", names)} unresolved"
-        : string.Create(CultureInfo.InvariantCulture, $"{names.Count} names unresolved ({string.Join(", ", names.Take(3))} and {names.Count - 3} more)");
+        : string.Create(CultureInfo.InvariantCulture, $"{names.Count} unresolved ({string.Join(", ", names.Take(3))}, …)");
 }

@@ -49,6 +49,10 @@ public sealed record ScanTextFormat : IScanFormat
         {
             writer.WriteLine(shared);
         }
+        if (r.ReadInPart.Count > 0)
+        {
+            writer.WriteLine("(read in part: analysed without what is named; tplab scan --verbose lists every error and unresolved name)");
+        }
         WriteSummary(r, writer);
         if (r.Findings.Count == 0)
         {
