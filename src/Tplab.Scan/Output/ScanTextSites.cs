@@ -57,12 +57,17 @@ internal static class ScanTextSites
             Wrap("  why not an error: ", string.Join("; ", f.Reasons), writer);
         }
         writer.WriteLine($"  chain from {f.Root.Title}:");
-        var width = Math.Min(60, f.Chain.Max(h => Hop(h).Length));
+        // One line per hop (name, file:line); how it was reached, when not by a plain call, on a line of its own.
+        var width = Math.Min(48, f.Chain.Max(h => h.Display.Length));
         for (var i = 0; i < f.Chain.Count; i++)
         {
             var hop = f.Chain[i];
+            if (hop.Via is not null)
+            {
+                writer.WriteLine($"      [{hop.Via}]");
+            }
             var mark = i == f.Chain.Count - 1 ? $"   <- {f.Call.Name}" : "";
-            writer.WriteLine(string.Create(Inv, $"    {Hop(hop).PadRight(width)}  {hop.File}:{hop.Line}{mark}"));
+            writer.WriteLine(string.Create(Inv, $"    {hop.Display.PadRight(width)}  {hop.File}:{hop.Line}{mark}"));
         }
         Wrap("  fix: ", f.Advice, writer);
         if (f.Root.Place == CodePlace.Middleware)
@@ -70,8 +75,6 @@ internal static class ScanTextSites
             writer.WriteLine($"  scope: a middleware holds the thread of every request that passes it ({f.Root.GuardText})");
         }
     }
-
-    private static string Hop(ChainHop hop) => hop.Via is null ? hop.Display : $"{hop.Display} [{hop.Via}]";
 
     private static string Label(Severity severity) => severity switch { Severity.Error => "ERROR  ", Severity.Warning => "WARNING", _ => "NOTE   " };
 
