@@ -41,6 +41,15 @@ public sealed record ScanOptions
     /// <summary>Keep the plan's writes (POST, PUT, PATCH, DELETE) switched on (default false: written with <c>enabled: false</c>).</summary>
     public bool PlanWrites { get; init; }
 
+    /// <summary>The text report's sites: at most this many, worst first (default null: all). JSON and SARIF always hold every site.</summary>
+    public int? Top { get; init; }
+
+    /// <summary>The text report's order: by site, worst first (default), or by entry point, each with the sites it reaches.</summary>
+    public ScanGrouping GroupBy { get; init; } = ScanGrouping.Site;
+
+    /// <summary>Every error of a skipped or partly read project, and every unresolved name (default false: one line each).</summary>
+    public bool Verbose { get; init; }
+
     /// <summary>Longest chain followed from an entry point, in calls (default 40; 2 to 200).</summary>
     public int MaxDepth { get; init; } = 40;
 
@@ -57,6 +66,10 @@ public sealed record ScanOptions
         if (MaxDepth is < 2 or > 200)
         {
             throw TplabException.Usage($"the chain depth must be between 2 and 200 calls, got {MaxDepth.ToString(System.Globalization.CultureInfo.InvariantCulture)}");
+        }
+        if (Top is < 1)
+        {
+            throw TplabException.Usage($"--top must be 1 or more, got {Top.Value.ToString(System.Globalization.CultureInfo.InvariantCulture)}");
         }
         if (FailOn is Findings.Severity.Note)
         {
@@ -76,4 +89,14 @@ public sealed record ScanOptions
         }
         return this;
     }
+}
+
+/// <summary>How the text report lists findings (<c>--group-by</c>).</summary>
+public enum ScanGrouping
+{
+    /// <summary>Each blocking site once, worst first, with the entry points that reach it.</summary>
+    Site,
+
+    /// <summary>Each entry point, with the sites it reaches.</summary>
+    Endpoint,
 }

@@ -7,7 +7,8 @@ namespace Tplab.Scan;
 /// <summary>
 /// The whole of <c>tplab scan</c> as the CLI runs it: the output files opened before any work (an unwritable one fails
 /// fast, exit 8), the scan, the report and the baseline written whole, and the exit code: 11 when findings at the
-/// <c>--fail-on</c> level exist, 12 when a project was skipped (unless <c>--allow-partial</c>), else 0.
+/// <c>--fail-on</c> level exist, 12 when no code that serves requests was read (whatever the options) or a project was
+/// skipped or read in part (unless <c>--allow-partial</c>), else 0.
 /// </summary>
 public static class ScanRun
 {
@@ -16,7 +17,9 @@ public static class ScanRun
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(standardOutput);
         options = options.Validated();
-        var format = ScanFormats.For(options.Format, options.Output);
+        var format = ScanFormats.For(options.Format, options.Output) is ScanTextFormat text
+            ? text with { Top = options.Top, GroupBy = options.GroupBy }
+            : ScanFormats.For(options.Format, options.Output);
         using var output = Open(options.Output);
         using var baselineFile = Open(options.WriteBaseline);
         using var planFile = Open(options.PlanFile);
@@ -38,9 +41,17 @@ public static class ScanRun
             progress.Line($"tplab scan: {result.AtLeast(level)} finding(s) at or above {ScanJsonFormat.SeverityId(level)} (exit {ExitCodes.Findings})");
             return ExitCodes.Findings;
         }
+        // Nothing that serves requests was read: a clean report would say nothing true; --allow-partial does not change that.
+        if (result.NoRequestCodeLine is { } nothing)
+        {
+            progress.Line($"tplab scan: {nothing} (exit {ExitCodes.Partial})");
+            return ExitCodes.Partial;
+        }
         if (result.Partial && !options.AllowPartial)
         {
-            progress.Line($"tplab scan: {result.Skipped.Count} project(s) not read in full (exit {ExitCodes.Partial}; --allow-partial accepts that)");
+            var what = string.Join(", ", new[] { (result.Skipped.Count, "not read"), (result.ReadInPart.Count, "read in part") }
+                .Where(x => x.Item1 > 0).Select(x => $"{x.Item1} project(s) {x.Item2}"));
+            progress.Line($"tplab scan: {what} (exit {ExitCodes.Partial}; --allow-partial accepts that)");
             return ExitCodes.Partial;
         }
         return ExitCodes.Ok;

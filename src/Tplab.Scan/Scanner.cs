@@ -1,4 +1,3 @@
-using System.Globalization;
 using Tplab.Scan.Config;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Graph;
@@ -31,7 +30,39 @@ public static class Scanner
         {
             progress.Line($"tplab scan: skipped {skipped}");
         }
+        foreach (var inPart in code.ReadInPart)
+        {
+            progress.Line($"tplab scan: read in part {inPart}");
+        }
+        if (code.SharedErrors.Count > 0)
+        {
+            progress.Line("tplab scan: MSBuild errors in several projects: " + SkippedProject.OneLine(code.SharedErrors));
+        }
+        if (options.Verbose)
+        {
+            foreach (var error in code.SharedErrors)
+            {
+                progress.Line($"tplab scan:   (several projects): {error}");
+            }
+            foreach (var detail in code.Skipped.Concat(code.ReadInPart).SelectMany(p => p.Details.Select(d => $"tplab scan:   {p.Name}: {d}")))
+            {
+                progress.Line(detail);
+            }
+        }
         return Analyse(code, options, config, baseline, progress, loaded, cancellationToken);
+    }
+
+    /// <summary>
+    /// The sites one entry point reaches (its key, <see cref="Roots.EntryPoint.Key"/>), each with that entry point's own
+    /// chain, severity and reasons: a site's other ways in, rebuilt on demand (a report shows only the worst one's chain).
+    /// </summary>
+    internal static IReadOnlyList<Finding> From(LoadedCode code, ScanConfig config, string rootKey, int maxDepth, CancellationToken cancellationToken)
+    {
+        var index = new SourceIndex(code);
+        var graph = new CallGraph(index, new BlockingRules(config.Entries(), new Callers(index)));
+        var rootSet = RootFinder.Find(index, cancellationToken);
+        var root = rootSet.Roots.FirstOrDefault(r => r.Key == rootKey) ?? throw new ArgumentException($"no entry point {rootKey}", nameof(rootKey));
+        return new FindingBuilder(graph, new LockAnalysis(graph, maxDepth, cancellationToken), rootSet, maxDepth).For(root);
     }
 
     /// <summary>The analysis of code already loaded (tests load a fixture once and analyse it under several options).</summary>
@@ -46,31 +77,26 @@ public static class Scanner
         progress.Status("reading locks...");
         var locks = new LockAnalysis(graph, options.MaxDepth, cancellationToken);
         var builder = new FindingBuilder(graph, locks, rootSet, options.MaxDepth);
-        // Entry points are walked in parallel: binding method bodies is the cost, and Roslyn's models are thread-safe.
-        var perRoot = new List<Finding>[roots.Count];
-        var done = 0;
-        Parallel.For(0, roots.Count, new ParallelOptions { CancellationToken = cancellationToken }, i =>
-        {
-            perRoot[i] = [.. builder.For(roots[i])];
-            var n = Interlocked.Increment(ref done);
-            progress.Status(string.Create(CultureInfo.InvariantCulture, $"following calls: {n}/{roots.Count} entry points, {graph.NodesRead} methods read"));
-        });
-        var findings = perRoot.SelectMany(f => f).ToList();
-        progress.Status("");
-        var ordered = findings
-            .Select(f => baseline.Contains(f.Key) ? f with { Baselined = true } : f)
-            .OrderBy(f => f.Root.Key, StringComparer.Ordinal).ThenByDescending(f => f.Severity).ThenBy(f => f.Site.File, StringComparer.Ordinal).ThenBy(f => f.Site.Line)
-            .ToList();
+        var (findings, suppressed) = builder.Build(progress, cancellationToken);
+        // Worst first: severity, then how many entry points reach the site, then where it is.
+        IEnumerable<Finding> Ordered(IEnumerable<Finding> list) => list
+            .OrderByDescending(f => f.Severity).ThenByDescending(f => f.Roots.Count)
+            .ThenBy(f => f.Site.File, StringComparer.Ordinal).ThenBy(f => f.Site.Line).ThenBy(f => f.Site.Column).ThenBy(f => f.Id, StringComparer.Ordinal);
         return new ScanResult(
             code.Input,
-            [.. ordered.Where(f => f.Suppression is null)],
-            [.. ordered.Where(f => f.Suppression is not null)],
+            [.. Ordered(findings).Select(f => baseline.Contains(f.Key) ? f with { Baselined = true } : f)],
+            [.. Ordered(suppressed)],
             [.. code.Projects.Select(p => p.Name)],
             code.Skipped,
             code.LeftOutTests,
             roots.Count,
             graph.NodesRead,
             loadTime,
-            options.Time.GetElapsedTime(started));
+            options.Time.GetElapsedTime(started))
+        {
+            ReadInPart = code.ReadInPart,
+            SharedErrors = code.SharedErrors,
+            RequestCodeRead = roots.Any(ScanResult.IsRequestRoot),
+        };
     }
 }

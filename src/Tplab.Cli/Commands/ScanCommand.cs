@@ -27,10 +27,14 @@ internal static class ScanCommand
         var writeBaseline = new Option<string?>("--write-baseline") { Description = "Write this scan's findings to a baseline file" };
         var config = new Option<string?>("--config") { Description = "Your own blocking APIs (default: tplab-scan.json in the scanned folder; docs/scan.md)" };
         var plan = new Option<string?>("--plan") { Description = "Also write a lab plan for the scanned service: one scenario per flagged endpoint, each marked with the finding it checks (run it with tplab run --plan FILE)" };
+        var top = new Option<int?>("--top") { Description = "Text report: the N worst sites only (or N entry points with --group-by endpoint); JSON and SARIF hold every site" };
+        var groupBy = new Option<string?>("--group-by") { Description = "Text report: site (each blocking site once, worst first; the default) or endpoint (each entry point with the sites it reaches)" };
+        groupBy.AcceptOnly("site", "endpoint");
+        var verbose = new Option<bool>("--verbose") { Description = "Also list every error of a skipped or partly read project (package resolution, unresolved names)" };
         var planWrites = new Option<bool>("--plan-writes") { Description = "Keep the plan's POST, PUT, PATCH and DELETE scenarios switched on (default: written switched off, so a plan never writes by surprise)" };
         var command = new Command("scan", "Find the code that blocks thread-pool threads before it ships: every blocking call reached from an endpoint, middleware, hosted service or timer, with the chain of calls, file and line, and the fix")
         {
-            path, format, output, failOn, includeTests, allowPartial, noRestore, baseline, writeBaseline, config, plan, planWrites,
+            path, format, output, failOn, top, groupBy, verbose, includeTests, allowPartial, noRestore, baseline, writeBaseline, config, plan, planWrites,
         };
         command.SetAction((r, ct) => Run(new ScanOptions
         {
@@ -46,6 +50,9 @@ internal static class ScanCommand
             ConfigFile = r.GetValue(config),
             PlanFile = r.GetValue(plan),
             PlanWrites = r.GetValue(planWrites),
+            Top = r.GetValue(top),
+            GroupBy = r.GetValue(groupBy) == "endpoint" ? ScanGrouping.Endpoint : ScanGrouping.Site,
+            Verbose = r.GetValue(verbose),
         }, ct));
         return command;
     }
@@ -54,11 +61,15 @@ internal static class ScanCommand
         ScanRun.RunAsync(options, new ScanProgressLine(Console.Error, interactive: !Console.IsErrorRedirected), Console.Out, cancellationToken);
 }
 
-/// <summary>Progress on stderr: lines always; the status in place, on a terminal only (a log gets the lines and nothing else).</summary>
+/// <summary>Progress on stderr: lines always; the status in place on a terminal, and as a line every few seconds in a log.</summary>
 internal sealed class ScanProgressLine(TextWriter error, bool interactive) : IScanProgress
 {
+    /// <summary>How often a log gets the status as a line.</summary>
+    public const int EverySeconds = 5;
+
     private readonly Lock _gate = new();
     private bool _status;
+    private long _lastLine = Environment.TickCount64;
 
     public void Line(string text)
     {
@@ -73,6 +84,8 @@ internal sealed class ScanProgressLine(TextWriter error, bool interactive) : ISc
     {
         if (!interactive)
         {
+            // A log gets the counts as a line every few seconds, so a long scan shows it is moving.
+            Throttled(text);
             return;
         }
         lock (_gate)
@@ -84,6 +97,24 @@ internal sealed class ScanProgressLine(TextWriter error, bool interactive) : ISc
                 error.Write("tplab scan: " + (text.Length > width - 12 ? text[..(width - 12)] : text));
                 _status = true;
             }
+        }
+    }
+
+    private void Throttled(string text)
+    {
+        if (text.Length == 0)
+        {
+            return;
+        }
+        var now = Environment.TickCount64;
+        lock (_gate)
+        {
+            if (now - _lastLine < EverySeconds * 1000)
+            {
+                return;
+            }
+            _lastLine = now;
+            error.WriteLine("tplab scan: " + text);
         }
     }
 

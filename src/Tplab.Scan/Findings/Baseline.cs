@@ -6,13 +6,15 @@ using Tplab.Common.Json;
 namespace Tplab.Scan.Findings;
 
 /// <summary>
-/// Findings a team accepts for now (<c>--baseline FILE</c>, written by <c>--write-baseline FILE</c>): keyed by root, user
-/// method and blocking call, never by line, so edits elsewhere in a file do not break it. Read and written by this type only.
+/// Findings a team accepts for now (<c>--baseline FILE</c>, written by <c>--write-baseline FILE</c>): keyed by site (the
+/// finding's id: user method, blocking call, which of that method's calls of that name), never by line or entry point,
+/// so edits elsewhere and route changes do not break it. Schema 1 files (keyed by entry point too) are still read: an
+/// entry accepts its method's calls of that name, whatever the entry point. Read and written by this type only.
 /// </summary>
 public sealed record Baseline
 {
-    /// <summary>Bumped when a field changes meaning.</summary>
-    public const int CurrentSchema = 1;
+    /// <summary>Bumped when a field changes meaning (2: keyed by site, not by entry point).</summary>
+    public const int CurrentSchema = 2;
 
     public int Schema { get; init; } = CurrentSchema;
 
@@ -21,22 +23,34 @@ public sealed record Baseline
 
     public IReadOnlyList<BaselineKey> Findings { get; init; } = [];
 
-    public bool Contains(BaselineKey key) => Findings.Contains(key);
+    /// <summary>Whether the baseline accepts <paramref name="key"/>: the same id, or (a schema 1 entry, no id) the same method and call.</summary>
+    public bool Contains(BaselineKey key)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        return Findings.Any(k => k.Id.Length > 0
+            ? k.Id == key.Id
+            : k.UserMethod == key.UserMethod && k.BlockingCall == key.BlockingCall);
+    }
 
     /// <summary>The baseline for <paramref name="findings"/>, sorted so that it diffs well.</summary>
     public static Baseline Of(IEnumerable<Finding> findings) => new()
     {
         Findings = [.. findings.Select(f => f.Key).Distinct()
-            .OrderBy(k => k.Root, StringComparer.Ordinal).ThenBy(k => k.UserMethod, StringComparer.Ordinal).ThenBy(k => k.BlockingCall, StringComparer.Ordinal)],
+            .OrderBy(k => k.UserMethod, StringComparer.Ordinal).ThenBy(k => k.BlockingCall, StringComparer.Ordinal).ThenBy(k => k.Id, StringComparer.Ordinal)],
     };
 
     public static Baseline Read(string path)
     {
         try
         {
-            var baseline = JsonSerializer.Deserialize(File.ReadAllText(path), Json.Baseline) ?? new Baseline();
-            return baseline.Schema == CurrentSchema ? baseline
-                : throw TplabException.Usage($"{path}: baseline schema {baseline.Schema} is not one tplab reads (it reads {CurrentSchema})");
+            var text = File.ReadAllText(path);
+            var schema = SchemaOf(text);
+            return schema switch
+            {
+                CurrentSchema => JsonSerializer.Deserialize(text, Json.Baseline) ?? new Baseline(),
+                1 => ReadSchema1(text),
+                _ => throw TplabException.Usage($"{path}: baseline schema {schema} is not one tplab reads (it reads 1 and {CurrentSchema})"),
+            };
         }
         catch (JsonException e)
         {
@@ -49,6 +63,35 @@ public sealed record Baseline
     }
 
     public void Write(TextWriter writer) => TplabJson.Write(this, Json.Baseline, writer);
+
+    private static int SchemaOf(string text)
+    {
+        using var document = JsonDocument.Parse(text);
+        return document.RootElement.ValueKind == JsonValueKind.Object && document.RootElement.TryGetProperty("schema", out var s) && s.TryGetInt32(out var n)
+            ? n
+            : throw new JsonException("no \"schema\" number");
+    }
+
+    // Schema 1: { root, userMethod, blockingCall } per finding. The root is dropped: a site is accepted from every entry point.
+    private static Baseline ReadSchema1(string text)
+    {
+        using var document = JsonDocument.Parse(text);
+        var keys = new List<BaselineKey>();
+        if (document.RootElement.TryGetProperty("findings", out var findings) && findings.ValueKind == JsonValueKind.Array)
+        {
+            foreach (var f in findings.EnumerateArray())
+            {
+                var method = f.TryGetProperty("userMethod", out var m) ? m.GetString() : null;
+                var call = f.TryGetProperty("blockingCall", out var c) ? c.GetString() : null;
+                if (method is null || call is null)
+                {
+                    throw new JsonException("a schema 1 finding needs userMethod and blockingCall");
+                }
+                keys.Add(new BaselineKey("", method, call));
+            }
+        }
+        return new Baseline { Schema = CurrentSchema, Findings = [.. keys.Distinct()] };
+    }
 
     private static readonly BaselineJson Json = new(TplabJson.Options(indented: true));
 }

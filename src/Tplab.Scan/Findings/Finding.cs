@@ -20,16 +20,29 @@ public enum Severity
 /// <param name="Method"><c>Namespace.Type.Method</c> (a lambda is named after the method that holds it).</param>
 /// <param name="Display"><c>Type.Method</c>, <c>Type.Method (lambda)</c>.</param>
 /// <param name="File">Relative to the scanned root, with '/'.</param>
-/// <param name="Line">The line of the call to the next step; for the last, the line of the blocking call.</param>
-/// <param name="Column">The column of that call (1-based).</param>
+/// <param name="Line">The line of the call to the next step (of its member name, for a call over several lines); for the last, of the blocking member.</param>
+/// <param name="Column">The column of that member (1-based).</param>
 /// <param name="Via">How this step was reached when it was not a plain call: a Task.Run body, one of several implementations...</param>
 public sealed record ChainHop(string Method, string Display, string File, int Line, int Column, string? Via);
 
-/// <summary>A blocking call reached from an entry point, with the chain that reaches it, how sure that is, and the fix.</summary>
+/// <summary>One entry point that reaches a blocking site: how bad it is from there and how many calls away.</summary>
+/// <param name="Depth">Calls from the entry point to the site along its surest path.</param>
+public sealed record SiteRoot(EntryPoint Root, Severity Severity, int Depth);
+
+/// <summary>The chain of another entry point to the same site, and why it is not an error from there (SARIF shows a few of them as extra code flows).</summary>
+public sealed record RootChain(EntryPoint Root, IReadOnlyList<ChainHop> Chain, IReadOnlyList<string> Reasons);
+
+/// <summary>
+/// A blocking site: one blocking call in the solution's code, reported once whatever number of entry points reach
+/// it. <see cref="Root"/> is the entry point that gives it its severity (the worst over <see cref="Roots"/>; of those,
+/// the one with the shortest chain), and <see cref="Chain"/>, <see cref="Reasons"/> and <see cref="Advice"/> are
+/// from that entry point.
+/// </summary>
 public sealed record Finding(
-    EntryPoint Root,
+    string Id,
     BlockingCall Call,
     Severity Severity,
+    EntryPoint Root,
     IReadOnlyList<ChainHop> Chain,
     CallContext Context,
     IReadOnlyList<string> Reasons,
@@ -41,15 +54,21 @@ public sealed record Finding(
     /// <summary>Where the blocking call is.</summary>
     public ChainHop Site => Chain[^1];
 
+    /// <summary>Every entry point that reaches the site, worst first, then nearest (the first is <see cref="Root"/>).</summary>
+    public IReadOnlyList<SiteRoot> Roots { get; init; } = [];
+
+    /// <summary>A few other entry points' chains, shortest first (bounded: SARIF's code flows).</summary>
+    public IReadOnlyList<RootChain> OtherChains { get; init; } = [];
+
     /// <summary>The reason of an inline <c>// tplab-ignore: reason</c> that suppresses it, or null.</summary>
     public string? Suppression { get; init; }
 
     /// <summary>Accepted in the baseline: reported, but not counted for --fail-on.</summary>
     public bool Baselined { get; init; }
 
-    /// <summary>The key a baseline stores: root, user method and blocking call; never a line, so edits do not break it.</summary>
-    public BaselineKey Key => new(Root.Key, UserFrame, Call.Name);
+    /// <summary>The key a baseline stores: the site (user method, blocking call, which of its calls of that name), never a line or a root.</summary>
+    public BaselineKey Key => new(Id, UserFrame, Call.Name);
 }
 
-/// <summary>What identifies a finding across edits.</summary>
-public sealed record BaselineKey(string Root, string UserMethod, string BlockingCall);
+/// <summary>What identifies a finding across edits: its <see cref="FindingId"/>, with the method and call it is made of for people reading the file.</summary>
+public sealed record BaselineKey(string Id, string UserMethod, string BlockingCall);

@@ -1,3 +1,5 @@
+using System.Collections.Concurrent;
+using System.Globalization;
 using Microsoft.CodeAnalysis;
 using Tplab.Blocking;
 using Tplab.Scan.Graph;
@@ -7,183 +9,138 @@ using Tplab.Scan.Rules;
 namespace Tplab.Scan.Findings;
 
 /// <summary>
-/// Walks the call graph from one entry point and turns every blocking call it reaches into a finding with the chain
-/// that reaches it. The chain chosen is the surest one: fewest branches and "one of several implementations" first,
-/// then the shortest. Cycles end the walk; so does the depth limit.
+/// Turns the walks from every entry point into one finding per blocking site. First every entry point is walked
+/// (in parallel) and each site it reaches noted as a few numbers (which root, how bad, how far); no chain is built.
+/// Then, per site, the entry point that gives it its severity is chosen and only its chain, and a few others for
+/// SARIF's code flows, are built, by walking those entry points again. Output and memory grow with sites, not with
+/// entry points × sites.
 /// </summary>
 internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSet roots, int maxDepth)
 {
-    private static readonly StackFrame MonitorEnter = new("System.Private.CoreLib", "System.Threading.Monitor", "Enter");
+    /// <summary>Other entry points' chains kept per site (SARIF code flows beyond the first).</summary>
+    public const int OtherChains = 2;
 
-    public IEnumerable<Finding> For(EntryPoint root)
+    private readonly SiteCatalogue _catalogue = new(graph, locks);
+    private readonly ConcurrentDictionary<object, SiteReach> _sites = new(ReferenceEqualityComparer.Instance);
+    private readonly ConcurrentDictionary<Location, bool> _ignored = new();
+
+    /// <summary>The sites one entry point reaches, as if it were the only one, suppressed ones included (the rules' tests read them).</summary>
+    public IReadOnlyList<Finding> For(EntryPoint root)
     {
-        var best = new Dictionary<CodeNode, Step>();
-        var deque = new LinkedList<CodeNode>();
-        best[root.Node] = new Step(0, 0, null, null);
-        deque.AddFirst(root.Node);
-        var order = new List<CodeNode>();
-        var done = new HashSet<CodeNode>();
-        while (deque.Count > 0)
+        var (findings, suppressed) = new FindingBuilder(graph, locks, roots with { Roots = [root] }, maxDepth).Build(SilentProgress.Instance, CancellationToken.None);
+        return [.. findings, .. suppressed];
+    }
+
+    /// <summary>Every site reached from the entry points, with its roots; suppressed ones (every way in ignored) apart.</summary>
+    public (List<Finding> Findings, List<Finding> Suppressed) Build(IScanProgress progress, CancellationToken cancellationToken)
+    {
+        var all = roots.Roots;
+        var done = 0;
+        var options = new ParallelOptions { CancellationToken = cancellationToken };
+        // Binding method bodies is the cost, and Roslyn's models are thread-safe: entry points are walked in parallel.
+        Parallel.For(0, all.Count, options, i =>
         {
-            var node = deque.First!.Value;
-            deque.RemoveFirst();
-            if (!done.Add(node))
+            Note(i, RootWalk.From(all[i], graph, roots, maxDepth));
+            var n = Interlocked.Increment(ref done);
+            progress.Status(string.Create(CultureInfo.InvariantCulture, $"following calls: {n}/{all.Count} entry points, {graph.NodesRead} methods read, {_sites.Count} blocking sites"));
+        });
+
+        var chosen = _sites.Values.Select(s => s.Choose(all)).ToList();
+        // Each entry point whose chain is shown is walked once more, for all the sites it shows.
+        var byRoot = chosen.SelectMany(c => c.Shown.Select(r => (Root: r, Site: c))).GroupBy(x => x.Root).ToList();
+        var views = new ConcurrentDictionary<(int Root, object Site), RootView>();
+        done = 0;
+        Parallel.ForEach(byRoot, options, group =>
+        {
+            var walk = RootWalk.From(all[group.Key], graph, roots, maxDepth);
+            foreach (var (_, site) in group)
             {
-                continue;
+                views[(group.Key, site.Reach.Facts.Key)] = RootView.Of(walk, site.Reach.Facts);
             }
-            order.Add(node);
-            var step = best[node];
-            if (step.Depth >= maxDepth)
+            var n = Interlocked.Increment(ref done);
+            progress.Status(string.Create(CultureInfo.InvariantCulture, $"writing chains: {n}/{byRoot.Count} entry points"));
+        });
+
+        var ordinals = new SiteOrdinals(graph.Index, _catalogue);
+        var findings = new List<Finding>();
+        var suppressed = new List<Finding>();
+        foreach (var c in chosen)
+        {
+            var facts = c.Reach.Facts;
+            var main = views[(c.Shown[0], facts.Key)];
+            var finding = new Finding(FindingId.For(facts.In.FullName, facts.Call.Name, ordinals.Of(facts)), facts.Call, main.Severity, main.Root, main.Chain, main.Context, main.Reasons, main.Advice)
             {
-                continue;
-            }
-            var edges = node == root.Node ? graph.Facts(node).Edges.Concat(Injections(root)) : graph.Facts(node).Edges;
-            foreach (var edge in edges)
+                Roots = [.. c.Roots.Select(h => new SiteRoot(all[h.Root], h.Severity, h.Depth))],
+                OtherChains = [.. c.Shown.Skip(1).Select(r => new RootChain(all[r], views[(r, facts.Key)].Chain, views[(r, facts.Key)].Reasons))],
+                Suppression = c.Suppressed ? main.Suppression ?? "" : null,
+            };
+            (c.Suppressed ? suppressed : findings).Add(finding);
+        }
+        progress.Status("");
+        return (findings, suppressed);
+    }
+
+    private void Note(int index, RootWalk walk)
+    {
+        var root = walk.Root;
+        var requestPath = PlaceWords.IsRequestPath(root.Place);
+        foreach (var node in walk.Order)
+        {
+            var step = walk[node];
+            foreach (var site in _catalogue.Of(node))
             {
-                var cost = step.Cost + (edge.Conditional || edge.Alternatives > 1 ? 1 : 0);
-                if (best.TryGetValue(edge.Target, out var known) && (known.Cost < cost || (known.Cost == cost && known.Depth <= step.Depth + 1)))
+                if (site.RequestPathOnly && !requestPath)
                 {
                     continue;
                 }
-                best[edge.Target] = new Step(cost, step.Depth + 1, node, edge);
-                if (cost == step.Cost)
-                {
-                    deque.AddFirst(edge.Target);
-                }
-                else
-                {
-                    deque.AddLast(edge.Target);
-                }
-            }
-        }
-        foreach (var node in order)
-        {
-            var facts = graph.Facts(node);
-            var path = Path(best, node);
-            foreach (var site in facts.Blocking)
-            {
-                yield return Make(root, path, site.Call, site.Site, site.Conditional, site.Certainty == Certainty.Uncertain ? site.Why : null, site.Context, node);
-            }
-            // Contention holds requests' threads: judged on the request path; a background holder's own lock is its blocking call's finding.
-            foreach (var site in PlaceWords.IsRequestPath(root.Place) ? facts.Locks : [])
-            {
-                if (locks.SlowHolders(site.Key) is { Count: > 0 } holders)
-                {
-                    var holder = holders.FirstOrDefault(h => h.Lock.Id == site.Id) ?? holders[0];
-                    var where = holder.Slow.Site.GetLineSpan();
-                    var call = new BlockingCall(BlockingKind.Lock, "lock (Monitor.Enter)", MonitorEnter) { On = site.Description };
-                    var why = holder.Lock.Id == site.Id
-                        ? $"this lock is held around {holder.Slow.Call.Name} ({holder.SlowIn.RelativePath}:{where.StartLinePosition.Line + 1}): requests queue behind the one inside"
-                        : $"{holder.Node.ShortName} holds the same lock around {holder.Slow.Call.Name} ({holder.SlowIn.RelativePath}:{where.StartLinePosition.Line + 1}): requests queue behind it";
-                    yield return Make(root, path, call, site.Site, site.Conditional, why, CallContext.None, node, adviceMethod: holder.SlowIn.ShortName);
-                }
-            }
-            foreach (var edge in facts.Edges.Where(e => e.Kind == EdgeKind.TaskRun && e.Awaited && !graph.ReachesBlocking(e.Target)))
-            {
-                if (PlaceWords.IsRequestPath(root.Place))
-                {
-                    var call = new BlockingCall(BlockingKind.TaskRunOffload, "Task.Run", new StackFrame("System.Private.CoreLib", "System.Threading.Tasks.Task", "Run"));
-                    yield return Make(root, path, call, edge.Site, edge.Conditional, null, CallContext.TaskRun, node);
-                }
+                var hit = new SiteHit(index, RootView.SeverityOf(root, site, step), step.Depth, step.Cost, Ignored(walk, site));
+                _sites.GetOrAdd(site.Key, _ => new SiteReach(site)).Add(hit);
             }
         }
     }
 
-    // Asking for a service runs its factory: every time for a scoped or transient one, the first time for a singleton.
-    private IEnumerable<Edge> Injections(EntryPoint root) =>
-        roots.Injected(root).Where(i => i.Factory.Node != root.Node).Select(i => new Edge(
-            i.Factory.Node,
-            i.Parameter.Locations.FirstOrDefault(l => l.IsInSource) ?? root.Node.Syntax.GetLocation(),
-            EdgeKind.Injection,
-            Conditional: i.Factory.Lifetime == "singleton",
-            Via: $"{i.Factory.Lifetime} factory of {i.Parameter.Type.Name}"));
+    // A tplab-ignore on the blocking call, or on a call of the chain from this entry point.
+    private bool Ignored(RootWalk walk, SiteFacts site) =>
+        IgnoredAt(site.Site) || walk.EdgeSites(site.In).Any(IgnoredAt);
 
-    private Finding Make(EntryPoint root, IReadOnlyList<(CodeNode Node, Edge? Into)> path, BlockingCall call, Location site, bool conditional, string? uncertain,
-        CallContext siteContext, CodeNode inNode, string? adviceMethod = null)
-    {
-        var hops = new List<ChainHop>();
-        var reasons = new List<string>();
-        var context = siteContext;
-        if (PlaceWords.IsRequestPath(root.Place))
-        {
-            context |= CallContext.RequestPath;
-        }
-        for (var i = 0; i < path.Count; i++)
-        {
-            var (node, into) = path[i];
-            var at = i + 1 < path.Count ? path[i + 1].Into!.Site : site;
-            var line = at.GetLineSpan().StartLinePosition;
-            hops.Add(new ChainHop(node.FullName, node.DisplayName, node.RelativePath, line.Line + 1, line.Character + 1, Via(into)));
-            if (into is null)
-            {
-                continue;
-            }
-            if (into.Kind is EdgeKind.TaskRun or EdgeKind.Continuation)
-            {
-                context |= CallContext.TaskRun;
-            }
-            if (into.Kind == EdgeKind.Injection && into.Conditional)
-            {
-                reasons.Add("the singleton's factory runs once, on the first request that needs it (the requests that arrive meanwhile wait for it)");
-            }
-            else if (into.Conditional)
-            {
-                reasons.Add($"in a branch ({Where(path[i - 1].Node, into.Site)})");
-            }
-            if (into.Alternatives > 1)
-            {
-                reasons.Add($"through one of {into.Alternatives} implementations of {into.Via}");
-            }
-        }
-        if (conditional)
-        {
-            reasons.Add($"in a branch ({Where(inNode, site)})");
-        }
-        if (uncertain is not null)
-        {
-            reasons.Add(uncertain);
-        }
-        reasons.AddRange(PlaceReasons(root));
-        var severity = call.Kind == BlockingKind.TaskRunOffload ? Severity.Note : reasons.Count > 0 ? Severity.Warning : Severity.Error;
-        var method = adviceMethod ?? inNode.ShortName;
-        var advice = BlockingAdvice.For(call, root.Place, context, method, root.Node.ShortName);
-        return new Finding(root, call, severity, hops, context, reasons, advice) { Suppression = InlineIgnore.Find(path, site) };
-    }
-
-    private static IEnumerable<string> PlaceReasons(EntryPoint root) => root.Place switch
-    {
-        CodePlace.HostedService => ["runs in a hosted service, not while a request waits"],
-        CodePlace.Timer => ["runs on a timer, not while a request waits"],
-        CodePlace.DiFactory when root.Lifetime == "singleton" => ["runs once, when the singleton is first resolved (requests that need it meanwhile wait)"],
-        CodePlace.DiFactory => [$"runs each time the {root.Lifetime} service is resolved"],
-        _ => [],
-    };
-
-    private static string? Via(Edge? edge) => edge switch
-    {
-        null => null,
-        { Kind: EdgeKind.TaskRun } => "Task.Run body",
-        { Kind: EdgeKind.Continuation } => "ContinueWith continuation",
-        { Kind: EdgeKind.Implementation, Alternatives: > 1 } e => $"one of {e.Alternatives} implementations of {e.Via}",
-        { Kind: EdgeKind.Implementation } e => $"implementation of {e.Via}",
-        { Kind: EdgeKind.Callback } => "callback",
-        { Kind: EdgeKind.Injection } e => "resolved from DI: " + e.Via,
-        _ => null,
-    };
-
-    private static string Where(CodeNode node, Location site) =>
-        $"{node.RelativePath}:{site.GetLineSpan().StartLinePosition.Line + 1}";
-
-    private static List<(CodeNode Node, Edge? Into)> Path(Dictionary<CodeNode, Step> best, CodeNode node)
-    {
-        var path = new List<(CodeNode, Edge?)>();
-        for (CodeNode? n = node; n is not null; n = best[n].From)
-        {
-            path.Add((n, best[n].Into));
-        }
-        path.Reverse();
-        return path;
-    }
-
-    private sealed record Step(int Cost, int Depth, CodeNode? From, Edge? Into);
+    private bool IgnoredAt(Location location) => _ignored.GetOrAdd(location, l => InlineIgnore.At(l) is not null);
 }
+
+/// <summary>One entry point's reach of a site, in numbers: no chain is kept.</summary>
+internal readonly record struct SiteHit(int Root, Severity Severity, int Depth, int Cost, bool Ignored);
+
+/// <summary>A site and the entry points that reach it, noted concurrently by the walks.</summary>
+internal sealed class SiteReach(SiteFacts facts)
+{
+    private readonly List<SiteHit> _hits = [];
+
+    public SiteFacts Facts { get; } = facts;
+
+    public void Add(SiteHit hit)
+    {
+        lock (_hits)
+        {
+            _hits.Add(hit);
+        }
+    }
+
+    /// <summary>
+    /// The roots to report, worst first then nearest (an ignored way in left out unless every way in is ignored, then
+    /// the site is suppressed); the root that gives the severity, and a few others nearest first, have their chains shown.
+    /// </summary>
+    public ChosenSite Choose(IReadOnlyList<EntryPoint> all)
+    {
+        var live = _hits.Where(h => !h.Ignored).ToList();
+        var suppressed = live.Count == 0;
+        var hits = (suppressed ? _hits : live)
+            .GroupBy(h => h.Root).Select(g => g.First())
+            .OrderByDescending(h => h.Severity).ThenBy(h => h.Depth).ThenBy(h => h.Cost).ThenBy(h => all[h.Root].Key, StringComparer.Ordinal).ThenBy(h => h.Root)
+            .ToList();
+        var shown = new List<int> { hits[0].Root };
+        shown.AddRange(hits.Skip(1).OrderBy(h => h.Depth).ThenBy(h => all[h.Root].Key, StringComparer.Ordinal).Select(h => h.Root).Take(FindingBuilder.OtherChains));
+        return new ChosenSite(this, hits, shown, suppressed);
+    }
+}
+
+/// <summary>A site with its roots in report order and the roots whose chains are shown (the first gives the severity).</summary>
+internal sealed record ChosenSite(SiteReach Reach, IReadOnlyList<SiteHit> Roots, IReadOnlyList<int> Shown, bool Suppressed);

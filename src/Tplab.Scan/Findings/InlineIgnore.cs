@@ -15,14 +15,21 @@ internal static class InlineIgnore
     public static string? Find(IReadOnlyList<(CodeNode Node, Edge? Into)> path, Location site) =>
         At(site) ?? path.Select(p => p.Into is null ? null : At(p.Into.Site)).FirstOrDefault(r => r is not null);
 
-    private static string? At(Location location)
+    /// <summary>The reason of a <c>tplab-ignore</c> at the call <paramref name="location"/> (its first line or its member's), or null.</summary>
+    public static string? At(Location location)
     {
         if (location.SourceTree is not { } tree)
         {
             return null;
         }
+        var first = location.GetLineSpan().StartLinePosition.Line;
+        var member = CallPosition.Of(location).Line - 1;
+        return OnLine(tree, first) ?? (member != first ? OnLine(tree, member) : null);
+    }
+
+    private static string? OnLine(SyntaxTree tree, int line)
+    {
         var text = tree.GetText();
-        var line = location.GetLineSpan().StartLinePosition.Line;
         var same = Reason(text.Lines[line].ToString());
         if (same is not null || line == 0)
         {

@@ -51,7 +51,7 @@ internal static partial class WorkspaceLoader
             unrestored = [.. unrestored.Where(f => !f.IsRestored)];
         }
 
-        var failures = new ConcurrentDictionary<string, string>(StringComparer.Ordinal);
+        var failures = new ConcurrentDictionary<string, List<string>>(StringComparer.Ordinal);
         var workspace = MSBuildWorkspace.Create();
         try
         {
@@ -70,7 +70,7 @@ internal static partial class WorkspaceLoader
                 // MSBuild could not evaluate it (an SDK not installed, a broken project file): Roslyn keeps an empty shell.
                 if (project.FilePath is { } failedPath && failures.TryGetValue(failedPath, out var failure) && !project.Documents.Any())
                 {
-                    skipped.Add(new SkippedProject(ProjectName.Of(project), "MSBuild could not load it: " + failure));
+                    skipped.Add(Failed(ProjectName.Of(project), "MSBuild could not load it: ", failure));
                     continue;
                 }
                 if (!options.IncludeTests && ReferencesTestFramework(project))
@@ -84,28 +84,17 @@ internal static partial class WorkspaceLoader
                     skipped.Add(new SkippedProject(ProjectName.Of(project), "Roslyn built no compilation for it"));
                     continue;
                 }
-                var wasUnrestored = unrestored.Any(u => u.Path == project.FilePath);
-                var unresolved = wasUnrestored ? Unresolved(compilation, cancellationToken) : [];
-                if (wasUnrestored)
-                {
-                    skipped.Add(new SkippedProject(ProjectName.Of(project), unresolved.Count == 0
-                        ? "not restored; analysed without its packages"
-                        : $"not restored; analysed without its packages (unresolved: {string.Join(", ", unresolved)})"));
-                }
+                var unresolved = Unresolved(compilation, unrestored.Any(u => u.Path == project.FilePath), cancellationToken);
                 projects.Add(new LoadedProject(project, compilation, unresolved));
             }
             foreach (var file in toLoad.Where(f => !projects.Any(p => p.Project.FilePath == f.Path) && !leftOut.Contains(f.Name) && !skipped.Any(s => s.Name == f.Name)))
             {
-                var reason = failures.TryGetValue(file.Path, out var why) ? why : "MSBuild did not load it";
-                skipped.Add(new SkippedProject(file.Name, reason));
+                skipped.Add(failures.TryGetValue(file.Path, out var why) ? Failed(file.Name, "", why) : new SkippedProject(file.Name, "MSBuild did not load it"));
             }
-            // A project that loaded but whose evaluation reported a failure (a missing import, an SDK not installed) is read in part.
-            foreach (var project in projects.Where(p => p.Project.FilePath is { } f && failures.ContainsKey(f) && !skipped.Any(s => s.Name == p.Name)))
-            {
-                skipped.Add(new SkippedProject(project.Name, "loaded in part: " + failures[project.Project.FilePath!]));
-            }
+            // Loaded without some references (not restored, names unresolved, an evaluation error): analysed, and said once.
+            var partial = PartialReads.Of(projects, unrestored.Select(u => u.Path).ToHashSet(StringComparer.Ordinal), failures);
             progress.Status("");
-            return new LoadedCode(workspace, input, projects, skipped, leftOut);
+            return new LoadedCode(workspace, input, projects, skipped, leftOut, partial.Projects) { SharedErrors = partial.Shared };
         }
         catch
         {
@@ -200,7 +189,9 @@ internal static partial class WorkspaceLoader
     {
         // One restore of the solution restores every project in it; a folder's projects are restored one by one.
         var targets = input.Solution is { } sln && !sln.EndsWith(".slnf", StringComparison.OrdinalIgnoreCase) ? [sln] : unrestored.Select(u => u.Path).ToList();
-        var names = string.Join(", ", unrestored.Select(u => u.Name));
+        var names = unrestored.Count <= 4
+            ? string.Join(", ", unrestored.Select(u => u.Name))
+            : string.Join(", ", unrestored.Take(3).Select(u => u.Name)) + string.Create(CultureInfo.InvariantCulture, $" and {unrestored.Count - 3} more");
         progress.Line(string.Create(CultureInfo.InvariantCulture,
             $"tplab scan: restoring {unrestored.Count} project(s) that have no restore output ({names}): {string.Join("; ", targets.Select(Restorer.CommandFor))}"));
         foreach (var target in targets)
@@ -214,7 +205,10 @@ internal static partial class WorkspaceLoader
         }
     }
 
-    private static void NoteFailure(WorkspaceDiagnostic diagnostic, ConcurrentDictionary<string, string> failures)
+    private static SkippedProject Failed(string name, string prefix, List<string> errors) =>
+        new(name, prefix + SkippedProject.OneLine(errors)) { Details = [.. errors] };
+
+    private static void NoteFailure(WorkspaceDiagnostic diagnostic, ConcurrentDictionary<string, List<string>> failures)
     {
         if (diagnostic.Kind != WorkspaceDiagnosticKind.Failure)
         {
@@ -228,19 +222,30 @@ internal static partial class WorkspaceLoader
         var reason = with >= 0 ? message[(with + "with message:".Length)..].Trim() : message;
         // The message ends with the project's own path, which the skipped line already names.
         reason = (key.Length > 0 ? reason.Replace(key, "", StringComparison.Ordinal) : reason).Trim().TrimEnd('.').Trim();
-        failures.AddOrUpdate(key, reason, (_, old) => old.Contains(reason, StringComparison.Ordinal) ? old : old + "; " + reason);
+        var list = failures.GetOrAdd(key, _ => []);
+        lock (list)
+        {
+            // MSBuild repeats a solution's restore errors for each project: each error once, in the order it came.
+            foreach (var one in reason.Split("; ", StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+            {
+                if (!list.Contains(one))
+                {
+                    list.Add(one);
+                }
+            }
+        }
     }
 
-    // The names a project without its packages cannot resolve: CS0246 (type or namespace) and CS0234 (missing in namespace).
-    private static List<string> Unresolved(Compilation compilation, CancellationToken cancellationToken) =>
-        [.. compilation.GetDiagnostics(cancellationToken)
+    // The names a project cannot resolve: CS0246 (type or namespace) and CS0234 (missing in namespace). An unrestored
+    // project's bodies are read for them; a restored one's declarations only (binding every body here would double the scan).
+    private static List<string> Unresolved(Compilation compilation, bool unrestored, CancellationToken cancellationToken) =>
+        [.. (unrestored ? compilation.GetDiagnostics(cancellationToken) : compilation.GetDeclarationDiagnostics(cancellationToken))
             .Where(d => d.Id is "CS0246" or "CS0234")
             .Select(d => FirstQuoted().Match(d.GetMessage(CultureInfo.InvariantCulture)))
             .Where(m => m.Success)
             .Select(m => m.Groups[1].Value)
             .Distinct(StringComparer.Ordinal)
-            .Order(StringComparer.Ordinal)
-            .Take(8)];
+            .Order(StringComparer.Ordinal)];
 
     private static bool ReferencesTestFramework(Project project) =>
         project.MetadataReferences.OfType<PortableExecutableReference>().Select(r => Path.GetFileNameWithoutExtension(r.FilePath ?? ""))

@@ -1,5 +1,3 @@
-using System.Security.Cryptography;
-using System.Text;
 using System.Text.Json;
 using Tplab.Common.Json;
 using Tplab.Blocking;
@@ -8,13 +6,25 @@ using Tplab.Scan.Findings;
 namespace Tplab.Scan.Output;
 
 /// <summary>
-/// SARIF 2.1.0, for GitHub code scanning and VS Code's SARIF viewer: one result per finding at the blocking call, its
-/// chain from the entry point as a code flow, one rule per blocking family, baselined findings as "unchanged" and
-/// inline-ignored ones as suppressed (so a viewer hides them), skipped projects as notifications.
+/// SARIF 2.1.0, for GitHub code scanning and VS Code's SARIF viewer: one result per blocking site at the blocking member,
+/// the entry points that reach it as related locations (bounded), the worst one's chain and a few others as code flows,
+/// the finding's id as its fingerprint, one rule per blocking family, baselined findings as "unchanged" and
+/// inline-ignored ones as suppressed (so a viewer hides them), skipped and partly read projects as notifications.
 /// </summary>
 public sealed class SarifFormat : IScanFormat
 {
     private const string SourceRoot = "%SRCROOT%";
+
+    // GitHub keeps one alert per fingerprint across pushes: the finding's id, which does not move when lines or routes do.
+    private const string FingerprintKey = "tplabFinding/v2";
+
+    /// <summary>
+    /// Entry points listed per result as related locations, worst and nearest first (<c>properties.rootCount</c> has
+    /// them all; the JSON lists every one). GitHub code scanning accepts at most 1,000 locations per result and shows
+    /// 100; 20 keep a large solution's log small. A code flow is one chain (at most --max-depth + 1 steps, within the
+    /// 10,000 thread-flow locations a result may have), and a result has at most 1 + <see cref="FindingBuilder.OtherChains"/> of them.
+    /// </summary>
+    public const int MaxRelatedLocations = 20;
 
     // tplab's JSON options, less the nulls: SARIF's schema has no null for optional properties.
     private static readonly SarifJson Json = new(SarifOptions());
@@ -46,7 +56,11 @@ public sealed class SarifFormat : IScanFormat
         var results = r.Findings.Select(f => Result(f, kinds, suppression: null))
             .Concat(r.Suppressed.Select(f => Result(f, kinds, f.Suppression))).ToList();
         var root = new Uri(r.Input.Root.EndsWith('/') ? r.Input.Root : r.Input.Root + "/").AbsoluteUri;
-        var notifications = r.Skipped.Select(s => new SarifNotification(new SarifMessage($"skipped {s.Name}: {s.Reason}"), "warning")).ToList();
+        var notifications = r.Skipped.Select(s => new SarifNotification(new SarifMessage($"skipped {s.Name}: {s.Reason}"), "warning"))
+            .Concat(r.ReadInPart.Select(s => new SarifNotification(new SarifMessage($"read in part {s.Name}: {s.Reason}"), "warning")))
+            .Concat(r.SharedErrorsLine is { } shared ? [new SarifNotification(new SarifMessage(shared), "warning")] : [])
+            .Concat(r.NoRequestCodeLine is { } nothing ? [new SarifNotification(new SarifMessage(nothing), "error")] : [])
+            .ToList();
         var version = typeof(SarifFormat).Assembly.GetName().Version?.ToString(3) ?? "0";
         return new SarifLog(
             "https://json.schemastore.org/sarif-2.1.0.json",
@@ -75,34 +89,40 @@ public sealed class SarifFormat : IScanFormat
     {
         var site = f.Site;
         var root = f.Root.Key;
-        var message = $"{f.Call} holds a thread-pool thread on {root}, reached through {string.Join(" → ", f.Chain.Select(h => h.Display))}. {f.Advice}";
-        var flow = new SarifCodeFlow(
-            new SarifMessage($"{root} → {f.Call.Name}"),
-            [new SarifThreadFlow([.. f.Chain.Select((h, i) => new SarifThreadFlowLocation(
-                new SarifLocation(Physical(h.File, h.Line, h.Column), new SarifMessage(i == f.Chain.Count - 1 ? $"{h.Display} calls {f.Call.Name}" : h.Via is null ? h.Display : $"{h.Display} ({h.Via})"), null),
-                i,
-                i + 1))])]);
+        var others = f.Roots.Count > 1 ? $" It is reached from {f.Roots.Count} entry points; the worst is {root}." : $" It is reached from {root} only.";
+        var message = $"{f.Call} holds a thread-pool thread, reached through {string.Join(" → ", f.Chain.Select(h => h.Display))}.{others} {f.Advice}";
+        var flows = new[] { new RootChain(f.Root, f.Chain, f.Reasons) }.Concat(f.OtherChains).Select(c => Flow(c, f.Call.Name)).ToList();
+        var related = f.Roots.Take(MaxRelatedLocations).Select((r, i) => new SarifLocation(
+            Physical(r.Root.Node.RelativePath, r.Root.Node.Line, 1),
+            new SarifMessage($"entry point {r.Root.Key} ({ScanJsonFormat.SeverityId(r.Severity)}, {r.Depth} call(s) away)"),
+            null) { Id = i + 1 }).ToList();
         return new SarifResult(
             PlaceWords.KindId(f.Call.Kind),
             kinds.IndexOf(f.Call.Kind),
             JsonSeverity(f.Severity),
             new SarifMessage(message),
             [new SarifLocation(Physical(site.File, site.Line, site.Column), null, [new SarifLogicalLocation(f.UserFrame, "function")])],
-            [flow],
-            new Dictionary<string, string>(StringComparer.Ordinal) { ["tplabFinding/v1"] = Fingerprint(f.Key) },
+            related,
+            flows,
+            new Dictionary<string, string>(StringComparer.Ordinal) { [FingerprintKey] = f.Id },
             f.Baselined ? "unchanged" : "new",
             suppression is null ? null : [new SarifSuppression("inSource", suppression.Length > 0 ? suppression : "tplab-ignore")],
-            new SarifResultProperties(root, f.Root.Endpoint?.Method, f.Root.Endpoint?.Route, PlaceWords.Id(f.Root.Place), f.UserFrame, f.Call.Name, f.Reasons, f.Advice));
+            new SarifResultProperties(f.Id, root, f.Root.Endpoint?.Method, f.Root.Endpoint?.Route, PlaceWords.Id(f.Root.Place), f.UserFrame, f.Call.Name, f.Reasons, f.Advice,
+                f.Roots.Count));
     }
+
+    private static SarifCodeFlow Flow(RootChain c, string callName) => new(
+        new SarifMessage($"{c.Root.Key} → {callName}"),
+        [new SarifThreadFlow([.. c.Chain.Select((h, i) => new SarifThreadFlowLocation(
+            new SarifLocation(Physical(h.File, h.Line, h.Column), new SarifMessage(i == c.Chain.Count - 1 ? $"{h.Display} calls {callName}" : h.Via is null ? h.Display : $"{h.Display} ({h.Via})"), null),
+            i,
+            i + 1))])]);
 
     private static string JsonSeverity(Severity severity) => ScanJsonFormat.SeverityId(severity);
 
     private static SarifPhysicalLocation Physical(string file, int line, int column) =>
         new(new SarifArtifactLocation(Uri.EscapeDataString(file).Replace("%2F", "/", StringComparison.Ordinal), SourceRoot), new SarifRegion(line, column));
 
-    // GitHub keeps one alert per fingerprint across pushes: the baseline key, which does not move when lines do.
-    private static string Fingerprint(BaselineKey key) =>
-        Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes($"{key.Root}\n{key.UserMethod}\n{key.BlockingCall}")))[..32];
 
     private static string BlockingKindLabel(BlockingKind kind) => new BlockingCall(kind, "", new StackFrame("", "", "")).KindLabel;
 }

@@ -23,15 +23,21 @@ internal sealed record SarifProperties(IReadOnlyList<string> Tags);
 internal sealed record SarifMessage(string Text);
 
 internal sealed record SarifResult(
-    string RuleId, int RuleIndex, string Level, SarifMessage Message, IReadOnlyList<SarifLocation> Locations, IReadOnlyList<SarifCodeFlow> CodeFlows,
-    IReadOnlyDictionary<string, string> PartialFingerprints, string BaselineState, IReadOnlyList<SarifSuppression>? Suppressions, SarifResultProperties Properties);
+    string RuleId, int RuleIndex, string Level, SarifMessage Message, IReadOnlyList<SarifLocation> Locations, IReadOnlyList<SarifLocation>? RelatedLocations,
+    IReadOnlyList<SarifCodeFlow> CodeFlows, IReadOnlyDictionary<string, string> PartialFingerprints, string BaselineState, IReadOnlyList<SarifSuppression>? Suppressions,
+    SarifResultProperties Properties);
 
 internal sealed record SarifResultProperties(
-    string Root, string? HttpMethod, string? Route, string Place, string UserFrame, string BlockingCall, IReadOnlyList<string> Reasons, string Advice);
+    string Id, string Root, string? HttpMethod, string? Route, string Place, string UserFrame, string BlockingCall, IReadOnlyList<string> Reasons, string Advice,
+    int RootCount);
 
 internal sealed record SarifSuppression(string Kind, string Justification);
 
-internal sealed record SarifLocation(SarifPhysicalLocation PhysicalLocation, SarifMessage? Message, IReadOnlyList<SarifLogicalLocation>? LogicalLocations);
+internal sealed record SarifLocation(SarifPhysicalLocation PhysicalLocation, SarifMessage? Message, IReadOnlyList<SarifLogicalLocation>? LogicalLocations)
+{
+    /// <summary>A related location's id, unique within its result.</summary>
+    public int? Id { get; init; }
+}
 
 internal sealed record SarifLogicalLocation(string FullyQualifiedName, string Kind);
 

@@ -1,22 +1,26 @@
-using System.Text.Json;
-using Tplab.Common.Json;
 using System.Text.Json.Serialization;
 using Tplab.Blocking;
+using Tplab.Common.Json;
 using Tplab.Scan.Findings;
+using Tplab.Scan.Roots;
 
 namespace Tplab.Scan.Output;
 
-/// <summary>The report for machines: documented in docs/scan.md, validated by docs/schemas/scan.schema.json, versioned by <c>schema</c>.</summary>
+/// <summary>
+/// The report for machines: documented in docs/scan.md, validated by docs/schemas/scan.schema.json, versioned by
+/// <c>schema</c>. One finding per blocking site; the entry points that reach sites are listed once
+/// (<c>entryPoints</c>) and each finding names its own by index, so the file grows with sites, not roots × sites.
+/// </summary>
 public sealed class ScanJsonFormat : IScanFormat
 {
-    /// <summary>Bumped when a field changes meaning or goes away.</summary>
-    public const int SchemaVersion = 1;
+    /// <summary>Bumped when a field changes meaning or goes away (2: a finding is a site, with its entry points).</summary>
+    public const int SchemaVersion = 2;
 
     public string Name => "json";
 
     public IReadOnlyList<string> Extensions => [".json"];
 
-    public string Description => "for machines: every finding with endpoint, place, user frame, blocking call, chain, severity, advice";
+    public string Description => "for machines: every blocking site once, with its id, severity, the entry points that reach it, the worst one's chain, advice";
 
     // tplab's one set of JSON options (readable escaping: Program.<Main>$ and arrows stay as written; "\n" endings).
     private static readonly ScanReportJson Json = new(TplabJson.Options(indented: true));
@@ -36,47 +40,86 @@ public sealed class ScanJsonFormat : IScanFormat
         _ => "note",
     };
 
-    internal static ScanDocument ToDocument(ScanResult r) => new(
-        SchemaVersion,
-        new ToolDocument("tplab", typeof(ScanJsonFormat).Assembly.GetName().Version?.ToString(3) ?? "0"),
-        r.Input.DisplayName,
-        new ProjectsDocument(r.Analysed, [.. r.Skipped.Select(s => new SkippedDocument(s.Name, s.Reason))], r.LeftOutTests),
-        new SummaryDocument(r.Count(Severity.Error), r.Count(Severity.Warning), r.Count(Severity.Note), r.Baselined, r.Suppressed.Count,
-            r.EntryPoints, r.MethodsRead, Math.Round(r.LoadTime.TotalSeconds, 3), Math.Round(r.AnalysisTime.TotalSeconds, 3), r.Partial),
-        [.. r.Findings.Select(Finding)]);
+    internal static ScanDocument ToDocument(ScanResult r)
+    {
+        var entryPoints = EntryPoints(r.Findings);
+        var index = entryPoints.Select((e, i) => (e.Key, i)).ToDictionary(x => x.Key, x => x.i, StringComparer.Ordinal);
+        return new(
+            SchemaVersion,
+            new ToolDocument("tplab", typeof(ScanJsonFormat).Assembly.GetName().Version?.ToString(3) ?? "0"),
+            r.Input.DisplayName,
+            new ProjectsDocument(r.Analysed, [.. r.Skipped.Select(s => new SkippedDocument(s.Name, s.Reason))], r.LeftOutTests,
+                [.. r.ReadInPart.Select(p => new InPartDocument(p.Name, p.Reason))], r.SharedErrors),
+            new SummaryDocument(r.Count(Severity.Error), r.Count(Severity.Warning), r.Count(Severity.Note), r.Baselined, r.Suppressed.Count,
+                r.Findings.Count, r.EntryPoints, entryPoints.Count, r.MethodsRead, Math.Round(r.LoadTime.TotalSeconds, 3), Math.Round(r.AnalysisTime.TotalSeconds, 3),
+                r.Partial, r.RequestCodeRead),
+            [.. entryPoints.Select(EntryPoint)],
+            [.. r.Findings.Select(f => Finding(f, index))]);
+    }
 
-    private static FindingDocument Finding(Finding f) => new(
+    /// <summary>The entry points that reach at least one reported site, in the order their first site is reported.</summary>
+    internal static List<EntryPoint> EntryPoints(IEnumerable<Finding> findings)
+    {
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        return [.. findings.SelectMany(f => f.Roots).Select(r => r.Root).Where(r => seen.Add(r.Key))];
+    }
+
+    private static EntryPointDocument EntryPoint(EntryPoint e) => new(
+        e.Key,
+        e.Endpoint is { } ep ? new EndpointDocument(ep.Method, ep.Route) : null,
+        PlaceWords.Id(e.Place),
+        e.Node.FullName,
+        e.Node.RelativePath,
+        e.Node.Line,
+        e.Guards);
+
+    private static FindingDocument Finding(Finding f, Dictionary<string, int> index) => new(
+        f.Id,
         SeverityId(f.Severity),
-        f.Root.Endpoint is { } e ? new EndpointDocument(e.Method, e.Route) : null,
-        f.Root.Key,
-        PlaceWords.Id(f.Root.Place),
-        f.Root.Guards,
+        f.Site.File,
+        f.Site.Line,
+        f.Site.Column,
         f.UserFrame,
         f.Call.Name,
         PlaceWords.KindId(f.Call.Kind),
         f.Call.On,
+        f.Root.Endpoint is { } e ? new EndpointDocument(e.Method, e.Route) : null,
+        f.Root.Key,
+        PlaceWords.Id(f.Root.Place),
+        f.Root.Guards,
         [.. f.Chain.Select(h => new HopDocument(h.Method, h.File, h.Line, h.Column, h.Via))],
         PlaceWords.ContextIds(f.Context),
         f.Reasons,
         f.Advice,
-        f.Baselined);
+        f.Baselined,
+        f.Roots.Count,
+        [.. f.Roots.Select(r => index[r.Root.Key])],
+        new SeveritiesDocument(f.Roots.Count(r => r.Severity == Severity.Error), f.Roots.Count(r => r.Severity == Severity.Warning), f.Roots.Count(r => r.Severity == Severity.Note)));
 }
 
-internal sealed record ScanDocument(int Schema, ToolDocument Tool, string Scanned, ProjectsDocument Projects, SummaryDocument Summary, IReadOnlyList<FindingDocument> Findings);
+internal sealed record ScanDocument(int Schema, ToolDocument Tool, string Scanned, ProjectsDocument Projects, SummaryDocument Summary,
+    IReadOnlyList<EntryPointDocument> EntryPoints, IReadOnlyList<FindingDocument> Findings);
 
 internal sealed record ToolDocument(string Name, string Version);
 
-internal sealed record ProjectsDocument(IReadOnlyList<string> Analysed, IReadOnlyList<SkippedDocument> Skipped, IReadOnlyList<string> LeftOutTests);
+internal sealed record ProjectsDocument(IReadOnlyList<string> Analysed, IReadOnlyList<SkippedDocument> Skipped, IReadOnlyList<string> LeftOutTests, IReadOnlyList<InPartDocument> ReadInPart,
+    IReadOnlyList<string> SharedErrors);
 
 internal sealed record SkippedDocument(string Project, string Reason);
 
-internal sealed record SummaryDocument(int Errors, int Warnings, int Notes, int Baselined, int Suppressed, int EntryPoints, int MethodsFollowed,
-    double LoadSeconds, double AnalysisSeconds, bool Partial);
+internal sealed record InPartDocument(string Project, string Reason);
+
+internal sealed record SummaryDocument(int Errors, int Warnings, int Notes, int Baselined, int Suppressed, int Sites, int EntryPoints, int EntryPointsReachingSites,
+    int MethodsFollowed, double LoadSeconds, double AnalysisSeconds, bool Partial, bool RequestCodeRead);
+
+internal sealed record EntryPointDocument(string Key, EndpointDocument? Endpoint, string Place, string Method, string File, int Line, IReadOnlyList<string> Guards);
 
 internal sealed record FindingDocument(
-    string Severity, EndpointDocument? Endpoint, string Root, string Place, IReadOnlyList<string> Guards, string UserFrame, string BlockingCall,
-    string BlockingKind, string? BlockingOn, IReadOnlyList<HopDocument> Chain, IReadOnlyList<string> Context, IReadOnlyList<string> Reasons,
-    string Advice, bool Baselined);
+    string Id, string Severity, string File, int Line, int Column, string UserFrame, string BlockingCall, string BlockingKind, string? BlockingOn,
+    EndpointDocument? Endpoint, string Root, string Place, IReadOnlyList<string> Guards, IReadOnlyList<HopDocument> Chain, IReadOnlyList<string> Context,
+    IReadOnlyList<string> Reasons, string Advice, bool Baselined, int RootCount, IReadOnlyList<int> Roots, SeveritiesDocument RootSeverities);
+
+internal sealed record SeveritiesDocument(int Error, int Warning, int Note);
 
 internal sealed record EndpointDocument(string Method, string Route);
 

@@ -4,8 +4,13 @@ using Tplab.Scan.Findings;
 
 namespace Tplab.Scan.Output;
 
-/// <summary>The report for a person: a summary line, then each entry point with its findings, the chain file by file, and the fix.</summary>
-public sealed class ScanTextFormat : IScanFormat
+/// <summary>
+/// The report for a person: what was read, a summary (sites by severity and kind, the entry points that reach the most
+/// sites), then each blocking site once, worst first, with the entry points that reach it, the worst one's chain file
+/// by file, and the fix (<c>--group-by endpoint</c>: each entry point with the sites it reaches). No line is longer
+/// than a screen needs: long lists say how many more there are, long sentences wrap.
+/// </summary>
+public sealed record ScanTextFormat : IScanFormat
 {
     private static readonly CultureInfo Inv = CultureInfo.InvariantCulture;
 
@@ -13,20 +18,61 @@ public sealed class ScanTextFormat : IScanFormat
 
     public IReadOnlyList<string> Extensions => [".txt"];
 
-    public string Description => "for a person: grouped by endpoint, each chain with file:line, and the fix";
+    public string Description => "for a person: a summary, then each blocking site once, worst first, with its entry points, the chain with file:line, and the fix";
+
+    /// <summary>At most this many sites (or entry points, grouped by endpoint), worst first; null: all.</summary>
+    public int? Top { get; init; }
+
+    public ScanGrouping GroupBy { get; init; } = ScanGrouping.Site;
 
     public void Write(ScanResult result, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(writer);
         var r = result;
-        var leftOut = r.LeftOutTests.Count > 0 ? $"; {r.LeftOutTests.Count} test project(s) left out ({string.Join(", ", r.LeftOutTests)}), --include-tests reads them" : "";
+        if (r.NoRequestCodeLine is { } nothing)
+        {
+            writer.WriteLine("tplab scan: " + nothing);
+        }
+        var leftOut = r.LeftOutTests.Count > 0 ? $"; {r.LeftOutTests.Count} test project(s) left out (--include-tests reads them)" : "";
         writer.WriteLine(string.Create(Inv,
             $"tplab scan: {r.Input.DisplayName}: {r.Analysed.Count} project(s) loaded in {r.LoadTime.TotalSeconds:0.0} s; {r.EntryPoints} entry points, {r.MethodsRead} methods followed in {r.AnalysisTime.TotalSeconds:0.0} s{leftOut}"));
+        foreach (var inPart in r.ReadInPart)
+        {
+            writer.WriteLine($"read in part: {inPart}");
+        }
         foreach (var skipped in r.Skipped)
         {
             writer.WriteLine($"skipped: {skipped}");
         }
+        if (r.SharedErrorsLine is { } shared)
+        {
+            writer.WriteLine(shared);
+        }
+        if (r.ReadInPart.Count > 0)
+        {
+            writer.WriteLine("(read in part: analysed without what is named; tplab scan --verbose lists every error and unresolved name)");
+        }
+        WriteSummary(r, writer);
+        if (r.Findings.Count == 0)
+        {
+            writer.WriteLine(r.EntryPoints == 0
+                ? "no entry point found: no controller, endpoint, middleware, hub, hosted service or timer in the code read"
+                : "no blocking call is reached from any entry point");
+            return;
+        }
+        if (GroupBy == ScanGrouping.Endpoint)
+        {
+            ScanTextSites.WriteByEndpoint(r, Top, writer);
+        }
+        else
+        {
+            ScanTextSites.WriteBySite(r, Top, writer);
+        }
+    }
+
+    private static void WriteSummary(ScanResult r, TextWriter writer)
+    {
         var extra = new List<string>();
         if (r.Baselined > 0)
         {
@@ -37,47 +83,17 @@ public sealed class ScanTextFormat : IScanFormat
             extra.Add(string.Create(Inv, $"{r.Suppressed.Count} ignored inline"));
         }
         writer.WriteLine(string.Create(Inv,
-            $"findings: {r.Count(Severity.Error)} error(s), {r.Count(Severity.Warning)} warning(s), {r.Count(Severity.Note)} note(s){(extra.Count > 0 ? " (" + string.Join(", ", extra) + ")" : "")}"));
+            $"findings: {r.Findings.Count - r.Baselined} blocking site(s): {r.Count(Severity.Error)} error(s), {r.Count(Severity.Warning)} warning(s), {r.Count(Severity.Note)} note(s){(extra.Count > 0 ? " (" + string.Join(", ", extra) + ")" : "")}"));
         if (r.Findings.Count == 0)
         {
-            writer.WriteLine(r.EntryPoints == 0
-                ? "no entry point found: no controller, endpoint, middleware, hub, hosted service or timer in the code read"
-                : "no blocking call is reached from any entry point");
+            return;
         }
-        foreach (var group in r.Findings.GroupBy(f => f.Root.Key))
-        {
-            var root = group.First().Root;
-            writer.WriteLine();
-            writer.WriteLine(root.Title);
-            foreach (var f in group)
-            {
-                WriteFinding(f, writer);
-            }
-        }
-    }
-
-    private static void WriteFinding(Finding f, TextWriter writer)
-    {
-        var label = f.Severity switch { Severity.Error => "ERROR  ", Severity.Warning => "WARNING", _ => "NOTE   " };
-        var baselined = f.Baselined ? " [baselined]" : "";
-        writer.WriteLine($"  {label} {f.Call} in {f.Chain[^1].Display}{baselined}");
-        if (f.Reasons.Count > 0)
-        {
-            writer.WriteLine($"    why not an error: {string.Join("; ", f.Reasons)}");
-        }
-        writer.WriteLine("    chain:");
-        var width = f.Chain.Max(h => h.Display.Length + (h.Via is null ? 0 : h.Via.Length + 3));
-        for (var i = 0; i < f.Chain.Count; i++)
-        {
-            var hop = f.Chain[i];
-            var name = hop.Via is null ? hop.Display : $"{hop.Display} [{hop.Via}]";
-            var mark = i == f.Chain.Count - 1 ? $"   <- {f.Call.Name}" : "";
-            writer.WriteLine(string.Create(Inv, $"      {name.PadRight(width)}  {hop.File}:{hop.Line}{mark}"));
-        }
-        writer.WriteLine($"    fix: {f.Advice}");
-        if (f.Root.Place == CodePlace.Middleware)
-        {
-            writer.WriteLine($"    scope: a middleware holds the thread of every request that passes it ({f.Root.GuardText})");
-        }
+        var kinds = r.Findings.GroupBy(f => PlaceWords.KindId(f.Call.Kind)).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
+            .Select(g => string.Create(Inv, $"{g.Key} {g.Count()}"));
+        writer.WriteLine(ScanTextSites.Limit("by kind: ", kinds, 6));
+        var reached = r.Findings.SelectMany(f => f.Roots).GroupBy(x => x.Root.Key, StringComparer.Ordinal)
+            .Select(g => (Key: g.Key, Sites: g.Count())).OrderByDescending(x => x.Sites).ThenBy(x => x.Key, StringComparer.Ordinal).ToList();
+        writer.WriteLine(ScanTextSites.Limit(string.Create(Inv, $"{reached.Count} entry point(s) reach them; most sites: "),
+            reached.Select(x => string.Create(Inv, $"{x.Key} ({x.Sites})")), 5));
     }
 }

@@ -46,20 +46,24 @@ public static class PlanBuilder
         var name = Safe("scan-" + Path.GetFileNameWithoutExtension(project));
         var scenarios = new List<Scenario>();
         var ids = new HashSet<string>(StringComparer.Ordinal);
-        foreach (var endpoint in findings.Select(f => (Finding: f, Endpoint: Target(f))).Where(x => x.Endpoint is not null).GroupBy(x => x.Endpoint!.ToString(), StringComparer.Ordinal))
+        // A site reached from several endpoints is checked under each of them: the endpoints come from the sites' roots.
+        var reached = findings.SelectMany(f => f.Roots.Select(r => (Finding: f, Root: r, Endpoint: Target(r.Root)))).ToList();
+        foreach (var endpoint in reached.Where(x => x.Endpoint is not null).GroupBy(x => x.Endpoint!.ToString(), StringComparer.Ordinal))
         {
             var target = endpoint.First().Endpoint!;
-            var handler = endpoint.Select(x => x.Finding.Root).FirstOrDefault(r => r.Endpoint == target);
+            var handler = endpoint.Select(x => x.Root.Root).FirstOrDefault(r => r.Endpoint == target);
             var request = EndpointRequest.For(target, handler);
             var enabled = writes || !Writes.Contains(request.Method);
             scenarios.Add(new Scenario
             {
                 Experiment = name, Id = UniqueId(request, ids), Name = request.Name, Requests = [request],
                 Load = new LoadProfile { Concurrency = Concurrency, Duration = LoadDuration, Timeout = TimeSpan.FromSeconds(30) },
-                Deadline = TimeSpan.FromMinutes(2), Enabled = enabled, Checks = [.. endpoint.Select(x => Check(x.Finding))],
+                Deadline = TimeSpan.FromMinutes(2), Enabled = enabled, Checks = [.. endpoint.Select(x => Check(x.Finding, x.Root))],
             });
         }
-        var watch = findings.Where(f => Target(f) is null).Select(Check).ToList();
+        var loaded = reached.Where(x => x.Endpoint is not null).Select(x => x.Finding.Id).ToHashSet(StringComparer.Ordinal);
+        var watch = reached.Where(x => x.Endpoint is null && !loaded.Contains(x.Finding.Id))
+            .DistinctBy(x => x.Finding.Id).Select(x => Check(x.Finding, x.Root)).ToList();
         if (scenarios.All(s => !s.Enabled))
         {
             throw Common.TplabException.Usage(scenarios.Count == 0
@@ -113,25 +117,26 @@ public static class PlanBuilder
 
     // The endpoint whose load checks a finding: its own; for a middleware or filter that guards some paths or endpoints
     // only, the first of them (a request there passes it); none for code every request passes, or none at all (watched).
-    private static HttpEndpoint? Target(Finding f)
+    private static HttpEndpoint? Target(EntryPoint root)
     {
-        if (f.Root.Endpoint is { } own)
+        if (root.Endpoint is { } own)
         {
             return own;
         }
-        if (f.Root.Place is not (CodePlace.Middleware or CodePlace.Filter) || f.Root.Guards.Count == 0)
+        if (root.Place is not (CodePlace.Middleware or CodePlace.Filter) || root.Guards.Count == 0)
         {
             return null;
         }
-        var guard = f.Root.Guards[0].TrimEnd('*').TrimEnd('/');
+        var guard = root.Guards[0].TrimEnd('*').TrimEnd('/');
         var space = guard.IndexOf(' ', StringComparison.Ordinal);
         return space > 0 && guard[..space].All(char.IsAsciiLetterUpper)
             ? new HttpEndpoint(guard[..space], guard[(space + 1)..])
             : guard.StartsWith('/') ? new HttpEndpoint("GET", guard) : null;
     }
 
-    private static FindingCheck Check(Finding f) => new(
-        PlaceWords.KindId(f.Call.Kind), f.Root.Key, f.UserFrame, f.Call.Name, ScanJsonFormat.SeverityId(f.Severity),
+    // The check of a site under one of its entry points: that entry point's own severity.
+    private static FindingCheck Check(Finding f, SiteRoot root) => new(
+        PlaceWords.KindId(f.Call.Kind), root.Root.Key, f.UserFrame, f.Call.Name, ScanJsonFormat.SeverityId(root.Severity),
         $"{f.Site.File}:{f.Site.Line.ToString(CultureInfo.InvariantCulture)}");
 
     private static string UniqueId(RequestSpec request, HashSet<string> taken)

@@ -53,8 +53,15 @@ public sealed class ScanCliTests
         Assert.True(code == ExitCodes.Partial, $"exit {code}: {stderr}");
         var skipped = stderr.Split('\n').Where(l => l.StartsWith("tplab scan: skipped ", StringComparison.Ordinal)).ToList();
         Assert.Equal(["tplab scan: skipped Bad: MSBuild could not load it: The SDK 'Contoso.Build.Sdk/1.0.0' specified could not be found"], skipped);
-        Assert.Contains("--allow-partial", stderr, StringComparison.Ordinal);
         Assert.Contains("skipped: Bad:", stdout, StringComparison.Ordinal);
+        // The project that loaded serves no requests: the report says so first, and no option makes it a clean exit 0.
+        Assert.StartsWith("tplab scan: no project that serves requests was read (1 skipped, 0 read in part)", stdout, StringComparison.Ordinal);
+        Assert.DoesNotContain("skipped Good", stderr, StringComparison.Ordinal);
+
+        (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "scan", Fixture("Broken"), "--allow-partial");
+        Assert.True(code == ExitCodes.Partial, $"--allow-partial: exit {code}: {stderr}");
+        Assert.Contains("no project that serves requests was read", stderr, StringComparison.Ordinal);
+        Assert.StartsWith("tplab scan: no project that serves requests was read", stdout, StringComparison.Ordinal);
     }
 
     [SchemaFact]

@@ -21,6 +21,15 @@ public sealed class ScanBadInputTests
         { "scan {tmp} --include-tests=maybe", ExitCodes.Usage, "'maybe'" },
         { "scan {tmp} --allow-partial=maybe", ExitCodes.Usage, "'maybe'" },
         { "scan {tmp} --no-restore=maybe", ExitCodes.Usage, "'maybe'" },
+        { "scan {tmp} --verbose=maybe", ExitCodes.Usage, "'maybe'" },
+        { "scan {tmp} --group-by module", ExitCodes.Usage, "'module'" },
+        { "scan {tmp} --group-by", ExitCodes.Usage, "--group-by" },
+        // the text report's length: a whole number of sites, at least one, read in the invariant culture
+        { "scan {tmp} --top 0", ExitCodes.Usage, "--top must be 1 or more, got 0" },
+        { "scan {tmp} --top -3", ExitCodes.Usage, "--top must be 1 or more, got -3" },
+        { "scan {tmp} --top ten", ExitCodes.Usage, "'ten'" },
+        { "scan {tmp} --top 2,5", ExitCodes.Usage, "'2,5'" },
+        { "scan {tmp} --top", ExitCodes.Usage, "--top" },
         // files: read, or opened for writing, before any project loads
         { "scan {tmp} -o {tmp}/no/such/folder/scan.json", ExitCodes.OutputFailed, "{tmp}/no/such/folder/scan.json" },
         { "scan {tmp} --output", ExitCodes.Usage, "--output" },

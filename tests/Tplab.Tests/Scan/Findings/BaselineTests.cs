@@ -11,7 +11,7 @@ public sealed class BaselineTests
     {
         var baseline = new Baseline
         {
-            Findings = [new BaselineKey("GET /orders/{id}", "Shop.Orders.Load", "Thread.Sleep"), new BaselineKey("middleware Shop.Tenant.InvokeAsync", "Shop.Tenant.Resolve", "Task.Result")],
+            Findings = [new BaselineKey(FindingId.For("Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep"), new BaselineKey(FindingId.For("Shop.Tenant.Resolve", "Task.Result", 1), "Shop.Tenant.Resolve", "Task.Result")],
         };
         var writer = new StringWriter();
         baseline.Write(writer);
@@ -27,8 +27,37 @@ public sealed class BaselineTests
         }
     }
 
+    [Fact]
+    public void Contains_KeyedBySite_AcceptsItFromAnyEntryPointButNotAnotherCallOfTheMethod()
+    {
+        var baseline = new Baseline { Findings = [new BaselineKey(FindingId.For("Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep")] };
+
+        Assert.True(baseline.Contains(new BaselineKey(FindingId.For("Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep")));
+        Assert.False(baseline.Contains(new BaselineKey(FindingId.For("Shop.Orders.Load", "Thread.Sleep", 1), "Shop.Orders.Load", "Thread.Sleep")));
+    }
+
+    [Fact]
+    public void Read_Schema1KeyedByEntryPoint_AcceptsTheMethodsCallsOfThatName()
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"tplab-baseline-{Guid.NewGuid():N}.json");
+        File.WriteAllText(path, """{ "schema": 1, "tool": "tplab scan", "findings": [ { "root": "GET /old-route", "userMethod": "Shop.Orders.Load", "blockingCall": "Thread.Sleep" } ] }""");
+        try
+        {
+            var baseline = Baseline.Read(path);
+
+            Assert.True(baseline.Contains(new BaselineKey(FindingId.For("Shop.Orders.Load", "Thread.Sleep", 1), "Shop.Orders.Load", "Thread.Sleep")));
+            Assert.False(baseline.Contains(new BaselineKey(FindingId.For("Shop.Orders.Load", "Task.Wait", 0), "Shop.Orders.Load", "Task.Wait")));
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
     [Theory]
     [InlineData("{ not json", "not a tplab scan baseline")]
+    [InlineData("{\"findings\": []}", "not a tplab scan baseline")]
+    [InlineData("{\"schema\": 1, \"findings\": [ { \"root\": \"GET /\" } ]}", "needs userMethod and blockingCall")]
     [InlineData("{\"schema\": 7, \"findings\": []}", "schema 7")]
     public void Read_BadFile_IsAUsageError(string text, string message)
     {

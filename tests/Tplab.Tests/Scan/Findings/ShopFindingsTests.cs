@@ -45,10 +45,14 @@ public sealed class ShopFindingsTests(ShopScan shop)
     [InlineData("GET /offload", "Shop.Web.Endpoints.ShopApi.MapShopApi", "Task.Run", Severity.Note)]
     public void Analyse_ShopSolution_ReportsFinding(string root, string userFrame, string blockingCall, Severity severity)
     {
-        var finding = shop.Result.Findings.FirstOrDefault(f => f.Root.Key == root && f.UserFrame == userFrame && f.Call.Name == blockingCall);
+        var finding = shop.Result.Findings.FirstOrDefault(f => f.UserFrame == userFrame && f.Call.Name == blockingCall && f.Roots.Any(r => r.Root.Key == root));
         Assert.True(finding is not null,
-            $"no {blockingCall} in {userFrame} from {root}; found there: {string.Join("; ", shop.Result.Findings.Where(f => f.Root.Key == root).Select(f => $"{f.Call.Name} in {f.UserFrame}"))}");
-        Assert.Equal(severity, finding.Severity);
+            $"no {blockingCall} in {userFrame} from {root}; found there: {string.Join("; ", shop.Result.Findings.Where(f => f.Roots.Any(r => r.Root.Key == root)).Select(f => $"{f.Call.Name} in {f.UserFrame}"))}");
+        // The severity from that entry point; the site's is the worst over its entry points.
+        Assert.Equal(severity, finding.Roots.Single(r => r.Root.Key == root).Severity);
+        Assert.Equal(finding.Roots.Max(r => r.Severity), finding.Severity);
+        Assert.Equal(finding.Severity, finding.Roots[0].Severity);
+        Assert.Equal(finding.Root, finding.Roots[0].Root);
         Assert.False(string.IsNullOrWhiteSpace(finding.Advice));
     }
 
@@ -69,7 +73,7 @@ public sealed class ShopFindingsTests(ShopScan shop)
     // Ignored inline with a reason.
     [InlineData("GET /legacy")]
     public void Analyse_HarmlessEndpoint_ReportsNothing(string root) =>
-        Assert.DoesNotContain(shop.Result.Findings, f => f.Root.Key == root);
+        Assert.DoesNotContain(shop.Result.Findings, f => f.Roots.Any(r => r.Root.Key == root));
 
     [Fact]
     public void Analyse_BlockingInMainBeforeTheHostStarts_IsNotReported() =>
@@ -78,16 +82,36 @@ public sealed class ShopFindingsTests(ShopScan shop)
     [Fact]
     public void Analyse_OneImplementationOfTwo_ChainNamesEachHopWithFileAndLine()
     {
-        var finding = shop.Result.Findings.Single(f => f.Root.Key == "GET /api/orders/{id:int}" && f.Call.Name == "File.ReadAllText");
+        var finding = shop.Result.Findings.Single(f => f.Roots.Any(r => r.Root.Key == "GET /api/orders/{id:int}") && f.Call.Name == "File.ReadAllText");
+        // The site's chain is its worst entry point's; this one's is rebuilt on demand, for the same site.
+        var own = Assert.Single(shop.From("GET /api/orders/{id:int}"), f => f.Id == finding.Id);
+        var (chain, reasons) = (own.Chain, own.Reasons);
+        Assert.Equal(Severity.Warning, own.Severity);
         Assert.Equal(
             ["Shop.Web.Endpoints.OrderEndpoints.GetOrder", "Shop.Web.Services.OrderService.Load", "Shop.Data.FileStockStore.Count"],
-            finding.Chain.Select(h => h.Method));
-        Assert.Equal(["Shop.Web/Endpoints/OrderEndpoints.cs", "Shop.Web/Services/Orders.cs", "Shop.Data/Stock.cs"], finding.Chain.Select(h => h.File));
-        Assert.Equal("one of 2 implementations of IStockStore.Count", finding.Chain[2].Via);
-        Assert.Contains(finding.Reasons, r => r.Contains("one of 2 implementations", StringComparison.Ordinal));
-        var source = File.ReadAllLines(Path.Combine(ShopScan.Folder, finding.Chain[2].File));
-        Assert.Contains("File.ReadAllText", source[finding.Chain[2].Line - 1], StringComparison.Ordinal);
-        Assert.Contains("stock.Count", File.ReadAllLines(Path.Combine(ShopScan.Folder, finding.Chain[1].File))[finding.Chain[1].Line - 1], StringComparison.Ordinal);
+            chain.Select(h => h.Method));
+        Assert.Equal(["Shop.Web/Endpoints/OrderEndpoints.cs", "Shop.Web/Services/Orders.cs", "Shop.Data/Stock.cs"], chain.Select(h => h.File));
+        Assert.Equal("one of 2 implementations of IStockStore.Count", chain[2].Via);
+        Assert.Contains(reasons, r => r.Contains("one of 2 implementations", StringComparison.Ordinal));
+        var source = File.ReadAllLines(Path.Combine(ShopScan.Folder, chain[2].File));
+        Assert.Contains("File.ReadAllText", source[chain[2].Line - 1], StringComparison.Ordinal);
+        Assert.Contains("stock.Count", File.ReadAllLines(Path.Combine(ShopScan.Folder, chain[1].File))[chain[1].Line - 1], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Analyse_SiteReachedFromSeveralEntryPoints_IsOneFindingNamingEachOnce()
+    {
+        var all = shop.Result.Findings.Concat(shop.Result.Suppressed).ToList();
+        // One finding per site: no two at the same place for the same call, no two with the same id.
+        Assert.Equal(all.Count, all.Select(f => (f.Site.File, f.Site.Line, f.Site.Column, f.Call.Name)).Distinct().Count());
+        Assert.Equal(all.Count, all.Select(f => f.Id).Distinct().Count());
+        Assert.All(all, f => Assert.Equal(f.Roots.Count, f.Roots.Select(r => r.Root.Key).Distinct().Count()));
+        // Worst first, then nearest; the chain shown is the first root's, and as long as its depth.
+        Assert.All(all, f => Assert.Equal(f.Roots.OrderByDescending(r => r.Severity).ThenBy(r => r.Depth).Select(r => (r.Severity, r.Depth)), f.Roots.Select(r => (r.Severity, r.Depth))));
+        Assert.All(all, f => Assert.Equal(f.Roots[0].Depth + 1, f.Chain.Count));
+        var shared = shop.Result.Findings.Single(f => f.Call.Name == "File.ReadAllText" && f.UserFrame == "Shop.Data.FileStockStore.Count");
+        Assert.True(shared.Roots.Count >= 2, "FileStockStore.Count is reached from more than one endpoint: " + string.Join(", ", shared.Roots.Select(r => r.Root.Key)));
+        Assert.Contains(shared.Roots, r => r.Root.Key == "GET /api/orders/{id:int}" && r.Severity == Severity.Warning);
     }
 
     [Fact]

@@ -44,14 +44,21 @@ public sealed class ScanFormatsTests(ShopScan shop)
         {
             await SchemaValidation.AssertValidAsync(SchemaValidation.SchemaOf("scan"), path);
             using var doc = JsonDocument.Parse(File.ReadAllText(path));
-            var finding = doc.RootElement.GetProperty("findings").EnumerateArray()
-                .First(f => f.GetProperty("root").GetString() == "GET /api/reports/daily");
-            Assert.Equal("GET", finding.GetProperty("endpoint").GetProperty("method").GetString());
-            Assert.Equal("/api/reports/daily", finding.GetProperty("endpoint").GetProperty("route").GetString());
-            Assert.Equal("minimal-api", finding.GetProperty("place").GetString());
+            var entryPoints = doc.RootElement.GetProperty("entryPoints").EnumerateArray().ToList();
+            var daily = entryPoints.FindIndex(e => e.GetProperty("key").GetString() == "GET /api/reports/daily");
+            Assert.Equal("GET", entryPoints[daily].GetProperty("endpoint").GetProperty("method").GetString());
+            Assert.Equal("/api/reports/daily", entryPoints[daily].GetProperty("endpoint").GetProperty("route").GetString());
+            Assert.Equal("minimal-api", entryPoints[daily].GetProperty("place").GetString());
+            var findings = doc.RootElement.GetProperty("findings").EnumerateArray().ToList();
+            // One finding per site: no two with the same id; the site names its entry points by index, the worst first.
+            Assert.Equal(findings.Count, findings.Select(f => f.GetProperty("id").GetString()).Distinct().Count());
+            var finding = findings.Single(f => f.GetProperty("roots").EnumerateArray().Any(i => i.GetInt32() == daily) && f.GetProperty("blockingCall").GetString() == "Thread.Sleep");
             Assert.Equal("Shop.Data.Throttle.Wait", finding.GetProperty("userFrame").GetString());
-            Assert.Equal("Thread.Sleep", finding.GetProperty("blockingCall").GetString());
             Assert.Equal("error", finding.GetProperty("severity").GetString());
+            Assert.Equal(finding.GetProperty("rootCount").GetInt32(), finding.GetProperty("roots").GetArrayLength());
+            Assert.Equal(finding.GetProperty("root").GetString(), entryPoints[finding.GetProperty("roots")[0].GetInt32()].GetProperty("key").GetString());
+            Assert.True(Tplab.Scan.Findings.FindingId.IsWellFormed(finding.GetProperty("id").GetString()!));
+            Assert.Equal(shop.Result.Findings.Count, doc.RootElement.GetProperty("summary").GetProperty("sites").GetInt32());
         }
         finally
         {
@@ -71,6 +78,9 @@ public sealed class ScanFormatsTests(ShopScan shop)
             var results = run.GetProperty("results").EnumerateArray().ToList();
             Assert.Equal(shop.Result.Findings.Count + shop.Result.Suppressed.Count, results.Count);
             Assert.All(results, r => Assert.True(r.GetProperty("codeFlows")[0].GetProperty("threadFlows")[0].GetProperty("locations").GetArrayLength() >= 1));
+            Assert.All(results, r => Assert.InRange(r.GetProperty("codeFlows").GetArrayLength(), 1, 1 + Tplab.Scan.Findings.FindingBuilder.OtherChains));
+            Assert.All(results, r => Assert.InRange(r.GetProperty("relatedLocations").GetArrayLength(), 1, SarifFormat.MaxRelatedLocations));
+            Assert.All(results, r => Assert.True(Tplab.Scan.Findings.FindingId.IsWellFormed(r.GetProperty("partialFingerprints").GetProperty("tplabFinding/v2").GetString()!)));
             var suppressed = results.Single(r => r.TryGetProperty("suppressions", out _));
             Assert.Equal("inSource", suppressed.GetProperty("suppressions")[0].GetProperty("kind").GetString());
         }
@@ -81,17 +91,40 @@ public sealed class ScanFormatsTests(ShopScan shop)
     }
 
     [Fact]
-    public void Text_ShopScan_GroupsByEndpointWithTheChainAndFix()
+    public void Text_ShopScan_SummaryThenEachSiteOnceWorstFirstWithTheChainAndFix()
     {
         var writer = new StringWriter();
         new ScanTextFormat().Write(shop.Result, writer);
         var text = writer.ToString();
-        Assert.Contains("GET /api/reports/daily  (minimal API endpoint", text, StringComparison.Ordinal);
+        var lines = text.Split('\n');
+        Assert.StartsWith($"findings: {shop.Result.Findings.Count} blocking site(s): ", lines[1], StringComparison.Ordinal);
+        Assert.StartsWith("by kind: ", lines[2], StringComparison.Ordinal);
+        Assert.Contains("entry point(s) reach them; most sites: ", lines[3], StringComparison.Ordinal);
         Assert.Contains("Shop.Data/Stock.cs:", text, StringComparison.Ordinal);
         Assert.Contains("<- Thread.Sleep", text, StringComparison.Ordinal);
-        Assert.Contains("fix: ", text, StringComparison.Ordinal);
-        Assert.Contains("middleware AdminAuditMiddleware.InvokeAsync, every request to /admin passes it", text, StringComparison.Ordinal);
+        Assert.Contains("  fix: ", text, StringComparison.Ordinal);
         Assert.Contains("1 ignored inline", text, StringComparison.Ordinal);
+        // Each site once, with its id; errors before warnings before notes.
+        var heads = lines.Where(l => l.StartsWith("ERROR", StringComparison.Ordinal) || l.StartsWith("WARNING", StringComparison.Ordinal) || l.StartsWith("NOTE", StringComparison.Ordinal)).ToList();
+        Assert.Equal(shop.Result.Findings.Count, heads.Count);
+        Assert.All(shop.Result.Findings, f => Assert.Single(heads, h => h.Contains(f.Id, StringComparison.Ordinal)));
+        Assert.Equal(heads.OrderBy(h => h.StartsWith("ERROR", StringComparison.Ordinal) ? 0 : h.StartsWith("WARNING", StringComparison.Ordinal) ? 1 : 2), heads);
+        Assert.All(lines, l => Assert.True(l.Length <= 160, "an overlong line: " + l));
+    }
+
+    [Fact]
+    public void Text_GroupByEndpointAndTop_ListsEntryPointsWithTheirSitesThenSaysWhatIsLeft()
+    {
+        var writer = new StringWriter();
+        new ScanTextFormat { GroupBy = Tplab.Scan.ScanGrouping.Endpoint }.Write(shop.Result, writer);
+        var text = writer.ToString();
+        Assert.Contains("GET /api/reports/daily  (minimal API endpoint", text, StringComparison.Ordinal);
+        Assert.Contains("middleware AdminAuditMiddleware.InvokeAsync, every request to /admin passes it", text, StringComparison.Ordinal);
+
+        var top = new StringWriter();
+        new ScanTextFormat { Top = 2 }.Write(shop.Result, top);
+        Assert.Equal(2, top.ToString().Split('\n').Count(l => l.StartsWith("ERROR", StringComparison.Ordinal) || l.StartsWith("WARNING", StringComparison.Ordinal)));
+        Assert.Contains($"{shop.Result.Findings.Count - 2} more site(s) not shown (--top)", top.ToString(), StringComparison.Ordinal);
     }
 
     private string Write(IScanFormat format, string extension)

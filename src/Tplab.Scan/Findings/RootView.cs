@@ -1,0 +1,89 @@
+using Tplab.Blocking;
+using Tplab.Scan.Graph;
+using Tplab.Scan.Roots;
+
+namespace Tplab.Scan.Findings;
+
+/// <summary>A blocking site as one entry point reaches it: the chain, why it is not an error, the fix, and whether a <c>tplab-ignore</c> on the way silences it.</summary>
+internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyList<ChainHop> Chain, CallContext Context, IReadOnlyList<string> Reasons, string Advice, string? Suppression)
+{
+    /// <summary>The severity of a site from an entry point, without building the chain: what <see cref="Of"/> would say.</summary>
+    public static Severity SeverityOf(EntryPoint root, SiteFacts site, Step step) =>
+        site.Call.Kind == BlockingKind.TaskRunOffload ? Severity.Note
+        : step.Cost > 0 || site.Conditional || site.Uncertain is not null || PlaceReasons(root).Any() ? Severity.Warning
+        : Severity.Error;
+
+    /// <summary>The chain, reasons and fix of <paramref name="site"/> from <paramref name="walk"/>'s entry point.</summary>
+    public static RootView Of(RootWalk walk, SiteFacts site)
+    {
+        var root = walk.Root;
+        var path = walk.Path(site.In);
+        var hops = new List<ChainHop>(path.Count);
+        var reasons = new List<string>();
+        var context = site.Context;
+        if (PlaceWords.IsRequestPath(root.Place))
+        {
+            context |= CallContext.RequestPath;
+        }
+        for (var i = 0; i < path.Count; i++)
+        {
+            var (node, into) = path[i];
+            var at = i + 1 < path.Count ? path[i + 1].Into!.Site : site.Site;
+            var (line, column) = CallPosition.Of(at);
+            hops.Add(new ChainHop(node.FullName, node.DisplayName, node.RelativePath, line, column, Via(into)));
+            if (into is null)
+            {
+                continue;
+            }
+            if (into.Kind is EdgeKind.TaskRun or EdgeKind.Continuation)
+            {
+                context |= CallContext.TaskRun;
+            }
+            if (into.Kind == EdgeKind.Injection && into.Conditional)
+            {
+                reasons.Add("the singleton's factory runs once, on the first request that needs it (the requests that arrive meanwhile wait for it)");
+            }
+            else if (into.Conditional)
+            {
+                reasons.Add($"in a branch ({path[i - 1].Node.RelativePath}:{CallPosition.Of(into.Site).Line})");
+            }
+            if (into.Alternatives > 1)
+            {
+                reasons.Add($"through one of {into.Alternatives} implementations of {into.Via}");
+            }
+        }
+        if (site.Conditional)
+        {
+            reasons.Add($"in a branch ({site.In.RelativePath}:{CallPosition.Of(site.Site).Line})");
+        }
+        if (site.Uncertain is not null)
+        {
+            reasons.Add(site.Uncertain);
+        }
+        reasons.AddRange(PlaceReasons(root));
+        var severity = site.Call.Kind == BlockingKind.TaskRunOffload ? Severity.Note : reasons.Count > 0 ? Severity.Warning : Severity.Error;
+        var advice = BlockingAdvice.For(site.Call, root.Place, context, site.AdviceMethod ?? site.In.ShortName, root.Node.ShortName);
+        return new RootView(root, severity, hops, context, reasons, advice, InlineIgnore.Find(path, site.Site));
+    }
+
+    private static IEnumerable<string> PlaceReasons(EntryPoint root) => root.Place switch
+    {
+        CodePlace.HostedService => ["runs in a hosted service, not while a request waits"],
+        CodePlace.Timer => ["runs on a timer, not while a request waits"],
+        CodePlace.DiFactory when root.Lifetime == "singleton" => ["runs once, when the singleton is first resolved (requests that need it meanwhile wait)"],
+        CodePlace.DiFactory => [$"runs each time the {root.Lifetime} service is resolved"],
+        _ => [],
+    };
+
+    private static string? Via(Edge? edge) => edge switch
+    {
+        null => null,
+        { Kind: EdgeKind.TaskRun } => "Task.Run body",
+        { Kind: EdgeKind.Continuation } => "ContinueWith continuation",
+        { Kind: EdgeKind.Implementation, Alternatives: > 1 } e => $"one of {e.Alternatives} implementations of {e.Via}",
+        { Kind: EdgeKind.Implementation } e => $"implementation of {e.Via}",
+        { Kind: EdgeKind.Callback } => "callback",
+        { Kind: EdgeKind.Injection } e => "resolved from DI: " + e.Via,
+        _ => null,
+    };
+}

@@ -1,0 +1,61 @@
+using System.Globalization;
+
+namespace Tplab.Scan.Loading;
+
+/// <summary>
+/// The projects analysed without some of their references, each named once in one short line: not restored, the names
+/// it could not resolve (three, and how many more), its own MSBuild errors (the first, and how many more). An error
+/// MSBuild reports for several projects (a solution's restore errors, repeated per project) is said once for all
+/// (<see cref="Shared"/>), not in every project's line; <c>--verbose</c> lists everything.
+/// </summary>
+internal sealed class PartialReads
+{
+    private PartialReads(List<SkippedProject> projects, List<string> shared) => (Projects, Shared) = (projects, shared);
+
+    public IReadOnlyList<SkippedProject> Projects { get; }
+
+    /// <summary>Errors MSBuild reported for more than one project, in the order first seen.</summary>
+    public IReadOnlyList<string> Shared { get; }
+
+    public static PartialReads Of(IReadOnlyList<LoadedProject> projects, ISet<string> unrestored, IReadOnlyDictionary<string, List<string>> failures)
+    {
+        var counts = failures.Values.SelectMany(e => e.Distinct(StringComparer.Ordinal)).GroupBy(e => e, StringComparer.Ordinal)
+            .ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
+        var shared = failures.Values.SelectMany(e => e).Where(e => counts[e] > 1).Distinct(StringComparer.Ordinal).ToList();
+        var list = new List<SkippedProject>();
+        foreach (var project in projects)
+        {
+            var path = project.Project.FilePath ?? "";
+            var errors = failures.TryGetValue(path, out var e) ? e : [];
+            var notRestored = unrestored.Contains(path);
+            if (!notRestored && project.Unresolved.Count == 0 && errors.Count == 0)
+            {
+                continue;
+            }
+            var own = errors.Where(x => counts[x] == 1).ToList();
+            var parts = new List<string>();
+            if (notRestored)
+            {
+                parts.Add("not restored");
+            }
+            if (project.Unresolved.Count > 0)
+            {
+                parts.Add(Unresolved(project.Unresolved));
+            }
+            if (own.Count > 0)
+            {
+                parts.Add("MSBuild: " + SkippedProject.OneLine(own, 72, brief: true));
+            }
+            if (errors.Count > own.Count)
+            {
+                parts.Add(string.Create(CultureInfo.InvariantCulture, $"{errors.Count - own.Count} shared MSBuild error(s)"));
+            }
+            list.Add(new SkippedProject(project.Name, string.Join("; ", parts)) { Details = [.. project.Unresolved.Select(u => "unresolved: " + u), .. errors] });
+        }
+        return new PartialReads(list, shared);
+    }
+
+    private static string Unresolved(IReadOnlyList<string> names) => names.Count <= 3
+        ? $"{string.Join(", ", names)} unresolved"
+        : string.Create(CultureInfo.InvariantCulture, $"{names.Count} unresolved ({string.Join(", ", names.Take(3))}, …)");
+}
