@@ -78,6 +78,11 @@ internal sealed partial class BodyWalker
     {
         var definition = SymbolNames.Definition(method);
         var site = Site(operation);
+        if (Unresolved(method, receiver))
+        {
+            Facts.Unknown.Add(site);
+            return;
+        }
         if (_rules.Configured(definition) is { } configured)
         {
             AddBlocking(configured, site);
@@ -111,7 +116,7 @@ internal sealed partial class BodyWalker
         }
         if (_rules.ForCall(operation, method, receiver, _body) is { } verdict)
         {
-            AddBlocking(verdict, site);
+            AddBlocking(verdict, site, receiver);
         }
     }
 
@@ -140,8 +145,13 @@ internal sealed partial class BodyWalker
                 Visit(argument);
                 continue;
             }
-            if (skip)
+            if (skip || DelegateUses.Of(target) != DelegateUse.MayRunHere
+                || (argument.Parameter is { } parameter && _index.IsSource(method) && !DelegateUses.RunsParameter(_index, method, parameter)))
             {
+                if (target is IMethodReferenceOperation skipped)
+                {
+                    Visit(skipped.Instance);
+                }
                 continue;
             }
             AddDelegateEdge(target, kind, Conditional || conditional, awaited: kind == EdgeKind.TaskRun && IsAwaited(call));
@@ -196,11 +206,29 @@ internal sealed partial class BodyWalker
         }
     }
 
-    private void AddBlocking(Verdict verdict, Location site)
+    private void AddBlocking(Verdict verdict, Location site, IOperation? receiver = null)
     {
         var context = _node.Symbol.IsAsync ? CallContext.AsyncMethod : CallContext.None;
-        Facts.Blocking.Add(new BlockingSite(verdict.Call, site, Conditional, verdict.Certainty, context, verdict.Why) { LockId = Lock });
+        var evidence = verdict.Evidence ?? Evidence(verdict, receiver);
+        Facts.Blocking.Add(new BlockingSite(verdict.Call, site, Conditional, verdict.Certainty, context, verdict.Why) { LockId = Lock, Evidence = evidence });
     }
+
+    // The default evidence: the method matched, on what receiver type, and what it blocks on when known.
+    private static string Evidence(Verdict verdict, IOperation? receiver)
+    {
+        var frame = verdict.Call.Frame;
+        var type = frame.TypeName;
+        var text = $"calls {type[(type.LastIndexOf('.') + 1)..]}.{frame.MethodName}";
+        if (Ops.Unwrap(receiver)?.Type is { } receiverType && Ops.NameOf(receiverType) != type)
+        {
+            text += $" on a {receiverType.ToDisplayString(SymbolDisplayFormat.MinimallyQualifiedFormat)}";
+        }
+        return verdict.Call.On is { } on ? $"{text} ({on})" : text;
+    }
+
+    // A call whose method, receiver or arguments source could not resolve (a package missing): not judged, counted.
+    private static bool Unresolved(IMethodSymbol method, IOperation? receiver) =>
+        method.ContainingType is null or { TypeKind: TypeKind.Error } || Ops.Unwrap(receiver)?.Type is { TypeKind: TypeKind.Error };
 
     // "await Task.Run(...)", "await Task.Run(...).ConfigureAwait(false)", and "return Task.Run(...)" (the caller awaits it).
     private static bool IsAwaited(IOperation call)

@@ -23,12 +23,16 @@ internal static partial class MvcRoots
         [Mvc + "HttpOptionsAttribute"] = "OPTIONS",
     };
 
+    /// <summary>
+    /// ASP.NET Core's own rule (ControllerFeatureProvider.IsController): a public top-level class, not abstract, not
+    /// generic, not [NonController], named *Controller (any case) or carrying [Controller] (ControllerBase does), in an
+    /// assembly that uses MVC.
+    /// </summary>
     public static bool IsController(INamedTypeSymbol type) =>
-        type is { TypeKind: TypeKind.Class, IsAbstract: false, IsStatic: false, DeclaredAccessibility: Accessibility.Public, IsGenericType: false }
+        type is { TypeKind: TypeKind.Class, IsAbstract: false, IsStatic: false, DeclaredAccessibility: Accessibility.Public, IsGenericType: false, ContainingType: null }
         && !HasAttribute(type, Mvc + "NonControllerAttribute", inherit: true)
-        && (Ops.IsOrDerives(type, Mvc + "ControllerBase") || HasAttribute(type, Mvc + "ControllerAttribute", inherit: true)
-            || HasAttribute(type, Mvc + "ApiControllerAttribute", inherit: true)
-            || (type.Name.EndsWith("Controller", StringComparison.Ordinal) && ReferencesMvc(type)));
+        && (HasAttribute(type, Mvc + "ControllerAttribute", inherit: true) || Ops.IsOrDerives(type, Mvc + "ControllerBase")
+            || (type.Name.EndsWith("Controller", StringComparison.OrdinalIgnoreCase) && ReferencesMvc(type)));
 
     public static bool IsPageModel(INamedTypeSymbol type) =>
         type is { TypeKind: TypeKind.Class, IsAbstract: false } && Ops.IsOrDerives(type, Mvc + "RazorPages.PageModel");
