@@ -78,7 +78,16 @@ internal static class DelegateUses
     /// </summary>
     public static bool RunsParameter(SourceIndex index, IMethodSymbol callee, IParameterSymbol parameter)
     {
-        if (index.NodeFor(callee) is not { } node || index.Model(node.Syntax.SyntaxTree).GetOperation(node.Syntax) is not { } body)
+        if (index.NodeFor(callee) is not { } node)
+        {
+            return true;
+        }
+        return (bool)index.Memo.GetOrAdd((node, "runs-parameter-" + parameter.Ordinal), _ => RunsParameter(index, node, parameter))!;
+    }
+
+    private static bool RunsParameter(SourceIndex index, CodeNode node, IParameterSymbol parameter)
+    {
+        if (index.Model(node.Syntax.SyntaxTree).GetOperation(node.Syntax) is not { } body)
         {
             return true;
         }

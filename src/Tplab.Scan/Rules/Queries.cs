@@ -65,7 +65,7 @@ internal static class Queries
             case IInvocationOperation i when Ops.NameOf(i.TargetMethod.ContainingType).StartsWith("Microsoft.EntityFrameworkCore.", StringComparison.Ordinal) && IsQueryable(i.Type):
                 var inner = Trace(Ops.Receiver(i), body, index, depth + 1);
                 return inner.Origin == QueryOrigin.Database ? inner : (QueryOrigin.Database, $"{i.TargetMethod.Name} (EF Core)");
-            case IInvocationOperation i when !IsLinq(i.TargetMethod.ContainingType) && index is not null && Returned(index, i.TargetMethod) is { Count: > 0 } returned:
+            case IInvocationOperation i when depth < 6 && !IsLinq(i.TargetMethod.ContainingType) && index is not null && Returned(index, i.TargetMethod) is { Count: > 0 } returned:
                 // A query built by one of the solution's methods: what it returns.
                 var fromMethod = returned.Select(r => Trace(r.Value, r.Body, index, depth + 1)).ToList();
                 var db = fromMethod.FirstOrDefault(o => o.Origin == QueryOrigin.Database);
@@ -101,6 +101,15 @@ internal static class Queries
             return result;
         }
         if (index.NodeFor(method) is { } node)
+        {
+            return (List<(IOperation, IOperation)>)index.Memo.GetOrAdd((node, "returned"), _ => ReturnedBy(index, node))!;
+        }
+        return result;
+    }
+
+    private static List<(IOperation Value, IOperation Body)> ReturnedBy(Graph.SourceIndex index, Graph.CodeNode node)
+    {
+        var result = new List<(IOperation, IOperation)>();
         {
             var body = index.Model(node.Syntax.SyntaxTree).GetOperation(node.Syntax);
             if (body is null)
