@@ -54,6 +54,9 @@ internal static class Queries
             case IInvocationOperation i when Executing.Contains(i.TargetMethod.Name) && IsLinq(i.TargetMethod.ContainingType):
                 // db.Orders.ToList().Where(...): the query ran at ToList; what follows is in memory.
                 return (QueryOrigin.Memory, null);
+            case IInvocationOperation i when i.TargetMethod.Name.EndsWith("Async", StringComparison.Ordinal) && IsLinq(i.TargetMethod.ContainingType):
+                // await query.ToListAsync(): the rows are in memory once awaited.
+                return (QueryOrigin.Memory, null);
             case IInvocationOperation { TargetMethod.Name: "AsQueryable" } i when Ops.NameOf(i.TargetMethod.ContainingType) == "System.Linq.Queryable":
                 return IsQueryable(Ops.Receiver(i)?.Type) ? Trace(Ops.Receiver(i), body, index, depth + 1) : (QueryOrigin.Memory, null);
             case IInvocationOperation { TargetMethod.Name: "AsEnumerable" } i when IsQueryable(Ops.Unwrap(Ops.Receiver(i))?.Type):
@@ -69,9 +72,17 @@ internal static class Queries
                 // A query built by one of the solution's methods: what it returns.
                 var fromMethod = returned.Select(r => Trace(r.Value, r.Body, index, depth + 1)).ToList();
                 var db = fromMethod.FirstOrDefault(o => o.Origin == QueryOrigin.Database);
-                return db.Origin == QueryOrigin.Database ? (QueryOrigin.Database, (string?)$"{db.Evidence}, returned by {i.TargetMethod.Name}()")
-                    : fromMethod.All(o => o.Origin == QueryOrigin.Memory) ? (QueryOrigin.Memory, null) : (QueryOrigin.Unknown, null);
-            case IInvocationOperation i:
+                if (db.Origin == QueryOrigin.Database)
+                {
+                    return (QueryOrigin.Database, $"{db.Evidence}, returned by {i.TargetMethod.Name}()");
+                }
+                if (fromMethod.All(o => o.Origin == QueryOrigin.Memory))
+                {
+                    return (QueryOrigin.Memory, null);
+                }
+                // query.WhereIf(cond, ...): a helper that composes the query it is given: the receiver's origin.
+                return IsSequence(i.Type) && Ops.Receiver(i) is { } composed ? Trace(composed, body, index, depth + 1) : (QueryOrigin.Unknown, null);
+            case IInvocationOperation i when IsSequence(i.Type):
                 return Trace(Ops.Receiver(i), body, index, depth + 1);
             case ILocalReferenceOperation l:
                 var origins = Ops.ValuesOf(l.Local, body).Select(v => Trace(v, body, index, depth + 1)).ToList();
@@ -80,12 +91,18 @@ internal static class Queries
                     : distinct.Contains(QueryOrigin.Database) ? origins.First(o => o.Origin == QueryOrigin.Database) : (QueryOrigin.Unknown, null);
             case IPropertyReferenceOperation p when Ops.IsOrDerives(p.Property.ContainingType, "Microsoft.EntityFrameworkCore.DbContext") && IsQueryable(p.Type):
                 return (QueryOrigin.Database, $"{p.Property.ContainingType.Name}.{p.Property.Name} (EF Core)");
+            case IAwaitOperation awaited:
+                // (await repository.GetAllAsync()).ToList(): what the awaited method returns.
+                return Trace(awaited.Operation, body, index, depth + 1);
             case IObjectCreationOperation or IArrayCreationOperation or ICollectionExpressionOperation:
                 return (QueryOrigin.Memory, null);
             default:
                 return (QueryOrigin.Unknown, null);
         }
     }
+
+    private static bool IsSequence(ITypeSymbol? type) => type is not null && type.SpecialType != SpecialType.System_String
+        && (IsQueryable(type) || Ops.Implements(type, "System.Collections.IEnumerable"));
 
     private static bool IsLinq(ITypeSymbol? type) => Ops.NameOf(type) is "System.Linq.Enumerable" or "System.Linq.Queryable"
         or "Microsoft.EntityFrameworkCore.EntityFrameworkQueryableExtensions";
@@ -96,7 +113,20 @@ internal static class Queries
     private static List<(IOperation Value, IOperation Body)> Returned(Graph.SourceIndex index, IMethodSymbol method)
     {
         var result = new List<(IOperation, IOperation)>();
-        if (method.IsAbstract || method.IsExtern || method.ReturnsVoid || method.DeclaringSyntaxReferences.Length == 0)
+        if (method.ReturnsVoid || method.IsExtern)
+        {
+            return result;
+        }
+        // An interface's or abstract method's query: what its implementations return (a repository behind its interface).
+        if (method.IsAbstract || method.ContainingType?.TypeKind == TypeKind.Interface)
+        {
+            foreach (var implementation in index.Implementations(Graph.SymbolNames.Definition(method)).Take(4))
+            {
+                result.AddRange(Returned(index, implementation));
+            }
+            return result;
+        }
+        if (method.DeclaringSyntaxReferences.Length == 0)
         {
             return result;
         }
