@@ -202,7 +202,9 @@ internal sealed partial class BodyWalker
         };
         if (node is not null)
         {
-            Facts.Edges.Add(new Edge(node, target.Syntax.GetLocation(), kind, conditional, Awaited: awaited) { LockId = Lock });
+            // A Task.Run body or a continuation runs on another thread, after the lock around its scheduling is released.
+            var lockId = kind is EdgeKind.TaskRun or EdgeKind.Continuation ? null : Lock;
+            Facts.Edges.Add(new Edge(node, target.Syntax.GetLocation(), kind, conditional, Awaited: awaited) { LockId = lockId });
         }
     }
 
@@ -256,7 +258,7 @@ internal sealed partial class BodyWalker
             bool Inside(Location l) => l.SourceSpan.Start > start && l.SourceSpan.Start < end;
             for (var i = 0; i < Facts.Edges.Count; i++)
             {
-                if (Facts.Edges[i].LockId is null && Inside(Facts.Edges[i].Site))
+                if (Facts.Edges[i].LockId is null && Facts.Edges[i].Kind is not (EdgeKind.TaskRun or EdgeKind.Continuation) && Inside(Facts.Edges[i].Site))
                 {
                     Facts.Edges[i] = Facts.Edges[i] with { LockId = id };
                 }

@@ -135,6 +135,8 @@ internal static class StreamOrigins
         {
             "System.IO.File" or "System.IO.FileInfo" when name.StartsWith("Open", StringComparison.Ordinal) || name.StartsWith("Create", StringComparison.Ordinal) || name == "AppendText" => StreamOrigin.File,
             "System.Net.Http.HttpContent" when name is "ReadAsStream" or "ReadAsStreamAsync" => ResponseBody(i.Instance, body, depth),
+            // An embedded resource is mapped into memory with the assembly (an UnmanagedMemoryStream).
+            "System.Reflection.Assembly" when name == "GetManifestResourceStream" => StreamOrigin.Memory,
             "System.Net.WebResponse" or "System.Net.HttpWebResponse" when name == "GetResponseStream" => StreamOrigin.Network,
             "System.Net.Sockets.TcpClient" when name == "GetStream" => StreamOrigin.Network,
             _ when name is "ConfigureAwait" or "GetAwaiter" => Classify(i.Instance, body, callers, depth + 1),

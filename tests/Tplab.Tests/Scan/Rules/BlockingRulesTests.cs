@@ -66,6 +66,8 @@ public sealed class BlockingRulesTests
         { "in-memory queryable", "public static class Root { public static int Handle() => new List<int> { 1 }.AsQueryable().ToList().Count; }", null, null },
         { "lock in a constructor", "public sealed class Root { static readonly object G = new(); int n; public Root() { lock (G) { n = 1; } } public static object Handle() => new Root(); public static void Refresh() { lock (G) { Thread.Sleep(100); } } }", null, null },
         { "materialised by a source method", "public static class Root { public static int Handle() => Repo.All().Count(); } public static class Repo { public static IEnumerable<int> All() => new List<int> { 1 }.Where(i => i > 0).ToList(); }", null, null },
+        { "task run scheduled under a lock", "public static class Root { static readonly object G = new(); static bool busy; public static void Handle() { lock (G) { busy = true; } } public static void Queue() { lock (G) { Task.Run(() => Thread.Sleep(100)); } } }", null, null },
+        { "embedded resource", "public static class Root { public static int[]? Handle() { using var s = typeof(Root).Assembly.GetManifestResourceStream(\"a.json\")!; return System.Text.Json.JsonSerializer.Deserialize<int[]>(s); } }", null, null },
         // Archives and XML over streams.
         { "zip open", "public static class Root { public static int Handle() => System.IO.Compression.ZipFile.OpenRead(\"a.zip\").Entries.Count; }", "ZipFile.OpenRead", Severity.Error },
         { "zip extract", "public static class Root { public static void Handle() => System.IO.Compression.ZipFile.ExtractToDirectory(\"a.zip\", \"b\"); }", "ZipFile.ExtractToDirectory", Severity.Error },
