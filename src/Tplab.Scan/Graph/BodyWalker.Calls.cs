@@ -229,8 +229,14 @@ internal sealed partial class BodyWalker
     }
 
     // A call whose method, receiver or arguments source could not resolve (a package missing): not judged, counted.
+    // With a type missing, overload resolution still picks a candidate (Queryable.Where over an array of an unknown
+    // type): a call whose receiver, method or type arguments hold an error type is not judged.
     private static bool Unresolved(IMethodSymbol method, IOperation? receiver) =>
-        method.ContainingType is null or { TypeKind: TypeKind.Error } || Ops.Unwrap(receiver)?.Type is { TypeKind: TypeKind.Error };
+        method.ContainingType is null || HasError(method.ContainingType) || method.TypeArguments.Any(t => HasError(t)) || HasError(Ops.Unwrap(receiver)?.Type);
+
+    private static bool HasError(ITypeSymbol? type, int depth = 0) => type is not null && depth < 6 && (type.TypeKind == TypeKind.Error
+        || (type is INamedTypeSymbol { IsGenericType: true } named && named.TypeArguments.Any(t => HasError(t, depth + 1)))
+        || (type is IArrayTypeSymbol array && HasError(array.ElementType, depth + 1)));
 
     // "await Task.Run(...)", "await Task.Run(...).ConfigureAwait(false)", and "return Task.Run(...)" (the caller awaits it).
     private static bool IsAwaited(IOperation call)
