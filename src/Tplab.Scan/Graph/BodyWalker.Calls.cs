@@ -116,6 +116,11 @@ internal sealed partial class BodyWalker
         }
         if (_rules.ForCall(operation, method, receiver, _body) is { } verdict)
         {
+            if (HasCompileErrors(operation))
+            {
+                Facts.Unknown.Add(site);
+                return;
+            }
             AddBlocking(verdict, site, receiver);
         }
     }
@@ -229,6 +234,10 @@ internal sealed partial class BodyWalker
     }
 
     // A call whose method, receiver or arguments source could not resolve (a package missing): not judged, counted.
+    // A blocking verdict on an expression the compiler could not bind in full (a package missing): unknown, not a finding.
+    private static bool HasCompileErrors(IOperation operation) =>
+        operation.SemanticModel?.GetDiagnostics(operation.Syntax.Span).Any(d => d.Severity == DiagnosticSeverity.Error) == true;
+
     // With a type missing, overload resolution still picks a candidate (Queryable.Where over an array of an unknown
     // type): a call whose receiver, method or type arguments hold an error type is not judged.
     private static bool Unresolved(IMethodSymbol method, IOperation? receiver) =>
