@@ -61,6 +61,10 @@ internal static class StreamOrigins
                 return ByFactory(i, body, callers, depth);
             case IAwaitOperation a:
                 return Classify(a.Operation, body, callers, depth + 1);
+            case ICoalesceOperation c:
+                // GetManifestResourceStream(name) ?? throw ...: the stream is the left side's.
+                return Combine(Ops.Unwrap(c.WhenNull) is IThrowOperation ? [Classify(c.Value, body, callers, depth + 1)]
+                    : [Classify(c.Value, body, callers, depth + 1), Classify(c.WhenNull, body, callers, depth + 1)]);
             case ILocalReferenceOperation l:
                 return Combine(Ops.ValuesOf(l.Local, body).Select(v => Classify(v, body, callers, depth + 1)));
             case IParameterReferenceOperation p when callers is not null && depth < 3:
