@@ -64,6 +64,15 @@ public static class BlockingCallCatalogue
         E("System.IO.File", "ReadAllText|ReadAllBytes|ReadAllLines|WriteAllText|WriteAllBytes|WriteAllLines|AppendAllText|Copy|Move", BlockingKind.SyncStreamIO),
         E("System.IO.FileStream", "Read|Write|Flush|ReadByte|WriteByte|CopyTo", BlockingKind.SyncStreamIO),
         E("System.IO.RandomAccess", "Read|Write", BlockingKind.SyncStreamIO),
+        // Archives: opening reads the central directory, extracting reads and writes every entry, on the calling thread.
+        E("System.IO.Compression.ZipFile", "OpenRead|Open|ExtractToDirectory|CreateFromDirectory", BlockingKind.SyncStreamIO),
+        E("System.IO.Compression.ZipFileExtensions", "ExtractToDirectory|ExtractToFile|CreateEntryFromFile", BlockingKind.SyncStreamIO),
+        // XmlSerializer over a stream or reader reads it whole, synchronously.
+        E("System.Xml.Serialization.XmlSerializer", "Deserialize|Serialize", BlockingKind.SyncStreamIO),
+        // System.IO.Abstractions: the testable wrappers of File and Directory do the same synchronous I/O.
+        E("System.IO.Abstractions.IFile", "ReadAllText|ReadAllBytes|ReadAllLines|WriteAllText|WriteAllBytes|WriteAllLines|AppendAllText|AppendAllLines|Copy|Move|ReadLines", BlockingKind.SyncStreamIO),
+        E("System.IO.Abstractions.FileWrapper", "ReadAllText|ReadAllBytes|ReadAllLines|WriteAllText|WriteAllBytes|WriteAllLines|AppendAllText|AppendAllLines|Copy|Move|ReadLines", BlockingKind.SyncStreamIO),
+        E("System.IO.Abstractions.FileBase", "ReadAllText|ReadAllBytes|ReadAllLines|WriteAllText|WriteAllBytes|WriteAllLines|AppendAllText|AppendAllLines|Copy|Move|ReadLines", BlockingKind.SyncStreamIO),
         E("System.IO.StreamReader", "ReadToEnd|ReadLine|Read", BlockingKind.SyncStreamIO),
         // At Tier 1 the JIT inlines ReadToEnd/ReadLine into their caller, leaving the buffer fill they share.
         E("System.IO.StreamReader", "ReadBuffer", BlockingKind.SyncStreamIO, "StreamReader read (ReadToEnd/ReadLine)"),

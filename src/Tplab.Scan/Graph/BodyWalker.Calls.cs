@@ -78,6 +78,11 @@ internal sealed partial class BodyWalker
     {
         var definition = SymbolNames.Definition(method);
         var site = Site(operation);
+        if (Unresolved(method, receiver))
+        {
+            Facts.Unknown.Add(site);
+            return;
+        }
         if (_rules.Configured(definition) is { } configured)
         {
             AddBlocking(configured, site);
@@ -111,7 +116,12 @@ internal sealed partial class BodyWalker
         }
         if (_rules.ForCall(operation, method, receiver, _body) is { } verdict)
         {
-            AddBlocking(verdict, site);
+            if (HasCompileErrors(operation))
+            {
+                Facts.Unknown.Add(site);
+                return;
+            }
+            AddBlocking(verdict, site, receiver);
         }
     }
 
@@ -140,8 +150,13 @@ internal sealed partial class BodyWalker
                 Visit(argument);
                 continue;
             }
-            if (skip)
+            if (skip || DelegateUses.Of(target) != DelegateUse.MayRunHere
+                || (argument.Parameter is { } parameter && _index.IsSource(method) && !DelegateUses.RunsParameter(_index, method, parameter)))
             {
+                if (target is IMethodReferenceOperation skipped)
+                {
+                    Visit(skipped.Instance);
+                }
                 continue;
             }
             AddDelegateEdge(target, kind, Conditional || conditional, awaited: kind == EdgeKind.TaskRun && IsAwaited(call));
@@ -192,15 +207,45 @@ internal sealed partial class BodyWalker
         };
         if (node is not null)
         {
-            Facts.Edges.Add(new Edge(node, target.Syntax.GetLocation(), kind, conditional, Awaited: awaited) { LockId = Lock });
+            // A Task.Run body or a continuation runs on another thread, after the lock around its scheduling is released.
+            var lockId = kind is EdgeKind.TaskRun or EdgeKind.Continuation ? null : Lock;
+            Facts.Edges.Add(new Edge(node, target.Syntax.GetLocation(), kind, conditional, Awaited: awaited) { LockId = lockId });
         }
     }
 
-    private void AddBlocking(Verdict verdict, Location site)
+    private void AddBlocking(Verdict verdict, Location site, IOperation? receiver = null)
     {
         var context = _node.Symbol.IsAsync ? CallContext.AsyncMethod : CallContext.None;
-        Facts.Blocking.Add(new BlockingSite(verdict.Call, site, Conditional, verdict.Certainty, context, verdict.Why) { LockId = Lock });
+        var evidence = verdict.Evidence ?? Evidence(verdict, receiver);
+        Facts.Blocking.Add(new BlockingSite(verdict.Call, site, Conditional, verdict.Certainty, context, verdict.Why) { LockId = Lock, Evidence = evidence });
     }
+
+    // The default evidence: the method matched, on what receiver type, and what it blocks on when known.
+    private static string Evidence(Verdict verdict, IOperation? receiver)
+    {
+        var frame = verdict.Call.Frame;
+        var type = frame.TypeName;
+        var text = $"calls {type[(type.LastIndexOf('.') + 1)..]}.{frame.MethodName}";
+        if (Ops.Unwrap(receiver)?.Type is { } receiverType && Ops.NameOf(receiverType) != type)
+        {
+            text += $" on a {receiverType.ToDisplayString(SymbolDisplayFormat.MinimallyQualifiedFormat)}";
+        }
+        return verdict.Call.On is { } on ? $"{text} ({on})" : text;
+    }
+
+    // A call whose method, receiver or arguments source could not resolve (a package missing): not judged, counted.
+    // A blocking verdict on an expression the compiler could not bind in full (a package missing): unknown, not a finding.
+    private static bool HasCompileErrors(IOperation operation) =>
+        operation.SemanticModel?.GetDiagnostics(operation.Syntax.Span).Any(d => d.Severity == DiagnosticSeverity.Error) == true;
+
+    // With a type missing, overload resolution still picks a candidate (Queryable.Where over an array of an unknown
+    // type): a call whose receiver, method or type arguments hold an error type is not judged.
+    private static bool Unresolved(IMethodSymbol method, IOperation? receiver) =>
+        method.ContainingType is null || HasError(method.ContainingType) || method.TypeArguments.Any(t => HasError(t)) || HasError(Ops.Unwrap(receiver)?.Type);
+
+    private static bool HasError(ITypeSymbol? type, int depth = 0) => type is not null && depth < 6 && (type.TypeKind == TypeKind.Error
+        || (type is INamedTypeSymbol { IsGenericType: true } named && named.TypeArguments.Any(t => HasError(t, depth + 1)))
+        || (type is IArrayTypeSymbol array && HasError(array.ElementType, depth + 1)));
 
     // "await Task.Run(...)", "await Task.Run(...).ConfigureAwait(false)", and "return Task.Run(...)" (the caller awaits it).
     private static bool IsAwaited(IOperation call)
@@ -228,7 +273,7 @@ internal sealed partial class BodyWalker
             bool Inside(Location l) => l.SourceSpan.Start > start && l.SourceSpan.Start < end;
             for (var i = 0; i < Facts.Edges.Count; i++)
             {
-                if (Facts.Edges[i].LockId is null && Inside(Facts.Edges[i].Site))
+                if (Facts.Edges[i].LockId is null && Facts.Edges[i].Kind is not (EdgeKind.TaskRun or EdgeKind.Continuation) && Inside(Facts.Edges[i].Site))
                 {
                     Facts.Edges[i] = Facts.Edges[i] with { LockId = id };
                 }

@@ -191,13 +191,20 @@ internal sealed partial class BodyWalker : OperationWalker
 
     public override void VisitAnonymousFunction(IAnonymousFunctionOperation operation)
     {
-        // A lambda stored or passed somewhere this walker did not recognise: assume it runs, on this thread.
-        AddDelegateEdge(operation, EdgeKind.Callback, Conditional, awaited: false);
+        // A lambda passed somewhere this walker did not recognise: assume it runs, on this thread, unless it is an
+        // expression tree (data), subscribed, stored or scheduled (it runs later, elsewhere).
+        if (DelegateUses.Of(operation) == DelegateUse.MayRunHere)
+        {
+            AddDelegateEdge(operation, EdgeKind.Callback, Conditional, awaited: false);
+        }
     }
 
     public override void VisitMethodReference(IMethodReferenceOperation operation)
     {
-        AddDelegateEdge(operation, EdgeKind.Callback, Conditional, awaited: false);
+        if (DelegateUses.Of(operation) == DelegateUse.MayRunHere)
+        {
+            AddDelegateEdge(operation, EdgeKind.Callback, Conditional, awaited: false);
+        }
         base.VisitMethodReference(operation);
     }
 
@@ -206,6 +213,12 @@ internal sealed partial class BodyWalker : OperationWalker
     public override void VisitLock(ILockOperation operation)
     {
         Visit(operation.LockedValue);
+        // A constructor's lock guards an object no other thread can see yet: nobody contends for it.
+        if (_node.Symbol.MethodKind is MethodKind.Constructor or MethodKind.StaticConstructor)
+        {
+            Visit(operation.Body);
+            return;
+        }
         var (key, description) = LockKeys.Of(operation.LockedValue, _body, _node.Syntax.SpanStart.ToString(System.Globalization.CultureInfo.InvariantCulture) + _node.RelativePath);
         var id = _nextLockId();
         Facts.Locks.Add(new LockSite(id, key, description, operation.Syntax.GetLocation(), Conditional));
@@ -220,11 +233,21 @@ internal sealed partial class BodyWalker : OperationWalker
         }
     }
 
+    // ---- what source could not resolve ----
+
+    public override void VisitInvalid(IInvalidOperation operation)
+    {
+        // A call into a type a missing package would declare: unknown, never a finding (what it contains is still read).
+        Facts.Unknown.Add(operation.Syntax.GetLocation());
+        base.VisitInvalid(operation);
+    }
+
     // ---- sync enumeration of a query ----
 
     public override void VisitForEachLoop(IForEachLoopOperation operation)
     {
-        if (BlockingRules.ForEach(operation, _body) is { } verdict)
+        if (_rules.ForEach(operation, _body) is { } verdict
+            && operation.SemanticModel?.GetDiagnostics(operation.Collection.Syntax.Span).Any(d => d.Severity == DiagnosticSeverity.Error) != true)
         {
             AddBlocking(verdict, operation.Collection.Syntax.GetLocation());
         }

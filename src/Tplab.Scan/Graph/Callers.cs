@@ -11,6 +11,9 @@ namespace Tplab.Scan.Graph;
 /// </summary>
 internal sealed class Callers(SourceIndex index) : IArgumentSource
 {
+    /// <summary>The solution's source the callers are found in.</summary>
+    public SourceIndex Index => index;
+
     private readonly Lazy<ILookup<string, InvocationExpressionSyntax>> _byName = new(() =>
         index.Trees.SelectMany(t => t.GetRoot().DescendantNodes().OfType<InvocationExpressionSyntax>())
             .ToLookup(i => i.Expression switch

@@ -30,6 +30,13 @@ internal static class Dispatch
         {
             candidates.Add(definition);
         }
+        // IHandler<OrderPlaced>.Handle: only the implementations of that constructed interface (or generic ones that may be it).
+        if (receiverType is { TypeKind: TypeKind.Interface, IsGenericType: true } && receiverType.TypeArguments.All(t => t.TypeKind != TypeKind.TypeParameter))
+        {
+            candidates = [.. candidates.Where(c => c.ContainingType is not { } owner || owner.IsGenericType
+                || owner.AllInterfaces.Any(i => SymbolEqualityComparer.Default.Equals(i, receiverType))
+                || !owner.AllInterfaces.Any(i => SymbolEqualityComparer.Default.Equals(i.OriginalDefinition, receiverType.OriginalDefinition)))];
+        }
         if (receiverType is { TypeKind: TypeKind.Class or TypeKind.Struct })
         {
             var visible = Visible(definition, receiverType);

@@ -43,6 +43,12 @@ public sealed record BlockingSite(BlockingCall Call, Location Site, bool Conditi
 {
     /// <summary>The lock held around the call in the same method, when there is one.</summary>
     public int? LockId { get; init; }
+
+    /// <summary>
+    /// Why the call is judged to block, in words a reviewer can check: the receiver's type, the query's provider, the
+    /// stream's origin (<c>runs a database query: DbSet&lt;Order&gt; (EF Core)</c>, <c>receiver NpgsqlCommand</c>).
+    /// </summary>
+    public string? Evidence { get; init; }
 }
 
 /// <summary>A <c>lock</c> (or <c>Monitor.Enter</c>) on <paramref name="Key"/> at <paramref name="Site"/>.</summary>
@@ -58,6 +64,9 @@ public sealed class NodeFacts
     public List<BlockingSite> Blocking { get; } = [];
 
     public List<LockSite> Locks { get; } = [];
+
+    /// <summary>Calls source could not resolve (a package missing, an error type): neither followed nor judged, counted as unknown.</summary>
+    public List<Location> Unknown { get; } = [];
 
     public static NodeFacts Empty { get; } = new();
 }

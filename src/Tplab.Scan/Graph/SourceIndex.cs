@@ -35,6 +35,9 @@ internal sealed class SourceIndex
         _implementations = new(IndexImplementations);
     }
 
+    /// <summary>Per-solution memo of facts the rules compute about a method once (whether it runs a delegate parameter, what it returns).</summary>
+    internal ConcurrentDictionary<(CodeNode Node, string Fact), object?> Memo { get; } = new();
+
     /// <summary>The folder paths are reported relative to.</summary>
     public string Root { get; }
 

@@ -16,12 +16,8 @@ internal static partial class MvcRoots
 {
     private const string Mvc = "Microsoft.AspNetCore.Mvc.";
 
-    public static bool IsController(INamedTypeSymbol type) =>
-        type is { TypeKind: TypeKind.Class, IsAbstract: false, IsStatic: false, DeclaredAccessibility: Accessibility.Public, IsGenericType: false }
-        && !HasAttribute(type, Mvc + "NonControllerAttribute", inherit: true)
-        && (Ops.IsOrDerives(type, Mvc + "ControllerBase") || HasAttribute(type, Mvc + "ControllerAttribute", inherit: true)
-            || HasAttribute(type, Mvc + "ApiControllerAttribute", inherit: true)
-            || (type.Name.EndsWith("Controller", StringComparison.Ordinal) && ReferencesMvc(type)));
+    /// <summary>ASP.NET Core's own rule for a controller (<see cref="MvcTypes.IsController"/>).</summary>
+    public static bool IsController(INamedTypeSymbol type) => MvcTypes.IsController(type);
 
     public static bool IsPageModel(INamedTypeSymbol type) =>
         type is { TypeKind: TypeKind.Class, IsAbstract: false } && Ops.IsOrDerives(type, Mvc + "RazorPages.PageModel");
@@ -96,20 +92,11 @@ internal static partial class MvcRoots
     }
 
     /// <summary>The attributes of a symbol, with a class's base classes' (for inherited attributes like [Route]).</summary>
-    public static IEnumerable<AttributeData> Attributes(ISymbol symbol, bool inherit)
-    {
-        for (var s = symbol; s is not null; s = inherit && s is INamedTypeSymbol t ? t.BaseType : null)
-        {
-            foreach (var a in s.GetAttributes())
-            {
-                yield return a;
-            }
-        }
-    }
+    public static IEnumerable<AttributeData> Attributes(ISymbol symbol, bool inherit) => MvcTypes.Attributes(symbol, inherit);
 
-    public static bool HasAttribute(ISymbol symbol, string name, bool inherit) => Attributes(symbol, inherit).Any(a => Name(a) == name);
+    public static bool HasAttribute(ISymbol symbol, string name, bool inherit) => MvcTypes.HasAttribute(symbol, name, inherit);
 
-    public static string Name(AttributeData attribute) => attribute.AttributeClass is { } c ? SymbolNames.MetadataName(c) : "";
+    public static string Name(AttributeData attribute) => MvcTypes.Name(attribute);
 
     /// <summary>Public instance methods that MVC treats as actions, the controller's own and its source base classes'.</summary>
     private static IEnumerable<IMethodSymbol> ActionMethods(INamedTypeSymbol controller)
@@ -183,9 +170,6 @@ internal static partial class MvcRoots
         }
         return route;
     }
-
-    private static bool ReferencesMvc(INamedTypeSymbol type) =>
-        type.ContainingAssembly is { } assembly && assembly.Modules.Any(m => m.ReferencedAssemblies.Any(r => r.Name == "Microsoft.AspNetCore.Mvc.Core"));
 
     private static string StripSuffix(string name, string suffix) =>
         name.Length > suffix.Length && name.EndsWith(suffix, StringComparison.Ordinal) ? name[..^suffix.Length] : name;

@@ -41,10 +41,11 @@ internal static class RootFinder
         var sites = new Sites(index);
         var registrations = new Registrations(index, sites);
         var roots = registrations.Find().ToList();
+        var parts = new ApplicationParts(sites);
         foreach (var type in index.Types)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            if (MvcRoots.IsController(type))
+            if (MvcRoots.IsController(type) && parts.Contains(type))
             {
                 roots.AddRange(MvcRoots.Actions(type, index));
             }
@@ -75,6 +76,10 @@ internal static class RootFinder
                 return r;
             }
             var filterType = r.Node.Symbol.ContainingType;
+            if (filterType.AllInterfaces.Any(i => TypeRoots.OpenApiFilters.Contains(SymbolNames.MetadataName(i))))
+            {
+                return r with { Guards = ["the OpenAPI document (swagger.json)"] };
+            }
             if (registrations.GlobalFilters.Contains(SymbolNames.MetadataName(filterType)))
             {
                 return r with { Guards = ["every MVC action"] };

@@ -23,6 +23,14 @@ internal static class TypeRoots
         "Microsoft.AspNetCore.Http.IEndpointFilter",
     ];
 
+    /// <summary>OpenAPI document filters (Swashbuckle, NSwag): run while the document request waits.</summary>
+    public static readonly string[] OpenApiFilters =
+    [
+        "Swashbuckle.AspNetCore.SwaggerGen.IOperationFilter", "Swashbuckle.AspNetCore.SwaggerGen.ISchemaFilter", "Swashbuckle.AspNetCore.SwaggerGen.IDocumentFilter",
+        "Swashbuckle.AspNetCore.SwaggerGen.IParameterFilter", "Swashbuckle.AspNetCore.SwaggerGen.IRequestBodyFilter",
+        "NSwag.Generation.Processors.IOperationProcessor", "NSwag.Generation.Processors.IDocumentProcessor", "NJsonSchema.Generation.ISchemaProcessor",
+    ];
+
     private static readonly string[] MediatorHandlers =
     [
         "MediatR.IRequestHandler`2", "MediatR.IRequestHandler`1", "MediatR.INotificationHandler`1", "MediatR.IStreamRequestHandler`2",
@@ -107,7 +115,7 @@ internal static class TypeRoots
             var ifaceName = SymbolNames.MetadataName(iface);
             CodePlace? place = ifaceName switch
             {
-                _ when FilterInterfaces.Contains(ifaceName) => CodePlace.Filter,
+                _ when FilterInterfaces.Contains(ifaceName) || OpenApiFilters.Contains(ifaceName) => CodePlace.Filter,
                 "Microsoft.Extensions.Diagnostics.HealthChecks.IHealthCheck" => CodePlace.HealthCheck,
                 "Microsoft.AspNetCore.Authorization.IAuthorizationHandler" => CodePlace.AuthorizationHandler,
                 "Microsoft.Extensions.Hosting.IHostedService" => CodePlace.HostedService,

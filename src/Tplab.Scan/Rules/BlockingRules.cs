@@ -5,7 +5,8 @@ using Tplab.Blocking;
 namespace Tplab.Scan.Rules;
 
 /// <summary>A library call judged to hold the pool thread, how sure that is, and why when it is not sure.</summary>
-internal sealed record Verdict(BlockingCall Call, Certainty Certainty, string? Why = null);
+/// <param name="Evidence">Why the call is judged so, in words: the receiver's type, the query's provider, the stream's origin.</param>
+internal sealed record Verdict(BlockingCall Call, Certainty Certainty, string? Why = null, string? Evidence = null);
 
 /// <summary>
 /// Decides whether a library call blocks. The shared catalogue (<see cref="BlockingCallCatalogue"/>, diagnose's) names
@@ -39,6 +40,10 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         if (type == "System.Threading.Tasks.Parallel" && name is "For" or "ForEach" or "Invoke")
         {
             return new Verdict(new BlockingCall(BlockingKind.Parallel, "Parallel." + name, frame), Certainty.Certain);
+        }
+        if (type == "System.Xml.Serialization.XmlSerializer")
+        {
+            return ForXml(call, frame, body, callers);
         }
         if (SourceOnly(call, definition, frame, receiver, body, callers) is { } sourceOnly)
         {
@@ -81,21 +86,28 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
     }
 
     /// <summary>A <c>foreach</c> over an IQueryable runs the query synchronously.</summary>
-    public static Verdict? ForEach(IForEachLoopOperation loop, IOperation body)
+    public Verdict? ForEach(IForEachLoopOperation loop, IOperation body)
     {
         var collection = Ops.Unwrap(loop.Collection);
-        if (loop.IsAsynchronous || !Queries.IsQueryable(collection?.Type))
+        if (loop.IsAsynchronous || collection?.Type is null || collection.Type.SpecialType == SpecialType.System_String)
         {
             return null;
         }
-        var origin = Queries.Origin(collection, body);
+        var queryable = Queries.IsQueryable(collection.Type);
+        // An IEnumerable is a query only when source shows it is one (a DbSet after AsEnumerable(), a query typed IEnumerable).
+        if (!queryable && !Ops.Implements(collection.Type, "System.Collections.IEnumerable"))
+        {
+            return null;
+        }
+        var (origin, evidence) = Queries.Trace(collection, body, callers?.Index);
         var frame = new StackFrame("", "System.Linq.IQueryable`1", "GetEnumerator");
         return origin switch
         {
-            QueryOrigin.Memory => null,
-            QueryOrigin.Database => new Verdict(new BlockingCall(BlockingKind.SyncDatabaseIO, "IQueryable foreach (EF Core)", frame), Certainty.Certain),
-            _ => new Verdict(new BlockingCall(BlockingKind.SyncDatabaseIO, "IQueryable foreach", frame), Certainty.Uncertain,
-                "the IQueryable's provider is not known from source"),
+            QueryOrigin.Database => new Verdict(new BlockingCall(BlockingKind.SyncDatabaseIO, "IQueryable foreach (EF Core)", frame), Certainty.Certain, null,
+                "enumerates a database query: " + evidence),
+            QueryOrigin.Unknown when queryable => new Verdict(new BlockingCall(BlockingKind.SyncDatabaseIO, "IQueryable foreach", frame), Certainty.Uncertain,
+                "the IQueryable's provider is not known from source", $"enumerates an {Ops.NameOf(collection.Type)} whose provider source does not show"),
+            _ => null,
         };
     }
 
@@ -112,16 +124,19 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
             return new Verdict(new BlockingCall(BlockingKind.SyncDatabaseIO, BlockingCallCatalogue.ShortName(frame), frame), Certainty.Certain);
         }
         if (type is "System.Linq.Enumerable" or "System.Linq.Queryable" or "Microsoft.EntityFrameworkCore.EntityFrameworkQueryableExtensions"
-            && Queries.Executing.Contains(name) && call is IInvocationOperation invocation && Queries.IsQueryable(Ops.Unwrap(Ops.Receiver(invocation))?.Type))
+            && Queries.Executing.Contains(name) && call is IInvocationOperation invocation)
         {
-            var origin = Queries.Origin(Ops.Receiver(invocation), body);
+            // In-memory LINQ never blocks: only a query source shows reaches a database (or an IQueryable whose provider it does not show).
+            var queryable = Queries.IsQueryable(Ops.Unwrap(Ops.Receiver(invocation))?.Type);
+            var (origin, evidence) = Queries.Trace(Ops.Receiver(invocation), body, callers?.Index);
             // Named as the stack would show it (Enumerable.ToList, Queryable.First): the same name diagnose gives the call.
             var named = new BlockingCall(BlockingKind.SyncDatabaseIO, BlockingCallCatalogue.ShortName(frame), frame);
             return origin switch
             {
-                QueryOrigin.Memory => null,
-                QueryOrigin.Database => new Verdict(named with { On = "an EF Core query" }, Certainty.Certain),
-                _ => new Verdict(named, Certainty.Uncertain, "the IQueryable's provider is not known from source"),
+                QueryOrigin.Database => new Verdict(named with { On = "an EF Core query" }, Certainty.Certain, null, "runs a database query: " + evidence),
+                QueryOrigin.Unknown when queryable => new Verdict(named, Certainty.Uncertain, "the IQueryable's provider is not known from source",
+                    $"runs an {Ops.NameOf(Ops.Unwrap(Ops.Receiver(invocation))?.Type)} whose provider source does not show"),
+                _ => null,
             };
         }
         // ADO.NET of any provider: its types derive from System.Data.Common's, or implement System.Data's interfaces.
@@ -137,6 +152,12 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         // Request.Form reads the whole body synchronously (sync over async inside ASP.NET Core).
         if (type == "Microsoft.AspNetCore.Http.HttpRequest" && name == "get_Form")
         {
+            if (ModelBoundAction(call) is { } action)
+            {
+                // MVC's model binding read the form asynchronously (FormValueProviderFactory: ReadFormAsync) before the action ran.
+                _ = action;
+                return null;
+            }
             return new Verdict(new BlockingCall(BlockingKind.SyncStreamIO, "HttpRequest.Form", frame) { On = "the request body" }, Certainty.Certain);
         }
         if (type == "System.IO.File" && name is "ReadLines" or "AppendAllLines" or "AppendAllBytes")
@@ -154,6 +175,40 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
                 StreamOrigin.Memory => null,
                 StreamOrigin.Unknown => new Verdict(named, Certainty.Uncertain, "the stream's type is not known from source"),
                 _ => new Verdict(named, Certainty.Certain),
+            };
+        }
+        return null;
+    }
+
+    // The MVC action that holds the call, when it has parameters model binding fills: the form was read before it ran.
+    private static IMethodSymbol? ModelBoundAction(IOperation call)
+    {
+        if (call.SemanticModel?.GetEnclosingSymbol(call.Syntax.SpanStart) is not IMethodSymbol { MethodKind: MethodKind.Ordinary } method
+            || method.ContainingType is not { } type || !MvcTypes.IsController(type))
+        {
+            return null;
+        }
+        var bound = method.Parameters.Any(p => Ops.NameOf(p.Type) != "System.Threading.CancellationToken"
+            && !p.GetAttributes().Any(a => a.AttributeClass?.Name is "FromServicesAttribute" or "FromBodyAttribute" or "FromKeyedServicesAttribute"));
+        return bound ? method : null;
+    }
+
+    private static Verdict? ForXml(IOperation call, StackFrame frame, IOperation body, IArgumentSource? callers)
+    {
+        var name = frame.MethodName;
+        // XmlSerializer over a stream, reader or writer: synchronous I/O unless source shows it is memory (a StringReader).
+        if (name is "Deserialize" or "Serialize" && call is IInvocationOperation xml
+            && xml.Arguments.FirstOrDefault(a => a.Value.Type is { } t && (Ops.IsOrDerives(t, "System.IO.Stream") || Ops.IsOrDerives(t, "System.IO.TextReader")
+                || Ops.IsOrDerives(t, "System.IO.TextWriter") || Ops.IsOrDerives(t, "System.Xml.XmlReader") || Ops.IsOrDerives(t, "System.Xml.XmlWriter"))) is { } xmlArgument)
+        {
+            var origin = StreamOrigins.Classify(xmlArgument.Value, body, callers);
+            var named = new BlockingCall(BlockingKind.SyncStreamIO, "XmlSerializer." + name, frame) { On = StreamOrigins.Words(origin) };
+            return origin switch
+            {
+                StreamOrigin.Memory => null,
+                StreamOrigin.Unknown when !Ops.IsOrDerives(xmlArgument.Value.Type, "System.IO.Stream") => null,
+                StreamOrigin.Unknown => new Verdict(named, Certainty.Uncertain, "the stream's type is not known from source", "XmlSerializer reads the stream whole"),
+                _ => new Verdict(named, Certainty.Certain, null, $"XmlSerializer over {StreamOrigins.Words(origin)}"),
             };
         }
         return null;

@@ -27,6 +27,8 @@ internal static class CompletedTasks
         {
             IArrayElementReferenceOperation e => Ops.Referenced(e.ArrayReference),
             IPropertyReferenceOperation { Property.IsIndexer: true } p => Ops.Referenced(p.Instance),
+            // foreach (var pair in tasks) pair.Value.Result, after await Task.WhenAll(tasks.Values): a dictionary of tasks.
+            IPropertyReferenceOperation { Property.Name: "Value" } pair when Ops.Unwrap(pair.Instance) is ILocalReferenceOperation l => ForEachSource(l.Local, at),
             _ => null,
         };
         var symbol = Ops.Referenced(op);

@@ -51,21 +51,29 @@ internal static class Ops
     /// <summary>The type's metadata name, or "" (arrays, pointers, type parameters).</summary>
     public static string NameOf(ITypeSymbol? type) => type is INamedTypeSymbol n ? SymbolNames.MetadataName(n) : "";
 
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<IOperation, ILookup<ISymbol, IOperation>> Assignments = new();
+
     /// <summary>The values assigned to <paramref name="local"/> in <paramref name="body"/>: its initializer and every plain assignment.</summary>
-    public static IEnumerable<IOperation> ValuesOf(ILocalSymbol local, IOperation body)
+    public static IEnumerable<IOperation> ValuesOf(ILocalSymbol local, IOperation body) =>
+        // Indexed once per body: a method with many queries asks for many locals.
+        Assignments.GetValue(body, IndexAssignments)[local];
+
+    private static ILookup<ISymbol, IOperation> IndexAssignments(IOperation body)
     {
+        var pairs = new List<(ISymbol Local, IOperation Value)>();
         foreach (var op in body.DescendantsAndSelf())
         {
             switch (op)
             {
-                case IVariableDeclaratorOperation d when SymbolEqualityComparer.Default.Equals(d.Symbol, local) && d.GetVariableInitializer() is { } init:
-                    yield return init.Value;
+                case IVariableDeclaratorOperation d when d.GetVariableInitializer() is { } init:
+                    pairs.Add((d.Symbol, init.Value));
                     break;
-                case ISimpleAssignmentOperation a when Unwrap(a.Target) is ILocalReferenceOperation l && SymbolEqualityComparer.Default.Equals(l.Local, local):
-                    yield return a.Value;
+                case ISimpleAssignmentOperation a when Unwrap(a.Target) is ILocalReferenceOperation l:
+                    pairs.Add((l.Local, a.Value));
                     break;
             }
         }
+        return pairs.ToLookup(p => p.Local, p => p.Value, SymbolEqualityComparer.Default);
     }
 
     /// <summary>The int constant of an argument, when the source writes one (<c>Wait(0)</c>, <c>Sleep(0)</c>).</summary>

@@ -30,35 +30,142 @@ internal static class Queries
     public static bool IsQueryable(ITypeSymbol? type) =>
         type is not null && (Ops.NameOf(type) is "System.Linq.IQueryable`1" or "System.Linq.IQueryable" || Ops.Implements(type, "System.Linq.IQueryable"));
 
-    public static QueryOrigin Origin(IOperation? op, IOperation body, int depth = 0)
+    /// <summary>
+    /// Where the sequence <paramref name="op"/> comes from: a database query (an EF Core DbSet, <c>FromSql</c>, a query
+    /// returned by one of the solution's methods, or such a query after <c>AsEnumerable()</c>), memory, or not known.
+    /// An operator that already ran the query (<c>ToList()</c>) starts a sequence in memory.
+    /// </summary>
+    public static QueryOrigin Origin(IOperation? op, IOperation body, Graph.SourceIndex? index = null) => Trace(op, body, index).Origin;
+
+    /// <summary>The origin with the evidence for it, in words (<c>DbSet&lt;Order&gt; (EF Core)</c>).</summary>
+    public static (QueryOrigin Origin, string? Evidence) Trace(IOperation? op, IOperation body, Graph.SourceIndex? index = null, int depth = 0)
     {
         op = Ops.Unwrap(op);
         if (op is null || depth > 12)
         {
-            return QueryOrigin.Unknown;
+            return (QueryOrigin.Unknown, null);
         }
         if (Ops.IsOrDerives(op.Type, "Microsoft.EntityFrameworkCore.DbSet`1"))
         {
-            return QueryOrigin.Database;
+            return (QueryOrigin.Database, $"{Display(op.Type)} (EF Core)");
         }
         switch (op)
         {
+            case IInvocationOperation i when Executing.Contains(i.TargetMethod.Name) && IsLinq(i.TargetMethod.ContainingType):
+                // db.Orders.ToList().Where(...): the query ran at ToList; what follows is in memory.
+                return (QueryOrigin.Memory, null);
+            case IInvocationOperation i when i.TargetMethod.Name.EndsWith("Async", StringComparison.Ordinal) && IsLinq(i.TargetMethod.ContainingType):
+                // await query.ToListAsync(): the rows are in memory once awaited.
+                return (QueryOrigin.Memory, null);
             case IInvocationOperation { TargetMethod.Name: "AsQueryable" } i when Ops.NameOf(i.TargetMethod.ContainingType) == "System.Linq.Queryable":
-                return IsQueryable(Ops.Receiver(i)?.Type) ? Origin(Ops.Receiver(i), body, depth + 1) : QueryOrigin.Memory;
+                return IsQueryable(Ops.Receiver(i)?.Type) ? Trace(Ops.Receiver(i), body, index, depth + 1) : (QueryOrigin.Memory, null);
+            case IInvocationOperation { TargetMethod.Name: "AsEnumerable" } i when IsQueryable(Ops.Unwrap(Ops.Receiver(i))?.Type):
+                var before = Trace(Ops.Receiver(i), body, index, depth + 1);
+                return before.Origin == QueryOrigin.Database ? (QueryOrigin.Database, before.Evidence + ", enumerated after AsEnumerable()") : before;
             case IInvocationOperation i when Ops.NameOf(i.TargetMethod.ContainingType) is "Microsoft.EntityFrameworkCore.DbContext"
                 && i.TargetMethod.Name is "Set" or "FromSqlRaw" or "FromSql" or "FromSqlInterpolated":
-                return QueryOrigin.Database;
-            case IInvocationOperation i when Ops.NameOf(i.TargetMethod.ContainingType).StartsWith("Microsoft.EntityFrameworkCore.", StringComparison.Ordinal):
-                return QueryOrigin.Database;
-            case IInvocationOperation i:
-                return Origin(Ops.Receiver(i), body, depth + 1);
+                return (QueryOrigin.Database, $"DbContext.{i.TargetMethod.Name} (EF Core)");
+            case IInvocationOperation i when Ops.NameOf(i.TargetMethod.ContainingType).StartsWith("Microsoft.EntityFrameworkCore.", StringComparison.Ordinal) && IsQueryable(i.Type):
+                var inner = Trace(Ops.Receiver(i), body, index, depth + 1);
+                return inner.Origin == QueryOrigin.Database ? inner : (QueryOrigin.Database, $"{i.TargetMethod.Name} (EF Core)");
+            case IInvocationOperation i when depth < 6 && !IsLinq(i.TargetMethod.ContainingType) && index is not null && Returned(index, i.TargetMethod) is { Count: > 0 } returned:
+                // A query built by one of the solution's methods: what it returns.
+                var fromMethod = returned.Select(r => Trace(r.Value, r.Body, index, depth + 1)).ToList();
+                var db = fromMethod.FirstOrDefault(o => o.Origin == QueryOrigin.Database);
+                if (db.Origin == QueryOrigin.Database)
+                {
+                    return (QueryOrigin.Database, $"{db.Evidence}, returned by {i.TargetMethod.Name}()");
+                }
+                if (fromMethod.All(o => o.Origin == QueryOrigin.Memory))
+                {
+                    return (QueryOrigin.Memory, null);
+                }
+                // query.WhereIf(cond, ...): a helper that composes the query it is given: the receiver's origin.
+                return IsSequence(i.Type) && Ops.Receiver(i) is { } composed ? Trace(composed, body, index, depth + 1) : (QueryOrigin.Unknown, null);
+            case IInvocationOperation i when IsSequence(i.Type):
+                return Trace(Ops.Receiver(i), body, index, depth + 1);
             case ILocalReferenceOperation l:
-                var origins = Ops.ValuesOf(l.Local, body).Select(v => Origin(v, body, depth + 1)).Distinct().ToList();
-                return origins.Count == 1 ? origins[0] : origins.Contains(QueryOrigin.Database) ? QueryOrigin.Database : QueryOrigin.Unknown;
-            case IPropertyReferenceOperation p when Ops.IsOrDerives(p.Property.ContainingType, "Microsoft.EntityFrameworkCore.DbContext"):
-                return QueryOrigin.Database;
+                var origins = Ops.ValuesOf(l.Local, body).Select(v => Trace(v, body, index, depth + 1)).ToList();
+                var distinct = origins.Select(o => o.Origin).Distinct().ToList();
+                return distinct.Count == 1 ? origins[0]
+                    : distinct.Contains(QueryOrigin.Database) ? origins.First(o => o.Origin == QueryOrigin.Database) : (QueryOrigin.Unknown, null);
+            case IPropertyReferenceOperation p when Ops.IsOrDerives(p.Property.ContainingType, "Microsoft.EntityFrameworkCore.DbContext") && IsQueryable(p.Type):
+                return (QueryOrigin.Database, $"{p.Property.ContainingType.Name}.{p.Property.Name} (EF Core)");
+            case IAwaitOperation awaited:
+                // (await repository.GetAllAsync()).ToList(): what the awaited method returns.
+                return Trace(awaited.Operation, body, index, depth + 1);
+            case IObjectCreationOperation or IArrayCreationOperation or ICollectionExpressionOperation:
+                return (QueryOrigin.Memory, null);
             default:
-                return QueryOrigin.Unknown;
+                return (QueryOrigin.Unknown, null);
+        }
+    }
+
+    private static bool IsSequence(ITypeSymbol? type) => type is not null && type.SpecialType != SpecialType.System_String
+        && (IsQueryable(type) || Ops.Implements(type, "System.Collections.IEnumerable"));
+
+    private static bool IsLinq(ITypeSymbol? type) => Ops.NameOf(type) is "System.Linq.Enumerable" or "System.Linq.Queryable"
+        or "Microsoft.EntityFrameworkCore.EntityFrameworkQueryableExtensions";
+
+    private static string Display(ITypeSymbol? type) => type?.ToDisplayString(SymbolDisplayFormat.MinimallyQualifiedFormat) ?? "?";
+
+    // The values a source method returns, each with its body (an expression body, or its return statements).
+    private static List<(IOperation Value, IOperation Body)> Returned(Graph.SourceIndex index, IMethodSymbol method)
+    {
+        var result = new List<(IOperation, IOperation)>();
+        if (method.ReturnsVoid || method.IsExtern)
+        {
+            return result;
+        }
+        // An interface's or abstract method's query: what its implementations return (a repository behind its interface).
+        if (method.IsAbstract || method.ContainingType?.TypeKind == TypeKind.Interface)
+        {
+            foreach (var implementation in index.Implementations(Graph.SymbolNames.Definition(method)).Take(4))
+            {
+                result.AddRange(Returned(index, implementation));
+            }
+            return result;
+        }
+        if (method.DeclaringSyntaxReferences.Length == 0)
+        {
+            return result;
+        }
+        if (index.NodeFor(method) is { } node)
+        {
+            return (List<(IOperation, IOperation)>)index.Memo.GetOrAdd((node, "returned"), _ => ReturnedBy(index, node))!;
+        }
+        return result;
+    }
+
+    private static List<(IOperation Value, IOperation Body)> ReturnedBy(Graph.SourceIndex index, Graph.CodeNode node)
+    {
+        var result = new List<(IOperation, IOperation)>();
+        {
+            var body = index.Model(node.Syntax.SyntaxTree).GetOperation(node.Syntax);
+            if (body is null)
+            {
+                return result;
+            }
+            foreach (var ret in body.DescendantsAndSelf().OfType<IReturnOperation>())
+            {
+                // Not the returns of nested lambdas or local functions.
+                if (ret.ReturnedValue is { } value && !ret.Ancestors().Any(a => a is IAnonymousFunctionOperation or ILocalFunctionOperation))
+                {
+                    result.Add((value, body));
+                }
+            }
+        }
+        return result;
+    }
+}
+
+internal static class OperationAncestors
+{
+    public static IEnumerable<IOperation> Ancestors(this IOperation op)
+    {
+        for (var p = op.Parent; p is not null; p = p.Parent)
+        {
+            yield return p;
         }
     }
 }

@@ -61,6 +61,10 @@ internal static class StreamOrigins
                 return ByFactory(i, body, callers, depth);
             case IAwaitOperation a:
                 return Classify(a.Operation, body, callers, depth + 1);
+            case ICoalesceOperation c:
+                // GetManifestResourceStream(name) ?? throw ...: the stream is the left side's.
+                return Combine(Ops.Unwrap(c.WhenNull) is IThrowOperation ? [Classify(c.Value, body, callers, depth + 1)]
+                    : [Classify(c.Value, body, callers, depth + 1), Classify(c.WhenNull, body, callers, depth + 1)]);
             case ILocalReferenceOperation l:
                 return Combine(Ops.ValuesOf(l.Local, body).Select(v => Classify(v, body, callers, depth + 1)));
             case IParameterReferenceOperation p when callers is not null && depth < 3:
@@ -135,6 +139,8 @@ internal static class StreamOrigins
         {
             "System.IO.File" or "System.IO.FileInfo" when name.StartsWith("Open", StringComparison.Ordinal) || name.StartsWith("Create", StringComparison.Ordinal) || name == "AppendText" => StreamOrigin.File,
             "System.Net.Http.HttpContent" when name is "ReadAsStream" or "ReadAsStreamAsync" => ResponseBody(i.Instance, body, depth),
+            // An embedded resource is mapped into memory with the assembly (an UnmanagedMemoryStream).
+            "System.Reflection.Assembly" when name == "GetManifestResourceStream" => StreamOrigin.Memory,
             "System.Net.WebResponse" or "System.Net.HttpWebResponse" when name == "GetResponseStream" => StreamOrigin.Network,
             "System.Net.Sockets.TcpClient" when name == "GetStream" => StreamOrigin.Network,
             _ when name is "ConfigureAwait" or "GetAwaiter" => Classify(i.Instance, body, callers, depth + 1),
