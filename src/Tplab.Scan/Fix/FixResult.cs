@@ -42,6 +42,28 @@ public sealed record FixResult(string Scanned, string Root, IReadOnlyList<FixOut
 
     public int Count(FixStatus status) => Outcomes.Count(o => o.Status == status);
 
-    /// <summary>The whole change as one unified diff (paths relative to the fixed root).</summary>
-    public string Patch => string.Concat(Files.Select(f => UnifiedDiff.Of(f.Relative, f.Before, f.After)));
+    /// <summary>
+    /// The whole change as one unified diff. Paths are relative to the top of the git work tree that holds the root
+    /// (where <c>git apply</c> reads them from), else to the fixed root.
+    /// </summary>
+    public string Patch
+    {
+        get
+        {
+            var top = GitTop(Root) ?? Root;
+            return string.Concat(Files.Select(f => UnifiedDiff.Of(System.IO.Path.GetRelativePath(top, f.Path).Replace('\\', '/'), f.Before, f.After)));
+        }
+    }
+
+    private static string? GitTop(string folder)
+    {
+        for (var d = new DirectoryInfo(folder); d is not null; d = d.Parent)
+        {
+            if (Directory.Exists(System.IO.Path.Combine(d.FullName, ".git")) || File.Exists(System.IO.Path.Combine(d.FullName, ".git")))
+            {
+                return d.FullName;
+            }
+        }
+        return null;
+    }
 }

@@ -32,17 +32,20 @@ public static class FixSelection
     }
 
     /// <summary>The targets the options select; a selection that matches nothing is a usage error naming what was asked.</summary>
-    public static IReadOnlyList<FixTarget> Select(IReadOnlyList<FixTarget> all, FixOptions options, string scanned, string rootFolder)
+    /// <summary>The ids of the findings in a scan report (scan.json or scan.sarif) of the solution <paramref name="scanned"/>; a report of another solution, or no report, is a usage error.</summary>
+    public static IReadOnlySet<string> ReadReport(string path, string scanned, string rootFolder) => ReadIds(path, scanned, rootFolder);
+
+    /// <param name="fromIds">The ids of <see cref="FixOptions.From"/>'s report, read before the solution loads (<see cref="ReadReport"/>).</param>
+    public static IReadOnlyList<FixTarget> Select(IReadOnlyList<FixTarget> all, FixOptions options, string scanned, IReadOnlySet<string>? fromIds = null)
     {
         ArgumentNullException.ThrowIfNull(all);
         ArgumentNullException.ThrowIfNull(options);
         var chosen = all.Where(t => t.Findings.Any(f => !f.Baselined)).ToList();
         var asked = new List<string>();
-        if (options.From is { } from)
+        if (options.From is { } from && fromIds is not null)
         {
-            var fromIds = ReadIds(from, scanned, rootFolder);
             chosen = [.. chosen.Where(t => fromIds.Contains(t.Id))];
-            asked.Add($"in {from}");
+            asked.Add($"of {from}");
         }
         if (options.FindingIds.Count > 0)
         {

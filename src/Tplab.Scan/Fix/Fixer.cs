@@ -25,6 +25,8 @@ public static class Fixer
         ArgumentNullException.ThrowIfNull(progress);
         options = options.Validated();
         var input = ScanInput.Resolve(options.Path);
+        // The report is read before anything loads: another solution's report fails at once.
+        var fromIds = options.From is { } from ? FixSelection.ReadReport(from, input.DisplayName, input.Root) : null;
         var scanOptions = new ScanOptions { Path = options.Path, Restore = options.Restore };
         using var code = await WorkspaceLoader.LoadAsync(input, scanOptions, progress, cancellationToken).ConfigureAwait(false);
         foreach (var skipped in code.Skipped)
@@ -38,7 +40,7 @@ public static class Fixer
         var configPath = Path.Combine(input.Root, ScanConfig.DefaultFileName);
         var config = File.Exists(configPath) ? ScanConfig.Read(configPath) : new ScanConfig();
         var scan = Scanner.Analyse(code, scanOptions, config, new Baseline(), progress, TimeSpan.Zero, cancellationToken);
-        var targets = FixSelection.Select(FixSelection.Targets(scan.Findings), options, input.DisplayName, input.Root);
+        var targets = FixSelection.Select(FixSelection.Targets(scan.Findings), options, input.DisplayName, fromIds);
         return await FixTargetsAsync(code, scan, targets, options, progress, cancellationToken).ConfigureAwait(false);
     }
 
