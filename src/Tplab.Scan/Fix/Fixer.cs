@@ -140,6 +140,11 @@ public static class Fixer
             }
         }
         var onChain = propagation.Boundaries.Where(b => target.Findings.Any(f => f.Chain.Any(h => h.Method == b.UserMethod))).ToList();
+        // Every path from a root still waits at a boundary: the wait only moved, so the change is not worth making.
+        if (onChain.Count > 0 && target.Findings.All(f => onChain.Any(b => f.Chain.Any(h => h.Method == b.UserMethod))))
+        {
+            return (Refused($"every path to it passes a caller that cannot be async, so the wait would only move there: {string.Join("; ", onChain.Select(b => b.ToString()))}"), current);
+        }
         var methods = changes.Containers.Count;
         var description = new List<string> { edit.Description };
         if (methods > 0)
@@ -180,6 +185,11 @@ public static class Fixer
             var marks = new Dictionary<SyntaxNode, SyntaxAnnotation>();
             foreach (var t in byFile)
             {
+                if (BlockingCallCatalogue.RewriteFor(t.First.Call) is { Kind: AsyncRewriteKind.None } none)
+                {
+                    outcomes[t.Id] = Outcome(t, FixStatus.Refused, none.Advice, [], [], [], []);
+                    continue;
+                }
                 var node = Locate(model, syntax, text, t.Site, t.First.Call);
                 if (node is null || marks.ContainsKey(node))
                 {
