@@ -22,14 +22,21 @@ public enum AsyncRewriteKind
     Sibling,
 }
 
-/// <summary>A catalogue row's rewrite: its shape, and for <see cref="AsyncRewriteKind.None"/> what to do by hand.</summary>
-public sealed record AsyncRewrite(AsyncRewriteKind Kind, string? Advice = null)
+/// <summary>
+/// A catalogue row's rewrite: its shape, for <see cref="AsyncRewriteKind.None"/> what to do by hand, and for a
+/// <see cref="AsyncRewriteKind.Sibling"/> whose name is not the call's plus <c>Async</c> (a property read:
+/// <c>Request.Form</c> → <c>ReadFormAsync</c>) the sibling's name.
+/// </summary>
+public sealed record AsyncRewrite(AsyncRewriteKind Kind, string? Advice = null, string? Member = null)
 {
     public static readonly AsyncRewrite AwaitTask = new(AsyncRewriteKind.AwaitTask);
     public static readonly AsyncRewrite WhenAll = new(AsyncRewriteKind.WhenAll);
     public static readonly AsyncRewrite WhenAny = new(AsyncRewriteKind.WhenAny);
     public static readonly AsyncRewrite Delay = new(AsyncRewriteKind.Delay);
     public static readonly AsyncRewrite Sibling = new(AsyncRewriteKind.Sibling);
+
+    /// <summary>The async method <paramref name="member"/> on the same receiver.</summary>
+    public static AsyncRewrite SiblingNamed(string member) => new(AsyncRewriteKind.Sibling, Member: member);
 
     /// <summary>No mechanical rewrite; <paramref name="advice"/> says what to do by hand.</summary>
     public static AsyncRewrite None(string advice) => new(AsyncRewriteKind.None, advice);

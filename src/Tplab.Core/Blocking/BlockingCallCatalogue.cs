@@ -71,6 +71,8 @@ public static class BlockingCallCatalogue
         E("System.Net.Dns", "GetHostEntry|GetHostAddresses|GetHostByName", BlockingKind.SyncSocketIO),
 
         E("System.Net.Http.HttpClient", "Send", BlockingKind.SyncHttp),
+        // Request.Form reads the whole body synchronously (source shows the property; its async sibling is a method).
+        E("Microsoft.AspNetCore.Http.HttpRequest", "get_Form", BlockingKind.SyncStreamIO, "HttpRequest.Form", AsyncRewrite.SiblingNamed("ReadFormAsync")),
         E("System.Net.HttpWebRequest", "GetResponse|GetRequestStream", BlockingKind.SyncHttp),
         E("System.Net.WebClient", "DownloadString|DownloadData|DownloadFile|UploadString|UploadData|UploadFile|OpenRead", BlockingKind.SyncHttp),
 

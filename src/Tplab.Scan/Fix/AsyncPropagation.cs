@@ -202,6 +202,22 @@ internal sealed class AsyncPropagation(Solution solution, ChangeSet changes, Fix
             }
             declarations.Add((member, declaration));
         }
+        // Every reference first: a method passed as a delegate that returns no task (a TimerCallback, an Action) cannot change.
+        var locations = new List<Location>();
+        foreach (var (member, _) in declarations)
+        {
+            var references = await SymbolFinder.FindReferencesAsync(member, solution, cancellationToken).ConfigureAwait(false);
+            locations.AddRange(references.Where(r => SymbolEqualityComparer.Default.Equals(r.Definition, member) || family.Contains(r.Definition, SymbolEqualityComparer.Default))
+                .SelectMany(r => r.Locations).Where(l => !l.IsImplicit).Select(l => l.Location));
+        }
+        locations = [.. locations.Distinct()];
+        foreach (var location in locations)
+        {
+            if (await DelegateUseAsync(location).ConfigureAwait(false) is { } use)
+            {
+                return use;
+            }
+        }
         foreach (var (member, declaration) in declarations)
         {
             var memberModel = await ModelAsync(declaration.SyntaxTree).ConfigureAwait(false);
@@ -217,14 +233,36 @@ internal sealed class AsyncPropagation(Solution solution, ChangeSet changes, Fix
             };
             _decided[declaration] = null;
         }
-        foreach (var (member, _) in declarations)
+        foreach (var location in locations)
         {
-            var references = await SymbolFinder.FindReferencesAsync(member, solution, cancellationToken).ConfigureAwait(false);
-            foreach (var location in references.Where(r => SymbolEqualityComparer.Default.Equals(r.Definition, member) || family.Contains(r.Definition, SymbolEqualityComparer.Default))
-                .SelectMany(r => r.Locations).Where(l => !l.IsImplicit).Select(l => l.Location).Distinct())
-            {
-                await ReferenceAsync(location, newName).ConfigureAwait(false);
-            }
+            await ReferenceAsync(location, newName).ConfigureAwait(false);
+        }
+        return null;
+    }
+
+    // A method group converted to a delegate whose result is not a task: the method cannot return one.
+    private async Task<string?> DelegateUseAsync(Location location)
+    {
+        if (location.SourceTree is not { } tree)
+        {
+            return null;
+        }
+        var root = await tree.GetRootAsync(cancellationToken).ConfigureAwait(false);
+        if (root.FindNode(location.SourceSpan, getInnermostNodeForTie: true) is not SimpleNameSyntax simple)
+        {
+            return null;
+        }
+        ExpressionSyntax used = simple.Parent is MemberAccessExpressionSyntax ma && ma.Name == simple ? ma : simple;
+        if (used.Parent is InvocationExpressionSyntax call && call.Expression == used)
+        {
+            return null;
+        }
+        var model = await ModelAsync(tree).ConfigureAwait(false);
+        if (model.GetTypeInfo(used, cancellationToken).ConvertedType is INamedTypeSymbol { TypeKind: TypeKind.Delegate, DelegateInvokeMethod: { } invoke } type
+            && type.ToDisplayString() is not ("System.Delegate" or "System.MulticastDelegate") && !FixTypes.IsTask(invoke.ReturnType))
+        {
+            return $"it is passed as a {type.ToDisplayString()} at {Where(simple)}, a delegate that returns no task"
+                + (type.Name == "TimerCallback" ? " (a timer callback: run the work in a BackgroundService with a PeriodicTimer and await it there)" : "");
         }
         return null;
     }

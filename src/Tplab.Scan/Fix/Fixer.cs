@@ -149,7 +149,12 @@ public static class Fixer
         var description = new List<string> { edit.Description };
         if (methods > 0)
         {
-            description.Add(string.Create(CultureInfo.InvariantCulture, $"{methods} method(s) or lambda(s) made async") + (naming.Suffixes ? " (Async suffix: the solution's convention or --rename async)" : ""));
+            description.Add(string.Create(CultureInfo.InvariantCulture, $"{methods} method(s) or lambda(s) made async"));
+            var renamed = changes.Containers.Values.Select(c => c.NewName).OfType<string>().Distinct(StringComparer.Ordinal).ToList();
+            if (renamed.Count > 0)
+            {
+                description.Add($"renamed with the Async suffix ({(options.Rename == RenameMode.Async ? "--rename async" : "the solution's convention")}), every reference updated: {string.Join(", ", renamed)}");
+            }
         }
         var notes = propagation.Notes.Concat(warnings.Select(w => "new warning: " + w))
             .Concat(propagation.Boundaries.Except(onChain).Select(b => $"another caller waits on the task: {b}")).ToList();

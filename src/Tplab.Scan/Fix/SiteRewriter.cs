@@ -47,6 +47,16 @@ internal static class SiteRewriter
                 }
                 var delay = SyntaxFactory.ParseExpression($"{task}.Delay({string.Join(", ", args)})");
                 return (new SiteEdit(site, _ => AsyncSyntax.Await(delay, site, configureAwait), task == "Task" ? [] : [], "Thread.Sleep → await Task.Delay" + (token is null ? "" : $" (with {token})")), null);
+            case AsyncRewriteKind.Sibling when rewrite.Member is { } member && site is MemberAccessExpressionSyntax read && model.GetSymbolInfo(read).Symbol is IPropertySymbol property:
+                foreach (var extra in token is null ? [""] : new[] { token, "" })
+                {
+                    var candidate = SyntaxFactory.ParseExpression($"{read.Expression.WithoutTrivia()}.{member}({extra})");
+                    if (model.GetSpeculativeSymbolInfo(site.SpanStart, candidate, SpeculativeBindingOption.BindAsExpression).Symbol is IMethodSymbol bound && AsyncSiblings.Matches(bound, property.Type))
+                    {
+                        return (new SiteEdit(site, _ => AsyncSyntax.Await(candidate, site, configureAwait), [], $"{property.Name} → await {member}" + (extra.Length > 0 ? $" (with {extra})" : "")), null);
+                    }
+                }
+                return (null, $"{call.Name} has no {member} here returning the same result: rewrite it by hand");
             case AsyncRewriteKind.Sibling when site is InvocationExpressionSyntax inv && model.GetSymbolInfo(inv).Symbol is IMethodSymbol method:
                 if (inv.Expression is MemberBindingExpressionSyntax)
                 {
