@@ -81,6 +81,24 @@ public sealed class FixProofTests
         }
     }
 
+    [SchemaFact]
+    public async Task FixJson_ValidatesAgainstItsSchema()
+    {
+        var folder = Copy();
+        try
+        {
+            var (code, json) = await RunAsync(new FixOptions { Path = Path.Combine(folder, "Tplab.OrdersService"), Format = "json" });
+            Assert.Equal(ExitCodes.Ok, code);
+            var report = Path.Combine(folder, "fix.json");
+            File.WriteAllText(report, json);
+            await SchemaValidation.AssertValidAsync(SchemaValidation.SchemaOf("fix"), report);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
     // The service and the repository's build settings (its csproj takes the framework from them), without build output.
     private static string Copy()
     {
