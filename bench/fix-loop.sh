@@ -20,7 +20,7 @@ step fix "$tplab" fix "$target" --apply --format json -o "$out/fix.json"
 step build dotnet build "$target" -c Release -nologo -v q
 step scan-after "$tplab" scan "$target" --format json -o "$out/scan-after.json"
 step run-after "$tplab" run --plan "$out/proof.yaml" --results "$out/after"
-step compare "$tplab" compare "$out/before" "$out/after"
+step compare "$tplab" compare "$(ls -d "$out"/before/*/ | head -1)" "$(ls -d "$out"/after/*/ | head -1)"
 python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]

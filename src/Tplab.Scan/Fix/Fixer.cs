@@ -59,7 +59,17 @@ public static class Fixer
         {
             cancellationToken.ThrowIfCancellationRequested();
             progress.Status(string.Create(CultureInfo.InvariantCulture, $"fixing {++done}/{targets.Count}: {target.First.Call.Name} in {target.First.Site.Display}"));
-            var (outcome, next) = await FixOneAsync(current, check, naming, target, sites[target.Id], options, cancellationToken).ConfigureAwait(false);
+            FixOutcome outcome;
+            Solution next;
+            try
+            {
+                (outcome, next) = await FixOneAsync(current, check, naming, target, sites[target.Id], options, cancellationToken).ConfigureAwait(false);
+            }
+            // A shape the rewrite does not handle (Roslyn's editor refuses a replacement): this finding only, said as such.
+            catch (Exception e) when (e is InvalidOperationException or ArgumentException or InvalidCastException)
+            {
+                (outcome, next) = (Outcome(target, FixStatus.Refused, $"tplab cannot rewrite the code around it ({e.Message}); rewrite it by hand", [], [], [], []), current);
+            }
             outcomes[target.Id] = outcome;
             current = next;
         }
@@ -180,7 +190,9 @@ public static class Fixer
             {
                 foreach (var t in byFile)
                 {
-                    outcomes[t.Id] = Outcome(t, FixStatus.Refused, $"{byFile.Key} is not a source file of the loaded projects", [], [], [], []);
+                    outcomes[t.Id] = Outcome(t, FixStatus.Refused, byFile.Key.Contains("/obj/", StringComparison.Ordinal) || byFile.Key.EndsWith(".g.cs", StringComparison.Ordinal)
+                        ? $"it is in code a generator writes ({Path.GetFileName(byFile.Key)}: a Razor view or component, a source generator's output): change its source by hand"
+                        : $"{byFile.Key} is not a source file of the loaded projects", [], [], [], []);
                 }
                 continue;
             }
