@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Microsoft.CodeAnalysis;
 using Tplab.Common;
 using Tplab.Scan;
+using Tplab.Scan.Findings;
 using Tplab.Scan.Fix;
 using Tplab.Scan.Loading;
 using Tplab.Tests.Support;
@@ -78,6 +79,32 @@ public sealed class FixProofTests
         {
             Directory.Delete(patched, recursive: true);
             Directory.Delete(applied, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task FixSelection_RouteAndId_SelectTheFindingOrRefuseInOneLine()
+    {
+        var folder = Copy();
+        try
+        {
+            var app = Path.Combine(folder, "Tplab.OrdersService");
+            var id = FindingId.For("Orders.LegacyOrderStore.RoundTrip", "Thread.Sleep", 0);
+            var (code, json) = await RunAsync(new FixOptions { Path = app, Route = "GET /orders/{id:int}", FindingIds = [id], Severity = Severity.Error, Format = "json" });
+            Assert.Equal(ExitCodes.Ok, code);
+            Assert.Contains($"\"id\": \"{id}\"", json, StringComparison.Ordinal);
+
+            var noRoute = await Assert.ThrowsAsync<TplabException>(() => RunAsync(new FixOptions { Path = app, Route = "/nope" }));
+            Assert.Equal(ExitCodes.Usage, noRoute.ExitCode);
+            Assert.Contains("no finding on /nope", noRoute.Message, StringComparison.Ordinal);
+            var other = FindingId.For("Orders.OrderService.Find", "Thread.Sleep", 0);
+            var noId = await Assert.ThrowsAsync<TplabException>(() => RunAsync(new FixOptions { Path = app, FindingIds = [other] }));
+            Assert.Contains($"no finding {other}", noId.Message, StringComparison.Ordinal);
+            Assert.Equal(File.ReadAllText(Path.Combine(RepoPaths.Root, "tests", "Tplab.OrdersService", "OrderService.cs")), File.ReadAllText(Path.Combine(app, "OrderService.cs")));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
         }
     }
 
