@@ -35,7 +35,7 @@ for (m, c), s in sites.items():
         ids.add("tp-" + hashlib.sha256(f"{m}\n{c}\n{i}".encode()).hexdigest()[:10])
 fixed = [f["id"] for f in fix["findings"] if f["status"] == "fixed"]
 left = [i for i in fixed if i in ids]
-u, s_, m = open(f"{work}/time.txt").read().split()
+u, s_, m = open(f"{work}/time.txt").read().split()[-3:]
 su = fix["summary"]
 print(f"| {name} | {len(fix['findings'])} | {su['fixed']} | {su['partlyFixed']} | {su['refused']} | {build} | {len(left)} | {float(u) + float(s_):.1f} | {int(m) // 1024} |")
 PY
