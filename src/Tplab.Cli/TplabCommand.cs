@@ -22,6 +22,7 @@ internal static class TplabCommand
             DiagnoseCommand.Create(),
             PsCommand.Create(),
             ScanCommand.Create(),
+            FixCommand.Create(),
         };
         InvariantValues.Apply(root);
         StartAtOnce(root);

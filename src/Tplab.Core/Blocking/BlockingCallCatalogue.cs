@@ -7,28 +7,37 @@ namespace Tplab.Blocking;
 /// </summary>
 public static class BlockingCallCatalogue
 {
-    /// <summary>One catalogue row: a type (exact open type name, or a namespace prefix ending in '.'), its blocking methods, and a fixed name or null to name it after the frame.</summary>
-    public sealed record Entry(string Type, IReadOnlySet<string> Methods, BlockingKind Kind, string? Name = null)
+    /// <summary>
+    /// One catalogue row: a type (exact open type name, or a namespace prefix ending in '.'), its blocking methods, a
+    /// fixed name or null to name it after the frame, and how <c>tplab fix</c> rewrites it (null: the family's default,
+    /// <see cref="AsyncRewrite.For(BlockingKind)"/>).
+    /// </summary>
+    public sealed record Entry(string Type, IReadOnlySet<string> Methods, BlockingKind Kind, string? Name = null, AsyncRewrite? Fix = null)
     {
+        /// <summary>How <c>tplab fix</c> rewrites a call of this row.</summary>
+        public AsyncRewrite Rewrite => Fix ?? AsyncRewrite.For(Kind);
+
         public bool Matches(StackFrame frame) =>
             Methods.Contains(frame.MethodName)
             && (Type.EndsWith('.') ? frame.OpenTypeName.StartsWith(Type, StringComparison.Ordinal) : frame.OpenTypeName == Type);
     }
 
+    private const string WaitHandleAdvice = "a WaitHandle has no async wait: use a TaskCompletionSource or SemaphoreSlim.WaitAsync, or ThreadPool.RegisterWaitForSingleObject wrapped in a task";
     private const string Awaiters = "GetResult|HandleNonSuccessAndDebuggerNotification";
     private const string DbCalls = AspNetVocabulary.SyncDatabaseCalls;
 
     /// <summary>Every entry, in no particular order (matching picks the outermost frame, not the first entry).</summary>
     public static readonly IReadOnlyList<Entry> Entries =
     [
-        E("System.Threading.Thread", "Sleep|SleepInternal", BlockingKind.Sleep, "Thread.Sleep"),
-        E("System.Threading.Thread", "Join", BlockingKind.SyncWait, "Thread.Join"),
+        E("System.Threading.Thread", "Sleep|SleepInternal", BlockingKind.Sleep, "Thread.Sleep", AsyncRewrite.Delay),
+        E("System.Threading.Thread", "Join", BlockingKind.SyncWait, "Thread.Join",
+            AsyncRewrite.None("a thread cannot be awaited: run the work as a Task (Task.Run or an async method) and await that task instead of joining the thread")),
 
         // Sync over async: the name says which form the developer wrote.
         E("System.Threading.Tasks.Task`1", "get_Result|GetResultCore", BlockingKind.SyncOverAsync, "Task.Result"),
         E("System.Threading.Tasks.Task", "Wait", BlockingKind.SyncOverAsync, "Task.Wait"),
-        E("System.Threading.Tasks.Task", "WaitAll|WaitAllCore", BlockingKind.SyncOverAsync, "Task.WaitAll"),
-        E("System.Threading.Tasks.Task", "WaitAny|WaitAnyCore", BlockingKind.SyncOverAsync, "Task.WaitAny"),
+        E("System.Threading.Tasks.Task", "WaitAll|WaitAllCore", BlockingKind.SyncOverAsync, "Task.WaitAll", AsyncRewrite.WhenAll),
+        E("System.Threading.Tasks.Task", "WaitAny|WaitAnyCore", BlockingKind.SyncOverAsync, "Task.WaitAny", AsyncRewrite.WhenAny),
         E("System.Threading.Tasks.Task", "InternalWait|InternalWaitCore|SpinThenBlockingWait", BlockingKind.SyncOverAsync, "Task wait"),
         E("System.Runtime.CompilerServices.TaskAwaiter", Awaiters, BlockingKind.SyncOverAsync, "GetAwaiter().GetResult()"),
         E("System.Runtime.CompilerServices.TaskAwaiter`1", Awaiters, BlockingKind.SyncOverAsync, "GetAwaiter().GetResult()"),
@@ -40,15 +49,19 @@ public static class BlockingCallCatalogue
         E("System.Threading.Monitor", "Enter|ReliableEnter|TryEnter|ReliableEnterTimeout|EnterSlow|Enter_Slowpath|TryEnter_Slowpath", BlockingKind.Lock, "lock (Monitor.Enter)"),
         E("System.Threading.Lock", "Enter|EnterAndGetCurrentThreadId|TryEnterSlow|TryEnter|EnterScope", BlockingKind.Lock, "lock (Lock.Enter)"),
         E("System.Threading.ReaderWriterLockSlim", "EnterReadLock|EnterWriteLock|EnterUpgradeableReadLock|TryEnterReadLock|TryEnterWriteLock|TryEnterUpgradeableReadLock", BlockingKind.Lock),
-        E("System.Threading.Monitor", "Wait|ObjWait", BlockingKind.SyncWait, "Monitor.Wait"),
-        E("System.Threading.ManualResetEventSlim", "Wait", BlockingKind.SyncWait, "ManualResetEventSlim.Wait"),
-        E("System.Threading.SemaphoreSlim", "Wait", BlockingKind.SyncWait, "SemaphoreSlim.Wait"),
-        E("System.Threading.WaitHandle", "WaitOne|WaitOneNoCheck|WaitOneCore", BlockingKind.SyncWait, "WaitHandle.WaitOne"),
-        E("System.Threading.WaitHandle", "WaitAll", BlockingKind.SyncWait, "WaitHandle.WaitAll"),
-        E("System.Threading.WaitHandle", "WaitAny|WaitMultiple|WaitMultipleIgnoringSyncContext", BlockingKind.SyncWait, "WaitHandle.WaitAny"),
-        E("System.Diagnostics.Process", "WaitForExit|WaitForExitCore|WaitForInputIdle", BlockingKind.SyncWait, "Process.WaitForExit"),
-        E("System.Threading.CountdownEvent", "Wait", BlockingKind.SyncWait, "CountdownEvent.Wait"),
-        E("System.Threading.Barrier", "SignalAndWait", BlockingKind.SyncWait, "Barrier.SignalAndWait"),
+        E("System.Threading.Monitor", "Wait|ObjWait", BlockingKind.SyncWait, "Monitor.Wait",
+            AsyncRewrite.None("Monitor.Wait has no awaitable form: replace the Wait/Pulse pair with a TaskCompletionSource (or a Channel) that the waiter awaits")),
+        E("System.Threading.ManualResetEventSlim", "Wait", BlockingKind.SyncWait, "ManualResetEventSlim.Wait",
+            AsyncRewrite.None("ManualResetEventSlim has no async wait: signal a TaskCompletionSource (RunContinuationsAsynchronously) instead and await its Task")),
+        E("System.Threading.SemaphoreSlim", "Wait", BlockingKind.SyncWait, "SemaphoreSlim.Wait", AsyncRewrite.Sibling),
+        E("System.Threading.WaitHandle", "WaitOne|WaitOneNoCheck|WaitOneCore", BlockingKind.SyncWait, "WaitHandle.WaitOne", AsyncRewrite.None(WaitHandleAdvice)),
+        E("System.Threading.WaitHandle", "WaitAll", BlockingKind.SyncWait, "WaitHandle.WaitAll", AsyncRewrite.None(WaitHandleAdvice)),
+        E("System.Threading.WaitHandle", "WaitAny|WaitMultiple|WaitMultipleIgnoringSyncContext", BlockingKind.SyncWait, "WaitHandle.WaitAny", AsyncRewrite.None(WaitHandleAdvice)),
+        E("System.Diagnostics.Process", "WaitForExit|WaitForExitCore|WaitForInputIdle", BlockingKind.SyncWait, "Process.WaitForExit", AsyncRewrite.Sibling),
+        E("System.Threading.CountdownEvent", "Wait", BlockingKind.SyncWait, "CountdownEvent.Wait",
+            AsyncRewrite.None("CountdownEvent has no async wait: collect the tasks and await Task.WhenAll")),
+        E("System.Threading.Barrier", "SignalAndWait", BlockingKind.SyncWait, "Barrier.SignalAndWait",
+            AsyncRewrite.None("Barrier has no async wait: restructure the phases as tasks awaited with Task.WhenAll")),
 
         E("System.Net.Sockets.SocketAsyncContext", "PerformSyncOperation", BlockingKind.SyncSocketIO, "synchronous socket call"),
         E("System.Net.Sockets.Socket", "Receive|Send|Connect|Accept|ReceiveFrom|SendTo|Poll|Select|ReceiveMessageFrom", BlockingKind.SyncSocketIO),
@@ -58,6 +71,8 @@ public static class BlockingCallCatalogue
         E("System.Net.Dns", "GetHostEntry|GetHostAddresses|GetHostByName", BlockingKind.SyncSocketIO),
 
         E("System.Net.Http.HttpClient", "Send", BlockingKind.SyncHttp),
+        // Request.Form reads the whole body synchronously (source shows the property; its async sibling is a method).
+        E("Microsoft.AspNetCore.Http.HttpRequest", "get_Form", BlockingKind.SyncStreamIO, "HttpRequest.Form", AsyncRewrite.SiblingNamed("ReadFormAsync")),
         E("System.Net.HttpWebRequest", "GetResponse|GetRequestStream", BlockingKind.SyncHttp),
         E("System.Net.WebClient", "DownloadString|DownloadData|DownloadFile|UploadString|UploadData|UploadFile|OpenRead", BlockingKind.SyncHttp),
 
@@ -178,6 +193,17 @@ public static class BlockingCallCatalogue
         return name.Contains("PInvoke", StringComparison.Ordinal) ? inner : inner + " (lambda)";
     }
 
-    private static Entry E(string type, string methods, BlockingKind kind, string? name = null) =>
-        new(type, methods.Split('|').ToHashSet(StringComparer.Ordinal), kind, name);
+    /// <summary>The row a frame matches (the team's <paramref name="extra"/> rows first), or null.</summary>
+    public static Entry? EntryFor(StackFrame frame, IReadOnlyList<Entry>? extra = null) =>
+        (extra ?? []).Concat(Entries).FirstOrDefault(e => e.Matches(frame));
+
+    /// <summary>How <c>tplab fix</c> rewrites <paramref name="call"/>: its row's rewrite, or its family's default when no row names it (a call only source shows: EF Core, ADO.NET through base types).</summary>
+    public static AsyncRewrite RewriteFor(BlockingCall call)
+    {
+        ArgumentNullException.ThrowIfNull(call);
+        return EntryFor(call.Frame)?.Rewrite ?? AsyncRewrite.For(call.Kind);
+    }
+
+    private static Entry E(string type, string methods, BlockingKind kind, string? name = null, AsyncRewrite? fix = null) =>
+        new(type, methods.Split('|').ToHashSet(StringComparer.Ordinal), kind, name, fix);
 }

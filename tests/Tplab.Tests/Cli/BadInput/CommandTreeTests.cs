@@ -20,7 +20,7 @@ public sealed class CommandTreeTests
 
     /// <summary>Every row of the five families' tables.</summary>
     private static IEnumerable<string> AllRows() =>
-        new[] { LoadBadInputTests.Rows, LabBadInputTests.Rows, WatchBadInputTests.Rows, ServeBadInputTests.Rows, ScanBadInputTests.Rows, RootBadInputTests.Rows }
+        new[] { LoadBadInputTests.Rows, LabBadInputTests.Rows, WatchBadInputTests.Rows, ServeBadInputTests.Rows, ScanBadInputTests.Rows, FixBadInputTests.Rows, RootBadInputTests.Rows }
             .SelectMany(t => t).Select(r => (string)r[0]);
 
     [Fact]

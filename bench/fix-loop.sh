@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The loop tplab fix closes, measured on a copy of an app (default: tests/Tplab.OrdersService):
+#   scan --plan → run before → fix --apply → dotnet build → scan again → run after → compare.
+# Prints each step's exit code and CPU time / peak RSS (GNU time); keeps everything in $OUT.
+# Usage: bench/fix-loop.sh [APP_FOLDER] [OUT]   (an app folder holding one .csproj; copied, never changed in place)
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+app="${1:-$here/tests/Tplab.OrdersService}"
+out="${2:-$(mktemp -d /tmp/tplab-fix-loop.XXXXXX)}"
+tplab="$here/tplab"
+mkdir -p "$out/app"
+# The app and the build settings it takes from the repository (framework, warnings as errors), without build output.
+cp "$here/Directory.Build.props" "$here/Directory.Packages.props" "$out/app/"
+target="$out/app/$(basename "$app")"
+cp -r "$app" "$target" && rm -rf "$target/bin" "$target/obj"
+step() { local name="$1"; shift; echo "== $name: $*"; /usr/bin/time -f "   $name: exit %x, cpu %Us user %Ss sys, peak %M KB, wall %es" "$@" || true; }
+step scan-before "$tplab" scan "$target" --format json -o "$out/scan-before.json" --plan "$out/proof.yaml"
+step run-before "$tplab" run --plan "$out/proof.yaml" --results "$out/before"
+step fix "$tplab" fix "$target" --apply --format json -o "$out/fix.json"
+step build dotnet build "$target" -c Release -nologo -v q
+step scan-after "$tplab" scan "$target" --format json -o "$out/scan-after.json"
+step run-after "$tplab" run --plan "$out/proof.yaml" --results "$out/after"
+step compare "$tplab" compare "$(ls -d "$out"/before/*/ | head -1)" "$(ls -d "$out"/after/*/ | head -1)"
+python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+fix = json.load(open(f"{out}/fix.json"))
+print("fix:", fix["summary"])
+for f in fix["findings"]:
+    print(f"  {f['status']:13} {f['id']} {f['blockingCall']} in {f['userFrame']} ({f['file']}:{f['line']}) {f['reason'] or ''}")
+print("findings before:", len(json.load(open(f"{out}/scan-before.json"))["findings"]),
+      "after:", len(json.load(open(f"{out}/scan-after.json"))["findings"]))
+PY
+echo "kept in $out"

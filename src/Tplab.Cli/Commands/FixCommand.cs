@@ -1,0 +1,52 @@
+using System.CommandLine;
+using Tplab.Cli.Binding;
+using Tplab.Scan.Findings;
+using Tplab.Scan.Fix;
+
+namespace Tplab.Cli.Commands;
+
+/// <summary>
+/// <c>tplab fix [PATH]</c>: scan's findings rewritten async all the way up, compiled, as a patch or in place. Roslyn
+/// loads only when the action runs.
+/// </summary>
+internal static class FixCommand
+{
+    public static Command Create()
+    {
+        var path = new Argument<string>("PATH") { Description = "A solution (.sln, .slnx, .slnf), a C# project (.csproj) or a folder (default: the current folder)", Arity = ArgumentArity.ZeroOrOne, DefaultValueFactory = _ => "." };
+        var route = new Option<string?>("--route") { Description = "Only the findings on this endpoint: 'GET /orders/{id}' or '/orders/{id}'" };
+        var finding = new Option<string[]>("--finding") { Description = "Only this finding (scan's id, tp-…); repeat for several", AllowMultipleArgumentsPerToken = false };
+        var severity = new Option<string?>("--severity") { Description = "Only findings at this severity or above: warning (default) or error" };
+        severity.AcceptOnly("warning", "error");
+        var from = new Option<string?>("--from") { Description = "Only the findings of this scan report of the same solution (scan.json or scan.sarif)" };
+        var apply = new Option<bool>("--apply") { Description = "Edit the files in place (all or none); default: write a unified diff and change nothing" };
+        var force = new Option<bool>("--force") { Description = "With --apply: edit files that have uncommitted changes in git" };
+        var output = new Option<string?>("--output", "-o") { Description = "Write the patch or report to this file (checked before the work starts)" };
+        var format = new Option<string?>("--format") { Description = "patch, text or json (default: patch; text with --apply)" };
+        format.AcceptOnly("patch", "text", "json");
+        var rename = new Option<string?>("--rename") { Description = "Async suffix on changed methods: async or keep (default: the solution's convention)" };
+        rename.AcceptOnly("async", "keep");
+        var verify = new Option<string?>("--verify") { Description = "With --apply: run this command after writing (e.g. \"dotnet test\"); every change is reverted when it fails" };
+        var noRestore = new Option<bool>("--no-restore") { Description = "Do not restore projects that have no restore output" };
+        var command = new Command("fix", "Rewrite scan's findings async all the way up: the blocking call awaited, every caller, interface and implementation updated, each fix compiled before it is kept; a patch by default, --apply to edit in place")
+        {
+            path, route, finding, severity, from, apply, force, output, format, rename, verify, noRestore,
+        };
+        command.SetAction((r, ct) => FixRun.RunAsync(new FixOptions
+        {
+            Path = r.GetValue(path) ?? ".",
+            Route = r.GetValue(route),
+            FindingIds = r.GetValue(finding) ?? [],
+            Severity = r.GetValue(severity) switch { "error" => Severity.Error, "warning" => Severity.Warning, _ => null },
+            From = r.GetValue(from),
+            Apply = r.GetValue(apply),
+            Force = r.GetValue(force),
+            Output = r.GetValue(output),
+            Format = r.GetValue(format),
+            Rename = r.GetValue(rename) switch { "async" => RenameMode.Async, "keep" => RenameMode.Keep, _ => RenameMode.Auto },
+            Verify = r.GetValue(verify),
+            Restore = !r.GetValue(noRestore),
+        }, new ScanProgressLine(Console.Error, interactive: !Console.IsErrorRedirected), Console.Out, ct));
+        return command;
+    }
+}

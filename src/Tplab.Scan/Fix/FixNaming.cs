@@ -1,0 +1,65 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Tplab.Scan.Graph;
+
+namespace Tplab.Scan.Fix;
+
+/// <summary>
+/// The names a fix gives: a changed method gets the <c>Async</c> suffix when the solution's convention says so (most
+/// of its task-returning methods have it) or <c>--rename async</c>; never an endpoint (its name is part of its route,
+/// hub or gRPC contract), except a middleware's <c>Invoke</c>, which ASP.NET Core also finds as <c>InvokeAsync</c>;
+/// never where the new name is taken.
+/// </summary>
+internal sealed class FixNaming(RenameMode mode, bool suffixConvention, IReadOnlySet<string> rootKeys, string root)
+{
+    /// <summary>Whether the solution suffixes: more of its task-returning methods end in Async than not (none: yes, the .NET guideline).</summary>
+    public static async Task<bool> ConventionAsync(Solution solution, CancellationToken cancellationToken)
+    {
+        int suffixed = 0, plain = 0;
+        foreach (var document in solution.Projects.SelectMany(p => p.Documents))
+        {
+            var syntax = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
+            foreach (var method in syntax!.DescendantNodes().OfType<MethodDeclarationSyntax>())
+            {
+                var type = method.ReturnType.ToString();
+                if ((type.StartsWith("Task", StringComparison.Ordinal) || type.StartsWith("ValueTask", StringComparison.Ordinal)) && method.Identifier.ValueText != "Main")
+                {
+                    _ = method.Identifier.ValueText.EndsWith("Async", StringComparison.Ordinal) ? suffixed++ : plain++;
+                }
+            }
+        }
+        return suffixed >= plain;
+    }
+
+    public bool Suffixes => mode == RenameMode.Async || (mode == RenameMode.Auto && suffixConvention);
+
+    /// <summary>The family's new name, or null to keep it.</summary>
+    public string? NewName(IReadOnlyList<IMethodSymbol> family)
+    {
+        var name = family[0].Name;
+        if (!Suffixes || name.EndsWith("Async", StringComparison.Ordinal))
+        {
+            return null;
+        }
+        if (family.Any(m => rootKeys.Contains(SymbolNames.Key(m))) && name != "Invoke")
+        {
+            return null;
+        }
+        var newName = name + "Async";
+        for (var i = 0; i < family.Count; i++)
+        {
+            for (var t = family[i].ContainingType; t is not null; t = t.BaseType)
+            {
+                if (!t.GetMembers(newName).IsEmpty)
+                {
+                    return null;
+                }
+            }
+        }
+        return newName;
+    }
+
+    /// <summary>A path relative to the fixed root, with '/'.</summary>
+    public string Relative(string? path) =>
+        path is null ? "?" : Path.GetRelativePath(root, path).Replace('\\', '/');
+}

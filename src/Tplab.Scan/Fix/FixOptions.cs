@@ -1,0 +1,113 @@
+using Tplab.Common;
+using Tplab.Scan.Findings;
+
+namespace Tplab.Scan.Fix;
+
+/// <summary>Whether changed methods get the <c>Async</c> suffix.</summary>
+public enum RenameMode
+{
+    /// <summary>Follow the solution: suffix when most of its task-returning methods end in <c>Async</c>.</summary>
+    Auto,
+
+    /// <summary>Always suffix (a rename updates every reference).</summary>
+    Async,
+
+    /// <summary>Never rename.</summary>
+    Keep,
+}
+
+/// <summary>Options of <c>tplab fix</c>; defaults are stated on each property and checked by <see cref="Validated"/>.</summary>
+public sealed record FixOptions
+{
+    /// <summary>What to fix: a .sln/.slnx/.slnf, a .csproj, or a folder (default: the current folder).</summary>
+    public string Path { get; init; } = ".";
+
+    /// <summary>Only findings on this route (<c>GET /orders/{id}</c>, or just <c>/orders/{id}</c>; default null: every root).</summary>
+    public string? Route { get; init; }
+
+    /// <summary>Only these finding ids (scan's <c>tp-…</c> ids; default empty: every finding).</summary>
+    public IReadOnlyList<string> FindingIds { get; init; } = [];
+
+    /// <summary>Only findings at this severity or above (default null: errors and warnings).</summary>
+    public Severity? Severity { get; init; }
+
+    /// <summary>Only the findings of this scan report (scan.json or scan.sarif of the same solution; default null).</summary>
+    public string? From { get; init; }
+
+    /// <summary>Edit the files in place (default false: write a unified diff and change nothing).</summary>
+    public bool Apply { get; init; }
+
+    /// <summary>With <see cref="Apply"/>: edit files that have uncommitted changes in git (default false: refused).</summary>
+    public bool Force { get; init; }
+
+    /// <summary>Where the patch or report goes (default null: standard output).</summary>
+    public string? Output { get; init; }
+
+    /// <summary><c>patch</c>, <c>text</c> or <c>json</c> (default null: <c>patch</c>, or <c>text</c> with <see cref="Apply"/>).</summary>
+    public string? Format { get; init; }
+
+    /// <summary>The Async suffix on changed methods (default <see cref="RenameMode.Auto"/>: the solution's convention).</summary>
+    public RenameMode Rename { get; init; } = RenameMode.Auto;
+
+    /// <summary>With <see cref="Apply"/>: a command run after the files are written (<c>dotnet test</c>); when it fails, every change is reverted (default null).</summary>
+    public string? Verify { get; init; }
+
+    /// <summary>Restore projects that have no restore output before loading them (default true).</summary>
+    public bool Restore { get; init; } = true;
+
+    /// <summary>Most methods one finding's fix may change before it is refused as too wide (default 200).</summary>
+    public int MaxMethods { get; init; } = 200;
+
+    /// <summary>The report format this run writes.</summary>
+    public string EffectiveFormat => Format ?? (Apply ? "text" : "patch");
+
+    /// <summary>These options, or a usage error naming the first bad value.</summary>
+    public FixOptions Validated()
+    {
+        if (string.IsNullOrWhiteSpace(Path))
+        {
+            throw TplabException.Usage("the path to fix is empty");
+        }
+        if (Format is not null and not ("patch" or "text" or "json"))
+        {
+            throw TplabException.Usage($"--format must be patch, text or json, got '{Format}'");
+        }
+        if (Format == "patch" && Apply)
+        {
+            throw TplabException.Usage("--apply edits the files: its report is text or json, not a patch");
+        }
+        if (Force && !Apply)
+        {
+            throw TplabException.Usage("--force goes with --apply");
+        }
+        if (Verify is not null && !Apply)
+        {
+            throw TplabException.Usage("--verify goes with --apply (it runs after the files are written)");
+        }
+        if (Verify is not null && string.IsNullOrWhiteSpace(Verify))
+        {
+            throw TplabException.Usage("--verify needs a command");
+        }
+        if (Severity is Findings.Severity.Note)
+        {
+            throw TplabException.Usage("--severity must be warning or error");
+        }
+        if (FindingIds.FirstOrDefault(id => !FindingId.IsWellFormed(id)) is { } bad)
+        {
+            throw TplabException.Usage($"'{bad}' is not a finding id (scan's ids look like {FindingId.Prefix}0123456789)");
+        }
+        if (From is not null && !File.Exists(From))
+        {
+            throw TplabException.Usage($"no scan report {From} (write one with tplab scan -o scan.json)");
+        }
+        if (Route is not null && string.IsNullOrWhiteSpace(Route))
+        {
+            throw TplabException.Usage("--route needs a route");
+        }
+        if (MaxMethods < 1)
+        {
+            throw TplabException.Usage("the method limit must be positive");
+        }
+        return this;
+    }
+}

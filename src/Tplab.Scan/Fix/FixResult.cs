@@ -1,0 +1,69 @@
+namespace Tplab.Scan.Fix;
+
+/// <summary>What became of a finding.</summary>
+public enum FixStatus
+{
+    /// <summary>The blocking call and every method up to the root are async; the build compiles.</summary>
+    Fixed,
+
+    /// <summary>Async up to a boundary that cannot be (a constructor, an accessor, a package's interface...): it waits on the task there.</summary>
+    PartlyFixed,
+
+    /// <summary>Nothing changed for it: no mechanical rewrite, or the rewrite did not compile.</summary>
+    Refused,
+}
+
+/// <summary>A file and the lines of the new text that a fix changed (1-based).</summary>
+public sealed record TouchedFile(string File, IReadOnlyList<int> Lines);
+
+/// <summary>One finding's outcome: the site, the roots reaching it, what was done or why not, and what is left.</summary>
+public sealed record FixOutcome(
+    string Id,
+    string BlockingCall,
+    string UserMethod,
+    string File,
+    int Line,
+    IReadOnlyList<string> Roots,
+    FixStatus Status,
+    string? Reason,
+    IReadOnlyList<string> Changes,
+    IReadOnlyList<TouchedFile> Touched,
+    IReadOnlyList<string> Boundaries,
+    IReadOnlyList<string> Notes);
+
+/// <summary>A file the fixes change: full path, path relative to the fixed root, and its text before and after.</summary>
+public sealed record FileChange(string Path, string Relative, string Before, string After);
+
+/// <summary>The result of <c>tplab fix</c>: every selected finding's outcome and the files changed.</summary>
+public sealed record FixResult(string Scanned, string Root, IReadOnlyList<FixOutcome> Outcomes, IReadOnlyList<FileChange> Files)
+{
+    /// <summary>Whether the files were written (<c>--apply</c>).</summary>
+    public bool Applied { get; init; }
+
+    public int Count(FixStatus status) => Outcomes.Count(o => o.Status == status);
+
+    /// <summary>
+    /// The whole change as one unified diff. Paths are relative to the top of the git work tree that holds the root
+    /// (where <c>git apply</c> reads them from), else to the fixed root.
+    /// </summary>
+    public string Patch
+    {
+        get
+        {
+            var top = GitTop(Root) ?? Root;
+            return string.Concat(Files.Select(f => UnifiedDiff.Of(System.IO.Path.GetRelativePath(top, f.Path).Replace('\\', '/'), f.Before, f.After)));
+        }
+    }
+
+    private static string? GitTop(string folder)
+    {
+        for (var d = new DirectoryInfo(folder); d is not null; d = d.Parent)
+        {
+            if (Directory.Exists(System.IO.Path.Combine(d.FullName, ".git")) || File.Exists(System.IO.Path.Combine(d.FullName, ".git")))
+            {
+                return d.FullName;
+            }
+        }
+        return null;
+    }
+}

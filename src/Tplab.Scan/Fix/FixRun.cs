@@ -1,0 +1,67 @@
+using Tplab.Common;
+
+namespace Tplab.Scan.Fix;
+
+/// <summary>
+/// The whole of <c>tplab fix</c> as the CLI runs it: the output file opened before any work, the fix, then the patch or
+/// the report; with <c>--apply</c> the files written all or none (refused when git shows uncommitted changes in one of
+/// them, unless <c>--force</c>) and <c>--verify</c>'s command run, every change reverted when it fails (exit 1). Exit 12
+/// when a selected finding was refused or only partly fixed; 0 when every one was fixed (or there was none).
+/// </summary>
+public static class FixRun
+{
+    public static async Task<int> RunAsync(FixOptions options, IScanProgress progress, TextWriter standardOutput, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(progress);
+        ArgumentNullException.ThrowIfNull(standardOutput);
+        options = options.Validated();
+        using var output = options.Output is { } o ? AtomicFile.OpenOutput(o, "--output") : null;
+
+        var result = await Fixer.FixAsync(options, progress, cancellationToken).ConfigureAwait(false);
+
+        if (options.Apply && result.Files.Count > 0)
+        {
+            if (!options.Force)
+            {
+                var dirty = await FixFiles.UncommittedAsync(result.Root, [.. result.Files.Select(f => f.Path)], cancellationToken).ConfigureAwait(false);
+                if (dirty.Count > 0)
+                {
+                    throw TplabException.Usage($"{dirty[0]}{(dirty.Count > 1 ? $" and {dirty.Count - 1} more" : "")} has uncommitted changes: commit or stash them first, or pass --force; nothing was changed");
+                }
+            }
+            var originals = FixFiles.Write(result.Files);
+            result = result with { Applied = true };
+            if (options.Verify is { } verify)
+            {
+                progress.Line($"tplab fix: wrote {result.Files.Count} file(s); running --verify: {verify}");
+                var code = await FixFiles.VerifyAsync(verify, result.Root, Console.Error, cancellationToken).ConfigureAwait(false);
+                if (code != 0)
+                {
+                    FixFiles.Revert(originals);
+                    throw new TplabException(ExitCodes.Failed, $"--verify failed (exit {code}): every change was reverted");
+                }
+            }
+        }
+        if (output is null)
+        {
+            FixReport.Write(result, options.EffectiveFormat, standardOutput);
+        }
+        else
+        {
+            output.Finish(w => FixReport.Write(result, options.EffectiveFormat, w));
+        }
+        if (options.EffectiveFormat == "patch")
+        {
+            // The patch is the output; the summary goes where people read.
+            var summary = new StringWriter();
+            FixReport.Text(result, summary);
+            foreach (var line in summary.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries))
+            {
+                progress.Line(line.TrimEnd('\r'));
+            }
+        }
+        var incomplete = result.Count(FixStatus.Refused) + result.Count(FixStatus.PartlyFixed);
+        return incomplete > 0 ? ExitCodes.Partial : ExitCodes.Ok;
+    }
+}

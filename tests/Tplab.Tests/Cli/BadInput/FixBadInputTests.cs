@@ -1,0 +1,38 @@
+using Tplab.Common;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Cli.BadInput;
+
+/// <summary><c>tplab fix</c> refuses bad input before it loads anything: one line naming it, its exit code, nothing written.</summary>
+public sealed class FixBadInputTests
+{
+    public static TheoryData<string, int, string> Rows => new()
+    {
+        // what to fix
+        { "fix {tmp}/no/such/folder", ExitCodes.Usage, "no such file or folder: {tmp}/no/such/folder" },
+        { "fix {tmp}/plan.yaml", ExitCodes.Usage, "is not a solution" },
+        { "fix {tmp}/targets.txt extra", ExitCodes.Usage, "'extra'" },
+        // selection
+        { "fix {tmp} --route", ExitCodes.Usage, "--route" },
+        { "fix {tmp} --finding nope", ExitCodes.Usage, "'nope' is not a finding id" },
+        { "fix {tmp} --finding", ExitCodes.Usage, "--finding" },
+        { "fix {tmp} --severity note", ExitCodes.Usage, "'note'" },
+        { "fix {tmp} --severity", ExitCodes.Usage, "--severity" },
+        { "fix {tmp} --from {tmp}/missing.json", ExitCodes.Usage, "no scan report {tmp}/missing.json" },
+        { "fix {tmp}/scan/app.csproj --from {tmp}/not-json.json", ExitCodes.Usage, "is not a tplab scan report" },
+        { "fix {tmp}/scan/app.csproj --from {tmp}/other.json", ExitCodes.Usage, "is not a tplab scan report" },
+        // what it writes and how
+        { "fix {tmp} --format xml", ExitCodes.Usage, "'xml'" },
+        { "fix {tmp} --apply --format patch", ExitCodes.Usage, "--apply edits the files" },
+        { "fix {tmp} --apply=maybe", ExitCodes.Usage, "'maybe'" },
+        { "fix {tmp} --force", ExitCodes.Usage, "--force goes with --apply" },
+        { "fix {tmp} --verify true", ExitCodes.Usage, "--verify goes with --apply" },
+        { "fix {tmp} --rename sometimes", ExitCodes.Usage, "'sometimes'" },
+        { "fix {tmp} --no-restore=maybe", ExitCodes.Usage, "'maybe'" },
+        { "fix {tmp} -o {tmp}/no/such/folder/fix.patch", ExitCodes.OutputFailed, "{tmp}/no/such/folder/fix.patch" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Rows))]
+    public Task BadInput_OneLineItsExitCodeNothingWritten(string line, int code, string names) => BadInputTable.AssertRefusedAsync(line, code, names);
+}
