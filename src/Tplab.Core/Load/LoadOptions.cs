@@ -209,8 +209,8 @@ public sealed record LoadOptions
         }
     }
 
-    // RFC 9110 token: what methods and header names are made of.
-    private static bool IsToken(string? s) =>
+    /// <summary>An RFC 9110 token: what methods and header names are made of.</summary>
+    public static bool IsToken(string? s) =>
         !string.IsNullOrEmpty(s) && s.All(c => c is > ' ' and < (char)127 && !"\"(),/:;<=>?@[\\]{}".Contains(c, StringComparison.Ordinal));
 
     private static void CheckTime(TimeSpan? value, string name, bool allowZero)
