@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using Tplab.Launch;
 using Tplab.Common;
 using Tplab.Lab.Experiments;
@@ -28,6 +29,8 @@ internal static class RunCommand
         {
             full, experiment, variant, plan, repeat, minThreads, knobs, results, pg, noDiagnose, interval, allowPartial,
         };
+        command.Excludes(experiment, plan, "a plan runs its own scenarios; --experiment picks seed experiments")
+            .Excludes(full, plan, "a plan gives its own loads; --full picks the seeds' exact parameters");
         command.SetAction(async (r, ct) =>
         {
             var pool = ThreadPoolOptions.Bind(r, minThreads, knobs);

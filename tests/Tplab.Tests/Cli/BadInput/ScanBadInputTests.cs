@@ -14,6 +14,7 @@ public sealed class ScanBadInputTests
         { "scan {tmp}/targets.txt extra", ExitCodes.Usage, "'extra'" },
         // words
         { "scan {tmp} --format xml", ExitCodes.Usage, "'xml'" },
+        { "scan {tmp} --format ''", ExitCodes.Usage, "--format must be one of text, json, sarif; got ''" },
         { "scan {tmp} --format", ExitCodes.Usage, "--format" },
         { "scan {tmp} --fail-on note", ExitCodes.Usage, "'note'" },
         { "scan {tmp} --fail-on", ExitCodes.Usage, "--fail-on" },
