@@ -22,6 +22,7 @@ internal static class DiagnoseCommand
         {
             pid, name, trace, dump, keepTrace, duration, format,
         };
+        command.Writes(keepTrace).Reads(trace, "the --trace read").Reads(dump, "the --dump read");
         command.SetAction(async (result, ct) =>
         {
             var formatText = result.GetValue(format) ?? "text";

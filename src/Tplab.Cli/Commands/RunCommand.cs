@@ -29,6 +29,7 @@ internal static class RunCommand
         {
             full, experiment, variant, plan, repeat, minThreads, knobs, results, pg, noDiagnose, interval, allowPartial,
         };
+        command.WritesFolder(results);
         command.Excludes(experiment, plan, "a plan runs its own scenarios; --experiment picks seed experiments")
             .Excludes(full, plan, "a plan gives its own loads; --full picks the seeds' exact parameters");
         command.SetAction(async (r, ct) =>

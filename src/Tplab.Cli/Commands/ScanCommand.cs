@@ -33,6 +33,7 @@ internal static class ScanCommand
         {
             path, format, output, failOn, includeTests, allowPartial, noRestore, baseline, writeBaseline, config, plan, planWrites,
         };
+        command.Writes(output).Writes(writeBaseline).Writes(plan).Reads(baseline, "the --baseline read").Reads(config, "the --config read").ReadsProject(path);
         command.SetAction((r, ct) => Run(new ScanOptions
         {
             Path = r.GetValue(path) ?? ".",

@@ -33,6 +33,7 @@ internal static class TuneCommand
         {
             slo, variant, waitMs, concurrency, requests, duration, rate, plan, scenarioId, maxThreads, precision, tryKnob, trialDeadline, results, format, pg,
         };
+        command.WritesFolder(results);
         command.SetAction(async (r, ct) =>
         {
             var (scenario, service) = new TuneTarget

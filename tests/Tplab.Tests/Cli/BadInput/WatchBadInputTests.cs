@@ -30,6 +30,10 @@ public sealed class WatchBadInputTests
         { "watch 1 --fail-on hungry", ExitCodes.Usage, "'hungry'" },
         // options that need another, or do not apply
         { "watch 1 --otlp-protocol grpc", ExitCodes.Usage, "--otlp-protocol needs --otlp" },
+        { "watch 1 --on-starving diagnose={tmp}/missing/dir/x.json", ExitCodes.OutputFailed, "does not exist" },
+        { "watch 1 --on-starving diagnose={tmp}/results", ExitCodes.OutputFailed, "it is a folder, not a file" },
+        { "watch 1 -o {tmp}/results", ExitCodes.OutputFailed, "it is a folder, not a file" },
+        { "watch --from {tmp}/saved.jsonl -o {tmp}/saved.jsonl", ExitCodes.Usage, "is the --from file" },
         { "watch 1 --service shop", ExitCodes.Usage, "--service needs --otlp or --prometheus" },
         { "watch 1 --on-starving panic", ExitCodes.Usage, "panic" },
         { "watch 1 --name", ExitCodes.Usage, "--name" },
