@@ -2,8 +2,9 @@
 # Fuzzes one reader of outside input with SharpFuzz 2.3.0 and Debian's afl++ (issue 28): bench/fuzz.sh READER SECONDS
 # READER: plan-yaml plan-json targets hlog watch-jsonl compare scan-config baseline nettrace (bench/fuzz/Readers.cs).
 # Seeds are bench/fuzz/seeds/READER (from the tests' fixtures); findings go to bench/.fuzz/out/READER. Every crash or
-# hang afl saves is a defect: replay it with `dotnet bench/.fuzz/bin/tplab-fuzz.dll READER FILE` and add it as a
-# test row (tests/Tplab.Tests/Fuzz/Found/READER/). Prints one line: runs, execs, crashes, hangs.
+# hang afl saves is a defect: replay it with an uninstrumented build (`dotnet build bench/fuzz -o /tmp/replay`, then
+# `dotnet /tmp/replay/tplab-fuzz.dll READER FILE`; the instrumented one needs afl around it) and add it as a test row
+# (tests/Tplab.Tests/Fuzz/Found/READER/). Prints one line: run time, execs, paths, crashes, hangs.
 # Several readers can fuzz at once (each in its own output folder); the build is shared and made once.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,14 +30,17 @@ fi
   flock 9
   stamp="$work/instrumented"
   if [ ! -f "$stamp" ] || [ -n "$(find "$root/src" "$root/bench/fuzz" -newer "$stamp" -type f -name '*.cs' -not -path '*/obj/*' -not -path '*/bin/*' -print -quit)" ]; then
-    rm -rf "$bin"
-    dotnet build "$root/bench/fuzz/Tplab.Fuzz.csproj" -c Release -o "$bin" -v quiet -clp:ErrorsOnly >/dev/null
+    # A new folder per build: a reader still fuzzing keeps the build it started with.
+    fresh="$work/bin.$(date +%s)"
+    dotnet build "$root/bench/fuzz/Tplab.Fuzz.csproj" -c Release -o "$fresh" -v quiet -clp:ErrorsOnly >/dev/null
     for dll in Tplab.Core.dll Tplab.Scan.dll YamlDotNet.dll HdrHistogram.dll; do
-      "$work/tools/sharpfuzz" "$bin/$dll" >/dev/null
+      "$work/tools/sharpfuzz" "$fresh/$dll" >/dev/null
     done
+    ln -sfn "$fresh" "$bin"
     touch "$stamp"
   fi
 ) 9>"$work/build.lock"
+bin="$(readlink -f "$bin")"
 
 out="$work/out/$reader"
 rm -rf "$out"

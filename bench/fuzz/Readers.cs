@@ -51,7 +51,9 @@ public static class Readers
         }
         catch (TplabException e)
         {
-            if (e.Message.Contains('\n', StringComparison.Ordinal) || e.Message.Contains('\r', StringComparison.Ordinal))
+            // The CLI prints every message through TerminalText.Line (a key "a\nb" is shown as a\nb): one line after it.
+            var shown = TerminalText.Line(e.Message);
+            if (shown.Contains('\n', StringComparison.Ordinal) || shown.Contains('\r', StringComparison.Ordinal))
             {
                 throw new FuzzDefect($"{reader}: an error of more than one line: {e.Message}", e);
             }

@@ -51,7 +51,7 @@ internal static class CommandRunner
     {
         try
         {
-            await Console.Error.WriteLineAsync("tplab: " + TerminalText.Escape(message));
+            await Console.Error.WriteLineAsync("tplab: " + TerminalText.Line(message));
         }
         catch (IOException)
         {

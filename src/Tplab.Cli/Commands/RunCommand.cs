@@ -53,7 +53,7 @@ internal static class RunCommand
             var outcome = LabOutcome.Of(lab, r.GetValue(allowPartial));
             if (outcome.Message is { } message)
             {
-                await Console.Error.WriteLineAsync("tplab: " + TerminalText.Escape(message));
+                await Console.Error.WriteLineAsync("tplab: " + TerminalText.Line(message));
             }
             return outcome.ExitCode;
         });

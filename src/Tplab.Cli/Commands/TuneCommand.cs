@@ -66,7 +66,7 @@ internal static class TuneCommand
             }
             if (result.Message is { } message)
             {
-                await Console.Error.WriteLineAsync("tplab: " + TerminalText.Escape(message));
+                await Console.Error.WriteLineAsync("tplab: " + TerminalText.Line(message));
             }
             return result.ExitCode;
         });
