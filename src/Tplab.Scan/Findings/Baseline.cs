@@ -34,7 +34,7 @@ public sealed record Baseline
     {
         try
         {
-            var baseline = JsonSerializer.Deserialize(File.ReadAllText(path), Json.Baseline) ?? new Baseline();
+            var baseline = JsonNulls.Check(JsonSerializer.Deserialize(File.ReadAllText(path), Json.Baseline) ?? new Baseline());
             return baseline.Schema == CurrentSchema ? baseline
                 : throw TplabException.Usage($"{path}: baseline schema {baseline.Schema} is not one tplab reads (it reads {CurrentSchema})");
         }
