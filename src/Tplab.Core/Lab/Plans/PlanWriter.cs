@@ -26,7 +26,7 @@ public static class PlanWriter
         var json = planPath.EndsWith(".json", StringComparison.OrdinalIgnoreCase);
         foreach (var line in comments)
         {
-            var text = line.ReplaceLineEndings(" ");
+            var text = TerminalText.Escape(line); // a comment is for people: a control character in it would make the file unreadable
             writer.WriteLine(json ? (text.Length == 0 ? "//" : "// " + text) : (text.Length == 0 ? "#" : "# " + text));
         }
         var root = new JsonObject { { "name", Scalar(plan.Name) }, { "service", Service(service, planPath) } };
