@@ -33,7 +33,8 @@ public static class JsonlWatchReader
                 {
                     case SampleLine s:
                         Seconds(s.OffsetSeconds, "offsetSeconds", number, MaxSeconds);
-                        samples.Add(s.ToSample());
+                        // Text from the file is printed by every format (live, csv): escaped once, here, where it enters tplab.
+                        samples.Add((s with { Evidence = TerminalText.Escape(s.Evidence) }).ToSample());
                         break;
                     case InjectionLine i:
                         Seconds(i.OffsetSeconds, "offsetSeconds", number, MaxSeconds);
@@ -42,7 +43,7 @@ public static class JsonlWatchReader
                     case SummaryLine t when summary is null:
                         Seconds(t.IntervalSeconds, "intervalSeconds", number, 3600);
                         Seconds(t.DurationSeconds, "durationSeconds", number, MaxSeconds);
-                        summary = t;
+                        summary = t with { Evidence = TerminalText.Escape(t.Evidence), DelayNote = t.DelayNote is null ? null : TerminalText.Escape(t.DelayNote) };
                         break;
                 }
             }
