@@ -24,6 +24,7 @@ internal static class CommandRunner
         var config = new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = TimeSpan.FromSeconds(30) };
         try
         {
+            OutputRules.Check(parsed); // every command's outputs, before its work
             return await parsed.InvokeAsync(config);
         }
         catch (Exception e) when (ClosedPipe.Is(e))
@@ -50,7 +51,7 @@ internal static class CommandRunner
     {
         try
         {
-            await Console.Error.WriteLineAsync("tplab: " + TerminalText.Escape(message));
+            await Console.Error.WriteLineAsync("tplab: " + TerminalText.Line(message));
         }
         catch (IOException)
         {

@@ -21,6 +21,7 @@ internal static class CompareCommand
         {
             a, b, failIfWorse, format, output,
         };
+        command.Writes(output).Reads(a, "A's summary", SummaryOf).Reads(b, "B's summary", SummaryOf);
         command.SetAction(r =>
         {
             var threshold = r.GetValue(failIfWorse) is { } t ? Comparison.ParseThreshold(t) : Comparison.DefaultThresholdPercent;
@@ -32,4 +33,7 @@ internal static class CompareCommand
         });
         return command;
     }
+
+    // A results folder is read through its summary.json.
+    private static string SummaryOf(string path) => Directory.Exists(path) ? Path.Combine(path, "summary.json") : path;
 }

@@ -11,7 +11,7 @@ internal static class DiagnoseCommand
 {
     public static Command Create()
     {
-        var pid = new Argument<int?>("PID") { Description = "Process id of a running .NET 8+ process of the same user", Arity = ArgumentArity.ZeroOrOne };
+        var pid = new Argument<int?>("PID") { Description = "Process id of a running .NET 8+ process of the same user", Arity = ArgumentArity.ZeroOrOne }.ProcessId();
         var name = new Option<string?>("--name", "-n") { Description = "Diagnose the one .NET process with this name (the app's dll or executable name)" };
         var trace = new Option<string?>("--trace") { Description = "Diagnose a .nettrace collected elsewhere (dotnet-trace command line: docs/diagnose.md)" };
         var dump = new Option<string?>("--dump") { Description = "Diagnose a process dump (createdump, dotnet-dump): the pool threads' stacks at that moment" };
@@ -22,6 +22,7 @@ internal static class DiagnoseCommand
         {
             pid, name, trace, dump, keepTrace, duration, format,
         };
+        command.Writes(keepTrace).Reads(trace, "the --trace read").Reads(dump, "the --dump read");
         command.SetAction(async (result, ct) =>
         {
             var formatText = result.GetValue(format) ?? "text";

@@ -50,6 +50,7 @@ internal static class LoadCommand
             insecure, stage, search, searchStep, threshold, abortOnThreshold, format, output, quiet, allowRemote, engine,
         };
         command.Subcommands.Add(MergeCommand());
+        command.Writes(output).Reads(targetsFile, "the --targets file").Reads(body, "the --body file", v => v.StartsWith('@') ? v[1..] : null);
         command.SetAction(async (result, ct) =>
         {
             var targets = RequestText.Templates(result.GetValue(url), result.GetValue(method)!, result.GetValue(header) ?? [], result.GetValue(body), result.GetValue(targetsFile));

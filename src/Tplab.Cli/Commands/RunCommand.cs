@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Tplab.Cli.Binding;
 using Tplab.Launch;
 using Tplab.Common;
 using Tplab.Lab;
@@ -30,6 +31,9 @@ internal static class RunCommand
         {
             full, experiment, variant, plan, repeat, minThreads, knobs, results, pg, noDiagnose, interval, allowPartial,
         };
+        command.WritesFolder(results);
+        command.Excludes(experiment, plan, "a plan runs its own scenarios; --experiment picks seed experiments")
+            .Excludes(full, plan, "a plan gives its own loads; --full picks the seeds' exact parameters");
         command.SetAction(async (r, ct) =>
         {
             var pool = ThreadPoolOptions.Bind(r, minThreads, knobs);
@@ -51,7 +55,7 @@ internal static class RunCommand
             var outcome = LabOutcome.Of(lab, r.GetValue(allowPartial));
             if (outcome.Message is { } message)
             {
-                await Console.Error.WriteLineAsync("tplab: " + TerminalText.Escape(message));
+                await Console.Error.WriteLineAsync("tplab: " + TerminalText.Line(message));
             }
             return outcome.ExitCode;
         });

@@ -17,6 +17,7 @@ internal static class ScanCommand
     {
         var path = new Argument<string>("PATH") { Description = "A solution (.sln, .slnx, .slnf), a C# project (.csproj) or a folder (default: the current folder)", Arity = ArgumentArity.ZeroOrOne, DefaultValueFactory = _ => "." };
         var format = new Option<string?>("--format") { Description = $"{ScanFormats.Names} (default: from -o's extension, else text)" };
+        format.AcceptOnly([.. ScanFormats.Catalogue.All.Select(f => f.Name)]);
         var output = new Option<string?>("--output", "-o") { Description = "Write the report to this file (checked before the scan starts)" };
         var failOn = new Option<string?>("--fail-on") { Description = "Exit 11 when findings at or above this severity exist: warning or error (baselined ones do not count)" };
         failOn.AcceptOnly("warning", "error");
@@ -36,6 +37,7 @@ internal static class ScanCommand
         {
             path, format, output, failOn, top, groupBy, verbose, includeTests, allowPartial, noRestore, baseline, writeBaseline, config, plan, planWrites,
         };
+        command.Writes(output).Writes(writeBaseline).Writes(plan).Reads(baseline, "the --baseline read").Reads(config, "the --config read").ReadsProject(path);
         command.SetAction((r, ct) => Run(new ScanOptions
         {
             Path = r.GetValue(path) ?? ".",

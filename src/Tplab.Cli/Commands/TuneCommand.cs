@@ -32,6 +32,7 @@ internal static class TuneCommand
         {
             slo, variant, waitMs, concurrency, requests, duration, rate, plan, scenarioId, maxThreads, precision, tryKnob, trialDeadline, results, format, pg,
         };
+        command.WritesFolder(results);
         command.SetAction(async (r, ct) =>
         {
             var (scenario, service) = new TuneTarget
@@ -58,7 +59,7 @@ internal static class TuneCommand
             chosen.Write(result, Console.Out);
             if (result.Message is { } message)
             {
-                await Console.Error.WriteLineAsync("tplab: " + TerminalText.Escape(message));
+                await Console.Error.WriteLineAsync("tplab: " + TerminalText.Line(message));
             }
             return result.ExitCode;
         });

@@ -41,6 +41,9 @@ internal static class WatchCommand
         {
             target, name, all, interval, duration, format, output, from, failOn, onStarving, delay, prometheus, otlp, otlpProtocol, service,
         };
+        command.Requires(otlpProtocol, "it says how to send to the --otlp collector", otlp)
+            .Requires(service, "it labels the exported series", otlp, prometheus);
+        command.Writes(output).Writes(onStarving, v => v.StartsWith("diagnose=", StringComparison.OrdinalIgnoreCase) ? v["diagnose=".Length..] : null).Reads(from, "the --from file");
         command.SetAction(async (result, ct) =>
         {
             var (pids, commandLine) = Target(result, target, result.GetValue(name) is not null || result.GetValue(from) is not null);

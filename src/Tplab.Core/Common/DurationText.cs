@@ -30,9 +30,46 @@ public static class DurationText
                 return FromTicks(n * ticks, text, option);
             }
         }
-        return TryNumber(trimmed, out var seconds)
-            ? FromTicks(seconds * TimeSpan.TicksPerSecond, text, option)
-            : throw TplabException.Usage($"{option} must be a duration such as 500ms, 1.5s, 10s, 1m or 2h, got '{text}'");
+        if (TryNumber(trimmed, out var seconds))
+        {
+            return FromTicks(seconds * TimeSpan.TicksPerSecond, text, option);
+        }
+        // What Format writes for a whole number of minutes and seconds (1m30s), and Go's form of it (1h2m3.5s).
+        return TryCompound(trimmed, out var total)
+            ? FromTicks(total, text, option)
+            : throw TplabException.Usage($"{option} must be a duration such as 500ms, 1.5s, 10s, 1m, 1m30s or 2h, got '{text}'");
+    }
+
+    // Parts of a number and a unit each, largest unit first, each unit once: 2h, 1m30s, 1h2m3.5s, 1s500ms.
+    private static bool TryCompound(string text, out double ticks)
+    {
+        ticks = 0;
+        var last = int.MaxValue;
+        var rest = text.AsSpan();
+        if (rest.IsEmpty)
+        {
+            return false;
+        }
+        while (!rest.IsEmpty)
+        {
+            var digits = 0;
+            while (digits < rest.Length && (char.IsAsciiDigit(rest[digits]) || rest[digits] == '.'))
+            {
+                digits++;
+            }
+            var unit = rest[digits..].StartsWith("ms", StringComparison.OrdinalIgnoreCase) ? 0
+                : rest[digits..].StartsWith("s", StringComparison.OrdinalIgnoreCase) ? 1
+                : rest[digits..].StartsWith("m", StringComparison.OrdinalIgnoreCase) ? 2
+                : rest[digits..].StartsWith("h", StringComparison.OrdinalIgnoreCase) ? 3 : -1;
+            if (digits == 0 || unit < 0 || unit >= last || !TryNumber(rest[..digits].ToString(), out var n))
+            {
+                return false;
+            }
+            ticks += n * Units[unit].Ticks;
+            last = unit;
+            rest = rest[(digits + Units[unit].Unit.Length)..];
+        }
+        return true;
     }
 
     /// <summary>Parses MIN..MAX (each a duration), e.g. <c>0..200ms</c>; MIN alone means MIN..MIN.</summary>
@@ -47,16 +84,16 @@ public static class DurationText
         return max < min ? throw TplabException.Usage($"{option} must be MIN..MAX with MIN <= MAX, got '{text}'") : (min, max);
     }
 
-    /// <summary>Shortest readable form: 500ms, 1.5s, 1m, 1m30s.</summary>
+    /// <summary>Shortest readable form that <see cref="Parse"/> reads back to the same tick: 500ms, 1.5s, 1m, 1m30s.</summary>
     public static string Format(TimeSpan value)
     {
         if (value < TimeSpan.FromSeconds(1))
         {
-            return value.TotalMilliseconds.ToString("0.###", CultureInfo.InvariantCulture) + "ms";
+            return value.TotalMilliseconds.ToString("0.####", CultureInfo.InvariantCulture) + "ms";
         }
         if (value < TimeSpan.FromMinutes(1) || value.Ticks % TimeSpan.TicksPerSecond != 0)
         {
-            return value.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + "s";
+            return value.TotalSeconds.ToString("0.#######", CultureInfo.InvariantCulture) + "s";
         }
         var minutes = (long)value.TotalMinutes;
         var seconds = value.Seconds;

@@ -39,6 +39,28 @@ internal static class FileKind
         return type is 0x2000 or 0x6000 or 0x1000 or 0xC000; // S_IFCHR, S_IFBLK, S_IFIFO, S_IFSOCK
     }
 
+    /// <summary>
+    /// The file's device and inode (stat follows symlinks), so two names of one file, by a symlink, a hard link or
+    /// <c>./</c>, compare equal; null when it does not exist or this is not Linux.
+    /// </summary>
+    public static (ulong Device, ulong Inode)? Identity(string path)
+    {
+        if (!OperatingSystem.IsLinux() || RuntimeInformation.ProcessArchitecture is not (Architecture.X64 or Architecture.Arm64))
+        {
+            return null;
+        }
+        var buffer = new byte[256];
+        try
+        {
+            // st_dev at 0 and st_ino at 8 on both x86-64 and arm64.
+            return Stat(path, buffer) == 0 ? (BitConverter.ToUInt64(buffer, 0), BitConverter.ToUInt64(buffer, 8)) : null;
+        }
+        catch (EntryPointNotFoundException)
+        {
+            return null;
+        }
+    }
+
     [DllImport("libc", EntryPoint = "stat", CharSet = CharSet.Ansi, BestFitMapping = false, ThrowOnUnmappableChar = true)]
     [DefaultDllImportSearchPaths(DllImportSearchPath.SafeDirectories)]
     private static extern int Stat(string path, byte[] buffer);

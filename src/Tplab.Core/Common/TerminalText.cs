@@ -40,6 +40,19 @@ public static class TerminalText
         return b.ToString();
     }
 
+    /// <summary>The longest error line printed; a longer one (a plan quoting a megabyte key) is cut, saying so.</summary>
+    public const int MaxLine = 1000;
+
+    /// <summary>
+    /// A message as the CLI prints it: <see cref="Escape"/>d, so one line whatever it quotes, and cut to
+    /// <see cref="MaxLine"/> characters. Every error line goes through here (CommandRunner).
+    /// </summary>
+    public static string Line(string? message)
+    {
+        var line = Escape(message);
+        return line.Length <= MaxLine ? line : line[..(MaxLine - 20)] + "… (cut; too long)";
+    }
+
     /// <summary>Whether the character would be acted on by a terminal (or reorder what follows it) rather than shown.</summary>
     public static bool NeedsEscape(char c) =>
         char.IsControl(c) // C0, DEL and C1

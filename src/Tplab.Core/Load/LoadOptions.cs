@@ -155,6 +155,7 @@ public sealed record LoadOptions
         {
             Check(Duration is null, "--duration does not go with --stage: the stages' durations make the schedule");
             Check(SendingLength > TimeSpan.Zero && SendingLength <= MaxDuration, "the stages must last more than 0 and at most 24h in all");
+            Check(CreatePacer() is not Pacing.StagedPacer { PlannedHits: < 1 }, "the stages plan no request (their rates over their durations add up to less than 1): nothing would be sent");
             Check(Rate is null or (>= 0 and <= MaxRate), $"--rate (the start rate of the stages) must be between 0 and {MaxRate.ToString(CultureInfo.InvariantCulture)}");
             Check(Loops is null && Think is null && RampUp == TimeSpan.Zero, "--loops, --think and --ramp-up are closed-loop options; they do not go with --stage");
             Check(MaxInFlight is null or (>= 1 and <= 1_000_000), $"--max-in-flight must be between 1 and 1000000, got {MaxInFlight}");
@@ -163,6 +164,8 @@ public sealed record LoadOptions
         {
             Check(rate > 0 && rate <= MaxRate && double.IsFinite(rate), $"--rate must be above 0 and at most {MaxRate.ToString(CultureInfo.InvariantCulture)} per second, got {rate.ToString(CultureInfo.InvariantCulture)}");
             Check(Duration is not null || Requests is not null, "--rate needs --duration (or -n) to end the schedule");
+            Check(Requests is not null || Duration is not { } length || rate * length.TotalSeconds >= 1,
+                $"--rate {rate.ToString(CultureInfo.InvariantCulture)} for --duration {DurationText.Format(Duration ?? TimeSpan.Zero)} plans no request (rate × duration is below 1): nothing would be sent");
             Check(Loops is null && Think is null && RampUp == TimeSpan.Zero, "--loops, --think and --ramp-up are closed-loop options; they do not go with --rate");
             Check(MaxInFlight is null or (>= 1 and <= 1_000_000), $"--max-in-flight must be between 1 and 1000000, got {MaxInFlight}");
         }
@@ -209,8 +212,8 @@ public sealed record LoadOptions
         }
     }
 
-    // RFC 9110 token: what methods and header names are made of.
-    private static bool IsToken(string? s) =>
+    /// <summary>An RFC 9110 token: what methods and header names are made of.</summary>
+    public static bool IsToken(string? s) =>
         !string.IsNullOrEmpty(s) && s.All(c => c is > ' ' and < (char)127 && !"\"(),/:;<=>?@[\\]{}".Contains(c, StringComparison.Ordinal));
 
     private static void CheckTime(TimeSpan? value, string name, bool allowZero)

@@ -35,8 +35,8 @@ public sealed record ScanConfig
     {
         try
         {
-            var config = JsonSerializer.Deserialize(File.ReadAllText(path), ScanConfigJson.Default.ScanConfig)
-                ?? throw TplabException.Usage($"{path}: empty config");
+            var config = JsonNulls.Check(JsonSerializer.Deserialize(File.ReadAllText(path), ScanConfigJson.Default.ScanConfig)
+                ?? throw TplabException.Usage($"{path}: empty config"));
             if (config.Schema != CurrentSchema)
             {
                 throw TplabException.Usage($"{path}: schema {config.Schema} is not one tplab reads (it reads {CurrentSchema})");
@@ -88,7 +88,7 @@ public sealed record BlockingApi(string Type, IReadOnlyList<string> Methods, str
     }
 }
 
-[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true, ReadCommentHandling = JsonCommentHandling.Skip,
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true, ReadCommentHandling = JsonCommentHandling.Skip, UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow,
     AllowTrailingCommas = true, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull, RespectRequiredConstructorParameters = true)]
 [JsonSerializable(typeof(ScanConfig))]
 internal sealed partial class ScanConfigJson : JsonSerializerContext;

@@ -47,7 +47,7 @@ public sealed record Baseline
             var schema = SchemaOf(text);
             return schema switch
             {
-                CurrentSchema => JsonSerializer.Deserialize(text, Json.Baseline) ?? new Baseline(),
+                CurrentSchema => JsonNulls.Check(JsonSerializer.Deserialize(text, Json.Baseline) ?? new Baseline()),
                 1 => ReadSchema1(text),
                 _ => throw TplabException.Usage($"{path}: baseline schema {schema} is not one tplab reads (it reads 1 and {CurrentSchema})"),
             };

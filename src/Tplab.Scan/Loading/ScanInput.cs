@@ -91,7 +91,9 @@ public sealed record ScanInput(string Root, string? Solution, IReadOnlyList<stri
             foreach (var d in dirs)
             {
                 var name = System.IO.Path.GetFileName(d);
-                if (!SkippedFolders.Contains(name, StringComparer.OrdinalIgnoreCase) && !name.StartsWith('.'))
+                // A symlinked folder is not followed: a link to a parent (or two to each other) would walk forever, and
+                // one to elsewhere would load the same projects again under other paths.
+                if (!SkippedFolders.Contains(name, StringComparer.OrdinalIgnoreCase) && !name.StartsWith('.') && new DirectoryInfo(d).LinkTarget is null)
                 {
                     pending.Push(d);
                 }

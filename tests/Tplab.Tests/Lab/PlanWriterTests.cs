@@ -45,16 +45,18 @@ public sealed class PlanWriterTests : IDisposable
         Watch = [new FindingCheck("sync-over-async", "hosted-service Orders.Refresher.ExecuteAsync", "Orders.Refresher.Refresh", "Task.Wait", "warning", null)],
     };
 
-    [Fact]
-    public void Write_ThenRead_GivesTheSamePlan()
+    [Theory]
+    [InlineData("plan.yaml", "# a comment")]
+    [InlineData("plan.json", "// a comment")] // scan --plan plan.json writes JSON that run --plan plan.json reads
+    public void Write_ThenRead_GivesTheSamePlan(string file, string comment)
     {
-        var path = Path.Combine(_folder, "plan.yaml");
+        var path = Path.Combine(_folder, file);
         var plan = Plan();
         AtomicFile.Write(path, w => PlanWriter.Write(plan, path, ["a comment", ""], w));
 
         var read = PlanReader.Read(path);
 
-        Assert.StartsWith("# a comment", File.ReadAllText(path), StringComparison.Ordinal);
+        Assert.StartsWith(comment, File.ReadAllText(path), StringComparison.Ordinal);
         Assert.Equal(plan.Name, read.Name);
         Assert.Equal(plan.Service!.Command, read.Service!.Command);
         Assert.Equal(plan.Service.WorkingDirectory, read.Service.WorkingDirectory);

@@ -36,6 +36,8 @@ internal static partial class BadInputTable
         ["other-results/summary.json"] = "{\"schemaVersion\": 1, \"scenarios\": [{\"experiment\": \"q\", \"scenario\": \"delay\", \"status\": \"completed\"}]}",
         ["saved.jsonl"] = "",
         ["scan/app.csproj"] = "<Project Sdk=\"Microsoft.NET.Sdk.Web\"><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>\n",
+        ["scan/Program.cs"] = "var app = WebApplication.Create(args);\napp.Run();\n",
+        ["scan/baseline.json"] = "{\"schema\": 1, \"findings\": []}\n",
     };
 
     /// <summary>Runs one row under every culture and asserts it; <paramref name="line"/> is the command line after <c>tplab</c>.</summary>

@@ -62,7 +62,9 @@ public static class TplabJson
     {
         try
         {
-            return JsonSerializer.Deserialize(text, type) ?? throw new JsonException("null instead of an object");
+            var value = JsonSerializer.Deserialize(text, type) ?? throw new JsonException("null instead of an object");
+            JsonNulls.Check((object)value);
+            return value;
         }
         catch (Exception e) when (e is JsonException or NotSupportedException or InvalidOperationException or FormatException or ArgumentException)
         {
@@ -89,6 +91,10 @@ public static class TplabJson
         if (missing >= 0)
         {
             message = message[missing..].TrimEnd('.');
+        }
+        else if (message.Contains(" could not be mapped to ", StringComparison.Ordinal))
+        {
+            message = "unknown field (check its spelling)";
         }
         else if (message.Contains(" could not be converted to ", StringComparison.Ordinal) || message.Contains("cannot be null", StringComparison.Ordinal))
         {

@@ -48,7 +48,7 @@ public static class DumpDiagnoser
             catch (Exception e) when (e is not TplabException and not OutOfMemoryException)
             {
                 // ClrMD reports a cut-off or damaged core in many ways (IOException, InvalidDataException, ...).
-                throw TplabException.Usage($"{path} is not a readable process dump (truncated or damaged?): {e.GetType().Name}: {e.Message.ReplaceLineEndings(" ")}");
+                throw TplabException.Usage($"{path} is not a readable process dump (truncated or damaged?): {e.Message.ReplaceLineEndings(" ").TrimEnd('.')}");
             }
         }
     }

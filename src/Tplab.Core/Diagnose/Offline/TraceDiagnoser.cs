@@ -31,7 +31,8 @@ public static class TraceDiagnoser
         catch (Exception e) when (e is not TplabException and not OutOfMemoryException)
         {
             // TraceEvent reports a cut-off or damaged file in many ways (EndOfStream, FormatException, InvalidOperation...).
-            throw TplabException.Usage($"{path} is not a readable .nettrace (truncated or damaged?): {e.GetType().Name}: {e.Message.ReplaceLineEndings(" ")}");
+            // The reader's words only, never its exception's CLR name.
+            throw TplabException.Usage($"{path} is not a readable .nettrace (truncated or damaged?): {e.Message.ReplaceLineEndings(" ").TrimEnd('.')}");
         }
         var contents = stacks.Contents;
         if (stacks.Samples.Count == 0 && stacks.Waits.Count == 0)

@@ -84,7 +84,9 @@ public sealed record ResultsFile(string Path, string? StartedAt, IReadOnlyList<S
         }
         // A hand-written or older summary may leave out what tplab always writes (label, status, knobs): the
         // deserializer then leaves those null, whatever the record's defaults say.
-        return new ScenarioFigures(key, string.IsNullOrEmpty(s.Label) ? key : s.Label, string.IsNullOrEmpty(s.Status) ? "?" : s.Status, figures)
+        // Names from the file are shown on the terminal and in pages: escaped once, here, where they enter tplab.
+        key = TerminalText.Escape(key);
+        return new ScenarioFigures(key, string.IsNullOrEmpty(s.Label) ? key : TerminalText.Escape(s.Label), string.IsNullOrEmpty(s.Status) ? "?" : TerminalText.Escape(s.Status), figures)
         {
             Workload = string.Join('|', s.Experiment, s.Variant, s.WaitMs?.ToString(CultureInfo.InvariantCulture), s.LoadProfile,
                 string.Join(';', (s.Requests ?? []).Select(q => $"{q.Method} {q.Path} {q.Weight.ToString(CultureInfo.InvariantCulture)} {q.BodyBytes.ToString(CultureInfo.InvariantCulture)}"))),

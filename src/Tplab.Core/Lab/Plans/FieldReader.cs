@@ -8,16 +8,24 @@ using static Tplab.Lab.Plans.PlanReader;
 namespace Tplab.Lab.Plans;
 
 /// <summary>Reads typed fields of a plan, accepting YAML's strings for numbers, and names the field in every error.</summary>
-internal sealed class FieldReader(string path)
+internal sealed class FieldReader(PlanDocument document)
 {
-    public string Path => path;
+    public string Path => document.Path;
+
+    /// <summary>A usage error about <paramref name="field"/>, naming its line in the plan: one line, exit 2.</summary>
+    public TplabException Error(string field, string message)
+    {
+        var line = document.LineOf(field);
+        var where = line > 0 ? $"line {line.ToString(CultureInfo.InvariantCulture)}: " : "";
+        return TplabException.Usage(field.Length == 0 ? $"--plan {Path}: {where}{message}" : $"--plan {Path}: {where}{field}: {message}");
+    }
 
     public void OnlyKnown(JsonObject o, string at, params string[] known)
     {
         var unknown = o.Select(kv => kv.Key).FirstOrDefault(k => !known.Contains(k, StringComparer.Ordinal));
         if (unknown is not null)
         {
-            throw Error(path, Join(at, unknown), $"unknown field (expected one of: {string.Join(", ", known)})");
+            throw Error(Join(at, unknown), $"unknown field (expected one of: {string.Join(", ", known)})");
         }
     }
 
@@ -25,7 +33,7 @@ internal sealed class FieldReader(string path)
     {
         null => null,
         JsonValue v when v.TryGetValue<string>(out var s) => s,
-        _ => throw Error(path, Join(at, field), "must be a string"),
+        _ => throw Error(Join(at, field), "must be a string"),
     };
 
     /// <summary>true or false (YAML's plain words arrive as strings); null when absent.</summary>
@@ -34,7 +42,7 @@ internal sealed class FieldReader(string path)
         null => null,
         JsonValue v when v.GetValueKind() is JsonValueKind.True or JsonValueKind.False => v.GetValue<bool>(),
         JsonValue v when v.TryGetValue<string>(out var s) && s is "true" or "false" => s == "true",
-        var other => throw Error(path, Join(at, field), $"must be true or false, got {other.ToJsonString()}"),
+        var other => throw Error(Join(at, field), $"must be true or false, got {other.ToJsonString()}"),
     };
 
     /// <summary>
@@ -44,20 +52,16 @@ internal sealed class FieldReader(string path)
     public string? Name(JsonObject o, string at, string field) => String(o, at, field) is { } s ? CheckName(s, Join(at, field)) : null;
 
     public string CheckName(string name, string at, string origin = "") =>
-        IsSafeName(name) ? name
-            : throw Error(path, at, $"must be 1 to 64 letters, digits, '.', '-' or '_', not starting with '.' (it names files under the results folder), got '{name}'{origin}");
-
-    public static bool IsSafeName(string name) =>
-        name.Length is >= 1 and <= 64 && name[0] != '.' && name.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '-' or '_');
+        FileNames.IsSafe(name) ? name : throw Error(at, $"{FileNames.Rule} (it names files under the results folder), got '{name}'{origin}");
 
     public string Variant(JsonObject o, string at) =>
-        Variant(o["variant"] ?? throw Error(path, Join(at, "variant"), $"is required (one of: {string.Join(", ", Variants.All)})"), Join(at, "variant"));
+        Variant(o["variant"] ?? throw Error(Join(at, "variant"), $"is required (one of: {string.Join(", ", Variants.All)})"), Join(at, "variant"));
 
     public string Variant(JsonNode? node, string at)
     {
         var text = node is JsonValue v && v.TryGetValue<string>(out var s) ? s.TrimStart('/') : null;
         return text is not null && Variants.All.Contains(text) ? text
-            : throw Error(path, at, $"unknown variant '{node?.ToJsonString()}' (one of: {string.Join(", ", Variants.All)})");
+            : throw Error(at, $"unknown variant '{node?.ToJsonString()}' (one of: {string.Join(", ", Variants.All)})");
     }
 
     public int? Int(JsonObject o, string at, string field, int min, int max) => IntValue(o[field], Join(at, field), min, max);
@@ -69,9 +73,9 @@ internal sealed class FieldReader(string path)
         {
             return null;
         }
-        if (d != Math.Floor(d.Value) || d < min || d > max)
+        if (!double.IsFinite(d.Value) || d != Math.Floor(d.Value) || d < min || d > max)
         {
-            throw Error(path, at, $"must be a whole number from {min} to {max}, got {d.Value.ToString(CultureInfo.InvariantCulture)}");
+            throw Error(at, $"must be a whole number from {min} to {max}, got {d.Value.ToString(CultureInfo.InvariantCulture)}");
         }
         return (int)d.Value;
     }
@@ -80,11 +84,12 @@ internal sealed class FieldReader(string path)
     {
         var d = Number(o[field], Join(at, field));
         return d is null ? null
-            : d < min || d > max ? throw Error(path, Join(at, field), $"must be from {min.ToString(CultureInfo.InvariantCulture)} to {max.ToString(CultureInfo.InvariantCulture)}, got {d.Value.ToString(CultureInfo.InvariantCulture)}")
+            : !(d >= min && d <= max) ? throw Error(Join(at, field), $"must be from {min.ToString(CultureInfo.InvariantCulture)} to {max.ToString(CultureInfo.InvariantCulture)}, got {d.Value.ToString(CultureInfo.InvariantCulture)}")
             : d;
     }
 
-    public TimeSpan? Duration(JsonObject o, string at, string field)
+    /// <summary>A duration of at least <paramref name="min"/> (a bare number is seconds); null when absent.</summary>
+    public TimeSpan? Duration(JsonObject o, string at, string field, TimeSpan min, TimeSpan? max = null)
     {
         var node = o[field];
         if (node is null)
@@ -92,7 +97,18 @@ internal sealed class FieldReader(string path)
             return null;
         }
         var text = node is JsonValue v && v.TryGetValue<string>(out var s) ? s : node.ToJsonString();
-        return DurationText.Parse(text, $"--plan {path}: {Join(at, field)}");
+        TimeSpan value;
+        try
+        {
+            value = DurationText.Parse(text, "");
+        }
+        catch (TplabException e)
+        {
+            throw Error(Join(at, field), e.Message.Trim());
+        }
+        var most = max ?? TimeSpan.FromDays(1);
+        return value >= min && value <= most ? value
+            : throw Error(Join(at, field), $"must be from {DurationText.Format(min)} to {DurationText.Format(most)}, got '{text}'");
     }
 
     /// <summary>Think time as <c>MIN..MAX</c> (e.g. <c>0..200ms</c>), as siege's -d and tplab load's --think take it.</summary>
@@ -103,12 +119,19 @@ internal sealed class FieldReader(string path)
         {
             return (TimeSpan.Zero, TimeSpan.Zero);
         }
-        var think = DurationText.ParseRange(text, $"--plan {path}: {Join(at, "think")}");
-        return (think.Min, think.Max);
+        try
+        {
+            var think = DurationText.ParseRange(text, "");
+            return think.Max <= TimeSpan.FromHours(1) ? (think.Min, think.Max) : throw Error(Join(at, "think"), $"must be at most 1h, got '{text}'");
+        }
+        catch (TplabException e) when (!e.Message.StartsWith("--plan", StringComparison.Ordinal))
+        {
+            throw Error(Join(at, "think"), e.Message.Trim());
+        }
     }
 
     public JsonArray List(JsonObject o, string at, string field) =>
-        o[field] as JsonArray is { Count: > 0 } a ? a : throw Error(path, Join(at, field), "is required (a non-empty list)");
+        o[field] as JsonArray is { Count: > 0 } a ? a : throw Error(Join(at, field), "is required (a non-empty list)");
 
     public IReadOnlyList<KeyValuePair<string, string>> Knobs(JsonObject o, string at) => Map(o, at, "knobs");
 
@@ -119,23 +142,23 @@ internal sealed class FieldReader(string path)
         {
             return [];
         }
-        var map = o[field] as JsonObject ?? throw Error(path, Join(at, field), "must be an object of NAME: VALUE");
+        var map = o[field] as JsonObject ?? throw Error(Join(at, field), "must be an object of NAME: VALUE");
         return [.. map.Select(kv => KeyValuePair.Create(kv.Key, kv.Value switch
         {
             JsonValue v when v.TryGetValue<string>(out var s) => s,
             JsonValue v => v.ToJsonString(),
-            _ => throw Error(path, Join(at, $"{field}.{kv.Key}"), "must be a number, true/false or a string"),
+            _ => throw Error(Join(at, $"{field}.{kv.Key}"), "must be a number, true/false or a string"),
         }))];
     }
 
     /// <summary>A file or folder named in the plan, relative to the plan's folder.</summary>
-    public string RelativeToPlan(string file) => System.IO.Path.GetFullPath(file, System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path))!);
+    public string RelativeToPlan(string file) => System.IO.Path.GetFullPath(file, System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(Path))!);
 
     private double? Number(JsonNode? node, string at) => node switch
     {
         null => null,
         JsonValue v when v.GetValueKind() == JsonValueKind.Number => v.GetValue<double>(),
         JsonValue v when v.TryGetValue<string>(out var s) && double.TryParse(s, NumberStyles.Float, CultureInfo.InvariantCulture, out var d) => d,
-        _ => throw Error(path, at, $"must be a number, got {node.ToJsonString()}"),
+        _ => throw Error(at, $"must be a number, got {node.ToJsonString()}"),
     };
 }

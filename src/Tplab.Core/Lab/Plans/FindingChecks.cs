@@ -12,18 +12,18 @@ internal static class FindingChecks
 
     public static IReadOnlyList<FindingCheck> ReadList(FieldReader r, JsonNode node, string at)
     {
-        var list = node as JsonArray ?? throw Error(r.Path, at, "must be a list of findings (rule, root, userMethod, blockingCall, severity, at)");
-        return [.. list.Select((n, i) => Read(r, n as JsonObject ?? throw Error(r.Path, $"{at}[{i}]", "must be an object"), $"{at}[{i}]"))];
+        var list = node as JsonArray ?? throw r.Error(at, "must be a list of findings (rule, root, userMethod, blockingCall, severity, at)");
+        return [.. list.Select((n, i) => Read(r, n as JsonObject ?? throw r.Error($"{at}[{i}]", "must be an object"), $"{at}[{i}]"))];
     }
 
     private static FindingCheck Read(FieldReader r, JsonObject o, string at)
     {
         r.OnlyKnown(o, at, Fields);
-        string Required(string field) => r.String(o, at, field) is { Length: > 0 } s ? s : throw Error(r.Path, Join(at, field), "is required");
+        string Required(string field) => r.String(o, at, field) is { Length: > 0 } s ? s : throw r.Error(Join(at, field), "is required");
         var severity = r.String(o, at, "severity") ?? "warning";
         if (severity is not ("error" or "warning" or "note"))
         {
-            throw Error(r.Path, Join(at, "severity"), $"must be error, warning or note, got '{severity}'");
+            throw r.Error(Join(at, "severity"), $"must be error, warning or note, got '{severity}'");
         }
         return new FindingCheck(Required("rule"), Required("root"), Required("userMethod"), Required("blockingCall"), severity, r.String(o, at, "at"));
     }

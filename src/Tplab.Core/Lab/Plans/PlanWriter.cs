@@ -3,14 +3,16 @@ using System.Text;
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Launch.Service;
-using YamlDotNet.RepresentationModel;
+using System.Text.Json;
+using System.Text.Json.Nodes;
 
 namespace Tplab.Lab.Plans;
 
 /// <summary>
-/// Writes a plan of the user's service as YAML, in the fields <see cref="PlanReader"/> reads back into the same
-/// <see cref="Experiment"/> (one definition of the format: docs/lab.md). Scenarios switched off are written with
-/// <c>enabled: false</c>, after those that run.
+/// Writes a plan of the user's service, in the fields <see cref="PlanReader"/> reads back into the same
+/// <see cref="Experiment"/> (one definition of the format: docs/lab.md): one tree of fields, the one the reader reads,
+/// saved as JSON when the file ends in <c>.json</c> (the comments as <c>//</c> lines, which the reader skips, like
+/// appsettings.json) and as YAML otherwise. Scenarios switched off are written with <c>enabled: false</c>, after those that run.
 /// </summary>
 public static class PlanWriter
 {
@@ -21,22 +23,43 @@ public static class PlanWriter
         ArgumentNullException.ThrowIfNull(comments);
         ArgumentNullException.ThrowIfNull(writer);
         var service = plan.Service ?? throw new ArgumentException("only a plan of the user's service is written", nameof(plan));
+        var json = planPath.EndsWith(".json", StringComparison.OrdinalIgnoreCase);
         foreach (var line in comments)
         {
-            writer.WriteLine(line.Length == 0 ? "#" : "# " + line);
+            var text = TerminalText.Escape(line); // a comment is for people: a control character in it would make the file unreadable
+            writer.WriteLine(json ? (text.Length == 0 ? "//" : "// " + text) : (text.Length == 0 ? "#" : "# " + text));
         }
-        var root = new YamlMappingNode { { "name", Scalar(plan.Name) }, { "service", Service(service, planPath) } };
-        root.Add("scenarios", new YamlSequenceNode([.. plan.Scenarios.Concat(plan.SwitchedOff).Select(Scenario)]));
+        var root = new JsonObject { { "name", Scalar(plan.Name) }, { "service", Service(service, planPath) } };
+        root.Add("scenarios", new JsonArray([.. plan.Scenarios.Concat(plan.SwitchedOff).Select(Scenario)]));
         if (plan.Watch.Count > 0)
         {
-            root.Add("watch", new YamlSequenceNode([.. plan.Watch.Select(Check)]));
+            root.Add("watch", new JsonArray([.. plan.Watch.Select(Check)]));
         }
-        new YamlStream(new YamlDocument(root)).Save(writer, assignAnchors: false);
+        if (json)
+        {
+            writer.WriteLine(root.ToJsonString(Indented));
+        }
+        else
+        {
+            PlanYaml.Write(root, writer);
+        }
     }
 
-    private static YamlMappingNode Service(ServiceDefinition s, string planPath)
+    private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
+
+    private static JsonObject Map(IEnumerable<KeyValuePair<string, string>> pairs)
     {
-        var o = new YamlMappingNode();
+        var o = new JsonObject();
+        foreach (var (key, value) in pairs)
+        {
+            o[key] = Scalar(value);
+        }
+        return o;
+    }
+
+    private static JsonObject Service(ServiceDefinition s, string planPath)
+    {
+        var o = new JsonObject();
         if (s.Command is { } command)
         {
             o.Add("command", Scalar(command));
@@ -45,7 +68,7 @@ public static class PlanWriter
         }
         if (s.Environment.Count > 0)
         {
-            o.Add("environment", new YamlMappingNode(s.Environment.Select(kv => new KeyValuePair<YamlNode, YamlNode>(Scalar(kv.Key), Scalar(kv.Value)))));
+            o.Add("environment", Map(s.Environment));
         }
         if (s.Url is { } url)
         {
@@ -72,37 +95,37 @@ public static class PlanWriter
         return o;
     }
 
-    private static YamlMappingNode Scenario(Scenario s)
+    private static JsonObject Scenario(Scenario s)
     {
-        var o = new YamlMappingNode { { "id", Scalar(s.Id) } };
+        var o = new JsonObject { { "id", Scalar(s.Id) } };
         if (!s.Enabled)
         {
-            o.Add("enabled", "false");
+            o.Add("enabled", false);
         }
-        o.Add("requests", new YamlSequenceNode([.. s.Requests.Select(Request)]));
+        o.Add("requests", new JsonArray([.. s.Requests.Select(Request)]));
         if (s.ThreadPool.MinThreads is int min)
         {
             o.Add("minThreads", Number(min));
         }
         if (s.ThreadPool.Knobs.Count > 0)
         {
-            o.Add("knobs", new YamlMappingNode(s.ThreadPool.Knobs.Select(kv => new KeyValuePair<YamlNode, YamlNode>(Scalar(kv.Key), Scalar(kv.Value)))));
+            o.Add("knobs", Map(s.ThreadPool.Knobs));
         }
         o.Add("load", Load(s.Load));
         o.Add("deadline", Scalar(DurationText.Format(s.Deadline)));
         if (s.Checks.Count > 0)
         {
-            o.Add("checks", new YamlSequenceNode([.. s.Checks.Select(Check)]));
+            o.Add("checks", new JsonArray([.. s.Checks.Select(Check)]));
         }
         return o;
     }
 
-    private static YamlMappingNode Request(RequestSpec r)
+    private static JsonObject Request(RequestSpec r)
     {
-        var o = new YamlMappingNode { { "method", r.Method }, { "path", Scalar(r.Path) } };
+        var o = new JsonObject { { "method", Scalar(r.Method) }, { "path", Scalar(r.Path) } };
         if (r.Headers.Count > 0)
         {
-            o.Add("headers", new YamlMappingNode(r.Headers.Select(kv => new KeyValuePair<YamlNode, YamlNode>(Scalar(kv.Key), Scalar(kv.Value)))));
+            o.Add("headers", Map(r.Headers));
         }
         if (!r.Body.IsEmpty)
         {
@@ -119,12 +142,12 @@ public static class PlanWriter
         return o;
     }
 
-    private static YamlMappingNode Load(LoadProfile l)
+    private static JsonObject Load(LoadProfile l)
     {
-        var o = new YamlMappingNode { { "model", l.Model == LoadModel.Open ? "open" : "closed" } };
+        var o = new JsonObject { { "model", Scalar(l.Model == LoadModel.Open ? "open" : "closed") } };
         if (l.Model == LoadModel.Open)
         {
-            o.Add("rate", l.Rate.ToString("0.###", CultureInfo.InvariantCulture));
+            o.Add("rate", JsonValue.Create(l.Rate));
         }
         else
         {
@@ -154,9 +177,9 @@ public static class PlanWriter
         return o;
     }
 
-    private static YamlMappingNode Check(FindingCheck c)
+    private static JsonObject Check(FindingCheck c)
     {
-        var o = new YamlMappingNode
+        var o = new JsonObject
         {
             { "rule", Scalar(c.Rule) }, { "root", Scalar(c.Root) }, { "userMethod", Scalar(c.UserMethod) },
             { "blockingCall", Scalar(c.BlockingCall) }, { "severity", Scalar(c.Severity) },
@@ -177,9 +200,7 @@ public static class PlanWriter
         return Path.IsPathRooted(relative) || climbs >= depth ? folder : relative;
     }
 
-    private static YamlScalarNode Number(int value) => new(value.ToString(CultureInfo.InvariantCulture));
+    private static JsonValue Number(int value) => JsonValue.Create(value);
 
-    // The reader takes every scalar as text, except a plain null or ~: only those need quotes to stay text.
-    private static YamlScalarNode Scalar(string value) =>
-        value is "null" or "~" or "" ? new YamlScalarNode(value) { Style = YamlDotNet.Core.ScalarStyle.DoubleQuoted } : new YamlScalarNode(value);
+    private static JsonValue Scalar(string value) => JsonValue.Create(value);
 }

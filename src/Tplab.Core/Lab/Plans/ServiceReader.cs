@@ -17,26 +17,39 @@ internal static class ServiceReader
         const string at = "service";
         r.OnlyKnown(o, at, "command", "workingDirectory", "environment", "url", "ready", "startTimeout", "pid", "minThreadsVia", "minThreadsSetting", "warmUp");
         var command = r.String(o, at, "command");
+        if (command is not null && command.Trim().Length == 0)
+        {
+            throw r.Error("service.command", "is empty; give the command that starts your service (for example: dotnet run --project src/Api)");
+        }
+        if (command is not null && command.Any(c => c is '\0' or '\r' or '\n'))
+        {
+            throw r.Error("service.command", "must be one line (it holds a line break or a NUL byte)");
+        }
         var pid = r.Int(o, at, "pid", 1, int.MaxValue);
         var urlText = r.String(o, at, "url");
         Uri? url = null;
         if (urlText is not null && (!Uri.TryCreate(urlText, UriKind.Absolute, out url) || url.Scheme is not ("http" or "https")))
         {
-            throw Error(r.Path, "service.url", $"must be an absolute http:// URL, got '{urlText}'");
+            throw r.Error("service.url", $"must be an absolute http:// URL, got '{urlText}'");
+        }
+        if (url is not null && (url.AbsolutePath != "/" || url.Query.Length > 0 || url.Fragment.Length > 0 || url.UserInfo.Length > 0))
+        {
+            // The requests' paths are sent as written; a path here would be dropped, changing what is loaded.
+            throw r.Error("service.url", $"must be the service's address only (scheme, host and port), got '{urlText}': put '{url.AbsolutePath.TrimEnd('/')}' at the start of each request's path");
         }
         if (url is not null && !Load.LoadOptions.IsLoopback(url))
         {
             // The lab loads, watches and diagnoses a process on this machine; sending its load elsewhere is what
             // tplab load --allow-remote is for, not a plan.
-            throw Error(r.Path, "service.url", $"must be on this machine (127.0.0.0/8, ::1, localhost), got '{urlText}'");
+            throw r.Error("service.url", $"must be on this machine (127.0.0.0/8, ::1, localhost), got '{urlText}'");
         }
         if ((command is null) == (pid is null))
         {
-            throw Error(r.Path, at, "give either 'command' (tplab starts the service for each scenario) or 'pid' and 'url' (a running service)");
+            throw r.Error(at, "give either 'command' (tplab starts the service for each scenario) or 'pid' and 'url' (a running service)");
         }
         if (pid is not null && url is null)
         {
-            throw Error(r.Path, "service.url", "is required with 'pid'");
+            throw r.Error("service.url", "is required with 'pid'");
         }
         var via = r.String(o, at, "minThreadsVia") switch
         {
@@ -44,26 +57,26 @@ internal static class ServiceReader
             "runtimeconfig" => MinThreadsVia.RuntimeConfig,
             "environment" => MinThreadsVia.Environment,
             "setting" => MinThreadsVia.Setting,
-            var other => throw Error(r.Path, "service.minThreadsVia", $"must be runtimeconfig, environment or setting, got '{other}'"),
+            var other => throw r.Error("service.minThreadsVia", $"must be runtimeconfig, environment or setting, got '{other}'"),
         };
         var setting = r.String(o, at, "minThreadsSetting");
         if ((via == MinThreadsVia.Setting) != (setting is not null))
         {
-            throw Error(r.Path, "service.minThreadsSetting", "names the environment variable your app reads for SetMinThreads; it goes with minThreadsVia: setting, and only with it");
+            throw r.Error("service.minThreadsSetting", "names the environment variable your app reads for SetMinThreads; it goes with minThreadsVia: setting, and only with it");
         }
         if (via == MinThreadsVia.RuntimeConfig && DotnetCommand.TryParse(command) is null)
         {
-            throw Error(r.Path, "service.minThreadsVia", "runtimeconfig needs a plain 'dotnet APP.dll' command (tplab runs it with a generated runtimeconfig.json)");
+            throw r.Error("service.minThreadsVia", "runtimeconfig needs a plain 'dotnet APP.dll' command (tplab runs it with a generated runtimeconfig.json)");
         }
         var ready = r.String(o, at, "ready");
         return new ServiceDefinition
         {
             Command = command,
             WorkingDirectory = r.RelativeToPlan(r.String(o, at, "workingDirectory") ?? "."),
-            Environment = r.Map(o, at, "environment"),
+            Environment = Variables(r, r.Map(o, at, "environment"), "service.environment"),
             Url = url is null ? null : new Uri(url.GetLeftPart(UriPartial.Authority) + "/"),
             ReadyPath = ready is null ? null : "/" + ready.TrimStart('/'),
-            StartTimeout = r.Duration(o, at, "startTimeout") ?? TimeSpan.FromSeconds(60),
+            StartTimeout = r.Duration(o, at, "startTimeout", TimeSpan.FromSeconds(1), TimeSpan.FromHours(1)) ?? TimeSpan.FromSeconds(60),
             ProcessId = pid,
             MinThreadsVia = via,
             MinThreadsSetting = setting,
@@ -79,14 +92,14 @@ internal static class ServiceReader
         var pool = new ThreadPoolSettings { MinThreads = r.Int(o, at, "minThreads", 1, short.MaxValue), Knobs = r.Knobs(o, at) };
         if (service.ProcessId is int pid && pool != ThreadPoolSettings.Default)
         {
-            throw Error(r.Path, at, $"process {pid} is already running, so its pool settings cannot change: give service.command to let tplab start it, or drop minThreads and knobs");
+            throw r.Error(at, $"process {pid} is already running, so its pool settings cannot change: give service.command to let tplab start it, or drop minThreads and knobs");
         }
-        var load = ReadLoad(r, o["load"] as JsonObject ?? throw Error(r.Path, Join(at, "load"), "is required (an object)"), Join(at, "load"));
-        var given = r.String(o, at, "id");
+        var load = ReadLoad(r, o["load"] as JsonObject ?? throw r.Error(Join(at, "load"), "is required (an object)"), Join(at, "load"));
+        var given = r.Name(o, at, "id");
         return new Scenario
         {
             Experiment = experiment, Id = given ?? AutoId(Slug(requests[0].Path), pool, load), Name = given, Requests = requests,
-            ThreadPool = pool, Load = load, Deadline = r.Duration(o, at, "deadline") ?? TimeSpan.FromMinutes(5),
+            ThreadPool = pool, Load = load, Deadline = r.Duration(o, at, "deadline", TimeSpan.FromSeconds(1)) ?? TimeSpan.FromMinutes(5),
             Enabled = r.Bool(o, at, "enabled") ?? true,
             Checks = o["checks"] is { } checks ? FindingChecks.ReadList(r, checks, Join(at, "checks")) : [],
         };
@@ -98,19 +111,19 @@ internal static class ServiceReader
         {
             return new RequestSpec("GET", CheckPath(r, pathOnly, at), [], ReadOnlyMemory<byte>.Empty);
         }
-        var o = node as JsonObject ?? throw Error(r.Path, at, "must be a path or an object with method, path, headers, body or bodyFile, weight, name");
+        var o = node as JsonObject ?? throw r.Error(at, "must be a path or an object with method, path, headers, body or bodyFile, weight, name");
         r.OnlyKnown(o, at, "method", "path", "headers", "body", "bodyFile", "weight", "name");
         var method = (r.String(o, at, "method") ?? "GET").ToUpperInvariant();
         if (!Methods.Contains(method, StringComparer.Ordinal))
         {
-            throw Error(r.Path, Join(at, "method"), $"must be one of {string.Join(", ", Methods)}, got '{method}'");
+            throw r.Error(Join(at, "method"), $"must be one of {string.Join(", ", Methods)}, got '{method}'");
         }
-        var path = CheckPath(r, r.String(o, at, "path") ?? throw Error(r.Path, Join(at, "path"), "is required (for example /orders/42)"), Join(at, "path"));
+        var path = CheckPath(r, r.String(o, at, "path") ?? throw r.Error(Join(at, "path"), "is required (for example /orders/42)"), Join(at, "path"));
         var body = r.String(o, at, "body");
         var bodyFile = r.String(o, at, "bodyFile");
         if (body is not null && bodyFile is not null)
         {
-            throw Error(r.Path, at, "give 'body' or 'bodyFile', not both");
+            throw r.Error(at, "give 'body' or 'bodyFile', not both");
         }
         ReadOnlyMemory<byte> bytes = body is not null ? Encoding.UTF8.GetBytes(body) : ReadOnlyMemory<byte>.Empty;
         if (bodyFile is not null)
@@ -122,15 +135,39 @@ internal static class ServiceReader
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException)
             {
-                throw Error(r.Path, Join(at, "bodyFile"), $"cannot read {file}: {e.Message}");
+                throw r.Error(Join(at, "bodyFile"), $"cannot read {file}: {e.Message}");
             }
         }
-        return new RequestSpec(method, path, r.Map(o, at, "headers"), bytes, r.Int(o, at, "weight", 1, 1_000_000) ?? 1, r.String(o, at, "name"));
+        var headers = r.Map(o, at, "headers");
+        foreach (var (name, value) in headers)
+        {
+            if (!Load.LoadOptions.IsToken(name))
+            {
+                throw r.Error(Join(at, "headers"), $"'{name}' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~)");
+            }
+            if (value.Any(c => c is '\r' or '\n' or '\0'))
+            {
+                throw r.Error(Join(at, $"headers.{name}"), "holds a line break or a NUL byte; a header value is one line");
+            }
+        }
+        return new RequestSpec(method, path, headers, bytes, r.Int(o, at, "weight", 1, 1_000_000) ?? 1, r.String(o, at, "name"));
+    }
+
+    private static IReadOnlyList<KeyValuePair<string, string>> Variables(FieldReader r, IReadOnlyList<KeyValuePair<string, string>> variables, string at)
+    {
+        foreach (var (name, value) in variables)
+        {
+            if (name.Length == 0 || name.Contains('=', StringComparison.Ordinal) || name.Any(char.IsControl) || value.Contains('\0', StringComparison.Ordinal))
+            {
+                throw r.Error(Join(at, name), "an environment variable's name is a non-empty word without '=' or control characters, and its value holds no NUL byte");
+            }
+        }
+        return variables;
     }
 
     private static string CheckPath(FieldReader r, string path, string at) =>
         path.StartsWith('/') && Uri.TryCreate("http://h" + path, UriKind.Absolute, out _) ? path
-            : throw Error(r.Path, at, $"must be a path on the service starting with '/', got '{path}'");
+            : throw r.Error(at, $"must be a path on the service starting with '/', got '{path}'");
 
     private static string Slug(string path)
     {

@@ -21,7 +21,7 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
 
     /// <summary>A scenario's file, e.g. <c>ab-100/sleep.requests.csv</c>; with --repeat, <c>ab-100/sleep.run2.requests.csv</c>.</summary>
     public static string RelativeFile(Scenario s, string kind, int run = 0) =>
-        run > 0 ? $"{s.Experiment}/{s.Id}.run{run.ToString(System.Globalization.CultureInfo.InvariantCulture)}.{kind}" : $"{s.Experiment}/{s.Id}.{kind}";
+        run > 0 ? $"{FileNames.Segment(s.Experiment)}/{FileNames.Segment(s.Id)}.run{run.ToString(System.Globalization.CultureInfo.InvariantCulture)}.{kind}" : $"{FileNames.Segment(s.Experiment)}/{FileNames.Segment(s.Id)}.{kind}";
 
     /// <summary>Writes one run's request CSV and pool timeline.</summary>
     public void WriteScenarioFiles(ScenarioResult result)
@@ -33,7 +33,7 @@ internal sealed class ResultsWriter(string folder, LabOptions options, SeedFigur
         }
         Guard(() =>
         {
-            Directory.CreateDirectory(Path.Combine(folder, s.Experiment));
+            Directory.CreateDirectory(Path.Combine(folder, FileNames.Segment(s.Experiment)));
             if (result.Load is { } load)
             {
                 AtomicFile.Write(Path.Combine(folder, RelativeFile(s, "requests.csv", result.Run)), w => new CsvFormat().Write(load.Records, load.StartedAt, w));

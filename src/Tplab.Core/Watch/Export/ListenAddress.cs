@@ -5,8 +5,8 @@ using Tplab.Common;
 namespace Tplab.Watch.Export;
 
 /// <summary>
-/// Where <c>--prometheus</c> listens: <c>127.0.0.1:9464</c>, <c>[::1]:9464</c>, <c>0.0.0.0:9464</c> (every
-/// interface), <c>localhost:9464</c>; a bare <c>:9464</c> or <c>9464</c> is loopback, since the series carry process
+/// Where <c>--prometheus</c> listens: <c>127.0.0.1:9464</c>, <c>[::1]:9464</c>, <c>0.0.0.0:9464</c> (every IPv4
+/// interface), <c>[::]:9464</c> (every interface, IPv6 and IPv4), <c>localhost:9464</c>; a bare <c>:9464</c> or <c>9464</c> is loopback, since the series carry process
 /// names and the user did not name another address.
 /// </summary>
 /// <param name="Host">The host as given, or 127.0.0.1.</param>
@@ -34,14 +34,6 @@ public sealed record ListenAddress(string Host, int Port)
         }
         return new ListenAddress(host, port);
     }
-
-    /// <summary>The host in an HttpListener prefix: every interface is <c>+</c>, an IPv6 address goes in brackets.</summary>
-    public string HttpListenerHost => Host switch
-    {
-        "0.0.0.0" or "::" or "*" => "+",
-        _ when Host.Contains(':', StringComparison.Ordinal) => $"[{Host}]",
-        _ => Host,
-    };
 
     /// <summary>HOST:PORT, IPv6 in brackets.</summary>
     public override string ToString() =>

@@ -8,14 +8,14 @@ using Tplab.Watch.Verdicts;
 namespace Tplab.Watch.Export;
 
 /// <summary>
-/// <c>--prometheus ADDRESS</c>: a scrape endpoint at <c>/metrics</c> (prometheus-net's MetricServer on its own
-/// registry and HttpListener threads). Series are set on the export thread; a process that exits has its series
+/// <c>--prometheus ADDRESS</c>: a scrape endpoint at <c>/metrics</c> (prometheus-net's registry of its own, served by
+/// <see cref="MetricsListener"/>, which takes IPv6 addresses as HttpListener on Linux does not). Series are set on the export thread; a process that exits has its series
 /// removed, so a stale "starving" never outlives it.
 /// </summary>
 public sealed class PrometheusWatchExporter : IWatchExporter
 {
     private static readonly string[] ProcessLabels = [.. WatchedProcess.PrometheusLabels];
-    private readonly IMetricServer _server;
+    private readonly MetricsListener _server;
     private readonly Dictionary<WatchMetric, Gauge> _gauges = [];
     private readonly Dictionary<WatchMetric, Counter> _counters = [];
     private readonly Histogram _delay;
@@ -23,7 +23,7 @@ public sealed class PrometheusWatchExporter : IWatchExporter
     private readonly Dictionary<int, string[]> _culpritLabels = [];
     private readonly HashSet<(int Pid, string Reason)> _reasons = [];
 
-    private PrometheusWatchExporter(IMetricServer server, CollectorRegistry registry, string where)
+    private PrometheusWatchExporter(MetricsListener server, CollectorRegistry registry, string where)
     {
         _server = server;
         Where = where;
@@ -59,14 +59,13 @@ public sealed class PrometheusWatchExporter : IWatchExporter
     {
         ArgumentNullException.ThrowIfNull(address);
         var registry = Metrics.NewCustomRegistry();
-        var server = new MetricServer(address.HttpListenerHost, address.Port, "metrics/", registry);
+        MetricsListener server;
         try
         {
-            server.Start();
+            server = MetricsListener.Start(address, registry);
         }
-        catch (Exception e) when (e is HttpListenerException or SocketException or InvalidOperationException)
+        catch (SocketException e)
         {
-            server.Dispose();
             throw new TplabException(ExitCodes.OutputFailed, $"--prometheus {address}: cannot listen there: {InUse(e)}", e);
         }
         return new PrometheusWatchExporter(server, registry, $"http://{address}/metrics");

@@ -32,13 +32,18 @@ public static class JsonlWatchReader
                 switch (Parse(line, number, last: next is null))
                 {
                     case SampleLine s:
-                        samples.Add(s.ToSample());
+                        Seconds(s.OffsetSeconds, "offsetSeconds", number, MaxSeconds);
+                        // Text from the file is printed by every format (live, csv): escaped once, here, where it enters tplab.
+                        samples.Add((s with { Evidence = TerminalText.Escape(s.Evidence) }).ToSample());
                         break;
                     case InjectionLine i:
+                        Seconds(i.OffsetSeconds, "offsetSeconds", number, MaxSeconds);
                         injections.Add(i.ToInjection());
                         break;
                     case SummaryLine t when summary is null:
-                        summary = t;
+                        Seconds(t.IntervalSeconds, "intervalSeconds", number, 3600);
+                        Seconds(t.DurationSeconds, "durationSeconds", number, MaxSeconds);
+                        summary = t with { Evidence = TerminalText.Escape(t.Evidence), DelayNote = t.DelayNote is null ? null : TerminalText.Escape(t.DelayNote) };
                         break;
                 }
             }
@@ -66,6 +71,19 @@ public static class JsonlWatchReader
         {
             DelayNote = summary.DelayNote,
         };
+    }
+
+    /// <summary>The longest offset or duration a watch file may hold: a year, far within what a TimeSpan can hold.</summary>
+    private const double MaxSeconds = 366 * 24 * 3600;
+
+    // A figure of seconds read from the file, before it becomes a TimeSpan (1e300 seconds would overflow one).
+    private static void Seconds(double value, string field, int number, double max)
+    {
+        if (!(value >= 0 && value <= max))
+        {
+            throw TplabException.Usage(string.Create(CultureInfo.InvariantCulture,
+                $"line {number}: {field} must be from 0 to {max} seconds, got {value}: not a tplab watch --format jsonl file"));
+        }
     }
 
     // Without a summary (the watch was killed) the interval is the usual gap between samples: the median, since the first

@@ -102,6 +102,10 @@ public static class WatchRun
                 // Without the runtime's events the watch would go on sampling /proc alone, with no verdict to give.
                 await terminal.Error.WriteLineAsync($"tplab: process {only!.ProcessId.ToString(CultureInfo.InvariantCulture)} closed its diagnostic connection during the watch (it still runs); {kept}").ConfigureAwait(false);
                 return ExitCodes.NoProcess;
+            case End.Duration when discovering is not null && members.Count == 0:
+                // -n NAME --all that never found a process watched nothing: not a success a CI step could take for one.
+                await terminal.Error.WriteLineAsync($"tplab: no .NET process named '{options.Name}' appeared during the watch; nothing was watched").ConfigureAwait(false);
+                return ExitCodes.NoProcess;
             default:
                 return ExitCodes.Ok;
         }

@@ -143,7 +143,8 @@ public sealed class CommandTreeTests
         foreach (var text in new[] { word, word.ToUpperInvariant(), word.ToUpper(Turkish), " " + word.ToUpperInvariant() })
         {
             var parsed = InCulture(Turkish, () => TplabCommand.Create().Parse([.. command.Split(' ').Skip(1), option, text]));
-            var errors = parsed.Errors.Where(e => e.Message.Contains(option, StringComparison.Ordinal)).Select(e => e.Message).ToList();
+            // The word's own binding errors; a rule of the command (--otlp-protocol needs --otlp) is another row's matter.
+            var errors = parsed.Errors.Where(e => e.SymbolResult is not CommandResult && e.Message.Contains(option, StringComparison.Ordinal)).Select(e => e.Message).ToList();
             Assert.True(errors.Count == 0 && parsed.GetResult(option) is OptionResult r && Equals(r.GetValueOrDefault<object>(), word),
                 $"{command} {option} '{text}' under tr-TR: {string.Join("; ", errors)}");
         }

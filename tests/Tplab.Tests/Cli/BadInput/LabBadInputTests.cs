@@ -27,6 +27,8 @@ public sealed class LabBadInputTests
         { $"run --variant nope {Results}", ExitCodes.Usage, "'nope'" },
         { "run --results ''", ExitCodes.Usage, "--results" },
         { "run --results {tmp}/plan.yaml/out", ExitCodes.OutputFailed, "plan.yaml" },
+        { "run --results {tmp}/body.txt", ExitCodes.OutputFailed, "it is a file, not a folder" },
+        { "tune --slo p99<1s --variant sleep -n 4 --results {tmp}/body.txt", ExitCodes.OutputFailed, "it is a file, not a folder" },
         { $"run --full=maybe {Results}", ExitCodes.Usage, "'maybe'" },
         { $"run --no-diagnose=maybe {Results}", ExitCodes.Usage, "'maybe'" },
         { $"run --allow-partial=maybe {Results}", ExitCodes.Usage, "'maybe'" },
@@ -35,6 +37,9 @@ public sealed class LabBadInputTests
         { $"run --plan {{tmp}}/missing.yaml {Results}", ExitCodes.Usage, "missing.yaml" },
         { $"run --plan {{tmp}}/broken.yaml {Results}", ExitCodes.Usage, "broken.yaml" },
         { $"run --plan {{tmp}}/empty.yaml {Results}", ExitCodes.Usage, "empty.yaml" },
+        { $"run --plan '' {Results}", ExitCodes.Usage, "--plan: the path is empty" },
+        { $"run --experiment ab-100 --plan {{tmp}}/plan.yaml {Results}", ExitCodes.Usage, "--experiment does not go with --plan" },
+        { $"run --full --plan {{tmp}}/plan.yaml {Results}", ExitCodes.Usage, "--full does not go with --plan" },
         { $"run --plan {{tmp}} {Results}", ExitCodes.Usage, "folder" },
         { $"run --plan {{tmp}}/remote.yaml {Results}", ExitCodes.Usage, "service.url" },
         { $"run --plan {{tmp}}/comma-rate.yaml {Results}", ExitCodes.Usage, "2,5" },
@@ -79,6 +84,7 @@ public sealed class LabBadInputTests
         { "compare {tmp}/results {tmp}/results --format xml", ExitCodes.Usage, "'xml'" },
         { "compare {tmp}/results {tmp}/results -o {tmp}/no/such/file.txt", ExitCodes.OutputFailed, "{tmp}/no/such/file.txt" },
         { "compare {tmp}/results {tmp}/results -o {tmp}/results", ExitCodes.OutputFailed, "{tmp}/results" },
+        { "compare {tmp}/results {tmp}/other-results -o {tmp}/results/summary.json", ExitCodes.Usage, "is A's summary" },
         { "compare {tmp}/missing {tmp}/results -o {tmp}/out.txt", ExitCodes.Usage, "missing" },
     };
 

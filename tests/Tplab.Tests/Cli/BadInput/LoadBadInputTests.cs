@@ -19,6 +19,9 @@ public sealed class LoadBadInputTests
         { $"load {Url} -n 99999999999999999999", ExitCodes.Usage, "'99999999999999999999'" },
         { $"load {Url} --rate NaN --duration 1s", ExitCodes.Usage, "'NaN'" },
         { $"load {Url} --rate Infinity --duration 1s", ExitCodes.Usage, "'Infinity'" },
+        // a load that would send nothing is refused, not reported as a run
+        { $"load {Url} --rate 1e-9 --duration 1s", ExitCodes.Usage, "plans no request" },
+        { $"load {Url} --stage 1s:0", ExitCodes.Usage, "the stages plan no request" },
         { $"load {Url} --search-step 1,5 --search 1..10 --threshold p99<1s --duration 1s", ExitCodes.Usage, "'1,5'" },
         { $"load {Url} --duration 1,5s", ExitCodes.Usage, "'1,5s'" },
         { $"load {Url} --ramp-up 1,5s -n 1", ExitCodes.Usage, "'1,5s'" },

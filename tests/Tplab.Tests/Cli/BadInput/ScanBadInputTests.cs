@@ -15,6 +15,15 @@ public sealed class ScanBadInputTests
         { "scan {tmp}/targets.txt extra", ExitCodes.Usage, "'extra'" },
         // words
         { "scan {tmp} --format xml", ExitCodes.Usage, "'xml'" },
+        // outputs checked before the work: not an input, not another output, not a folder, in a folder
+        { "scan {tmp}/scan/app.csproj -o {tmp}/scan/app.csproj", ExitCodes.Usage, "is a source file of the project read" },
+        { "scan {tmp}/scan -o {tmp}/scan/Program.cs", ExitCodes.Usage, "is a source file of the project read" },
+        { "scan {tmp}/scan -o {tmp}/x.json --write-baseline {tmp}/./x.json", ExitCodes.Usage, "--output and --write-baseline name the same file" },
+        { "scan {tmp}/scan --baseline {tmp}/scan/baseline.json --write-baseline {tmp}/scan/baseline.json", ExitCodes.Usage, "is the --baseline read" },
+        { "scan {tmp}/scan --plan {tmp}/scan/app.csproj", ExitCodes.Usage, "is a source file" },
+        { "scan {tmp}/scan -o {tmp}/scan", ExitCodes.OutputFailed, "it is a folder, not a file" },
+        { "scan {tmp}/scan -o {tmp}/body.txt/x.json", ExitCodes.OutputFailed, "body.txt is a file, not a folder" },
+        { "scan {tmp} --format ''", ExitCodes.Usage, "--format must be one of text, json, sarif; got ''" },
         { "scan {tmp} --format", ExitCodes.Usage, "--format" },
         { "scan {tmp} --fail-on note", ExitCodes.Usage, "'note'" },
         { "scan {tmp} --fail-on", ExitCodes.Usage, "--fail-on" },

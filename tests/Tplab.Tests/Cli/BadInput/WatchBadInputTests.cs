@@ -29,6 +29,13 @@ public sealed class WatchBadInputTests
         // words
         { "watch 1 --format xml", ExitCodes.Usage, "'xml'" },
         { "watch 1 --fail-on hungry", ExitCodes.Usage, "'hungry'" },
+        // options that need another, or do not apply
+        { "watch 1 --otlp-protocol grpc", ExitCodes.Usage, "--otlp-protocol needs --otlp" },
+        { "watch 1 --on-starving diagnose={tmp}/missing/dir/x.json", ExitCodes.OutputFailed, "does not exist" },
+        { "watch 1 --on-starving diagnose={tmp}/results", ExitCodes.OutputFailed, "it is a folder, not a file" },
+        { "watch 1 -o {tmp}/results", ExitCodes.OutputFailed, "it is a folder, not a file" },
+        { "watch --from {tmp}/saved.jsonl -o {tmp}/saved.jsonl", ExitCodes.Usage, "is the --from file" },
+        { "watch 1 --service shop", ExitCodes.Usage, "--service needs --otlp or --prometheus" },
         { "watch 1 --on-starving panic", ExitCodes.Usage, "panic" },
         { "watch 1 --name", ExitCodes.Usage, "--name" },
         { "watch 1 --delay bogus", ExitCodes.Usage, "'bogus'" },
@@ -51,6 +58,8 @@ public sealed class WatchBadInputTests
         // diagnose
         { "diagnose abc", ExitCodes.Usage, "'abc'" },
         { "diagnose 1,5", ExitCodes.Usage, "'1,5'" },
+        { "diagnose 0", ExitCodes.Usage, "'0'" }, // a process id is above 0: exit 2 as docs/exit-codes.md says, not 5
+        { "diagnose -5", ExitCodes.Usage, "'-5'" },
         { "diagnose", ExitCodes.Usage, "PID" },
         { "diagnose 1 --duration 1,5s", ExitCodes.Usage, "'1,5s'" },
         { "diagnose 1 --duration 100ms", ExitCodes.Usage, "--duration" },
