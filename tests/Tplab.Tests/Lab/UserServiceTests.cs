@@ -48,9 +48,12 @@ public sealed class UserServiceTests : IDisposable
     [Fact]
     public void Apply_EnvironmentForm_WritesTheMinimumInHex()
     {
-        var (_, environment) = ServiceProcess.Apply(Service(MinThreadsVia.Environment), OrdersService.Command, new ThreadPoolSettings { MinThreads = 100 });
+        var (_, environment, address) = ServiceProcess.Apply(Service(MinThreadsVia.Environment), OrdersService.Command, new ThreadPoolSettings { MinThreads = 100 });
         Assert.Equal("64", environment[ThreadPoolForms.MinThreadsEnvironment]);
-        Assert.Equal("http://127.0.0.1:0", environment["ASPNETCORE_URLS"]);
+        // No log line needed: tplab chose the port and passes it.
+        Assert.Equal(address.GetLeftPart(UriPartial.Authority), environment["ASPNETCORE_URLS"]);
+        Assert.Equal("127.0.0.1", address.Host);
+        Assert.NotEqual(0, address.Port);
     }
 
     [Fact]
