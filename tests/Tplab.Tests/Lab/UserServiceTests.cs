@@ -66,6 +66,44 @@ public sealed class UserServiceTests : IDisposable
     }
 
     [Fact]
+    public async Task StartAsync_AppThatLogsAtWarning_IsFoundOnThePortTplabChose()
+    {
+        // Production logging: no "Now listening on:" line ever comes; a plan scan wrote keeps its port 0.
+        var service = Service() with
+        {
+            Environment =
+            [
+                new("Logging__LogLevel__Default", "Warning"), new("Logging__LogLevel__Microsoft.Hosting.Lifetime", "Warning"),
+                new("ASPNETCORE_URLS", "http://127.0.0.1:0"),
+            ],
+            StartTimeout = TimeSpan.FromSeconds(60),
+        };
+        await using var started = await ServiceProcess.StartAsync(service, ThreadPoolSettings.Default, CancellationToken.None);
+        Assert.NotEqual(0, started.BaseAddress.Port);
+        using var health = await Http.GetAsync(new Uri(started.BaseAddress, "health"));
+        Assert.True(health.IsSuccessStatusCode);
+    }
+
+    [Fact]
+    public async Task Run_ServiceThatNeverAnswers_FailsOnceAndTheOtherScenariosAreNotRun()
+    {
+        var plan = Write("silent.yaml", $$"""
+            name: silent
+            service: { command: 'exec sleep 60', startTimeout: 2s }
+            scenarios:
+              - { id: one, requests: [/], load: { concurrency: 1, requests: 1 } }
+              - { id: two, requests: [/], load: { concurrency: 1, requests: 1 } }
+              - { id: three, requests: [/], load: { concurrency: 1, requests: 1 } }
+            """);
+        var (code, stdout, stderr) = await TplabCli.RunAsync(TimeSpan.FromMinutes(1), "run", "--plan", plan, "--results", Path.Combine(_folder, "results"), "--no-diagnose");
+        Assert.True(code == ExitCodes.Environment, $"exit {code}: {stderr}\n{stdout}");
+        var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains("silent/one (the service was not ready after 2s (nothing answered at http://127.0.0.1:", line, StringComparison.Ordinal);
+        Assert.Contains("silent/two (not run: the service did not start for one)", line, StringComparison.Ordinal);
+        Assert.Contains("silent/three (not run: the service did not start for one)", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task StartAsync_ServiceThatExitsAtOnce_FailsWithItsLastOutputInOneLine()
     {
         var service = Service() with { Command = "echo listening on nothing; exit 3" };

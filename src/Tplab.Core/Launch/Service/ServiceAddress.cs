@@ -70,7 +70,7 @@ internal static partial class ServiceAddress
                 }
                 catch (HttpRequestException e)
                 {
-                    last = address == expected ? $"nothing answered at {expected} ({e.Message})" : last;
+                    last = address == expected ? $"nothing answered at {expected}: {e.Message}" : last;
                 }
                 catch (OperationCanceledException) when (deadline.IsCancellationRequested)
                 {
