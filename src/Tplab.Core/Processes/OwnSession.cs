@@ -51,6 +51,10 @@ internal static class OwnSession
         }
         var program = Resolve(info.FileName, info.WorkingDirectory)
             ?? throw new System.ComponentModel.Win32Exception(2, "No such file or directory");
+        if (!OperatingSystem.IsWindows() && (File.GetUnixFileMode(program) & (UnixFileMode.UserExecute | UnixFileMode.GroupExecute | UnixFileMode.OtherExecute)) == 0)
+        {
+            throw new System.ComponentModel.Win32Exception(13, "Permission denied");
+        }
         var prefix = new List<string> { "--" };
         if (dieWithTplab && Setpriv is not null)
         {

@@ -79,7 +79,7 @@ public static class LabRunner
                         : Interrupted(await RunOnceAsync(runner, scenario, launcher, ct).ConfigureAwait(false), ct);
                     // The user's service that could not start once will not start for the next scenario either: one
                     // start timeout, not one per scenario (the error names the first; the others say "not run").
-                    if (didNotStart is null && experiment.Service is not null && one is { Status: ScenarioStatus.Failed, Load: null })
+                    if (didNotStart is null && experiment.Service is not null && one is { Status: ScenarioStatus.Failed, Load: null, FailedWith: ExitCodes.Environment })
                     {
                         didNotStart = one;
                     }
