@@ -85,6 +85,31 @@ public sealed class UserServiceTests : IDisposable
     }
 
     [Fact]
+    public async Task StartAsync_AppWhoseConfigurationMovesItsPort_IsFoundWhereItsProcessListens()
+    {
+        // Kestrel endpoints in configuration override ASPNETCORE_URLS (as appsettings.json's would), and the app logs at
+        // Warning: the only trace of the port is the socket its process listens on.
+        var port = FreePort();
+        var service = Service() with
+        {
+            Environment =
+            [
+                new("Logging__LogLevel__Default", "Warning"), new("Logging__LogLevel__Microsoft.Hosting.Lifetime", "Warning"),
+                new("Kestrel__Endpoints__Main__Url", $"http://127.0.0.1:{port}"),
+            ],
+        };
+        await using var started = await ServiceProcess.StartAsync(service, ThreadPoolSettings.Default, CancellationToken.None);
+        Assert.Equal(port, started.BaseAddress.Port);
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        return ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    [Fact]
     public async Task Run_ServiceThatNeverAnswers_FailsOnceAndTheOtherScenariosAreNotRun()
     {
         var plan = Write("silent.yaml", $$"""
