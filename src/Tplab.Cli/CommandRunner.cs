@@ -22,6 +22,7 @@ internal static class CommandRunner
         // After Ctrl+C a command may still need several seconds to finish cleanly (load waits briefly for in-flight
         // requests; run writes its results and stops its targets); System.CommandLine's default of 2 s would cut that short.
         var config = new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = TimeSpan.FromSeconds(30) };
+        SignalReceived.Observe();
         try
         {
             OutputRules.Check(parsed); // every command's outputs, before its work
@@ -32,13 +33,18 @@ internal static class CommandRunner
             // The reader went away (tplab watch … | head -n 3): what it wanted was written; nothing to say, and no one to say it to.
             return ExitCodes.OutputClosed;
         }
-        catch (TplabException e)
-        {
-            return await FailAsync(e.ExitCode, e.Message);
-        }
         catch (OperationCanceledException)
         {
             return await FailAsync(ExitCodes.Interrupted, "interrupted");
+        }
+        catch (Exception e) when (e is not TplabException { ExitCode: ExitCodes.Usage } && SignalReceived.Seen)
+        {
+            // A part stopped by the same signal failed first: the signal is the cause (issue 28).
+            return await FailAsync(ExitCodes.Interrupted, "interrupted");
+        }
+        catch (TplabException e)
+        {
+            return await FailAsync(e.ExitCode, e.Message);
         }
         catch (Exception e) when (Environment.GetEnvironmentVariable("TPLAB_DEBUG") != "1")
         {

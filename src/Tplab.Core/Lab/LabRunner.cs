@@ -67,6 +67,7 @@ public static class LabRunner
             }
             observer.ExperimentStarted(experiment);
             var results = new List<ScenarioResult>();
+            ScenarioResult? didNotStart = null;
             foreach (var scenario in experiment.Scenarios)
             {
                 var runs = new List<ScenarioResult>();
@@ -75,7 +76,14 @@ public static class LabRunner
                     observer.ScenarioStarted(scenario);
                     var one = scenario.NeedsDatabase && stack?.DatabaseLost is { } gone
                         ? new ScenarioResult { Scenario = scenario, Status = ScenarioStatus.Failed, Error = $"not run: {gone}", FailedWith = ExitCodes.ProcessExited }
-                        : await RunOnceAsync(runner, scenario, launcher, ct).ConfigureAwait(false);
+                        : didNotStart is not null ? NotStarted(scenario, didNotStart)
+                        : Interrupted(await RunOnceAsync(runner, scenario, launcher, ct).ConfigureAwait(false), ct);
+                    // The user's service that could not start once will not start for the next scenario either: one
+                    // start timeout, not one per scenario (the error names the first; the others say "not run").
+                    if (didNotStart is null && experiment.Service is not null && one is { Status: ScenarioStatus.Failed, Load: null, FailedWith: ExitCodes.Environment })
+                    {
+                        didNotStart = one;
+                    }
                     one = options.Repeat > 1 ? one with { Run = run } : one;
                     if (scenario.NeedsDatabase && stack?.DatabaseLost is { } lost && one.Status != ScenarioStatus.Failed)
                     {
@@ -115,6 +123,19 @@ public static class LabRunner
         observer.LabFinished(lab);
         return lab;
     }
+
+    // A signal tplab received stops the run as interrupted: what failed meanwhile (a service or database stopped by
+    // the same signal, a start cut short) failed because of it, not on its own.
+    private static ScenarioResult Interrupted(ScenarioResult one, CancellationToken ct) =>
+        ct.IsCancellationRequested && one.Status == ScenarioStatus.Failed
+            ? one with { Status = ScenarioStatus.Interrupted, Error = "interrupted (Ctrl+C or SIGTERM); figures cover what ran", FailedWith = null }
+            : one;
+
+    private static ScenarioResult NotStarted(Scenario scenario, ScenarioResult first) => new()
+    {
+        Scenario = scenario, Status = ScenarioStatus.Failed, FailedWith = first.FailedWith,
+        Error = $"not run: the service did not start for {first.Scenario.Id}",
+    };
 
     private static async Task<ScenarioResult> RunOnceAsync(ScenarioRunner runner, Scenario scenario, IServiceLauncher launcher, CancellationToken ct)
     {

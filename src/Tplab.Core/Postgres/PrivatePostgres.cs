@@ -7,8 +7,9 @@ namespace Tplab.Postgres;
 
 /// <summary>
 /// A throwaway PostgreSQL server in a temporary folder, reachable only through a Unix socket in that
-/// folder (no TCP port, so no clash with other servers). A small shell guardian owns it: when tplab ends,
-/// even by kill -9, the guardian's stdin closes, and it stops the server and deletes the folder.
+/// folder (no TCP port, so no clash with other servers). A small shell guardian owns it, in a session of its own, as
+/// the server is (pg_ctl starts it so): a signal to tplab's whole group reaches neither. When tplab ends, even by
+/// kill -9 of its whole group, the guardian's stdin closes, and it stops the server and deletes the folder.
 /// </summary>
 public sealed class PrivatePostgres : IAsyncDisposable
 {
@@ -95,7 +96,7 @@ public sealed class PrivatePostgres : IAsyncDisposable
                 Math.Max(1, (int)Math.Ceiling(stop.TotalSeconds)).ToString(CultureInfo.InvariantCulture),
             },
         };
-        var guardian = ChildProcess.Start(info, "the private PostgreSQL");
+        var guardian = ChildProcess.Start(info, "the private PostgreSQL", WhenTplabEnds.CleansUp);
         try
         {
             await guardian.WaitForLineAsync(

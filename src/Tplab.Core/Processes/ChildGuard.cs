@@ -36,6 +36,26 @@ public sealed class ChildGuard : IDisposable
     /// </summary>
     public static ChildGuard Start(Func<IReadOnlyList<string>, bool> matches, TimeSpan interval) => new(matches, interval);
 
+    /// <summary>Kills the watched children now (tplab was interrupted while they worked for it).</summary>
+    public void KillWatched()
+    {
+        lock (_watched)
+        {
+            foreach (var pid in _watched.Keys.Where(ProcessFiles.IsAlive))
+            {
+                try
+                {
+                    using var child = System.Diagnostics.Process.GetProcessById(pid);
+                    child.Kill(entireProcessTree: true);
+                }
+                catch (Exception e) when (e is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception)
+                {
+                    // Already gone.
+                }
+            }
+        }
+    }
+
     public void Dispose()
     {
         _stop.Cancel();

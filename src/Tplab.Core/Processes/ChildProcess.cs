@@ -5,11 +5,13 @@ using Tplab.Common;
 namespace Tplab.Processes;
 
 /// <summary>
-/// A child process that does not outlive tplab. Its stdin is a pipe tplab holds open, which the kernel closes when
-/// tplab exits, even on kill -9. tplab's own children (target, downstream, the PostgreSQL guardian) end themselves on
-/// that end-of-file, cleanly; any other program (<c>watch -- COMMAND</c>) is started with
-/// <see cref="WhenTplabEnds.Kill"/>: a watchdog holding the same kind of pipe kills it. Output lines are kept (the
-/// last few, for error messages) and can be awaited.
+/// A child process that does not outlive tplab. It runs in a session of its own (<see cref="OwnSession"/>): a signal to
+/// tplab's group or session reaches tplab alone, which stops its children itself. Its stdin is a pipe tplab holds
+/// open, which the kernel closes when tplab exits, even on kill -9. tplab's own children (target, downstream) end
+/// themselves on that end-of-file, and the kernel's parent-death signal ends them if they could not; guardians (the
+/// user's service, PostgreSQL) clean up on it; any other program (<c>watch -- COMMAND</c>) is started with
+/// <see cref="WhenTplabEnds.Kill"/>: a watchdog holding the same kind of pipe kills its group. Output lines are kept
+/// (the last few, for error messages) and can be awaited.
 /// </summary>
 public sealed class ChildProcess : IAsyncDisposable
 {
@@ -28,6 +30,9 @@ public sealed class ChildProcess : IAsyncDisposable
         _process = process;
         _name = name;
     }
+
+    /// <summary>Whether the child leads a session (and process group) of its own, so signals can go to its whole group.</summary>
+    public bool OwnGroup { get; private set; }
 
     /// <summary>Process id of the child.</summary>
     public int Id => _process.Id;
@@ -85,19 +90,22 @@ public sealed class ChildProcess : IAsyncDisposable
         process.OutputDataReceived += (_, e) => child.OnLine(e.Data);
         process.ErrorDataReceived += (_, e) => child.OnLine(e.Data);
         process.Exited += (_, _) => child.OnExited();
+        var program = info.FileName;
         try
         {
-            process.Start();
+            // A guardian must outlive tplab to clean up after it: no parent-death signal for it.
+            child.OwnGroup = OwnSession.Prepare(info, dieWithTplab: whenTplabEnds != WhenTplabEnds.CleansUp);
+            OwnSession.Start(process);
         }
         catch (System.ComponentModel.Win32Exception e)
         {
-            throw new TplabException(cannotStart, $"could not start {name} ({info.FileName}): {e.Message}", e);
+            throw new TplabException(cannotStart, $"could not start {name} ({program}): {e.Message}", e);
         }
         if (whenTplabEnds == WhenTplabEnds.Kill)
         {
             try
             {
-                child._watchdog = Watchdog.Start(process.Id);
+                child._watchdog = Watchdog.Start(process.Id, child.OwnGroup);
                 if (child._exited.Task.IsCompleted)
                 {
                     child._watchdog.Dispose(); // it ended before the watchdog was set: OnExited could not stop it
@@ -178,7 +186,7 @@ public sealed class ChildProcess : IAsyncDisposable
         }
         if (_watchdog is not null)
         {
-            Signals.Terminate(_process.Id);
+            Signals.Terminate(_process.Id, OwnGroup);
         }
         using var cts = new CancellationTokenSource(grace);
         try
@@ -193,7 +201,7 @@ public sealed class ChildProcess : IAsyncDisposable
         _watchdog?.Dispose();
     }
 
-    /// <summary>Kills the child and its descendants at once.</summary>
+    /// <summary>Kills the child and its descendants at once (and its process group, when it leads one).</summary>
     public void Kill()
     {
         try
@@ -205,6 +213,11 @@ public sealed class ChildProcess : IAsyncDisposable
         }
         catch (InvalidOperationException)
         {
+        }
+        if (OwnGroup)
+        {
+            // What left the tree (a daemon reparented to init) is still in the group.
+            Signals.KillGroup(_process.Id);
         }
     }
 
@@ -280,12 +293,15 @@ public sealed class ChildProcess : IAsyncDisposable
     }
 }
 
-/// <summary>How a child ends when tplab dies (even by kill -9).</summary>
+/// <summary>How a child ends when tplab dies (even by kill -9, even with its whole process group).</summary>
 public enum WhenTplabEnds
 {
-    /// <summary>It ends itself when its stdin closes: tplab's own programs, which may need to clean up first.</summary>
+    /// <summary>It ends itself when its stdin closes (tplab's own programs); the kernel's parent-death signal (SIGKILL) if it cannot.</summary>
     ChildEndsItself,
 
-    /// <summary>A watchdog kills it: any program that does not watch its stdin (<c>watch -- COMMAND</c>).</summary>
+    /// <summary>A watchdog kills its process group, and the kernel's parent-death signal kills it: any program that does not watch its stdin (<c>watch -- COMMAND</c>).</summary>
     Kill,
+
+    /// <summary>A guardian: on its stdin's end it stops what it owns and cleans up, so it must outlive tplab (no parent-death signal).</summary>
+    CleansUp,
 }

@@ -6,9 +6,11 @@ namespace Tplab.Processes;
 
 /// <summary>
 /// A user's command line (which knows nothing of tplab) started so that it cannot outlive tplab. A small shell
-/// guardian starts it in its own session and process group, then waits on tplab's pipe: when tplab ends, even by
-/// kill -9, the kernel closes the pipe and the guardian ends the whole group (TERM, then KILL after 5 s). Ctrl+C in
-/// tplab's terminal does not reach the group; tplab decides when it stops.
+/// guardian, in a session of its own (a signal to tplab's whole group or session does not reach it), starts the command
+/// in another session and process group, then waits on tplab's pipe: when tplab ends, even by kill -9 of its whole
+/// group, the kernel closes the pipe and the guardian ends the command's whole group (TERM, then KILL after 5 s). The
+/// command's first process also gets the kernel's parent-death signal from the guardian. Ctrl+C in tplab's terminal
+/// does not reach the group; tplab decides when it stops.
 /// </summary>
 public sealed class GuardedCommand : IAsyncDisposable
 {
@@ -21,14 +23,16 @@ public sealed class GuardedCommand : IAsyncDisposable
     /// <summary>The guardian's line once the command has exited on its own.</summary>
     public const string ExitedPrefix = "tplab-guardian: exited ";
 
-    // $1 working folder, $2 the command line. The command's stdin is /dev/null; its output is the guardian's.
+    // $1 working folder, $2 the command line, $3 setpriv when present. The command's stdin is /dev/null; its output is the guardian's.
     // Descriptor 3 keeps tplab's pipe for the watcher: a background job's stdin is /dev/null in sh. The watcher must
     // not hold the guardian's stdout: tplab reads it to its end before it sees the guardian exit.
     private const string Script = """
         cd "$1" || { echo "tplab-guardian: cannot enter the working folder $1"; exit 1; }
         trap '' INT
         exec 3<&0
-        setsid /bin/sh -c "$2" </dev/null &
+        if [ -n "$3" ]; then setsid "$3" --pdeathsig KILL -- /bin/sh -c "$2" </dev/null &
+        else setsid /bin/sh -c "$2" </dev/null &
+        fi
         pid=$!
         echo "tplab-guardian: started $pid"
         (
@@ -71,12 +75,12 @@ public sealed class GuardedCommand : IAsyncDisposable
         {
             throw TplabException.Usage($"{name}: the working folder {workingDirectory} does not exist");
         }
-        var info = new ProcessStartInfo("/bin/sh") { ArgumentList = { "-c", Script, "tplab-guardian", workingDirectory, commandLine } };
+        var info = new ProcessStartInfo("/bin/sh") { ArgumentList = { "-c", Script, "tplab-guardian", workingDirectory, commandLine, OwnSession.Setpriv ?? "" } };
         foreach (var (key, value) in environment)
         {
             info.Environment[key] = value;
         }
-        var guardian = ChildProcess.Start(info, name);
+        var guardian = ChildProcess.Start(info, name, WhenTplabEnds.CleansUp);
         guardian.IsOwnLine = l => l.StartsWith(GuardianPrefix, StringComparison.Ordinal);
         try
         {

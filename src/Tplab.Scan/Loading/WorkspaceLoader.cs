@@ -112,7 +112,8 @@ internal static partial class WorkspaceLoader
         {
             if (toLoad.Count == 1)
             {
-                await workspace.OpenProjectAsync(toLoad[0].Path, progress, cancellationToken).ConfigureAwait(false);
+                // WaitAsync: Roslyn does not watch the token while it waits for a build host to connect.
+                await workspace.OpenProjectAsync(toLoad[0].Path, progress, cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
                 return;
             }
             string solution;
@@ -127,7 +128,13 @@ internal static partial class WorkspaceLoader
                     ? WriteFilter(temp, original, toLoad)
                     : WriteSolution(temp, toLoad);
             }
-            await workspace.OpenSolutionAsync(solution, progress, cancellationToken: cancellationToken).ConfigureAwait(false);
+            await workspace.OpenSolutionAsync(solution, progress, cancellationToken: cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Ctrl+C or SIGTERM: the build host is not left loading for no one.
+            guard.KillWatched();
+            throw;
         }
         catch (Exception e) when (e.Message.Contains("build host", StringComparison.OrdinalIgnoreCase) || e.Message.Contains("BuildHost", StringComparison.Ordinal))
         {

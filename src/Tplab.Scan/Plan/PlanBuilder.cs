@@ -82,7 +82,7 @@ public static class PlanBuilder
                 WorkingDirectory = Path.GetDirectoryName(project)!,
                 Environment =
                 [
-                    // Port 0: the system picks a free port; tplab reads it from ASP.NET Core's "Now listening on:" line.
+                    // Port 0: tplab replaces it with a free port it chose, so an app that logs at Warning starts too (docs/lab.md).
                     KeyValuePair.Create("ASPNETCORE_URLS", "http://127.0.0.1:0"),
                     // dotnet run builds first: no MSBuild node or compiler server may outlive the service's process group.
                     KeyValuePair.Create("MSBUILDDISABLENODEREUSE", "1"),

@@ -116,7 +116,8 @@ public sealed class LabFaultTests : IDisposable
             : l => l.Contains("▸ second:", StringComparison.Ordinal) && l.Contains(" done", StringComparison.Ordinal), Minute);
         var children = ProcessTree.Descendants(run.Id);
 
-        ProcessTree.Signal(run.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
+        // To the whole group, as timeout, a CI cancel or kill -- -PGID send it (issue 28).
+        Orphans.SignalGroup(run.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
 
         var code = await FaultRun.EndedWithoutOrphansAsync(run, children);
         var folders = Directory.Exists(results) ? Directory.GetDirectories(results) : [];

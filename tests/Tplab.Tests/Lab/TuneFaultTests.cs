@@ -61,7 +61,8 @@ public sealed class TuneFaultTests : IDisposable
             : l => l.Contains(" done · ", StringComparison.Ordinal), Minute);
         var children = ProcessTree.Descendants(run.Id);
 
-        ProcessTree.Signal(run.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
+        // To the whole group, as timeout, a CI cancel or kill -- -PGID send it (issue 28).
+        Orphans.SignalGroup(run.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
 
         var code = await FaultRun.EndedWithoutOrphansAsync(run, children);
         var folder = FaultRun.OnlyFolder(results);

@@ -48,9 +48,12 @@ public sealed class UserServiceTests : IDisposable
     [Fact]
     public void Apply_EnvironmentForm_WritesTheMinimumInHex()
     {
-        var (_, environment) = ServiceProcess.Apply(Service(MinThreadsVia.Environment), OrdersService.Command, new ThreadPoolSettings { MinThreads = 100 });
+        var (_, environment, address) = ServiceProcess.Apply(Service(MinThreadsVia.Environment), OrdersService.Command, new ThreadPoolSettings { MinThreads = 100 });
         Assert.Equal("64", environment[ThreadPoolForms.MinThreadsEnvironment]);
-        Assert.Equal("http://127.0.0.1:0", environment["ASPNETCORE_URLS"]);
+        // No log line needed: tplab chose the port and passes it.
+        Assert.Equal(address.GetLeftPart(UriPartial.Authority), environment["ASPNETCORE_URLS"]);
+        Assert.Equal("127.0.0.1", address.Host);
+        Assert.NotEqual(0, address.Port);
     }
 
     [Fact]
@@ -60,6 +63,69 @@ public sealed class UserServiceTests : IDisposable
         var error = Assert.Throws<TplabException>(() => ServiceProcess.Apply(service, service.Command!, new ThreadPoolSettings { Knobs = [new("System.Threading.ThreadPool.HillClimbing.Disable", "true")] }));
         Assert.Equal(ExitCodes.Usage, error.ExitCode);
         Assert.Contains("dotnet APP.dll", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task StartAsync_AppThatLogsAtWarning_IsFoundOnThePortTplabChose()
+    {
+        // Production logging: no "Now listening on:" line ever comes; a plan scan wrote keeps its port 0.
+        var service = Service() with
+        {
+            Environment =
+            [
+                new("Logging__LogLevel__Default", "Warning"), new("Logging__LogLevel__Microsoft.Hosting.Lifetime", "Warning"),
+                new("ASPNETCORE_URLS", "http://127.0.0.1:0"),
+            ],
+            StartTimeout = TimeSpan.FromSeconds(60),
+        };
+        await using var started = await ServiceProcess.StartAsync(service, ThreadPoolSettings.Default, CancellationToken.None);
+        Assert.NotEqual(0, started.BaseAddress.Port);
+        using var health = await Http.GetAsync(new Uri(started.BaseAddress, "health"));
+        Assert.True(health.IsSuccessStatusCode);
+    }
+
+    [Fact]
+    public async Task StartAsync_AppWhoseConfigurationMovesItsPort_IsFoundWhereItsProcessListens()
+    {
+        // Kestrel endpoints in configuration override ASPNETCORE_URLS (as appsettings.json's would), and the app logs at
+        // Warning: the only trace of the port is the socket its process listens on.
+        var port = FreePort();
+        var service = Service() with
+        {
+            Environment =
+            [
+                new("Logging__LogLevel__Default", "Warning"), new("Logging__LogLevel__Microsoft.Hosting.Lifetime", "Warning"),
+                new("Kestrel__Endpoints__Main__Url", $"http://127.0.0.1:{port}"),
+            ],
+        };
+        await using var started = await ServiceProcess.StartAsync(service, ThreadPoolSettings.Default, CancellationToken.None);
+        Assert.Equal(port, started.BaseAddress.Port);
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        return ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    [Fact]
+    public async Task Run_ServiceThatNeverAnswers_FailsOnceAndTheOtherScenariosAreNotRun()
+    {
+        var plan = Write("silent.yaml", $$"""
+            name: silent
+            service: { command: 'exec sleep 60', startTimeout: 2s }
+            scenarios:
+              - { id: one, requests: [/], load: { concurrency: 1, requests: 1 } }
+              - { id: two, requests: [/], load: { concurrency: 1, requests: 1 } }
+              - { id: three, requests: [/], load: { concurrency: 1, requests: 1 } }
+            """);
+        var (code, stdout, stderr) = await TplabCli.RunAsync(TimeSpan.FromMinutes(1), "run", "--plan", plan, "--results", Path.Combine(_folder, "results"), "--no-diagnose");
+        Assert.True(code == ExitCodes.Environment, $"exit {code}: {stderr}\n{stdout}");
+        var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains("silent/one (the service was not ready after 2s (nothing answered at http://127.0.0.1:", line, StringComparison.Ordinal);
+        Assert.Contains("silent/two (not run: the service did not start for one)", line, StringComparison.Ordinal);
+        Assert.Contains("silent/three (not run: the service did not start for one)", line, StringComparison.Ordinal);
     }
 
     [Fact]

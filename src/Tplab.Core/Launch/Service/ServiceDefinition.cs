@@ -28,7 +28,10 @@ public sealed record ServiceDefinition
     /// <summary>Extra environment variables for the command.</summary>
     public IReadOnlyList<KeyValuePair<string, string>> Environment { get; init; } = [];
 
-    /// <summary>The service's base address; null: read from ASP.NET Core's "Now listening on:" line, with ASPNETCORE_URLS=http://127.0.0.1:0 unless set.</summary>
+    /// <summary>
+    /// The service's base address; null: tplab chooses a free loopback port and passes it in ASPNETCORE_URLS (a port 0
+    /// in the plan's own ASPNETCORE_URLS is replaced the same way), or finds where the app's configuration moved it.
+    /// </summary>
     public Uri? Url { get; init; }
 
     /// <summary>The path that answers 2xx once the service is ready; null: any HTTP answer at the base address.</summary>

@@ -10,8 +10,6 @@ namespace Tplab.Launch.Service;
 /// </summary>
 public sealed class ServiceProcess : IServiceInstance
 {
-    private const string ListeningPrefix = "Now listening on: ";
-    private static readonly HttpClient Http = new() { Timeout = TimeSpan.FromSeconds(5) };
     private readonly GuardedCommand _command;
 
     private ServiceProcess(GuardedCommand command, Uri baseAddress, int processId, string commandLine)
@@ -41,14 +39,13 @@ public sealed class ServiceProcess : IServiceInstance
     public static async Task<ServiceProcess> StartAsync(ServiceDefinition service, ThreadPoolSettings settings, CancellationToken cancellationToken)
     {
         var command = service.Command ?? throw new ArgumentException("a service without a command is attached, not started", nameof(service));
-        var (commandLine, environment) = Apply(service, command, settings);
+        var (commandLine, environment, expected) = Apply(service, command, settings);
         var guarded = await GuardedCommand.StartAsync(commandLine, service.WorkingDirectory, environment, "the service", cancellationToken).ConfigureAwait(false);
         try
         {
             using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
             deadline.CancelAfter(service.StartTimeout);
-            var address = service.Url ?? await ListeningAddressAsync(guarded, service.StartTimeout, cancellationToken).ConfigureAwait(false);
-            await ReadyAsync(guarded, address, service, deadline.Token, cancellationToken).ConfigureAwait(false);
+            var address = await ServiceAddress.ReadyAsync(guarded, expected, service, deadline.Token, cancellationToken).ConfigureAwait(false);
             var pid = await DotnetProcessAsync(guarded, cancellationToken).ConfigureAwait(false);
             return new ServiceProcess(guarded, address, pid, commandLine);
         }
@@ -59,8 +56,12 @@ public sealed class ServiceProcess : IServiceInstance
         }
     }
 
-    /// <summary>The command line and environment with the pool settings applied (internal for tests).</summary>
-    internal static (string CommandLine, Dictionary<string, string> Environment) Apply(ServiceDefinition service, string command, ThreadPoolSettings settings)
+    /// <summary>
+    /// The command line and environment with the pool settings applied, and the address the service will listen on
+    /// (internal for tests): service.url; else the address in ASPNETCORE_URLS, a port 0 there replaced by a free port
+    /// tplab chose; else a free loopback port tplab chose and passed in ASPNETCORE_URLS.
+    /// </summary>
+    internal static (string CommandLine, Dictionary<string, string> Environment, Uri Address) Apply(ServiceDefinition service, string command, ThreadPoolSettings settings)
     {
         var environment = service.Environment.ToDictionary(kv => kv.Key, kv => kv.Value, StringComparer.Ordinal);
         var runtimeConfig = settings.RuntimeConfigKnobs.ToList();
@@ -89,67 +90,7 @@ public sealed class ServiceProcess : IServiceInstance
                 $"service.command: runtimeconfig settings ({string.Join(", ", runtimeConfig.Select(k => k.Key))}) need a plain 'dotnet APP.dll' command; use minThreadsVia: environment, or DOTNET_ knobs");
             command = dotnet.WithRuntimeConfig(service.WorkingDirectory, runtimeConfig);
         }
-        if (service.Url is null && !environment.ContainsKey("ASPNETCORE_URLS") && !environment.ContainsKey("URLS"))
-        {
-            environment["ASPNETCORE_URLS"] = "http://127.0.0.1:0";
-        }
-        return (command, environment);
-    }
-
-    // ASP.NET Core logs "Now listening on: http://127.0.0.1:PORT" once Kestrel is bound (Microsoft.Hosting.Lifetime).
-    private static async Task<Uri> ListeningAddressAsync(GuardedCommand command, TimeSpan timeout, CancellationToken ct)
-    {
-        string line;
-        try
-        {
-            line = await command.Guardian.WaitForLineAsync(l => l.Contains(ListeningPrefix + "http://", StringComparison.Ordinal), timeout, ct).ConfigureAwait(false);
-        }
-        catch (TplabException e) when (!command.HasExited)
-        {
-            throw new TplabException(ExitCodes.Environment, $"{e.Message} (tplab reads the address from ASP.NET Core's 'Now listening on:' line; give service.url if the app does not log it)");
-        }
-        var text = line[(line.IndexOf(ListeningPrefix, StringComparison.Ordinal) + ListeningPrefix.Length)..].Trim();
-        var uri = new UriBuilder(text.Replace("://+:", "://0.0.0.0:", StringComparison.Ordinal).Replace("://*:", "://0.0.0.0:", StringComparison.Ordinal));
-        if (uri.Host is "0.0.0.0" or "[::]" or "::" or "localhost")
-        {
-            uri.Host = "127.0.0.1";
-        }
-        return new Uri(uri.Uri.GetLeftPart(UriPartial.Authority) + "/");
-    }
-
-    private static async Task ReadyAsync(GuardedCommand command, Uri address, ServiceDefinition service, CancellationToken deadline, CancellationToken user)
-    {
-        var url = new Uri(address, (service.ReadyPath ?? "/").TrimStart('/'));
-        string last = "no answer yet";
-        while (true)
-        {
-            if (command.HasExited)
-            {
-                throw new TplabException(ExitCodes.Environment, $"the service exited before it was ready: {command.Guardian.LastLines()}");
-            }
-            try
-            {
-                using var response = await Http.GetAsync(url, deadline).ConfigureAwait(false);
-                if (service.ReadyPath is null || response.IsSuccessStatusCode)
-                {
-                    return;
-                }
-                last = $"{url} answered {(int)response.StatusCode}";
-            }
-            catch (HttpRequestException e)
-            {
-                last = $"{url}: {e.Message}";
-            }
-            catch (OperationCanceledException) when (deadline.IsCancellationRequested)
-            {
-            }
-            if (deadline.IsCancellationRequested)
-            {
-                user.ThrowIfCancellationRequested();
-                throw new TplabException(ExitCodes.Environment, $"the service was not ready after {DurationText.Format(service.StartTimeout)} ({last}): {command.Guardian.LastLines()}");
-            }
-            await Task.Delay(100, CancellationToken.None).ConfigureAwait(false);
-        }
+        return (command, environment, service.Url ?? ServiceAddress.Choose(environment));
     }
 
     // The .NET process may be the command itself or one it started (dotnet run, a script): the group member that

@@ -31,7 +31,7 @@ public static class LoadFormats
         var list = new List<ReportOutput>();
         for (var i = 0; i < Math.Max(names.Count, outputs.Count); i++)
         {
-            var path = i < outputs.Count && outputs[i] != "-" ? outputs[i] : null;
+            var path = i < outputs.Count && outputs[i] != "-" ? Placeholders(outputs[i]) : null;
             list.Add(new ReportOutput(Catalogue.Resolve(i < names.Count ? names[i] : null, path, fallback: path is null ? Default : null), path));
         }
         if (list.Count == 0)
@@ -44,6 +44,18 @@ public static class LoadFormats
             throw TplabException.Usage($"only one machine-readable format ({machine}) can go to stdout alongside others; give it --output FILE");
         }
         return list;
+    }
+
+    /// <summary>
+    /// An output path with <c>{host}</c> (this machine's name) and <c>{pid}</c> (this process's id) filled in: each crank
+    /// agent's log gets its own name (<c>--output run-{host}-{pid}.hlog</c>), so downloading them all loses none.
+    /// </summary>
+    public static string Placeholders(string path)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        var host = string.Concat(Environment.MachineName.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '.' ? c : '_'));
+        return path.Replace("{host}", host, StringComparison.Ordinal)
+            .Replace("{pid}", Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
     }
 
     /// <summary>Writes <paramref name="result"/> in <paramref name="format"/>.</summary>

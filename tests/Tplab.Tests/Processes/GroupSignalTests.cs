@@ -1,0 +1,121 @@
+using System.Globalization;
+using System.Text.Json;
+using Tplab.Common;
+using Tplab.Launch;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Processes;
+
+/// <summary>
+/// Issue 28: TERM, INT or KILL sent to tplab's whole process group — what timeout, a CI runner's cancel or
+/// <c>kill -- -PGID</c> send — at the stage where tplab has started its processes: the user's service under
+/// <c>dotnet run</c> (sh → dotnet run → app), the private PostgreSQL, <c>watch -- COMMAND</c>, scan's MSBuild build host.
+/// None is left, and TERM or INT stops the command as interrupted, never as a failure of its parts. (The built-in
+/// target's run and tune are signalled the same way in LabFaultTests and TuneFaultTests.)
+/// </summary>
+[Collection(OrdersService.Collection)]
+public sealed class GroupSignalTests : IDisposable
+{
+    private static readonly TimeSpan Minute = TimeSpan.FromMinutes(1);
+    private readonly string _folder = Directory.CreateTempSubdirectory("tplab-group-signal-").FullName;
+    private readonly Orphans _orphans = new();
+
+    public void Dispose() => Directory.Delete(_folder, recursive: true);
+
+    public static TheoryData<string> Signals => new() { "TERM", "INT", "KILL" };
+
+    [Theory]
+    [MemberData(nameof(Signals))]
+    public async Task RunPlan_ServiceUnderDotnetRun_GroupSignalled_NothingLeft(string signal)
+    {
+        // `dotnet run` as a user writes it (no build: the tests built the project), the app its child.
+        var project = Path.Combine(RepoPaths.Root, "tests", "Tplab.OrdersService", "Tplab.OrdersService.csproj");
+        var plan = Path.Combine(_folder, "dotnet-run.yaml");
+        File.WriteAllText(plan, OrdersService.Plan("orders", users: 2, latencyMs: 20)
+            .Replace($"command: {OrdersService.Command}", $"command: {DotnetHost.Path} run --no-build -c Release --no-launch-profile --project {project}", StringComparison.Ordinal)
+            .Replace("requests: 4 }", "duration: 60s }", StringComparison.Ordinal));
+        await using var run = _orphans.Start("run", "--plan", plan, "--results", Path.Combine(_folder, "results"), "--no-diagnose");
+        await run.WaitForLineAsync(l => l.Contains("▸ orders:", StringComparison.Ordinal) && l.Contains(" done", StringComparison.Ordinal), TimeSpan.FromMinutes(2));
+        Assert.Contains(_orphans.Marked(), p => Tplab.Processes.ProcessFiles.CommandLine(p).Contains("run"));
+
+        Orphans.SignalGroup(run.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
+
+        var code = await _orphans.EndedWithNoneLeftAsync(run);
+        AssertInterrupted(signal, code, run);
+    }
+
+    [PostgresTheory]
+    [InlineData("TERM")]
+    [InlineData("KILL")]
+    public async Task Run_PrivatePostgres_GroupSignalled_ItStopsWithTplabAndTheRunIsInterrupted(string signal)
+    {
+        var plan = Path.Combine(_folder, "db.yaml");
+        File.WriteAllText(plan, """
+            name: db
+            scenarios:
+              - { id: first, variant: db-async, waitMs: 50, load: { concurrency: 2, duration: 2s } }
+              - { id: second, variant: db-async, waitMs: 50, load: { concurrency: 2, duration: 30s } }
+            """);
+        var results = Path.Combine(_folder, "results");
+        await using var run = _orphans.Start("run", "--plan", plan, "--results", results, "--no-diagnose");
+        await run.WaitForLineAsync(l => l.Contains("▸ second:", StringComparison.Ordinal) && l.Contains(" done", StringComparison.Ordinal), TimeSpan.FromMinutes(2));
+        var pgFolders = Directory.GetDirectories(Path.GetTempPath(), "tplab-pg-*").Where(d => _orphans.Marked().Any(p => Tplab.Processes.ProcessFiles.CommandLine(p).Contains(d))).ToList();
+        Assert.NotEmpty(pgFolders);
+
+        Orphans.SignalGroup(run.Id, signal);
+
+        var code = await _orphans.EndedWithNoneLeftAsync(run);
+        Assert.True(await ProcessTable.EventuallyAsync(() => !pgFolders.Any(Directory.Exists), TimeSpan.FromSeconds(20)), "the private PostgreSQL's folder was left");
+        AssertInterrupted(signal, code, run);
+        if (signal != "KILL")
+        {
+            // PostgreSQL did not stop first: the scenario under way is interrupted, not failed for want of its database.
+            using var summary = JsonDocument.Parse(File.ReadAllText(Path.Combine(FaultRun.OnlyFolder(results), "summary.json")));
+            Assert.Equal(["completed", "interrupted"], summary.RootElement.GetProperty("scenarios").EnumerateArray().Select(s => s.GetProperty("status").GetString()));
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Signals))]
+    public async Task WatchCommand_GroupSignalled_TheCommandEnds(string signal)
+    {
+        var output = Path.Combine(_folder, "watch.jsonl");
+        await using var watch = _orphans.Start("watch", "--format", "jsonl", "--output", output, "--",
+            DotnetHost.Path, Path.Combine(AppContext.BaseDirectory, "Tplab.Target.dll"), "serve", "--port", "0");
+        var line = await watch.WaitForLineAsync(l => l.StartsWith("tplab watch: watching pid ", StringComparison.Ordinal), Minute);
+        var command = int.Parse(line.Split(' ')[4], CultureInfo.InvariantCulture);
+        Assert.Contains(command, _orphans.Marked());
+
+        Orphans.SignalGroup(watch.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
+
+        var code = await _orphans.EndedWithNoneLeftAsync(watch);
+        // watch stopped by a signal ends as it does at the end of --duration: its output whole, its command stopped.
+        Assert.True(signal == "KILL" || code is ExitCodes.Ok or ExitCodes.Interrupted, $"exit {code}: {watch.LastLines(5)}");
+    }
+
+    [Theory]
+    [MemberData(nameof(Signals))]
+    public async Task Scan_GroupSignalledWhileTheBuildHostLoads_NothingLeft(string signal)
+    {
+        await using var scan = _orphans.Start("scan", Path.Combine(RepoPaths.Root, "tests", "scan-fixtures", "Shop"), "--no-restore");
+        Assert.True(await ProcessTable.EventuallyAsync(
+            () => _orphans.Marked().Any(p => Tplab.Processes.ProcessFiles.CommandLine(p).Any(a => a.Contains("BuildHost", StringComparison.Ordinal))) || scan.HasExited,
+            Minute), "no build host started");
+        Assert.False(scan.HasExited, $"scan ended before it could be signalled: {scan.LastLines(5)}");
+
+        Orphans.SignalGroup(scan.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
+
+        var code = await _orphans.EndedWithNoneLeftAsync(scan);
+        AssertInterrupted(signal, code, scan);
+    }
+
+    private static void AssertInterrupted(string signal, int code, Tplab.Processes.ChildProcess tplab)
+    {
+        if (signal == "KILL")
+        {
+            return;
+        }
+        Assert.True(code == ExitCodes.Interrupted, $"exit {code}: {tplab.LastLines(5)}");
+        Assert.Contains(tplab.RecentOutput, l => l.StartsWith("tplab: interrupted", StringComparison.Ordinal));
+    }
+}
