@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using Microsoft.CodeAnalysis;
 using Tplab.Blocking;
 using Tplab.Scan.Graph;
+using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Findings;
 

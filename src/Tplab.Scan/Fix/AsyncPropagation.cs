@@ -3,6 +3,7 @@ using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Tplab.Scan.Graph;
+using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Fix;
 

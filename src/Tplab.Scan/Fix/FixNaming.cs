@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Scan.Graph;
+using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Fix;
 

@@ -5,6 +5,7 @@ using Microsoft.CodeAnalysis.Text;
 using Tplab.Blocking;
 using Tplab.Common;
 using Tplab.Scan.Config;
+using Tplab.Scan.Rules;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Graph;
 using Tplab.Scan.Loading;

@@ -11,9 +11,6 @@ namespace Tplab.Scan.Graph;
 /// </summary>
 internal sealed class Callers(SourceIndex index) : IArgumentSource
 {
-    /// <summary>The solution's source the callers are found in.</summary>
-    public SourceIndex Index => index;
-
     private readonly Lazy<ILookup<string, InvocationExpressionSyntax>> _byName = new(() =>
         index.Trees.SelectMany(t => t.GetRoot().DescendantNodes().OfType<InvocationExpressionSyntax>())
             .ToLookup(i => i.Expression switch
@@ -51,5 +48,49 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
                 yield return (argument.Value, root);
             }
         }
+    }
+
+    /// <inheritdoc/>
+    public IReadOnlyList<(IOperation Value, IOperation Body)> ReturnedBy(IMethodSymbol method) => Returned(method, depth: 0);
+
+    private List<(IOperation Value, IOperation Body)> Returned(IMethodSymbol method, int depth)
+    {
+        var result = new List<(IOperation, IOperation)>();
+        if (method.ReturnsVoid || method.IsExtern || depth > 2)
+        {
+            return result;
+        }
+        // An interface's or abstract method's query: what its implementations return (a repository behind its interface).
+        if (method.IsAbstract || method.ContainingType?.TypeKind == TypeKind.Interface)
+        {
+            foreach (var implementation in index.Implementations(SymbolNames.Definition(method)).Take(4))
+            {
+                result.AddRange(Returned(implementation, depth + 1));
+            }
+            return result;
+        }
+        if (method.DeclaringSyntaxReferences.Length > 0 && index.NodeFor(method) is { } node)
+        {
+            return (List<(IOperation, IOperation)>)index.Memo.GetOrAdd((node, "returned"), _ => ReturnedBy(node))!;
+        }
+        return result;
+    }
+
+    private List<(IOperation Value, IOperation Body)> ReturnedBy(CodeNode node)
+    {
+        var result = new List<(IOperation, IOperation)>();
+        var body = index.Model(node.Syntax.SyntaxTree).GetOperation(node.Syntax);
+        if (body is null)
+        {
+            return result;
+        }
+        foreach (var ret in body.DescendantsAndSelf().OfType<IReturnOperation>())
+        {
+            if (ret.ReturnedValue is { } value && !ret.Ancestors().Any(a => a is IAnonymousFunctionOperation or ILocalFunctionOperation))
+            {
+                result.Add((value, body));
+            }
+        }
+        return result;
     }
 }

@@ -99,7 +99,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         {
             return null;
         }
-        var (origin, evidence) = Queries.Trace(collection, body, callers?.Index);
+        var (origin, evidence) = Queries.Trace(collection, body, callers);
         var frame = new StackFrame("", "System.Linq.IQueryable`1", "GetEnumerator");
         return origin switch
         {
@@ -128,7 +128,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         {
             // In-memory LINQ never blocks: only a query source shows reaches a database (or an IQueryable whose provider it does not show).
             var queryable = Queries.IsQueryable(Ops.Unwrap(Ops.Receiver(invocation))?.Type);
-            var (origin, evidence) = Queries.Trace(Ops.Receiver(invocation), body, callers?.Index);
+            var (origin, evidence) = Queries.Trace(Ops.Receiver(invocation), body, callers);
             // Named as the stack would show it (Enumerable.ToList, Queryable.First): the same name diagnose gives the call.
             var named = new BlockingCall(BlockingKind.SyncDatabaseIO, BlockingCallCatalogue.ShortName(frame), frame);
             return origin switch

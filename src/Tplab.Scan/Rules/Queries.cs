@@ -35,10 +35,10 @@ internal static class Queries
     /// returned by one of the solution's methods, or such a query after <c>AsEnumerable()</c>), memory, or not known.
     /// An operator that already ran the query (<c>ToList()</c>) starts a sequence in memory.
     /// </summary>
-    public static QueryOrigin Origin(IOperation? op, IOperation body, Graph.SourceIndex? index = null) => Trace(op, body, index).Origin;
+    public static QueryOrigin Origin(IOperation? op, IOperation body, IArgumentSource? index = null) => Trace(op, body, index).Origin;
 
     /// <summary>The origin with the evidence for it, in words (<c>DbSet&lt;Order&gt; (EF Core)</c>).</summary>
-    public static (QueryOrigin Origin, string? Evidence) Trace(IOperation? op, IOperation body, Graph.SourceIndex? index = null, int depth = 0)
+    public static (QueryOrigin Origin, string? Evidence) Trace(IOperation? op, IOperation body, IArgumentSource? index = null, int depth = 0)
     {
         op = Ops.Unwrap(op);
         if (op is null || depth > 12)
@@ -68,7 +68,7 @@ internal static class Queries
             case IInvocationOperation i when Ops.NameOf(i.TargetMethod.ContainingType).StartsWith("Microsoft.EntityFrameworkCore.", StringComparison.Ordinal) && IsQueryable(i.Type):
                 var inner = Trace(Ops.Receiver(i), body, index, depth + 1);
                 return inner.Origin == QueryOrigin.Database ? inner : (QueryOrigin.Database, $"{i.TargetMethod.Name} (EF Core)");
-            case IInvocationOperation i when depth < 6 && !IsLinq(i.TargetMethod.ContainingType) && index is not null && Returned(index, i.TargetMethod) is { Count: > 0 } returned:
+            case IInvocationOperation i when depth < 6 && !IsLinq(i.TargetMethod.ContainingType) && index is not null && index.ReturnedBy(i.TargetMethod) is { Count: > 0 } returned:
                 // A query built by one of the solution's methods: what it returns.
                 var fromMethod = returned.Select(r => Trace(r.Value, r.Body, index, depth + 1)).ToList();
                 var db = fromMethod.FirstOrDefault(o => o.Origin == QueryOrigin.Database);
@@ -108,55 +108,6 @@ internal static class Queries
         or "Microsoft.EntityFrameworkCore.EntityFrameworkQueryableExtensions";
 
     private static string Display(ITypeSymbol? type) => type?.ToDisplayString(SymbolDisplayFormat.MinimallyQualifiedFormat) ?? "?";
-
-    // The values a source method returns, each with its body (an expression body, or its return statements).
-    private static List<(IOperation Value, IOperation Body)> Returned(Graph.SourceIndex index, IMethodSymbol method)
-    {
-        var result = new List<(IOperation, IOperation)>();
-        if (method.ReturnsVoid || method.IsExtern)
-        {
-            return result;
-        }
-        // An interface's or abstract method's query: what its implementations return (a repository behind its interface).
-        if (method.IsAbstract || method.ContainingType?.TypeKind == TypeKind.Interface)
-        {
-            foreach (var implementation in index.Implementations(Graph.SymbolNames.Definition(method)).Take(4))
-            {
-                result.AddRange(Returned(index, implementation));
-            }
-            return result;
-        }
-        if (method.DeclaringSyntaxReferences.Length == 0)
-        {
-            return result;
-        }
-        if (index.NodeFor(method) is { } node)
-        {
-            return (List<(IOperation, IOperation)>)index.Memo.GetOrAdd((node, "returned"), _ => ReturnedBy(index, node))!;
-        }
-        return result;
-    }
-
-    private static List<(IOperation Value, IOperation Body)> ReturnedBy(Graph.SourceIndex index, Graph.CodeNode node)
-    {
-        var result = new List<(IOperation, IOperation)>();
-        {
-            var body = index.Model(node.Syntax.SyntaxTree).GetOperation(node.Syntax);
-            if (body is null)
-            {
-                return result;
-            }
-            foreach (var ret in body.DescendantsAndSelf().OfType<IReturnOperation>())
-            {
-                // Not the returns of nested lambdas or local functions.
-                if (ret.ReturnedValue is { } value && !ret.Ancestors().Any(a => a is IAnonymousFunctionOperation or ILocalFunctionOperation))
-                {
-                    result.Add((value, body));
-                }
-            }
-        }
-        return result;
-    }
 }
 
 internal static class OperationAncestors
