@@ -233,9 +233,12 @@ public static class Fixer
             return null;
         }
         var position = text.Lines[site.Line - 1].Start + site.Column - 1;
-        for (var n = root.FindToken(position).Parent; n is not null && n.SpanStart == position; n = n.Parent)
+        // Scan points at the blocking member (Sleep, Result, GetResult), the expression's start for older reports: the
+        // nearest enclosing invocation or member read that binds to the call, within the statement.
+        for (var n = root.FindToken(position).Parent; n is not null && n is not (StatementSyntax or MemberDeclarationSyntax or AnonymousFunctionExpressionSyntax); n = n.Parent)
         {
-            if (n is not (InvocationExpressionSyntax or MemberAccessExpressionSyntax or IdentifierNameSyntax))
+            if (n is not (InvocationExpressionSyntax or MemberAccessExpressionSyntax or IdentifierNameSyntax)
+                || (n is IdentifierNameSyntax && n.Parent is MemberAccessExpressionSyntax access && access.Name == n))
             {
                 continue;
             }
