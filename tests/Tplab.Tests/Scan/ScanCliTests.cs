@@ -24,9 +24,9 @@ public sealed class ScanCliTests
             { "a folder without C#", ["scan", empty], ExitCodes.Usage, "no C# project or solution" },
             { "C# without a project", ["scan", loose], ExitCodes.Usage, "has C# files but no project" },
             { "not a project", ["scan", Path.Combine(RepoPaths.Root, "README.md")], ExitCodes.Usage, "is not a solution" },
-            { "unknown format", ["scan", Fixture("Shop"), "--format", "xml"], ExitCodes.Usage, "--format must be one of text, json, sarif, got 'xml'" },
+            { "unknown format", ["scan", Fixture("Shop"), "--format", "xml"], ExitCodes.Usage, "--format must be one of text, json, sarif; got 'xml'" },
             { "fail on note", ["scan", Fixture("Shop"), "--fail-on", "note"], ExitCodes.Usage, "'note'" },
-            { "unwritable output", ["scan", Fixture("Shop"), "-o", "/no/such/folder/scan.json"], ExitCodes.OutputFailed, "cannot write /no/such/folder/scan.json" },
+            { "unwritable output", ["scan", Fixture("Shop"), "-o", "/no/such/folder/scan.json"], ExitCodes.OutputFailed, "cannot write --output /no/such/folder/scan.json" },
             { "missing baseline", ["scan", Fixture("Shop"), "--baseline", "/no/such/baseline.json"], ExitCodes.Usage, "no baseline file" },
         };
     }
