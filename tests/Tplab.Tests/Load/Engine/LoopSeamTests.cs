@@ -63,11 +63,12 @@ public sealed class LoopSeamTests
     [Fact]
     public async Task OpenLoop_InFlightCapStillFullWhenSendingStops_CountsTheDueHitsAsUnsent()
     {
-        // 1,000/s for 0.2 s with two slots and answers that take 0.5 s: two hits leave, the other 198 come due while
+        // 1,000/s for 0.2 s with two slots and answers that take 3 s: two hits leave, the other 198 come due while
         // both slots are taken and are never sent. The summary must say so, not look like a complete run of two.
+        // (Answers of 0.5 s let a third hit leave when the loop stalled half a second on a machine at load 55.)
         var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Rate = 1000, Duration = TimeSpan.FromSeconds(0.2), MaxInFlight = 2 };
         var result = await LoadRunner.RunAsync(options, null, null, TimeProvider.System,
-            (_, clock) => new FakeSender(clock, failEvery: int.MaxValue) { Delay = TimeSpan.FromSeconds(0.5) }, CancellationToken.None);
+            (_, clock) => new FakeSender(clock, failEvery: int.MaxValue) { Delay = TimeSpan.FromSeconds(3) }, CancellationToken.None);
         Assert.Equal(2, result.Summary.Requests);
         Assert.Equal(198, result.Summary.Unsent);
     }
