@@ -64,14 +64,15 @@ internal static class ScanCommand
 }
 
 /// <summary>Progress on stderr: lines always; the status in place on a terminal, and as a line every few seconds in a log.</summary>
-internal sealed class ScanProgressLine(TextWriter error, bool interactive) : IScanProgress
+internal sealed class ScanProgressLine(TextWriter error, bool interactive, Func<long>? milliseconds = null) : IScanProgress
 {
+    private readonly Func<long> _now = milliseconds ?? (() => Environment.TickCount64);
     /// <summary>How often a log gets the status as a line.</summary>
     public const int EverySeconds = 5;
 
     private readonly Lock _gate = new();
     private bool _status;
-    private long _lastLine = Environment.TickCount64;
+    private long _lastLine = long.MinValue;
 
     public void Line(string text)
     {
@@ -108,9 +109,15 @@ internal sealed class ScanProgressLine(TextWriter error, bool interactive) : ISc
         {
             return;
         }
-        var now = Environment.TickCount64;
+        var now = _now();
         lock (_gate)
         {
+            if (_lastLine == long.MinValue)
+            {
+                // The first status starts the clock: a scan that ends within the interval prints none.
+                _lastLine = now;
+                return;
+            }
             if (now - _lastLine < EverySeconds * 1000)
             {
                 return;

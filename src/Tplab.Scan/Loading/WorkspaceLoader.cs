@@ -84,7 +84,11 @@ internal static partial class WorkspaceLoader
                     skipped.Add(new SkippedProject(ProjectName.Of(project), "Roslyn built no compilation for it"));
                     continue;
                 }
-                var unresolved = Unresolved(compilation, unrestored.Any(u => u.Path == project.FilePath), cancellationToken);
+                // Names are looked for only where something is known to be missing: not restored, or MSBuild reported errors.
+                var wasUnrestored = unrestored.Any(u => u.Path == project.FilePath);
+                var unresolved = wasUnrestored || (project.FilePath is { } p && failures.ContainsKey(p))
+                    ? Unresolved(compilation, wasUnrestored, cancellationToken)
+                    : [];
                 projects.Add(new LoadedProject(project, compilation, unresolved));
             }
             foreach (var file in toLoad.Where(f => !projects.Any(p => p.Project.FilePath == f.Path) && !leftOut.Contains(f.Name) && !skipped.Any(s => s.Name == f.Name)))
