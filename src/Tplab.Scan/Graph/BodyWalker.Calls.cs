@@ -241,7 +241,8 @@ internal sealed partial class BodyWalker
     // With a type missing, overload resolution still picks a candidate (Queryable.Where over an array of an unknown
     // type): a call whose receiver, method or type arguments hold an error type is not judged.
     private static bool Unresolved(IMethodSymbol method, IOperation? receiver) =>
-        method.ContainingType is null || HasError(method.ContainingType) || method.TypeArguments.Any(t => HasError(t)) || HasError(Ops.Unwrap(receiver)?.Type);
+        method.ContainingType is null || HasError(method.ContainingType) || method.TypeArguments.Any(t => HasError(t))
+        || Ops.Unwrap(receiver) is IInvalidOperation || HasError(Ops.Unwrap(receiver)?.Type);
 
     private static bool HasError(ITypeSymbol? type, int depth = 0) => type is not null && depth < 6 && (type.TypeKind == TypeKind.Error
         || (type is INamedTypeSymbol { IsGenericType: true } named && named.TypeArguments.Any(t => HasError(t, depth + 1)))

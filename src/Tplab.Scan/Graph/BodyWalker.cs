@@ -246,7 +246,7 @@ internal sealed partial class BodyWalker : OperationWalker
 
     public override void VisitForEachLoop(IForEachLoopOperation operation)
     {
-        if (_rules.ForEach(operation, _body) is { } verdict
+        if (Ops.Unwrap(operation.Collection) is not IInvalidOperation && _rules.ForEach(operation, _body) is { } verdict
             && operation.SemanticModel?.GetDiagnostics(operation.Collection.Syntax.Span).Any(d => d.Severity == DiagnosticSeverity.Error) != true)
         {
             AddBlocking(verdict, operation.Collection.Syntax.GetLocation());
