@@ -137,13 +137,23 @@ public static class FixFiles
     {
         ArgumentNullException.ThrowIfNull(output);
         await using var run = await GuardedCommand.StartAsync(command, root, [], "--verify", cancellationToken).ConfigureAwait(false);
-        run.Guardian.LineReceived += line =>
+        var gate = new Lock();
+        void Show(string line)
         {
             if (!line.StartsWith("tplab-guardian: ", StringComparison.Ordinal))
             {
-                output.WriteLine(line);
+                lock (gate)
+                {
+                    output.WriteLine(line);
+                }
             }
-        };
+        }
+        // What it printed before the guardian said it started, then the rest as it comes.
+        foreach (var line in run.Guardian.RecentOutput)
+        {
+            Show(line);
+        }
+        run.Guardian.LineReceived += Show;
         await run.Guardian.Exited.WaitAsync(cancellationToken).ConfigureAwait(false);
         var last = run.Guardian.RecentOutput.LastOrDefault(l => l.StartsWith(GuardedCommand.ExitedPrefix, StringComparison.Ordinal));
         return last is not null && int.TryParse(last[GuardedCommand.ExitedPrefix.Length..], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var code)
