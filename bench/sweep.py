@@ -169,11 +169,122 @@ cases = [
     ("ps --sample 0", None), ("ps --sample -1s", None), ("ps --sample 1e0s", None), ("ps --sample 1.5S -q", None),
 ]
 
+
+# Issue 28's hostile new user: plans built to hurt, outputs over inputs, link cycles, options that do not apply, doing
+# nothing, IPv6, escape sequences in files. Each is (line, regex the answer must match); EXIT gives the exit codes a
+# line must end with, and PRESERVED the files no run may change.
+laughs = "\n".join(["a0: &a0 [x, x, x, x, x, x, x, x, x]"] + [f"a{i}: &a{i} [" + ", ".join([f"*a{i-1}"] * 9) + "]" for i in range(1, 10)]) + "\n"
+fixture("h28/self.yaml", "a: &x [ *x ]\n")
+fixture("h28/laughs.yaml", laughs)
+fixture("h28/deep.yaml", "[" * 5000 + "]" * 5000)
+fixture("h28/dup.json", '{ "name": "a", "name": "b", "scenarios": [] }')
+fixture("h28/listkey.yaml", "? [a, b]\n: 1\n")
+fixture("h28/nul.yaml", "name: a\x00b\n")
+fixture("h28/bom-json.json", "\ufeff{ \"scenarios\": [ { \"variant\": \"sleep\", \"load\": { \"requests\": 1 } } ] }")
+svc = "name: s\nservice: { command: ./app, url: 'http://127.0.0.1:1' }\n"
+def svc_plan(name, load="{ concurrency: 1, requests: 1 }", extra="", request="/a", sid="a", service=None):
+    return fixture(f"h28/{name}.yaml", (service or svc) + f"scenarios:\n  - id: '{sid}'\n    requests: [ {request} ]\n    load: {load}\n{extra}")
+svc_plan("nan", "{ model: open, rate: NaN, duration: 1s }")
+svc_plan("dur0", "{ concurrency: 1, duration: 0s }")
+svc_plan("timeout0", "{ concurrency: 1, requests: 1, timeout: 0s }")
+svc_plan("deadline0", extra="    deadline: 0s\n")
+svc_plan("crlf", request='{ path: /a, headers: { X-A: "1\\r\\nX-Evil: 2" } }')
+svc_plan("hname", request="{ path: /a, headers: { 'X A': 1 } }")
+svc_plan("up", sid="../../../X")
+svc_plan("slash", sid="a/b")
+svc_plan("emptyid", sid="")
+svc_plan("few", "{ model: open, rate: 0.001, duration: 1s }")
+svc_plan("cmd", service="name: s\nservice: { command: '', url: 'http://127.0.0.1:1' }\n")
+svc_plan("start0", service="name: s\nservice: { command: ./app, startTimeout: 0s }\n")
+svc_plan("urlpath", service="name: s\nservice: { command: ./app, url: 'http://127.0.0.1:1/api/v1' }\n")
+fixture("h28/proj/App.csproj", '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>\n')
+fixture("h28/proj/Program.cs", "class P { static void Main() { } }\n")
+fixture("h28/baseline.json", '{"schema": 1, "findings": []}\n')
+fixture("h28/cfg-null.json", '{"schema": 1, "blockingCalls": [null]}')
+fixture("h28/cfg-typo.json", '{"schema": 1, "blokingCalls": []}')
+fixture("h28/s-null/summary.json", '{"schemaVersion": 1, "scenarios": null}')
+fixture("h28/s-nullitem/summary.json", '{"schemaVersion": 1, "scenarios": [null]}')
+fixture("h28/s-esc/summary.json", json.dumps({"schemaVersion": 1, "scenarios": [{"experiment": "p", "scenario": "s\x1b]0;owned\x07\x1b[2J", "status": "completed"}]}))
+fixture("h28/w-huge.jsonl", '{"type":"sample","offsetSeconds":1e300,"threadCount":9,"queueLength":1,"completedPerSecond":6,"osThreads":28,"cpuPercent":4.9,"contentionsPerSecond":0,"verdict":"healthy","evidence":"x"}\n')
+fixture("h28/w-esc.jsonl", '{"type":"sample","offsetSeconds":1,"threadCount":9,"queueLength":1,"completedPerSecond":6,"osThreads":28,"cpuPercent":4.9,"contentionsPerSecond":0,"verdict":"healthy","evidence":"\\u001b[2J\\u001b]0;owned\\u0007"}\n')
+fixture("h28/trace.nettrace", "Nettrace\x14\x00\x00\x00!FastSerialization.1\x01")
+os.makedirs(os.path.join(tmp, "h28/links/b"), exist_ok=True)
+os.makedirs(os.path.join(tmp, "h28/links/app"), exist_ok=True)
+fixture("h28/links/app/App.csproj", '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>\n')
+os.symlink("..", os.path.join(tmp, "h28/links/app/up"))
+os.symlink("b", os.path.join(tmp, "h28/links/a"))
+os.symlink("../a", os.path.join(tmp, "h28/links/b/a2"))
+H = f"{T}/h28"
+PRESERVED = [f"{H}/proj/App.csproj", f"{H}/proj/Program.cs", f"{H}/baseline.json"]
+EXIT = {}
+def case(line, expect, codes):
+    EXIT[line] = codes
+    return (line, expect)
+cases += [
+    case(f"run --plan {H}/self.yaml --results {T}/h1", r"refers to a node that contains it", {2}),
+    case(f"run --plan {H}/laughs.yaml --results {T}/h1", r"more than 20,000 values", {2}),
+    case(f"run --plan {H}/deep.yaml --results {T}/h1", r"nested more than 32 levels", {2}),
+    case(f"run --plan {H}/dup.json --results {T}/h1", r"line 1: name: the key 'name' is given twice", {2}),
+    case(f"run --plan {H}/listkey.yaml --results {T}/h1", r"a key must be a plain word", {2}),
+    case(f"run --plan {H}/nul.yaml --results {T}/h1", r"control character U\+0000", {2}),
+    case(f"run --plan {H}/bom-json.json --results {T}/h1 --no-diagnose -q", None, {0, 2, 3, 12}),
+    case(f"run --plan {H}/nan.yaml --results {T}/h1", r"scenarios\[0\]\.load\.rate: must be from", {2}),
+    case(f"run --plan {H}/dur0.yaml --results {T}/h1", r"scenarios\[0\]\.load\.duration: must be from 100ms", {2}),
+    case(f"run --plan {H}/timeout0.yaml --results {T}/h1", r"scenarios\[0\]\.load\.timeout", {2}),
+    case(f"run --plan {H}/deadline0.yaml --results {T}/h1", r"scenarios\[0\]\.deadline: must be from 1s", {2}),
+    case(f"run --plan {H}/crlf.yaml --results {T}/h1", r"headers\.X-A: holds a line break", {2}),
+    case(f"run --plan {H}/hname.yaml --results {T}/h1", r"'X A' is not a valid header name", {2}),
+    case(f"run --plan {H}/up.yaml --results {T}/h1", r"scenarios\[0\]\.id: must be 1 to 64", {2}),
+    case(f"run --plan {H}/slash.yaml --results {T}/h1", r"scenarios\[0\]\.id: must be 1 to 64", {2}),
+    case(f"run --plan {H}/emptyid.yaml --results {T}/h1", r"scenarios\[0\]\.id: must be 1 to 64", {2}),
+    case(f"run --plan {H}/few.yaml --results {T}/h1", r"plans no request", {2}),
+    case(f"run --plan {H}/cmd.yaml --results {T}/h1", r"service\.command: is empty", {2}),
+    case(f"run --plan {H}/start0.yaml --results {T}/h1", r"service\.startTimeout: must be from 1s", {2}),
+    case(f"run --plan {H}/urlpath.yaml --results {T}/h1", r"service\.url: must be the service's address only", {2}),
+    case("run --plan ''", r"--plan: the path is empty", {2}),
+    case(f"run --plan {H}/few.yaml --experiment ab-100", r"--experiment does not go with --plan", {2}),
+    case(f"run --plan {H}/few.yaml --full", r"--full does not go with --plan", {2}),
+    case(f"run --results {H}/baseline.json", r"it is a file, not a folder", {8}),
+    case(f"tune --slo 'p99<1s' --variant sleep -n 1 --results {H}/baseline.json/x", r"is a file, not a folder", {8}),
+    case(f"scan {H}/proj/App.csproj -o {H}/proj/App.csproj", r"is a source file of the project read", {2}),
+    case(f"scan {H}/proj -o {H}/proj/Program.cs", r"is a source file of the project read", {2}),
+    case(f"scan {H}/proj --plan {H}/proj/App.csproj", r"is a source file", {2}),
+    case(f"scan {H}/proj -o {T}/h-x.json --write-baseline {T}/./h-x.json", r"name the same file", {2}),
+    case(f"scan {H}/proj --baseline {H}/baseline.json --write-baseline {H}/baseline.json", r"is the --baseline read", {2}),
+    case(f"scan {H}/proj -o {H}/proj", r"it is a folder, not a file", {8}),
+    case(f"scan {H}/proj --format ''", r"--format must be one of", {2}),
+    case(f"scan {H}/proj --config {H}/cfg-null.json --no-restore", r"blockingCalls\[0\]: null", {2}),
+    case(f"scan {H}/proj --config {H}/cfg-typo.json --no-restore", r"blokingCalls: unknown field", {2}),
+    case(f"scan {H}/links --no-restore --allow-partial", None, {0, 2, 11, 12}),
+    case(f"compare {H}/s-null {H}/s-null", r"no scenario in common", {2}),
+    case(f"compare {H}/s-nullitem {H}/s-null", r"scenarios\[0\]: null", {2}),
+    case(f"compare {H}/s-esc {H}/s-esc", None, {0}),
+    case(f"compare {H}/s-esc {H}/s-esc -o {H}/s-esc/summary.json", r"is A's summary", {2}),
+    case(f"watch --from {H}/w-huge.jsonl --format csv", r"offsetSeconds must be from 0", {2}),
+    case(f"watch --from {H}/w-esc.jsonl --format csv", None, {0}),
+    case(f"watch --from {H}/w-esc.jsonl --format live", None, {0}),
+    case(f"watch --from {H}/w-esc.jsonl --format jsonl -o {H}/w-esc.jsonl", r"is the --from file", {2}),
+    case("watch 1 --otlp-protocol grpc", r"--otlp-protocol needs --otlp", {2}),
+    case("watch 1 --service shop", r"--service needs --otlp or --prometheus", {2}),
+    case(f"watch 1 --on-starving diagnose={T}/no/such/dir/x.json", r"does not exist", {8}),
+    case(f"watch 1 --on-starving diagnose={H}", r"it is a folder, not a file", {8}),
+    case("watch -n NoSuchApp-h28 --all --duration 2s", r"appeared during the watch; nothing was watched", {5}),
+    case("watch -n NoSuchApp-h28 --all --duration 2s --fail-on starving", r"nothing was watched", {5}),
+    case("diagnose 0", r"PID must be a process id", {2}),
+    case("diagnose -5", r"PID must be a process id", {2}),
+    case(f"diagnose --trace {H}/trace.nettrace", r"not a readable \.nettrace", {2}),
+    case(f"load {U} --rate 1e-9 --duration 1s", r"plans no request", {2}),
+    case(f"load {U} --stage 1s:0", r"the stages plan no request", {2}),
+    case(f"load {U} -n 1 -o {H}", r"it is a folder, not a file", {8}),
+    case(f"load --targets {T}/t-ctrl.txt -n 1 -o {T}/t-ctrl.txt", r"is the --targets file", {2}),
+]
+
 leak = re.compile(r"(^|\s)at \S+\(|\w+Exception\b|`\d+\[|System\.(Private|Runtime|Nullable|Int32|Int64|Double|Boolean|String)\b", re.M)
 control = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 findings = {k: [] for k in ["internal error", "stack trace or CLR name", "hang", "undocumented exit code", "error not one line", "raw control character", "change of meaning"]}
 ran = 0
 started = time.time()
+preserved = {path: open(path, "rb").read() for path in PRESERVED}
 for i, (line, expect) in enumerate(cases):
     args = shlex.split(line)
     for loc in (locales if expect else [locales[i % len(locales)]]):
@@ -200,7 +311,12 @@ for i, (line, expect) in enumerate(cases):
             findings["raw control character"].append(where)
         if expect and not re.search(expect, out + err, re.M):
             findings["change of meaning"].append(where)
+        if line in EXIT and p.returncode not in EXIT[line]:
+            findings["change of meaning"].append(where + f" (expected exit {sorted(EXIT[line])})")
 
+for path, digest in preserved.items():
+    if open(path, "rb").read() != digest:
+        findings["change of meaning"].append(f"{path} was changed by a run")
 print(f"tplab sweep: {len(cases)} inputs, {ran} runs under {', '.join(locales)}, {time.time() - started:.0f} s")
 for kind, found in findings.items():
     print(f"  {kind}: {len(found)}")

@@ -16,7 +16,7 @@ public abstract class EnumWordConverter<TEnum>(JsonNamingPolicy policy) : JsonCo
     {
         var word = reader.TokenType == JsonTokenType.String ? reader.GetString() : null;
         return Words.Parse<TEnum>(word)
-            ?? throw new JsonException($"{(word is null ? "not a word" : $"'{word}'")} is not one of {string.Join(", ", Enum.GetValues<TEnum>().Select(v => policy.ConvertName(v.ToString())))}");
+            ?? throw new JsonException($"{(word is not null ? $"'{word}' is not one of" : reader.TokenType == JsonTokenType.Null ? "null where a word is required: one of" : "not a word: one of")} {string.Join(", ", Enum.GetValues<TEnum>().Select(v => policy.ConvertName(v.ToString())))}");
     }
 
     /// <inheritdoc />

@@ -57,7 +57,9 @@ public sealed record TuneTarget
             var id = ScenarioId ?? throw TplabException.Usage("--plan needs --scenario ID: the scenario to tune");
             var experiment = PlanReader.Read(plan);
             var scenario = experiment.Scenarios.FirstOrDefault(s => s.Id == id)
-                ?? throw TplabException.Usage($"--scenario {id}: not in {plan} (scenarios: {string.Join(", ", experiment.Scenarios.Select(s => s.Id))})");
+                ?? throw TplabException.Usage(experiment.SwitchedOff.Any(s => s.Id == id)
+                    ? $"--scenario {id}: switched off in {plan} (enabled: false); switch it on to tune it"
+                    : $"--scenario {id}: not in {plan} (scenarios: {string.Join(", ", experiment.Scenarios.Select(s => s.Id))})");
             return (scenario with { Deadline = TrialDeadline }, experiment.Service);
         }
         if (ScenarioId is not null)

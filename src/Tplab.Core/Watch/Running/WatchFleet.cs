@@ -25,6 +25,18 @@ internal sealed class WatchFleet(WatchRunOptions options, IWatchSink records, Ex
     private int _stopping;
     private int _openSessions;
 
+    /// <summary>The processes being watched now, in pid order.</summary>
+    public IReadOnlyList<int> Watching
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return [.. _members.Keys.Order()];
+            }
+        }
+    }
+
     /// <summary>Completes when every process has exited (not with <c>--all</c>, which waits for new ones).</summary>
     public Task AllExited => _empty.Task;
 

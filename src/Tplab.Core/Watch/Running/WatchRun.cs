@@ -59,7 +59,9 @@ public static class WatchRun
         if (!format.Terminal)
         {
             var what = fleet.First is { } first && !several ? $"pid {first.ProcessId.ToString(CultureInfo.InvariantCulture)}" : "every process named " + options.Name;
-            await terminal.Error.WriteLineAsync($"tplab watch: watching {(several && options.Name is null ? title["tplab watch: ".Length..] : what)} every {options.Interval.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s").ConfigureAwait(false);
+            // The pids actually watched: one that was refused (not a process, not .NET) was said above and is not named here.
+            var watching = several && options.Name is null ? "pid " + string.Join(", ", fleet.Watching.Select(p => p.ToString(CultureInfo.InvariantCulture))) : what;
+            await terminal.Error.WriteLineAsync($"tplab watch: watching {watching} every {options.Interval.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s").ConfigureAwait(false);
         }
         var ended = await WaitAsync(fleet, options.Duration, options.FailOnStarving ? starving.Seen : null, ct).ConfigureAwait(false);
         if (ended == End.ProcessExited && fleet.Ended.Count == 1 && fleet.Ended[0].SessionLost)
