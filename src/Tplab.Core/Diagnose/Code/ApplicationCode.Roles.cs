@@ -154,4 +154,17 @@ public sealed partial class ApplicationCode
         }
         return all with { Endpoints = [.. endpoints.Values.SelectMany(e => e)] };
     }
+
+    /// <summary>
+    /// The route an MVC action's attributes give it (<c>[Route("api/[controller]")]</c> on the controller, <c>[HttpGet("{id:int}")]</c>
+    /// on the action, tokens replaced), as a registration; null for a method that is no attribute-routed action.
+    /// </summary>
+    public EndpointRegistration? ActionRoute(string typeName, string methodName)
+    {
+        if (!_types.TryGetValue(typeName, out var found) || !ActionCandidates(page: false).Contains((typeName, methodName)))
+        {
+            return null;
+        }
+        return AttributeRoutes.Of(found.Reader, found.Type, typeName, methodName);
+    }
 }

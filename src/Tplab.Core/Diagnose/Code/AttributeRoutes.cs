@@ -4,20 +4,20 @@ using Tplab.Blocking;
 
 namespace Tplab.Diagnose.Code;
 
-/// <summary>MVC's attribute routes, read from the controllers' metadata: the endpoint an action serves when no event names it.</summary>
-public sealed partial class ApplicationCode
+/// <summary>
+/// MVC's attribute routes, read from a controller's metadata: the endpoint an action serves when no event names it.
+/// The verbs and tokens are <see cref="AspNetVocabulary"/>'s, the ones scan reads source with.
+/// </summary>
+public static class AttributeRoutes
 {
     /// <summary>
-    /// The route an MVC action's attributes give it (<c>[Route("api/[controller]")]</c> on the controller, <c>[HttpGet("{id:int}")]</c>
-    /// on the action, tokens replaced), as a registration; null for a method that is no attribute-routed action.
+    /// The route <paramref name="methodName"/>'s attributes give it on the controller <paramref name="handle"/>
+    /// (<c>[Route("api/[controller]")]</c> on the controller, <c>[HttpGet("{id:int}")]</c> on the action, tokens
+    /// replaced), as a registration; null when the method has no routing attribute.
     /// </summary>
-    public EndpointRegistration? ActionRoute(string typeName, string methodName)
+    public static EndpointRegistration? Of(MetadataReader reader, TypeDefinitionHandle handle, string typeName, string methodName)
     {
-        if (!_types.TryGetValue(typeName, out var found) || !ActionCandidates(page: false).Contains((typeName, methodName)))
-        {
-            return null;
-        }
-        var (reader, handle) = found;
+        ArgumentNullException.ThrowIfNull(reader);
         var type = reader.GetTypeDefinition(handle);
         var prefix = Routes(reader, type.GetCustomAttributes()).Select(r => r.Template).FirstOrDefault(t => t is not null);
         foreach (var methodHandle in type.GetMethods())
