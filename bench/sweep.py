@@ -107,7 +107,7 @@ cases = [
     (f"load {U} --max-in-flight 1.5 --rate 5 --duration 1s", None), (f"load {U} --loops -1", None), (f"load {U} --loops 100000001", None),
     # load: durations
     (f"load {U} --duration 1e2s", None), (f"load {U} --duration 1.5.5s", None), (f"load {U} --duration 1min", None),
-    (f"load {U} --duration 10S -n 1 -q", None), (f"load {U} --duration ' 1s ' -n 1 -q", None), (f"load {U} --duration 1h1m", None),
+    (f"load {U} --duration 10S -n 1 -q", None), (f"load {U} --duration ' 1s ' -n 1 -q", None), (f"load {U} --duration 1h1m1x", None),
     (f"load {U} --timeout 1,5s -n 1", None), (f"load {U} --timeout -5s -n 1", None), (f"load {U} --warmup 25h -n 1", None),
     (f"load {U} --ramp-up 1s --rate 5 --duration 1s", None), (f"load {U} --think 0..0.05 -n 2 -q", None), (f"load {U} --think 1s..0 -n 1", None),
     (f"load {U} --think 'a..b' -n 1", None), (f"load {U} --think 0..2h -n 1", None),

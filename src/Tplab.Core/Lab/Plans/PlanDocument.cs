@@ -139,7 +139,7 @@ internal sealed class PlanDocument
             _nodes += nodes;
             if (_nodes > MaxNodes)
             {
-                throw Doc.Refuse(line, $"the plan holds more than {MaxNodes:N0} values (aliases counted as expanded); a plan is a short list of scenarios");
+                throw Doc.Refuse(line, string.Create(System.Globalization.CultureInfo.InvariantCulture, $"the plan holds more than {MaxNodes:N0} values (aliases counted as expanded); a plan is a short list of scenarios"));
             }
             if (depth > MaxDepth)
             {
