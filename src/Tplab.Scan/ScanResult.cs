@@ -26,6 +26,12 @@ public sealed record ScanResult(
     /// <summary>The one line that says <see cref="SharedErrors"/>, or null.</summary>
     public string? SharedErrorsLine => SharedErrors.Count == 0 ? null : "MSBuild errors in several projects: " + SkippedProject.OneLine(SharedErrors);
 
+    /// <summary>
+    /// Calls on the paths followed that source could not resolve (a package missing, an error type): neither followed
+    /// nor judged, so never a finding; counted here so that a partial read is not taken for a clean one.
+    /// </summary>
+    public int Unknown { get; init; }
+
     /// <summary>Projects analysed without some of their references (named once, not also as skipped).</summary>
     public IReadOnlyList<SkippedProject> ReadInPart { get; init; } = [];
 

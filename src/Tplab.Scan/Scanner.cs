@@ -97,6 +97,7 @@ public static class Scanner
             ReadInPart = code.ReadInPart,
             SharedErrors = code.SharedErrors,
             RequestCodeRead = roots.Any(ScanResult.IsRequestRoot),
+            Unknown = graph.UnknownCalls,
         };
     }
 }

@@ -60,6 +60,9 @@ public sealed record Finding(
     /// <summary>A few other entry points' chains, shortest first (bounded: SARIF's code flows).</summary>
     public IReadOnlyList<RootChain> OtherChains { get; init; } = [];
 
+    /// <summary>Why the call is judged to block, in words a reviewer can check (the receiver's type, the query's provider, the stream's origin), or null.</summary>
+    public string? Evidence { get; init; }
+
     /// <summary>The reason of an inline <c>// tplab-ignore: reason</c> that suppresses it, or null.</summary>
     public string? Suppression { get; init; }
 

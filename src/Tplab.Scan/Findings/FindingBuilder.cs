@@ -73,6 +73,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
                 Roots = [.. c.Roots.Select(h => new SiteRoot(all[h.Root], h.Severity, h.Depth))],
                 OtherChains = [.. c.Shown.Skip(1).Select(r => new RootChain(all[r], views[(r, facts.Key)].Chain, views[(r, facts.Key)].Reasons))],
                 Suppression = c.Suppressed ? main.Suppression ?? "" : null,
+                Evidence = facts.Evidence,
             };
             (c.Suppressed ? suppressed : findings).Add(finding);
         }

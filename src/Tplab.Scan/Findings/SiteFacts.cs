@@ -14,6 +14,9 @@ namespace Tplab.Scan.Findings;
 /// <param name="AdviceMethod">The method the fix names, when it is not <paramref name="In"/> (a lock's slow holder).</param>
 internal sealed record SiteFacts(object Key, CodeNode In, BlockingCall Call, Location Site, bool Conditional, string? Uncertain, CallContext Context, string? AdviceMethod = null)
 {
+    /// <summary>Why the call is judged to block, in words a reviewer can check (the receiver's type, the query's provider, the lock's slow holder).</summary>
+    public string? Evidence { get; init; }
+
     /// <summary>A lock on the request path is reported, a background holder's own lock is its blocking call's finding.</summary>
     public bool RequestPathOnly => Call.Kind is BlockingKind.Lock or BlockingKind.TaskRunOffload;
 }
@@ -35,7 +38,7 @@ internal sealed class SiteCatalogue(CallGraph graph, LockAnalysis locks)
         var sites = new List<SiteFacts>();
         foreach (var site in facts.Blocking)
         {
-            sites.Add(new SiteFacts(site, node, site.Call, site.Site, site.Conditional, site.Certainty == Certainty.Uncertain ? site.Why : null, site.Context));
+            sites.Add(new SiteFacts(site, node, site.Call, site.Site, site.Conditional, site.Certainty == Certainty.Uncertain ? site.Why : null, site.Context) { Evidence = site.Evidence });
         }
         // Contention holds requests' threads: judged on the request path only.
         foreach (var site in facts.Locks)
@@ -48,13 +51,19 @@ internal sealed class SiteCatalogue(CallGraph graph, LockAnalysis locks)
                 var why = holder.Lock.Id == site.Id
                     ? $"this lock is held around {holder.Slow.Call.Name} ({holder.SlowIn.RelativePath}:{where}): requests queue behind the one inside"
                     : $"{holder.Node.ShortName} holds the same lock around {holder.Slow.Call.Name} ({holder.SlowIn.RelativePath}:{where}): requests queue behind it";
-                sites.Add(new SiteFacts(site, node, call, site.Site, site.Conditional, why, CallContext.None, holder.SlowIn.ShortName));
+                sites.Add(new SiteFacts(site, node, call, site.Site, site.Conditional, why, CallContext.None, holder.SlowIn.ShortName)
+                {
+                    Evidence = $"lock on {site.Description}, held elsewhere around {holder.Slow.Call.Name}",
+                });
             }
         }
         foreach (var edge in facts.Edges.Where(e => e.Kind == EdgeKind.TaskRun && e.Awaited && !graph.ReachesBlocking(e.Target)))
         {
             var call = new BlockingCall(BlockingKind.TaskRunOffload, "Task.Run", TaskRun);
-            sites.Add(new SiteFacts(edge, node, call, edge.Site, edge.Conditional, null, CallContext.TaskRun));
+            sites.Add(new SiteFacts(edge, node, call, edge.Site, edge.Conditional, null, CallContext.TaskRun)
+            {
+                Evidence = "awaited Task.Run over code that reaches no blocking call",
+            });
         }
         return sites;
     }

@@ -18,6 +18,9 @@ internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
     /// <summary>How many bodies have been read.</summary>
     public int NodesRead => _facts.Count;
 
+    /// <summary>Calls source could not resolve in the bodies read (distinct places).</summary>
+    public int UnknownCalls => _facts.Values.SelectMany(f => f.Unknown).Distinct().Count();
+
     public NodeFacts Facts(CodeNode node) =>
         _facts.GetOrAdd(node, n => BodyWalker.Walk(index, rules, n, () => Interlocked.Increment(ref _lockIds)));
 

@@ -52,7 +52,7 @@ public sealed class ScanJsonFormat : IScanFormat
                 [.. r.ReadInPart.Select(p => new InPartDocument(p.Name, p.Reason))], r.SharedErrors),
             new SummaryDocument(r.Count(Severity.Error), r.Count(Severity.Warning), r.Count(Severity.Note), r.Baselined, r.Suppressed.Count,
                 r.Findings.Count, r.EntryPoints, entryPoints.Count, r.MethodsRead, Math.Round(r.LoadTime.TotalSeconds, 3), Math.Round(r.AnalysisTime.TotalSeconds, 3),
-                r.Partial, r.RequestCodeRead),
+                r.Partial, r.RequestCodeRead, r.Unknown),
             [.. entryPoints.Select(EntryPoint)],
             [.. r.Findings.Select(f => Finding(f, index))]);
     }
@@ -83,6 +83,7 @@ public sealed class ScanJsonFormat : IScanFormat
         f.Call.Name,
         PlaceWords.KindId(f.Call.Kind),
         f.Call.On,
+        f.Evidence,
         f.Root.Endpoint is { } e ? new EndpointDocument(e.Method, e.Route) : null,
         f.Root.Key,
         PlaceWords.Id(f.Root.Place),
@@ -110,12 +111,12 @@ internal sealed record SkippedDocument(string Project, string Reason);
 internal sealed record InPartDocument(string Project, string Reason);
 
 internal sealed record SummaryDocument(int Errors, int Warnings, int Notes, int Baselined, int Suppressed, int Sites, int EntryPoints, int EntryPointsReachingSites,
-    int MethodsFollowed, double LoadSeconds, double AnalysisSeconds, bool Partial, bool RequestCodeRead);
+    int MethodsFollowed, double LoadSeconds, double AnalysisSeconds, bool Partial, bool RequestCodeRead, int Unknown);
 
 internal sealed record EntryPointDocument(string Key, EndpointDocument? Endpoint, string Place, string Method, string File, int Line, IReadOnlyList<string> Guards);
 
 internal sealed record FindingDocument(
-    string Id, string Severity, string File, int Line, int Column, string UserFrame, string BlockingCall, string BlockingKind, string? BlockingOn,
+    string Id, string Severity, string File, int Line, int Column, string UserFrame, string BlockingCall, string BlockingKind, string? BlockingOn, string? Evidence,
     EndpointDocument? Endpoint, string Root, string Place, IReadOnlyList<string> Guards, IReadOnlyList<HopDocument> Chain, IReadOnlyList<string> Context,
     IReadOnlyList<string> Reasons, string Advice, bool Baselined, int RootCount, IReadOnlyList<int> Roots, SeveritiesDocument RootSeverities);
 

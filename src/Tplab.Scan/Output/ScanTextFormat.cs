@@ -53,6 +53,10 @@ public sealed record ScanTextFormat : IScanFormat
         {
             writer.WriteLine("(read in part: analysed without what is named; tplab scan --verbose lists every error and unresolved name)");
         }
+        if (r.Unknown > 0)
+        {
+            writer.WriteLine(string.Create(Inv, $"unknown: {r.Unknown} call(s) on the paths followed could not be resolved (a package missing?): neither followed nor judged"));
+        }
         WriteSummary(r, writer);
         if (r.Findings.Count == 0)
         {
