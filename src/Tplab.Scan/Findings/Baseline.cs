@@ -79,8 +79,14 @@ public sealed record Baseline
         var keys = new List<BaselineKey>();
         if (document.RootElement.TryGetProperty("findings", out var findings) && findings.ValueKind == JsonValueKind.Array)
         {
+            var i = 0;
             foreach (var f in findings.EnumerateArray())
             {
+                if (f.ValueKind != JsonValueKind.Object)
+                {
+                    throw new JsonException($"findings[{i}]: {(f.ValueKind == JsonValueKind.Null ? "null" : "not an object")}");
+                }
+                i++;
                 var method = f.TryGetProperty("userMethod", out var m) ? m.GetString() : null;
                 var call = f.TryGetProperty("blockingCall", out var c) ? c.GetString() : null;
                 if (method is null || call is null)

@@ -14,7 +14,7 @@ public sealed class DiagnoseCliTests
     [Theory]
     // no such process, and a process that is not .NET (this test's shell parent is not; pid 1 of a container may be anything)
     [InlineData("999999", ExitCodes.NoProcess, "no process with id 999999")]
-    [InlineData("0", ExitCodes.NoProcess, "no process with id 0")]
+    [InlineData("0", ExitCodes.Usage, "PID must be a process id")]
     // bad options
     [InlineData("1 --duration 0.1s", ExitCodes.Usage, "--duration must be between 0.2s and 120s")]
     [InlineData("1 --duration soon", ExitCodes.Usage, "--duration must be a duration")]
@@ -32,8 +32,8 @@ public sealed class DiagnoseCliTests
     [Theory]
     // a folder that cannot be written, a folder given as the file, a folder that does not exist
     [InlineData("/proc/kept.nettrace", "could not write --keep-trace /proc/kept.nettrace")]
-    [InlineData("/tmp", "could not write --keep-trace /tmp: it is a folder")]
-    [InlineData("/no/such/folder/kept.nettrace", "could not write --keep-trace /no/such/folder/kept.nettrace: the folder '/no/such/folder' does not exist")]
+    [InlineData("/tmp", "cannot write --keep-trace /tmp: it is a folder")]
+    [InlineData("/no/such/folder/kept.nettrace", "cannot write --keep-trace /no/such/folder/kept.nettrace: the folder /no/such/folder does not exist")]
     public async Task Diagnose_KeepTraceThatCannotBeWritten_FailsBeforeTheCaptureNamingThePathGiven(string keep, string message)
     {
         // This test's own process is a .NET process: were the check after the capture, it would be captured for 30 s.

@@ -25,8 +25,19 @@ public sealed class WatchFleetCliTests(ITestOutputHelper output)
         await using var a = await TargetProcess.StartTargetAsync(new TargetOptions());
         var b = await TargetProcess.StartTargetAsync(new TargetOptions());
         var exiting = b.ProcessId;
-        var watch = TplabCli.RunAsync(Limit, "watch", Pid(a.ProcessId), Pid(exiting), "--interval", "0.5s", "--duration", "6s", "--format", "jsonl");
-        await Task.Delay(3000);
+        // Killed once the watch has sampled it: a busy machine can take seconds to start the watch, and a process gone
+        // before its session began is a different case ("cannot watch pid").
+        var sampled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var pidField = new System.Text.RegularExpressions.Regex("\"pid\":\\s*" + Pid(exiting) + "\\b");
+        var watch = TplabCli.RunAsync(Limit, new Dictionary<string, string>(), line =>
+        {
+            if (pidField.IsMatch(line) && line.Contains("\"sample\"", StringComparison.Ordinal))
+            {
+                sampled.TrySetResult();
+            }
+        }, "watch", Pid(a.ProcessId), Pid(exiting), "--interval", "0.5s", "--duration", "6s", "--format", "jsonl");
+        await sampled.Task.WaitAsync(Limit);
+        await Task.Delay(500);
         b.Process.Kill();
         await b.DisposeAsync();
 
