@@ -43,6 +43,15 @@ public sealed record FixOptions
     /// <summary>Where the patch or report goes (default null: standard output).</summary>
     public string? Output { get; init; }
 
+    /// <summary>
+    /// Write the lab plan that proves the fix here (default null: none): scan's plan (<c>scan --plan</c>) restricted to
+    /// the findings this run fixed or partly fixed, to run before and after <see cref="Apply"/>.
+    /// </summary>
+    public string? Plan { get; init; }
+
+    /// <summary>With <see cref="Plan"/>: keep POST, PUT, PATCH and DELETE scenarios switched on (default false).</summary>
+    public bool PlanWrites { get; init; }
+
     /// <summary><c>patch</c>, <c>text</c> or <c>json</c> (default null: <c>patch</c>, or <c>text</c> with <see cref="Apply"/>).</summary>
     public string? Format { get; init; }
 
@@ -75,6 +84,10 @@ public sealed record FixOptions
         if (Format == "patch" && Apply)
         {
             throw TplabException.Usage("--apply edits the files: its report is text or json, not a patch");
+        }
+        if (PlanWrites && Plan is null)
+        {
+            throw TplabException.Usage("--plan-writes goes with --plan FILE");
         }
         if (Force && !Apply)
         {

@@ -37,6 +37,12 @@ public sealed record FileChange(string Path, string Relative, string Before, str
 /// <summary>The result of <c>tplab fix</c>: every selected finding's outcome and the files changed.</summary>
 public sealed record FixResult(string Scanned, string Root, IReadOnlyList<FixOutcome> Outcomes, IReadOnlyList<FileChange> Files)
 {
+    /// <summary>
+    /// The scan the fix worked from, restricted to the findings it fixed or partly fixed (their code changes): what
+    /// <c>--plan</c> proves under load (default null: not kept).
+    /// </summary>
+    public ScanResult? Changed { get; init; }
+
     /// <summary>Whether the files were written (<c>--apply</c>).</summary>
     public bool Applied { get; init; }
 

@@ -30,6 +30,14 @@ public sealed class FixBadInputTests
         { "fix {tmp} --rename sometimes", ExitCodes.Usage, "'sometimes'" },
         { "fix {tmp} --no-restore=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} -o {tmp}/no/such/folder/fix.patch", ExitCodes.OutputFailed, "{tmp}/no/such/folder/fix.patch" },
+        { "fix {tmp}/scan -o {tmp}/scan/Program.cs", ExitCodes.Usage, "is a source file of the project read" },
+        // the proof plan: checked and opened before any project loads; --plan-writes only says something with --plan
+        { "fix {tmp} --plan {tmp}/no/such/folder/plan.yaml", ExitCodes.OutputFailed, "{tmp}/no/such/folder/plan.yaml" },
+        { "fix {tmp} --plan", ExitCodes.Usage, "--plan" },
+        { "fix {tmp}/scan --plan {tmp}/scan/app.csproj", ExitCodes.Usage, "is a source file" },
+        { "fix {tmp}/scan -o {tmp}/x.yaml --plan {tmp}/./x.yaml", ExitCodes.Usage, "--output and --plan name the same file" },
+        { "fix {tmp} --plan-writes", ExitCodes.Usage, "--plan-writes goes with --plan FILE" },
+        { "fix {tmp} --plan {tmp}/p.yaml --plan-writes=maybe", ExitCodes.Usage, "'maybe'" },
     };
 
     [Theory]

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Microsoft.CodeAnalysis;
 using Tplab.Common;
+using Tplab.Lab.Plans;
 using Tplab.Scan;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Fix;
@@ -100,6 +101,34 @@ public sealed class FixProofTests
             var other = FindingId.For("Orders.OrderService.Find", "Thread.Sleep", 0);
             var noId = await Assert.ThrowsAsync<TplabException>(() => RunAsync(new FixOptions { Path = app, FindingIds = [other] }));
             Assert.Contains($"no finding {other}", noId.Message, StringComparison.Ordinal);
+            Assert.Equal(File.ReadAllText(Path.Combine(RepoPaths.Root, "tests", "Tplab.OrdersService", "OrderService.cs")), File.ReadAllText(Path.Combine(app, "OrderService.cs")));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task FixPlan_OrdersService_ReadsBackAndLoadsTheFixedEndpoint()
+    {
+        var folder = Copy();
+        try
+        {
+            var app = Path.Combine(folder, "Tplab.OrdersService");
+            var planPath = Path.Combine(folder, "proof.yaml");
+            var (code, patch) = await RunAsync(new FixOptions { Path = app, Plan = planPath });
+            Assert.Equal(ExitCodes.Ok, code);
+            Assert.Contains("OrderService.cs", patch, StringComparison.Ordinal);
+
+            // scan's plan for the fixed finding: the GET that reaches it, its route filled, the finding it checks.
+            var plan = PlanReader.Read(planPath);
+            var scenario = Assert.Single(plan.Scenarios);
+            Assert.Equal("/orders/1", scenario.Requests[0].Path);
+            var check = Assert.Single(scenario.Checks);
+            Assert.Equal(("Orders.LegacyOrderStore.RoundTrip", "Thread.Sleep", "GET /orders/{id:int}"), (check.UserMethod, check.BlockingCall, check.Root));
+            Assert.StartsWith("# Written by tplab fix --plan", File.ReadAllText(planPath), StringComparison.Ordinal);
+            // Without --apply nothing was edited: the plan is run on the code as it is first.
             Assert.Equal(File.ReadAllText(Path.Combine(RepoPaths.Root, "tests", "Tplab.OrdersService", "OrderService.cs")), File.ReadAllText(Path.Combine(app, "OrderService.cs")));
         }
         finally
