@@ -21,12 +21,12 @@ public static class FixPlan
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(progress);
-        if (result.Changed is not { Findings.Count: > 0 })
+        if (result.Changed() is not { Findings.Count: > 0 } changed)
         {
             throw TplabException.Usage($"--plan: no finding was fixed ({result.Count(FixStatus.Refused)} refused), so there is nothing to prove under load; nothing was changed");
         }
         var notes = new List<string>();
-        var plan = PlanBuilder.Build(result.Changed, options.PlanWrites, notes, By);
+        var plan = PlanBuilder.Build(changed, options.PlanWrites, notes, By);
         foreach (var note in notes)
         {
             progress.Line("tplab fix: " + note);
@@ -42,7 +42,7 @@ public static class FixPlan
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(file);
         ArgumentNullException.ThrowIfNull(progress);
-        file.Finish(w => PlanWriter.Write(plan, options.Plan!, PlanBuilder.Header(plan, result.Changed!, options.PlanWrites, By), w));
+        file.Finish(w => PlanWriter.Write(plan, options.Plan!, PlanBuilder.Header(plan, result.Changed()!, options.PlanWrites, By), w));
         var checks = plan.Scenarios.Sum(s => s.Checks.Count);
         var next = result.Applied
             ? $"run it now with tplab run --plan {options.Plan} --results after, and tplab compare it with a run from before the fix"

@@ -55,9 +55,9 @@ public static class FixRun
         {
             output.Finish(w => FixReport.Write(result, options.EffectiveFormat, w));
         }
-        if (options.EffectiveFormat == "patch")
+        if (options.EffectiveFormat is "patch" or "sarif")
         {
-            // The patch is the output; the summary goes where people read.
+            // The patch or the SARIF log is the output; the summary goes where people read.
             var summary = new StringWriter();
             FixReport.Text(result, summary);
             foreach (var line in summary.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries))

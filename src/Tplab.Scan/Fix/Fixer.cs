@@ -91,10 +91,10 @@ public static class Fixer
                 files.Add(new FileChange(before.FilePath, naming.Relative(before.FilePath), beforeText, afterText));
             }
         }
-        var changed = targets.Where(t => outcomes[t.Id].Status != FixStatus.Refused).SelectMany(t => t.Findings).ToList();
         return new FixResult(code.Input.DisplayName, root, [.. targets.Select(t => outcomes[t.Id])], [.. files.OrderBy(f => f.Relative, StringComparer.Ordinal)])
         {
-            Changed = scan with { Findings = changed, Suppressed = [] },
+            Scan = scan,
+            Targets = targets,
         };
     }
 

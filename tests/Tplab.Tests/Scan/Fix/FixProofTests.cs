@@ -156,7 +156,7 @@ public sealed class FixProofTests
     }
 
     // The service and the repository's build settings (its csproj takes the framework from them), without build output.
-    private static string Copy()
+    internal static string Copy()
     {
         var folder = Directory.CreateTempSubdirectory("tplab-fix-").FullName;
         File.Copy(Path.Combine(RepoPaths.Root, "Directory.Build.props"), Path.Combine(folder, "Directory.Build.props"));
@@ -169,7 +169,7 @@ public sealed class FixProofTests
         return folder;
     }
 
-    private static async Task<(int Code, string Output)> RunAsync(FixOptions options)
+    internal static async Task<(int Code, string Output)> RunAsync(FixOptions options)
     {
         var output = new StringWriter();
         var code = await FixRun.RunAsync(options, SilentProgress.Instance, output, CancellationToken.None);
