@@ -24,6 +24,7 @@ public sealed class FixBadInputTests
         // what it writes and how
         { "fix {tmp} --format xml", ExitCodes.Usage, "'xml'" },
         { "fix {tmp} --apply --format patch", ExitCodes.Usage, "--apply edits the files" },
+        { "fix {tmp} --apply --format sarif", ExitCodes.Usage, "not SARIF fixes" },
         { "fix {tmp} --apply=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} --force", ExitCodes.Usage, "--force goes with --apply" },
         { "fix {tmp} --verify true", ExitCodes.Usage, "--verify goes with --apply" },
