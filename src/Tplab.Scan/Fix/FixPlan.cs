@@ -44,9 +44,10 @@ public static class FixPlan
         ArgumentNullException.ThrowIfNull(progress);
         file.Finish(w => PlanWriter.Write(plan, options.Plan!, PlanBuilder.Header(plan, result.Changed()!, options.PlanWrites, By), w));
         var checks = plan.Scenarios.Sum(s => s.Checks.Count);
+        var fix = options.Path == "." ? "tplab fix" : $"tplab fix {options.Path}";
         var next = result.Applied
-            ? $"run it now with tplab run --plan {options.Plan} --results after, and tplab compare it with a run from before the fix"
-            : $"run it before and after --apply: tplab run --plan {options.Plan} --results before; tplab fix --apply; tplab run --plan {options.Plan} --results after; tplab compare before after";
+            ? $"run it now with tplab run --plan {options.Plan} --results after, and tplab compare a run from before the fix with it"
+            : $"run it before and after --apply: tplab run --plan {options.Plan} --results before; {fix} --apply; tplab run --plan {options.Plan} --results after; tplab compare before/<run> after/<run>";
         progress.Line(string.Create(CultureInfo.InvariantCulture,
             $"tplab fix: wrote the plan {options.Plan}: {plan.Scenarios.Count} scenario(s) checking {checks} fixed finding(s), {plan.SwitchedOff.Count} write(s) switched off (--plan-writes), {plan.Watch.Count} watched; {next}"));
     }
