@@ -22,16 +22,19 @@ internal static class FixCommand
         var apply = new Option<bool>("--apply") { Description = "Edit the files in place (all or none); default: write a unified diff and change nothing" };
         var force = new Option<bool>("--force") { Description = "With --apply: edit files that have uncommitted changes in git" };
         var output = new Option<string?>("--output", "-o") { Description = "Write the patch or report to this file (checked before the work starts)" };
-        var format = new Option<string?>("--format") { Description = "patch, text or json (default: patch; text with --apply)" };
-        format.AcceptOnly("patch", "text", "json");
+        var format = new Option<string?>("--format") { Description = "patch, text, json or sarif (SARIF 2.1.0 with fixes for code-scanning viewers; default: patch; text with --apply)" };
+        format.AcceptOnly("patch", "text", "json", "sarif");
         var rename = new Option<string?>("--rename") { Description = "Async suffix on changed methods: async or keep (default: the solution's convention)" };
         rename.AcceptOnly("async", "keep");
         var verify = new Option<string?>("--verify") { Description = "With --apply: run this command after writing (e.g. \"dotnet test\"); every change is reverted when it fails" };
+        var plan = new Option<string?>("--plan") { Description = "Also write the lab plan that proves the fix under load (scan --plan's plan, for the fixed findings' endpoints): run it before and after --apply, then compare" };
+        var planWrites = new Option<bool>("--plan-writes") { Description = "Keep the plan's POST, PUT, PATCH and DELETE scenarios switched on (default: written switched off, so a plan never writes by surprise)" };
         var noRestore = new Option<bool>("--no-restore") { Description = "Do not restore projects that have no restore output" };
         var command = new Command("fix", "Rewrite scan's findings async all the way up: the blocking call awaited, every caller, interface and implementation updated, each fix compiled before it is kept; a patch by default, --apply to edit in place")
         {
-            path, route, finding, severity, from, apply, force, output, format, rename, verify, noRestore,
+            path, route, finding, severity, from, apply, force, output, format, rename, verify, plan, planWrites, noRestore,
         };
+        command.Writes(output).Writes(plan).Reads(from, "the --from report").ReadsProject(path);
         command.SetAction((r, ct) => FixRun.RunAsync(new FixOptions
         {
             Path = r.GetValue(path) ?? ".",
@@ -45,6 +48,8 @@ internal static class FixCommand
             Format = r.GetValue(format),
             Rename = r.GetValue(rename) switch { "async" => RenameMode.Async, "keep" => RenameMode.Keep, _ => RenameMode.Auto },
             Verify = r.GetValue(verify),
+            Plan = r.GetValue(plan),
+            PlanWrites = r.GetValue(planWrites),
             Restore = !r.GetValue(noRestore),
         }, new ScanProgressLine(Console.Error, interactive: !Console.IsErrorRedirected), Console.Out, ct));
         return command;

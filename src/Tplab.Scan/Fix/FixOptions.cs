@@ -43,7 +43,16 @@ public sealed record FixOptions
     /// <summary>Where the patch or report goes (default null: standard output).</summary>
     public string? Output { get; init; }
 
-    /// <summary><c>patch</c>, <c>text</c> or <c>json</c> (default null: <c>patch</c>, or <c>text</c> with <see cref="Apply"/>).</summary>
+    /// <summary>
+    /// Write the lab plan that proves the fix here (default null: none): scan's plan (<c>scan --plan</c>) restricted to
+    /// the findings this run fixed or partly fixed, to run before and after <see cref="Apply"/>.
+    /// </summary>
+    public string? Plan { get; init; }
+
+    /// <summary>With <see cref="Plan"/>: keep POST, PUT, PATCH and DELETE scenarios switched on (default false).</summary>
+    public bool PlanWrites { get; init; }
+
+    /// <summary><c>patch</c>, <c>text</c>, <c>json</c> or <c>sarif</c> (default null: <c>patch</c>, or <c>text</c> with <see cref="Apply"/>).</summary>
     public string? Format { get; init; }
 
     /// <summary>The Async suffix on changed methods (default <see cref="RenameMode.Auto"/>: the solution's convention).</summary>
@@ -68,13 +77,17 @@ public sealed record FixOptions
         {
             throw TplabException.Usage("the path to fix is empty");
         }
-        if (Format is not null and not ("patch" or "text" or "json"))
+        if (Format is not null and not ("patch" or "text" or "json" or "sarif"))
         {
-            throw TplabException.Usage($"--format must be patch, text or json, got '{Format}'");
+            throw TplabException.Usage($"--format must be patch, text, json or sarif, got '{Format}'");
         }
-        if (Format == "patch" && Apply)
+        if (Format is "patch" or "sarif" && Apply)
         {
-            throw TplabException.Usage("--apply edits the files: its report is text or json, not a patch");
+            throw TplabException.Usage($"--apply edits the files: its report is text or json, not {(Format == "patch" ? "a patch" : "SARIF fixes")} (changes still to make)");
+        }
+        if (PlanWrites && Plan is null)
+        {
+            throw TplabException.Usage("--plan-writes goes with --plan FILE");
         }
         if (Force && !Apply)
         {

@@ -5,8 +5,9 @@ using Tplab.Common.Json;
 namespace Tplab.Scan.Fix;
 
 /// <summary>
-/// <c>tplab fix</c>'s reports: the patch (a unified diff for <c>git apply</c>), the text summary for people, and the JSON
-/// for machines (docs/schemas/fix.schema.json, versioned by <c>schema</c>), which carries the patch too.
+/// <c>tplab fix</c>'s reports: the patch (a unified diff for <c>git apply</c>), the text summary for people, the JSON
+/// for machines (docs/schemas/fix.schema.json, versioned by <c>schema</c>), which carries the patch too, and SARIF with
+/// fixes for code-scanning viewers (<see cref="FixSarif"/>).
 /// </summary>
 public static class FixReport
 {
@@ -23,6 +24,9 @@ public static class FixReport
         {
             case "patch":
                 writer.Write(result.Patch);
+                break;
+            case "sarif":
+                FixSarif.Write(result, writer);
                 break;
             case "json":
                 TplabJson.Write(ToDocument(result), Json.FixDocument, writer);

@@ -37,6 +37,26 @@ public sealed record FileChange(string Path, string Relative, string Before, str
 /// <summary>The result of <c>tplab fix</c>: every selected finding's outcome and the files changed.</summary>
 public sealed record FixResult(string Scanned, string Root, IReadOnlyList<FixOutcome> Outcomes, IReadOnlyList<FileChange> Files)
 {
+    /// <summary>The scan the fix worked from (default null: not kept).</summary>
+    public ScanResult? Scan { get; init; }
+
+    /// <summary>The sites selected, each with its findings, in <see cref="Outcomes"/>' order (default: none kept).</summary>
+    public IReadOnlyList<FixTarget> Targets { get; init; } = [];
+
+    /// <summary>
+    /// <see cref="Scan"/> restricted to the findings this run fixed or partly fixed (their code changes): what
+    /// <c>--plan</c> proves under load; null when the scan was not kept.
+    /// </summary>
+    public ScanResult? Changed()
+    {
+        var status = Outcomes.ToDictionary(o => o.Id, o => o.Status, StringComparer.Ordinal);
+        return Scan is null ? null : Scan with
+        {
+            Findings = [.. Targets.Where(t => status.GetValueOrDefault(t.Id, FixStatus.Refused) != FixStatus.Refused).SelectMany(t => t.Findings)],
+            Suppressed = [],
+        };
+    }
+
     /// <summary>Whether the files were written (<c>--apply</c>).</summary>
     public bool Applied { get; init; }
 

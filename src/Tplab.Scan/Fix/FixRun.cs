@@ -6,7 +6,8 @@ namespace Tplab.Scan.Fix;
 /// The whole of <c>tplab fix</c> as the CLI runs it: the output file opened before any work, the fix, then the patch or
 /// the report; with <c>--apply</c> the files written all or none (refused when git shows uncommitted changes in one of
 /// them, unless <c>--force</c>) and <c>--verify</c>'s command run, every change reverted when it fails (exit 1). Exit 12
-/// when a selected finding was refused or only partly fixed; 0 when every one was fixed (or there was none).
+/// when a selected finding was refused or only partly fixed; 0 when every one was fixed (or there was none). With
+/// <c>--plan</c>, the proof plan (<see cref="FixPlan"/>) is written last, whole.
 /// </summary>
 public static class FixRun
 {
@@ -17,8 +18,11 @@ public static class FixRun
         ArgumentNullException.ThrowIfNull(standardOutput);
         options = options.Validated();
         using var output = options.Output is { } o ? AtomicFile.OpenOutput(o, "--output") : null;
+        using var planFile = options.Plan is { } p ? AtomicFile.OpenOutput(p, "--plan") : null;
 
         var result = await Fixer.FixAsync(options, progress, cancellationToken).ConfigureAwait(false);
+        // The proof plan is built before any file is edited: a fix with nothing to prove under load changes nothing.
+        var plan = planFile is null ? null : FixPlan.Build(result, options, progress);
 
         if (options.Apply && result.Files.Count > 0)
         {
@@ -51,15 +55,19 @@ public static class FixRun
         {
             output.Finish(w => FixReport.Write(result, options.EffectiveFormat, w));
         }
-        if (options.EffectiveFormat == "patch")
+        if (options.EffectiveFormat is "patch" or "sarif")
         {
-            // The patch is the output; the summary goes where people read.
+            // The patch or the SARIF log is the output; the summary goes where people read.
             var summary = new StringWriter();
             FixReport.Text(result, summary);
             foreach (var line in summary.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries))
             {
                 progress.Line(line.TrimEnd('\r'));
             }
+        }
+        if (plan is not null)
+        {
+            FixPlan.Write(plan, result, options, planFile!, progress);
         }
         var incomplete = result.Count(FixStatus.Refused) + result.Count(FixStatus.PartlyFixed);
         return incomplete > 0 ? ExitCodes.Partial : ExitCodes.Ok;

@@ -91,7 +91,11 @@ public static class Fixer
                 files.Add(new FileChange(before.FilePath, naming.Relative(before.FilePath), beforeText, afterText));
             }
         }
-        return new FixResult(code.Input.DisplayName, root, [.. targets.Select(t => outcomes[t.Id])], [.. files.OrderBy(f => f.Relative, StringComparer.Ordinal)]);
+        return new FixResult(code.Input.DisplayName, root, [.. targets.Select(t => outcomes[t.Id])], [.. files.OrderBy(f => f.Relative, StringComparer.Ordinal)])
+        {
+            Scan = scan,
+            Targets = targets,
+        };
     }
 
     private static async Task<(FixOutcome, Solution)> FixOneAsync(Solution current, BuildCheck check, FixNaming naming, FixTarget target, (DocumentId Document, SyntaxAnnotation Mark) site, FixOptions options, CancellationToken cancellationToken)

@@ -52,6 +52,50 @@ public static class UnifiedDiff
         return [.. script.Where(e => e.Kind == '+').Select(e => e.B + 1)];
     }
 
+    /// <summary>
+    /// The change as replacements of whole lines of <paramref name="before"/>, in order: where (UTF-16 offset), how much
+    /// is deleted, and the text put there. Applied from the last to the first, they turn before into after.
+    /// </summary>
+    public static IReadOnlyList<(int Offset, int Length, string Inserted)> Replacements(string before, string after)
+    {
+        ArgumentNullException.ThrowIfNull(before);
+        ArgumentNullException.ThrowIfNull(after);
+        var a = Lines(before);
+        var b = Lines(after);
+        var starts = new int[a.Count + 1];
+        for (var i = 0; i < a.Count; i++)
+        {
+            starts[i + 1] = starts[i] + a[i].Length;
+        }
+        var script = Edits(a, b);
+        var replacements = new List<(int, int, string)>();
+        for (var i = 0; i < script.Count;)
+        {
+            if (script[i].Kind == ' ')
+            {
+                i++;
+                continue;
+            }
+            // A run of deletions and insertions between unchanged lines: its deletions are consecutive lines of before.
+            var from = script[i].A;
+            var deleted = 0;
+            var inserted = new StringBuilder();
+            for (; i < script.Count && script[i].Kind != ' '; i++)
+            {
+                if (script[i].Kind == '-')
+                {
+                    deleted++;
+                }
+                else
+                {
+                    inserted.Append(b[script[i].B]);
+                }
+            }
+            replacements.Add((starts[from], starts[from + deleted] - starts[from], inserted.ToString()));
+        }
+        return replacements;
+    }
+
     private static string Range(int start, int count) => count switch
     {
         0 => string.Create(CultureInfo.InvariantCulture, $"{start},0"),

@@ -39,8 +39,11 @@ public sealed class SarifFormat : IScanFormat
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(writer);
-        TplabJson.Write(ToLog(result), Json.SarifLog, writer);
+        WriteLog(ToLog(result), writer);
     }
+
+    /// <summary>Writes a log built from <see cref="ToLog"/> (tplab fix adds its fixes to scan's results).</summary>
+    internal static void WriteLog(SarifLog log, TextWriter writer) => TplabJson.Write(log, Json.SarifLog, writer);
 
     private static JsonSerializerOptions SarifOptions()
     {
@@ -120,8 +123,11 @@ public sealed class SarifFormat : IScanFormat
 
     private static string JsonSeverity(Severity severity) => ScanJsonFormat.SeverityId(severity);
 
-    private static SarifPhysicalLocation Physical(string file, int line, int column) =>
-        new(new SarifArtifactLocation(Uri.EscapeDataString(file).Replace("%2F", "/", StringComparison.Ordinal), SourceRoot), new SarifRegion(line, column));
+    private static SarifPhysicalLocation Physical(string file, int line, int column) => new(Artifact(file), new SarifRegion(line, column));
+
+    /// <summary>A file by its path relative to the scanned root ('/' separators), under the log's source root.</summary>
+    internal static SarifArtifactLocation Artifact(string file) =>
+        new(Uri.EscapeDataString(file).Replace("%2F", "/", StringComparison.Ordinal), SourceRoot);
 
 
     private static string BlockingKindLabel(BlockingKind kind) => new BlockingCall(kind, "", new StackFrame("", "", "")).KindLabel;

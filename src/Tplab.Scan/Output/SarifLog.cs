@@ -25,11 +25,22 @@ internal sealed record SarifMessage(string Text);
 internal sealed record SarifResult(
     string RuleId, int RuleIndex, string Level, SarifMessage Message, IReadOnlyList<SarifLocation> Locations, IReadOnlyList<SarifLocation>? RelatedLocations,
     IReadOnlyList<SarifCodeFlow> CodeFlows, IReadOnlyDictionary<string, string> PartialFingerprints, string BaselineState, IReadOnlyList<SarifSuppression>? Suppressions,
-    SarifResultProperties Properties);
+    SarifResultProperties Properties)
+{
+    /// <summary><c>tplab fix</c>'s proposed change for this result (null in scan's logs).</summary>
+    public IReadOnlyList<SarifFix>? Fixes { get; init; }
+}
 
 internal sealed record SarifResultProperties(
     string Id, string Root, string? HttpMethod, string? Route, string Place, string UserFrame, string BlockingCall, IReadOnlyList<string> Reasons, string Advice,
-    int RootCount);
+    int RootCount)
+{
+    /// <summary><c>tplab fix</c>: fixed, partly-fixed or refused (null in scan's logs).</summary>
+    public string? FixStatus { get; init; }
+
+    /// <summary><c>tplab fix</c>: why a finding was refused, or what a partial fix left.</summary>
+    public string? FixReason { get; init; }
+}
 
 internal sealed record SarifSuppression(string Kind, string Justification);
 
@@ -45,7 +56,27 @@ internal sealed record SarifPhysicalLocation(SarifArtifactLocation ArtifactLocat
 
 internal sealed record SarifArtifactLocation(string Uri, string? UriBaseId);
 
-internal sealed record SarifRegion(int StartLine, int StartColumn);
+internal sealed record SarifRegion(int StartLine, int StartColumn)
+{
+    /// <summary>The end (exclusive column), for a region that spans text: a fix's deleted region.</summary>
+    public int? EndLine { get; init; }
+
+    public int? EndColumn { get; init; }
+
+    /// <summary>The same region in UTF-16 code units from the start of the file (a fix's deleted region carries both).</summary>
+    public int? CharOffset { get; init; }
+
+    public int? CharLength { get; init; }
+}
+
+internal sealed record SarifFix(SarifMessage Description, IReadOnlyList<SarifArtifactChange> ArtifactChanges);
+
+internal sealed record SarifArtifactChange(SarifArtifactLocation ArtifactLocation, IReadOnlyList<SarifReplacement> Replacements);
+
+/// <summary>Deletes <see cref="DeletedRegion"/> of the original file and puts <see cref="InsertedContent"/> there (none: a deletion).</summary>
+internal sealed record SarifReplacement(SarifRegion DeletedRegion, SarifArtifactContent? InsertedContent);
+
+internal sealed record SarifArtifactContent(string Text);
 
 internal sealed record SarifCodeFlow(SarifMessage Message, IReadOnlyList<SarifThreadFlow> ThreadFlows);
 

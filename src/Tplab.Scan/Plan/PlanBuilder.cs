@@ -28,8 +28,8 @@ public static class PlanBuilder
 
     private static readonly string[] Writes = ["POST", "PUT", "PATCH", "DELETE"];
 
-    /// <summary>The plan for <paramref name="result"/>; the lines to say about it in <paramref name="notes"/>.</summary>
-    public static Experiment Build(ScanResult result, bool writes, List<string> notes)
+    /// <summary>The plan for <paramref name="result"/>; the lines to say about it in <paramref name="notes"/>; <paramref name="by"/> names the command that wrote it.</summary>
+    public static Experiment Build(ScanResult result, bool writes, List<string> notes, string by = "tplab scan --plan")
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(notes);
@@ -72,7 +72,7 @@ public static class PlanBuilder
         }
         return new Experiment
         {
-            Name = name, Title = $"plan {name}", Seeds = [], Scaling = "tplab scan --plan",
+            Name = name, Title = $"plan {name}", Seeds = [], Scaling = by,
             Scenarios = [.. scenarios.Where(s => s.Enabled)], SwitchedOff = [.. scenarios.Where(s => !s.Enabled)], Watch = watch,
             Service = new ServiceDefinition
             {
@@ -96,7 +96,7 @@ public static class PlanBuilder
     }
 
     /// <summary>The lines at the top of the plan file: where it came from and what it will do.</summary>
-    public static IReadOnlyList<string> Header(Experiment plan, ScanResult result, bool writes)
+    public static IReadOnlyList<string> Header(Experiment plan, ScanResult result, bool writes, string by = "tplab scan --plan")
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(result);
@@ -104,7 +104,7 @@ public static class PlanBuilder
         var checks = plan.Scenarios.Concat(plan.SwitchedOff).Sum(s => s.Checks.Count);
         return
         [
-            $"Written by tplab scan --plan from {result.Input.DisplayName}: {checks} finding(s) on {plan.Scenarios.Count + plan.SwitchedOff.Count} endpoint(s), {plan.Watch.Count} watched.",
+            $"Written by {by} from {result.Input.DisplayName}: {checks} finding(s) on {plan.Scenarios.Count + plan.SwitchedOff.Count} endpoint(s), {plan.Watch.Count} watched.",
             "Run it: tplab run --plan THIS_FILE. Each finding ends confirmed (diagnose names the same method and call), not seen, or not reached.",
             string.Create(c, $"Load per scenario: {Concurrency} users for {LoadDuration.TotalSeconds:0} s, more than the pool's minimum ({Environment.ProcessorCount} threads here, one per core) so blocking calls starve it."),
             writes

@@ -24,12 +24,21 @@ public sealed class FixBadInputTests
         // what it writes and how
         { "fix {tmp} --format xml", ExitCodes.Usage, "'xml'" },
         { "fix {tmp} --apply --format patch", ExitCodes.Usage, "--apply edits the files" },
+        { "fix {tmp} --apply --format sarif", ExitCodes.Usage, "not SARIF fixes" },
         { "fix {tmp} --apply=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} --force", ExitCodes.Usage, "--force goes with --apply" },
         { "fix {tmp} --verify true", ExitCodes.Usage, "--verify goes with --apply" },
         { "fix {tmp} --rename sometimes", ExitCodes.Usage, "'sometimes'" },
         { "fix {tmp} --no-restore=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} -o {tmp}/no/such/folder/fix.patch", ExitCodes.OutputFailed, "{tmp}/no/such/folder/fix.patch" },
+        { "fix {tmp}/scan -o {tmp}/scan/Program.cs", ExitCodes.Usage, "is a source file of the project read" },
+        // the proof plan: checked and opened before any project loads; --plan-writes only says something with --plan
+        { "fix {tmp} --plan {tmp}/no/such/folder/plan.yaml", ExitCodes.OutputFailed, "{tmp}/no/such/folder/plan.yaml" },
+        { "fix {tmp} --plan", ExitCodes.Usage, "--plan" },
+        { "fix {tmp}/scan --plan {tmp}/scan/app.csproj", ExitCodes.Usage, "is a source file" },
+        { "fix {tmp}/scan -o {tmp}/x.yaml --plan {tmp}/./x.yaml", ExitCodes.Usage, "--output and --plan name the same file" },
+        { "fix {tmp} --plan-writes", ExitCodes.Usage, "--plan-writes goes with --plan FILE" },
+        { "fix {tmp} --plan {tmp}/p.yaml --plan-writes=maybe", ExitCodes.Usage, "'maybe'" },
     };
 
     [Theory]

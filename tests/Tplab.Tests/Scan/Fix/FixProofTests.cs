@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Microsoft.CodeAnalysis;
 using Tplab.Common;
+using Tplab.Lab.Plans;
 using Tplab.Scan;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Fix;
@@ -108,6 +109,34 @@ public sealed class FixProofTests
         }
     }
 
+    [Fact]
+    public async Task FixPlan_OrdersService_ReadsBackAndLoadsTheFixedEndpoint()
+    {
+        var folder = Copy();
+        try
+        {
+            var app = Path.Combine(folder, "Tplab.OrdersService");
+            var planPath = Path.Combine(folder, "proof.yaml");
+            var (code, patch) = await RunAsync(new FixOptions { Path = app, Plan = planPath });
+            Assert.Equal(ExitCodes.Ok, code);
+            Assert.Contains("OrderService.cs", patch, StringComparison.Ordinal);
+
+            // scan's plan for the fixed finding: the GET that reaches it, its route filled, the finding it checks.
+            var plan = PlanReader.Read(planPath);
+            var scenario = Assert.Single(plan.Scenarios);
+            Assert.Equal("/orders/1", scenario.Requests[0].Path);
+            var check = Assert.Single(scenario.Checks);
+            Assert.Equal(("Orders.LegacyOrderStore.RoundTrip", "Thread.Sleep", "GET /orders/{id:int}"), (check.UserMethod, check.BlockingCall, check.Root));
+            Assert.StartsWith("# Written by tplab fix --plan", File.ReadAllText(planPath), StringComparison.Ordinal);
+            // Without --apply nothing was edited: the plan is run on the code as it is first.
+            Assert.Equal(File.ReadAllText(Path.Combine(RepoPaths.Root, "tests", "Tplab.OrdersService", "OrderService.cs")), File.ReadAllText(Path.Combine(app, "OrderService.cs")));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
     [SchemaFact]
     public async Task FixJson_ValidatesAgainstItsSchema()
     {
@@ -127,7 +156,7 @@ public sealed class FixProofTests
     }
 
     // The service and the repository's build settings (its csproj takes the framework from them), without build output.
-    private static string Copy()
+    internal static string Copy()
     {
         var folder = Directory.CreateTempSubdirectory("tplab-fix-").FullName;
         File.Copy(Path.Combine(RepoPaths.Root, "Directory.Build.props"), Path.Combine(folder, "Directory.Build.props"));
@@ -140,7 +169,7 @@ public sealed class FixProofTests
         return folder;
     }
 
-    private static async Task<(int Code, string Output)> RunAsync(FixOptions options)
+    internal static async Task<(int Code, string Output)> RunAsync(FixOptions options)
     {
         var output = new StringWriter();
         var code = await FixRun.RunAsync(options, SilentProgress.Instance, output, CancellationToken.None);

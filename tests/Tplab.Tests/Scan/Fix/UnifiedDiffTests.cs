@@ -2,7 +2,7 @@ using Tplab.Scan.Fix;
 
 namespace Tplab.Tests.Scan.Fix;
 
-/// <summary>The patch's diff: hunks as git writes them, line endings kept, the last line without one marked.</summary>
+/// <summary>The patch's diff: hunks as git writes them, line endings kept, the last line without one marked; SARIF's replacements from the same edit script.</summary>
 public sealed class UnifiedDiffTests
 {
     [Fact]
@@ -48,4 +48,24 @@ public sealed class UnifiedDiffTests
     [InlineData("a\nb\nc\n", "a\nB\nC\n", new[] { 2, 3 })]
     public void ChangedLines_AreTheNewTextsLines(string before, string after, int[] lines) =>
         Assert.Equal(lines, UnifiedDiff.ChangedLines(before, after));
+
+    [Theory]
+    // SARIF's replacements: applied from the last, they give the new text, line endings and a missing last one included.
+    [InlineData("a\nb\n", "a\nx\nb\n", 1)]
+    [InlineData("a\nb\nc\n", "a\nc\n", 1)]
+    [InlineData("a\r\nb\r\nc", "a\r\nB\r\nC", 1)]
+    [InlineData("1\n2\n3\n4\n5\n6\n7\n8\n", "one\n2\n3\n4\n5\n6\n7\neight\n9\n", 2)]
+    [InlineData("", "x\n", 1)]
+    [InlineData("x\n", "", 1)]
+    public void Replacements_AppliedToTheOldText_GiveTheNewText(string before, string after, int count)
+    {
+        var replacements = UnifiedDiff.Replacements(before, after);
+        Assert.Equal(count, replacements.Count);
+        var text = before;
+        foreach (var (offset, length, inserted) in replacements.Reverse())
+        {
+            text = string.Concat(text.AsSpan(0, offset), inserted, text.AsSpan(offset + length));
+        }
+        Assert.Equal(after, text);
+    }
 }
