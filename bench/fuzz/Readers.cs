@@ -6,6 +6,7 @@ using Tplab.Lab.Plans;
 using Tplab.Load.Histograms;
 using Tplab.Load.Requests;
 using Tplab.Scan.Config;
+using Tplab.Scan.Fix;
 using Tplab.Scan.Findings;
 using Tplab.Watch.Output;
 
@@ -34,6 +35,9 @@ public static class Readers
         ["scan-config"] = (".json", path => ScanConfig.Read(path)),
         ["baseline"] = (".json", path => Baseline.Read(path)),
         ["nettrace"] = (".nettrace", path => TraceDiagnoser.Diagnose(path, new DiagnoseOptions())),
+        // tplab fix --from: a scan report (JSON or SARIF) of the solution being fixed, read before anything loads.
+        ["from-json"] = (".json", path => FixSelection.ReadReport(path, "Shop.slnx", Path.GetDirectoryName(path)!)),
+        ["from-sarif"] = (".sarif", path => FixSelection.ReadReport(path, "Shop.slnx", Path.GetDirectoryName(path)!)),
     };
 
     /// <summary>The exit codes a reader may refuse an input with (docs/exit-codes.md: a bad input file is 2).</summary>
