@@ -94,7 +94,10 @@ public sealed class LoadCliTests(TargetFixture fixture) : IClassFixture<TargetFi
         using var process = Process.Start(info)!;
         var stdout = process.StandardOutput.ReadToEndAsync();
         var stderr = process.StandardError.ReadToEndAsync();
-        await Task.Delay(TimeSpan.FromSeconds(3));
+        // Interrupted once it is sending (its Ctrl+C handler is in place before the run starts), not after a fixed 3 s
+        // that a slow start on a busy machine may outlast.
+        var port = fixture.Url("/").Port;
+        await Eventually.UntilAsync(() => process.HasExited || HasConnectionTo(process.Id, port), TimeSpan.FromSeconds(30), "the load's first connection");
         using (var kill = Process.Start("kill", ["-" + ProcessTree.Interrupt, process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
         {
             await kill.WaitForExitAsync();
@@ -104,5 +107,30 @@ public sealed class LoadCliTests(TargetFixture fixture) : IClassFixture<TargetFi
         Assert.Equal(ExitCodes.Interrupted, process.ExitCode);
         Assert.Contains("INTERRUPTED", await stdout, StringComparison.Ordinal);
         Assert.Contains("interrupted", await stderr, StringComparison.Ordinal);
+    }
+
+    // Whether process `pid` holds a TCP socket connected to `port` on loopback: its socket inodes (/proc/PID/fd) matched
+    // against /proc/net/tcp (remote address in hex, inode in the tenth column).
+    private static bool HasConnectionTo(int pid, int port)
+    {
+        var inodes = new HashSet<string>(StringComparer.Ordinal);
+        try
+        {
+            foreach (var fd in Directory.EnumerateFileSystemEntries($"/proc/{pid}/fd"))
+            {
+                if (new FileInfo(fd).LinkTarget is { } target && target.StartsWith("socket:[", StringComparison.Ordinal))
+                {
+                    inodes.Add(target[8..^1]);
+                }
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return false; // exited meanwhile
+        }
+        var remote = ":" + port.ToString("X4", System.Globalization.CultureInfo.InvariantCulture);
+        return File.ReadLines("/proc/net/tcp").Skip(1)
+            .Select(line => line.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+            .Any(f => f.Length > 9 && f[2].EndsWith(remote, StringComparison.Ordinal) && inodes.Contains(f[9]));
     }
 }

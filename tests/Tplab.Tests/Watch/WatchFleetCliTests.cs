@@ -25,19 +25,10 @@ public sealed class WatchFleetCliTests(ITestOutputHelper output)
         await using var a = await TargetProcess.StartTargetAsync(new TargetOptions());
         var b = await TargetProcess.StartTargetAsync(new TargetOptions());
         var exiting = b.ProcessId;
-        // Killed once the watch has sampled it: a busy machine can take seconds to start the watch, and a process gone
-        // before its session began is a different case ("cannot watch pid").
-        var sampled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var pidField = new System.Text.RegularExpressions.Regex("\"pid\":\\s*" + Pid(exiting) + "\\b");
-        var watch = TplabCli.RunAsync(Limit, new Dictionary<string, string>(), line =>
-        {
-            if (pidField.IsMatch(line) && line.Contains("\"sample\"", StringComparison.Ordinal))
-            {
-                sampled.TrySetResult();
-            }
-        }, "watch", Pid(a.ProcessId), Pid(exiting), "--interval", "0.5s", "--duration", "6s", "--format", "jsonl");
-        await sampled.Task.WaitAsync(Limit);
-        await Task.Delay(500);
+        var sampled = new SampledPids();
+        var watch = TplabCli.RunAsync(Limit, new Dictionary<string, string>(), sampled.See, "watch", Pid(a.ProcessId), Pid(exiting), "--interval", "0.5s", "--duration", "6s", "--format", "jsonl");
+        // Killed once the watch has sampled it, whenever that is on a loaded machine (not after a fixed 3 s).
+        await Eventually.UntilAsync(() => sampled.Has(exiting), TimeSpan.FromSeconds(30), "a sample of the process to kill");
         b.Process.Kill();
         await b.DisposeAsync();
 
@@ -58,8 +49,10 @@ public sealed class WatchFleetCliTests(ITestOutputHelper output)
     {
         var name = "TplabFleet" + Environment.ProcessId.ToString(CultureInfo.InvariantCulture);
         await using var first = await StartNamedTargetAsync(name);
-        var watch = TplabCli.RunAsync(Limit, "watch", "-n", name, "--all", "--interval", "0.5s", "--duration", "8s", "--format", "jsonl", "--delay", "off");
-        await Task.Delay(3000);
+        var sampled = new SampledPids();
+        var watch = TplabCli.RunAsync(Limit, new Dictionary<string, string>(), sampled.See, "watch", "-n", name, "--all", "--interval", "0.5s", "--duration", "8s", "--format", "jsonl", "--delay", "off");
+        // The second starts once the watch is running (it has sampled the first), so it is one that starts later.
+        await Eventually.UntilAsync(() => sampled.Has(first.Id), TimeSpan.FromSeconds(30), "a sample of the first process");
         await using var second = await StartNamedTargetAsync(name);
 
         var (exit, stdout, stderr) = await watch;
@@ -88,6 +81,27 @@ public sealed class WatchFleetCliTests(ITestOutputHelper output)
             Assert.Equal(ExitCodes.Starving, exit);
             Assert.Contains($"the pool of process {Pid(blocked.ProcessId)} is starving", stderr, StringComparison.Ordinal);
         }
+    }
+
+    // The pids the watch's jsonl stdout has written a sample of so far, read line by line as they come.
+    private sealed class SampledPids
+    {
+        private readonly System.Collections.Concurrent.ConcurrentDictionary<int, bool> _pids = new();
+
+        public void See(string line)
+        {
+            if (string.IsNullOrWhiteSpace(line))
+            {
+                return;
+            }
+            using var doc = JsonDocument.Parse(line);
+            if (doc.RootElement.GetProperty("type").GetString() == "sample")
+            {
+                _pids[doc.RootElement.GetProperty("pid").GetInt32()] = true;
+            }
+        }
+
+        public bool Has(int pid) => _pids.ContainsKey(pid);
     }
 
     private static string Pid(int pid) => pid.ToString(CultureInfo.InvariantCulture);

@@ -1,4 +1,6 @@
+using Microsoft.Extensions.Time.Testing;
 using Tplab.Load;
+using Tplab.Load.Summary;
 using Tplab.Load.Engine;
 
 namespace Tplab.Tests.Load.Engine;
@@ -63,14 +65,28 @@ public sealed class LoopSeamTests
     [Fact]
     public async Task OpenLoop_InFlightCapStillFullWhenSendingStops_CountsTheDueHitsAsUnsent()
     {
-        // 1,000/s for 0.2 s with two slots and answers that take 3 s: two hits leave, the other 198 come due while
-        // both slots are taken and are never sent. The summary must say so, not look like a complete run of two.
-        // (Answers of 0.5 s let a third hit leave when the loop stalled half a second on a machine at load 55.)
-        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Rate = 1000, Duration = TimeSpan.FromSeconds(0.2), MaxInFlight = 2 };
-        var result = await LoadRunner.RunAsync(options, null, null, TimeProvider.System,
-            (_, clock) => new FakeSender(clock, failEvery: int.MaxValue) { Delay = TimeSpan.FromSeconds(3) }, CancellationToken.None);
-        Assert.Equal(2, result.Summary.Requests);
-        Assert.Equal(198, result.Summary.Unsent);
+        // 1,000/s for 0.2 s with two slots whose answers are held until sending has ended: two hits leave, the other
+        // 198 come due while both slots are taken and are never sent. The summary must say so, not look like a
+        // complete run of two. On a fake clock the test moves time itself, so no stall of this machine changes it.
+        var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Rate = 1000, Duration = TimeSpan.FromSeconds(0.2), MaxInFlight = 2 }.Validate();
+        var time = new FakeTimeProvider();
+        var clock = new LoadClock(time);
+        var counters = new LoadCounters();
+        using var sender = new FakeSender(clock, failEvery: int.MaxValue) { HoldAnswers = true };
+        var drained = new OpenLoop(options, sender, clock, counters)
+            .RunAsync(new RecordCollector(new SummaryAggregator(options), keepRecords: false), CancellationToken.None, CancellationToken.None);
+
+        await AdvanceUntil(time, TimeSpan.FromMilliseconds(1), () => sender.HandedOver.Count >= 2);
+        // Past the window's end with both slots still taken: hit 2's wait for a slot ends with the window.
+        time.Advance(TimeSpan.FromSeconds(1));
+        await AdvanceUntil(time, TimeSpan.FromMilliseconds(100), () => counters.Unsent != 0);
+        Assert.Equal(2, sender.HandedOver.Count);
+        sender.ReleaseAnswers();
+        await drained.WaitAsync(TimeSpan.FromSeconds(30));
+
+        Assert.Equal(2, counters.Sent);
+        Assert.Equal(2, counters.Done);
+        Assert.Equal(198, counters.Unsent);
     }
 
     [Fact]
@@ -79,7 +95,13 @@ public sealed class LoopSeamTests
         // The schedule's end, not a timer, stops sending: a timer fires on a coarse tick, a few ms early, and dropped
         // the last hits (98 of 100 on a busy machine, and 199,990 of 200,000 in a benchmark row).
         var options = new LoadOptions { Url = new Uri("http://127.0.0.1:1/"), Rate = 1000, Duration = TimeSpan.FromSeconds(0.1), MaxInFlight = 4 };
-        var result = await LoadRunner.RunAsync(options, null, null, TimeProvider.System, (_, clock) => new FakeSender(clock, failEvery: int.MaxValue), CancellationToken.None);
+        var time = new FakeTimeProvider();
+        var run = LoadRunner.RunAsync(options, null, null, time, (_, clock) => new FakeSender(clock, failEvery: int.MaxValue), CancellationToken.None);
+        // The pacer wakes a whole second late, long past the window's end, as a descheduled thread on a loaded machine
+        // does (it sent 97 of 100 so): every slot stands free, so every hit still leaves, late, none counted unsent.
+        time.Advance(TimeSpan.FromSeconds(1));
+        await AdvanceUntil(time, TimeSpan.FromMilliseconds(1), () => run.IsCompleted);
+        var result = await run;
         Assert.Equal(100, result.Summary.Requests);
         Assert.Equal(0, result.Summary.Unsent);
     }
@@ -103,6 +125,24 @@ public sealed class LoopSeamTests
         var result = await LoadRunner.RunAsync(options, null, sink, TimeProvider.System, (_, clock) => new FakeSender(clock, failEvery: int.MaxValue), CancellationToken.None);
         Assert.Equal(2000, result.Records.Count);
         Assert.Equal(result.Records, sink.Records);
+    }
+
+    // Moves the fake clock on by `step` until the loop reaches a state. Steps, not one jump: a wait the pacer computed
+    // just before an advance and registered just after is due relative to the new time (the provider's timers are
+    // relative), so it needs one more step; no step can change the outcome asserted. The real-time bound only stops a
+    // broken loop from hanging the suite.
+    private static async Task AdvanceUntil(FakeTimeProvider time, TimeSpan step, Func<bool> reached)
+    {
+        var giveUp = DateTime.UtcNow + TimeSpan.FromSeconds(30);
+        while (!reached())
+        {
+            Assert.True(DateTime.UtcNow < giveUp, "the loop never reached the state waited for");
+            await Task.Delay(1);
+            if (!reached())
+            {
+                time.Advance(step);
+            }
+        }
     }
 
     private sealed class CountingSink : IRecordSink
@@ -131,7 +171,12 @@ public sealed class LoopSeamTests
 
         public TimeSpan Lead { get; init; }
 
-        public TimeSpan Delay { get; init; }
+        /// <summary>Answers wait for <see cref="ReleaseAnswers"/> (the test decides when a slot frees, not a clock).</summary>
+        public bool HoldAnswers { get; init; }
+
+        private readonly TaskCompletionSource _release = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public void ReleaseAnswers() => _release.TrySetResult();
 
         public System.Collections.Concurrent.ConcurrentQueue<(TimeSpan Scheduled, TimeSpan At)> HandedOver { get; } = new();
 
@@ -143,14 +188,14 @@ public sealed class LoopSeamTests
                 throw new InvalidOperationException("surprise");
             }
             var now = clock.Now;
-            return Delay > TimeSpan.Zero
+            return HoldAnswers
                 ? new ValueTask<RequestRecord>(AnswerLaterAsync(scheduled, now, user))
                 : ValueTask.FromResult(new RequestRecord(scheduled, now, now, now, 200, 10, 2, 20, null, user));
         }
 
         private async Task<RequestRecord> AnswerLaterAsync(TimeSpan scheduled, TimeSpan start, int user)
         {
-            await Task.Delay(Delay).ConfigureAwait(false);
+            await _release.Task.ConfigureAwait(false);
             var end = clock.Now;
             return new RequestRecord(scheduled, start, end, end, 200, 10, 2, 20, null, user);
         }

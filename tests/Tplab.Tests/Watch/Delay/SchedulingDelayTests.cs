@@ -48,7 +48,9 @@ public sealed class SchedulingDelayTests(DownstreamFixture fixture, ITestOutputH
         await using var target = await fixture.Stack.StartTargetAsync(new ThreadPoolSettings());
         var options = new WatchOptions { Interval = TimeSpan.FromMilliseconds(500), Delay = new DelayOptions { Mode = DelayMode.Continuous } };
         await using var watch = await ThreadPoolWatch.StartAsync(target.ProcessId, options);
-        await Task.Delay(1000);
+        // The session is live before the flood, however long attaching takes on a busy machine: wait for the first
+        // sample (as ThreadPoolWatchTests does) rather than a fixed second.
+        await Eventually.UntilAsync(() => watch.Latest is not null, TimeSpan.FromSeconds(30), "the first sample");
         await using (Flood.Start(target.Url(path), Concurrency, flood, TimeSpan.FromSeconds(20)))
         {
             await Task.Delay(flood);

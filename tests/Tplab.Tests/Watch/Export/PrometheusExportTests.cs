@@ -20,9 +20,13 @@ public sealed class PrometheusExportTests(DownstreamFixture fixture, ITestOutput
         var pid = target.ProcessId.ToString(CultureInfo.InvariantCulture);
         var port = Ports.Free();
         await using var prometheus = await PrometheusServer.StartAsync($"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}", TimeSpan.FromSeconds(1));
-        var watch = TplabCli.RunAsync(TimeSpan.FromSeconds(60), "watch", pid, "--prometheus", $"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}",
+        var sampled = 0;
+        var watch = TplabCli.RunAsync(TimeSpan.FromSeconds(60), new Dictionary<string, string>(),
+            line => { if (line.Contains("\"type\":\"sample\"", StringComparison.Ordinal)) { Interlocked.Increment(ref sampled); } },
+            "watch", pid, "--prometheus", $"127.0.0.1:{port.ToString(CultureInfo.InvariantCulture)}",
             "--interval", "0.5s", "--duration", "20s", "--format", "jsonl", "--service", "orders");
-        await Task.Delay(2500);
+        // The flood starts once the watch is sampling (calm samples first), not after a fixed 2.5 s a busy machine may not keep.
+        await Eventually.UntilAsync(() => Volatile.Read(ref sampled) >= 2, TimeSpan.FromSeconds(30), "the watch's first samples");
         await using (Flood.Start(target.Url("/sleep?ms=1000"), 60, TimeSpan.FromSeconds(15), TimeSpan.FromSeconds(30)))
         {
             await Task.Delay(TimeSpan.FromSeconds(15));
