@@ -12,7 +12,7 @@ public sealed record FixTarget(string Id, IReadOnlyList<Finding> Findings)
     public ChainHop Site => First.Site;
 
     /// <summary>The roots that reach the site, as scan names them.</summary>
-    public IReadOnlyList<string> Roots => [.. Findings.Select(f => f.Root.Key).Distinct(StringComparer.Ordinal)];
+    public IReadOnlyList<string> Roots => [.. Findings.SelectMany(f => f.Roots.Count > 0 ? f.Roots.Select(r => r.Root) : [f.Root]).Select(r => r.Key).Distinct(StringComparer.Ordinal)];
 }
 
 /// <summary>
@@ -22,14 +22,9 @@ public sealed record FixTarget(string Id, IReadOnlyList<Finding> Findings)
 /// </summary>
 public static class FixSelection
 {
-    /// <summary>The findings grouped by site, each with its id, in the scan's order.</summary>
-    public static IReadOnlyList<FixTarget> Targets(IEnumerable<Finding> findings)
-    {
-        var list = findings.ToList();
-        var ids = IdsOf(list.Select(f => (f.UserFrame, f.Call.Name, f.Site.Line, f.Site.Column)));
-        return [.. list.GroupBy(f => ids[(f.UserFrame, f.Call.Name, f.Site.Line, f.Site.Column)], StringComparer.Ordinal)
-            .Select(g => new FixTarget(g.Key, [.. g]))];
-    }
+    /// <summary>The findings by site, with the id scan gave each (one id, one site), in the scan's order.</summary>
+    public static IReadOnlyList<FixTarget> Targets(IEnumerable<Finding> findings) =>
+        [.. findings.GroupBy(f => f.Id, StringComparer.Ordinal).Select(g => new FixTarget(g.Key, [.. g]))];
 
     /// <summary>The targets the options select; a selection that matches nothing is a usage error naming what was asked.</summary>
     /// <summary>The ids of the findings in a scan report (scan.json or scan.sarif) of the solution <paramref name="scanned"/>; a report of another solution, or no report, is a usage error.</summary>
@@ -71,12 +66,16 @@ public static class FixSelection
         return chosen;
     }
 
-    private static bool OnRoute(Finding f, string route)
+    // Any entry point that reaches the site, not only the one that gives it its severity.
+    private static bool OnRoute(Finding f, string route) =>
+        (f.Roots.Count > 0 ? f.Roots.Select(r => r.Root) : [f.Root]).Any(root => OnRoute(root, route));
+
+    private static bool OnRoute(Roots.EntryPoint root, string route)
     {
         var text = route.Trim();
-        if (f.Root.Endpoint is not { } e)
+        if (root.Endpoint is not { } e)
         {
-            return string.Equals(f.Root.Key, text, StringComparison.OrdinalIgnoreCase);
+            return string.Equals(root.Key, text, StringComparison.OrdinalIgnoreCase);
         }
         return string.Equals(e.ToString(), text, StringComparison.OrdinalIgnoreCase)
             || string.Equals(e.Route.TrimEnd('/'), text.TrimEnd('/'), StringComparison.OrdinalIgnoreCase);
@@ -96,7 +95,8 @@ public static class FixSelection
         return ids;
     }
 
-    // The ids of a scan report: its own "id" when it has one, else made the way scan makes them from what it holds.
+    // The ids of a scan report: its own "id" when it has one; a report from before ids (schema 1) gets them made from
+    // what it holds, the method, the call and its place among that method's reported calls of that name.
     private static HashSet<string> ReadIds(string path, string scanned, string rootFolder)
     {
         try
