@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Tplab.Common;
+using Tplab.Common.Json;
 using Tplab.Scan.Findings;
 
 namespace Tplab.Scan.Fix;
@@ -130,7 +131,11 @@ public static class FixSelection
             own.UnionWith(IdsOf(sites).Values);
             return own;
         }
-        catch (Exception e) when (e is JsonException or KeyNotFoundException or InvalidOperationException or FormatException)
+        catch (JsonException e)
+        {
+            throw TplabException.Usage($"{path} is not a tplab scan report: {TplabJson.Reason(e)}");
+        }
+        catch (Exception e) when (e is KeyNotFoundException or InvalidOperationException or FormatException)
         {
             throw TplabException.Usage($"{path} is not a tplab scan report: {e.Message}");
         }
