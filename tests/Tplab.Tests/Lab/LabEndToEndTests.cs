@@ -74,13 +74,16 @@ public sealed class LabEndToEndTests : IDisposable
         Assert.True(Mean(scenarios["sleep"]) > Mean(scenarios["delay"]) * 1.3, $"sleep {Mean(scenarios["sleep"])} vs delay {Mean(scenarios["delay"])}");
         Assert.Equal("healthy", scenarios["delay"].GetProperty("verdict").GetString());
         Assert.Empty(scenarios["delay"].GetProperty("culprits").EnumerateArray());
+        Assert.Equal("the pool did not read starving while the load ran", scenarios["delay"].GetProperty("noCulpritBecause").GetString());
         // the watch saw the pool starve: work queued and the runtime injected threads for starvation (the scenario's
         // verdict is the watch's last 2 s, after the 16 requests ended, so it may already read healthy); and diagnose,
         // run while it starved, named the blocking call and the handler
         var sleepTimeline = scenarios["sleep"].GetProperty("timeline");
         Assert.True(sleepTimeline.GetProperty("injectionsByReason").GetProperty("Starvation").GetInt32() >= 1);
         Assert.True(sleepTimeline.GetProperty("queuePeak").GetDouble() > 0, sleepTimeline.ToString());
-        var culprit = scenarios["sleep"].GetProperty("culprits").EnumerateArray().First();
+        var culprits = scenarios["sleep"].GetProperty("culprits").EnumerateArray().ToList();
+        Assert.True(culprits.Count > 0, $"no culprit named; the sleep scenario: {scenarios["sleep"]}\n{stdout}");
+        var culprit = culprits[0];
         Assert.Contains("Thread.Sleep", culprit.GetProperty("blockingCall").GetString(), StringComparison.Ordinal);
         Assert.Contains("WaitController.Sleep", culprit.GetProperty("userFrame").GetString(), StringComparison.Ordinal);
         // a plan has no seed: no seed figures, no background notes, no lessons against a seed

@@ -22,7 +22,7 @@ public sealed class ScenarioRunnerTests
             Hunt = (_, watch, stop, _) =>
             {
                 (watched, stopLooking) = (watch, stop);
-                return Task.FromResult<IReadOnlyList<Culprit>>([]);
+                return Task.FromResult(HuntResult.None(null));
             },
         };
         // Concurrency 0 fails only the load engine's own validation: the load throws after the watch began.

@@ -62,6 +62,10 @@ public sealed record ScenarioJson
 
     public IReadOnlyList<CulpritJson> Culprits { get; init; } = [];
 
+    /// <summary>Why no culprit is named, when the hunt ran and named none; absent otherwise (and in files written before it).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? NoCulpritBecause { get; init; }
+
     /// <summary>The seed's published figures for this scenario, as seed-figures.json records them; null for a plan.</summary>
     public JsonObject? Seed { get; init; }
 
@@ -89,6 +93,7 @@ public sealed record ScenarioJson
             Spread = r.Runs.Count == 0 ? null : SummaryJson.SpreadFigures.ToDictionary(f => f.Name, f => SpreadJson.From(r.SpreadOf(f.Figure)), StringComparer.Ordinal),
             Verdict = t?.Verdict, Evidence = t?.Evidence,
             Culprits = [.. r.Culprits.Select(CulpritJson.From)],
+            NoCulpritBecause = r.NoCulpritBecause,
             Seed = seeds?.For(s.Experiment, s.Id)?.DeepClone().AsObject(),
             Files = new(ResultsWriter.RelativeFile(s, "requests.csv", r.Run), ResultsWriter.RelativeFile(s, "timeline.jsonl", r.Run)),
         };

@@ -64,11 +64,13 @@ internal static class Repeats
             : runs.All(r => r.Status == ScenarioStatus.Failed) ? ScenarioStatus.Failed
             : runs.FirstOrDefault(r => r.Status != ScenarioStatus.Completed)?.Status ?? ScenarioStatus.Completed;
         var notCompleted = figures.Where(f => f.Status != ScenarioStatus.Completed).Select(f => $"run {f.Run}: {runs[f.Run - 1].Error ?? f.Status.ToString()}").ToList();
+        var named = representative.Culprits.Count > 0 ? representative : runs.FirstOrDefault(r => r.Culprits.Count > 0);
         return representative with
         {
             Status = status,
             Error = notCompleted.Count > 0 ? string.Join("; ", notCompleted) : representative.Error,
-            Culprits = representative.Culprits.Count > 0 ? representative.Culprits : runs.FirstOrDefault(r => r.Culprits.Count > 0)?.Culprits ?? [],
+            Culprits = named?.Culprits ?? [],
+            NoCulpritBecause = named is null ? representative.NoCulpritBecause : null,
             Run = median,
             Runs = figures,
         };

@@ -49,6 +49,9 @@ public sealed record ScenarioResult
     /// <summary>Blocking code found by diagnose during the scenario (empty when none, or not starving).</summary>
     public IReadOnlyList<Culprit> Culprits { get; init; } = [];
 
+    /// <summary>Why the culprit hunt named nothing (the pool never read starving, the capture failed or saw no blocked thread); null when it named some or did not run.</summary>
+    public string? NoCulpritBecause { get; init; }
+
     /// <summary>Per endpoint of the scenario's request mix (the user's service), as the load summarised them; empty for the built-in target.</summary>
     public IReadOnlyList<TargetSummary> Endpoints => Scenario.Requests.Count > 0 && Load is { } l ? l.Summary.Targets : [];
 

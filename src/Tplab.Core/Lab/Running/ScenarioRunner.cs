@@ -14,7 +14,7 @@ namespace Tplab.Lab.Running;
 internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
 {
     /// <summary>Starts the culprit hunt (pid, watch, stop looking, abort); tests put a fake here to see it stopped.</summary>
-    internal Func<int, ThreadPoolWatch, CancellationToken, CancellationToken, Task<IReadOnlyList<Culprit>>> Hunt { get; init; } = CulpritHunt.StartAsync;
+    internal Func<int, ThreadPoolWatch, CancellationToken, CancellationToken, Task<HuntResult>> Hunt { get; init; } = CulpritHunt.StartAsync;
 
     public async Task<ScenarioResult> RunAsync(Scenario scenario, IServiceLauncher launcher, CancellationToken userCancel)
     {
@@ -68,11 +68,11 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
         using var loading = CancellationTokenSource.CreateLinkedTokenSource(deadline.Token);
         var culprits = options.Diagnose && watch is not null
             ? Hunt(target.ProcessId, watch, loading.Token, deadline.Token)
-            : Task.FromResult<IReadOnlyList<Culprit>>([]);
+            : Task.FromResult(HuntResult.None(null));
         var cpuAtStart = ProcessCost.CpuTime(target.ProcessId);
         var progress = new Progress<LoadProgress>(p => observer.ScenarioProgress(scenario, p, watch?.Latest));
         LoadResult load;
-        IReadOnlyList<Culprit> found;
+        HuntResult found;
         // A service (or its database) that dies under the load ends the load at once: the rest would only measure a
         // refused port, and the scenario is failed whatever it measures.
         using var gone = CancellationTokenSource.CreateLinkedTokenSource(deadline.Token);
@@ -112,7 +112,7 @@ internal sealed class ScenarioRunner(LabOptions options, ILabObserver observer)
         return new ScenarioResult
         {
             Scenario = scenario, Status = status, Error = error, Load = load, Timeline = timeline,
-            WatchStartedAt = watchStarted, Culprits = found, Cost = cost, FailedWith = status == ScenarioStatus.Failed ? ExitCodes.ProcessExited : null,
+            WatchStartedAt = watchStarted, Culprits = found.Culprits, NoCulpritBecause = found.NoneBecause, Cost = cost, FailedWith = status == ScenarioStatus.Failed ? ExitCodes.ProcessExited : null,
         };
     }
 

@@ -175,6 +175,11 @@ public sealed class LabConsoleView(IAnsiConsole console, bool interactive) : ILa
             var top = r.Culprits[0];
             console.Write(Cells.Hanging("  [red]✗[/]", $"{Cells.Escape(r.Scenario.Label)}: [bold]{Cells.Escape(top.BlockingCall)}[/] in [bold]{Cells.Escape(top.UserFrame)}[/] ({top.Threads.ToString("0.#", C)} pool threads held) — {Cells.Escape(top.Advice)}"));
         }
+        // A scenario whose pool starved with no culprit named says why, so "no culprit" never reads as "no blocking".
+        foreach (var r in result.Scenarios.Where(r => r.Culprits.Count == 0 && r.NoCulpritBecause is not null && r.Timeline?.InjectionsByReason.GetValueOrDefault("Starvation") > 0))
+        {
+            console.Write(Cells.Hanging("  [yellow]?[/]", $"{Cells.Escape(r.Scenario.Label)}: no culprit named — {Cells.Escape(r.NoCulpritBecause!)}"));
+        }
         FindingLines.Write(console, FindingVerdicts.Of(result));
     }
 
