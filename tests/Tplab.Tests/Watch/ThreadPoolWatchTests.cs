@@ -74,8 +74,10 @@ public sealed class ThreadPoolWatchTests(DownstreamFixture fixture, ITestOutputH
         var starving = timeline.Samples.Where(s => s.Verdict == PoolVerdict.Starving).ToList();
         Assert.True(starving.Count >= 8, $"only {starving.Count} starving samples");
         var gaps = timeline.Samples.Zip(timeline.Samples.Skip(1), (a, b) => (b.Offset - a.Offset).TotalSeconds).ToList();
-        // Generous: the machine is shared, but a stalled watcher would leave gaps of seconds.
-        Assert.InRange(gaps.Max(), 0.1, 0.8);
+        // The typical gap is the interval; the longest is generous, as the machine is shared (1.64 s seen with the
+        // test lanes and two builds beside it), but a watcher stalled behind the target's 2 s sleeps would show more.
+        Assert.InRange(gaps.Order().ElementAt(gaps.Count / 2), 0.15, 0.4);
+        Assert.InRange(gaps.Max(), 0.1, 1.95);
         // One sample an interval over the span the watch sampled, whatever that span was on this machine: none
         // missed (a quarter of slack for a late tick) and none in a burst. A first tick a little late shortens the
         // span by less than an interval while the count stays (24 gaps over 5.95 s), hence the ceiling.

@@ -50,8 +50,9 @@ public sealed class WatchFleetCliTests(ITestOutputHelper output)
         var name = "TplabFleet" + Environment.ProcessId.ToString(CultureInfo.InvariantCulture);
         await using var first = await StartNamedTargetAsync(name);
         var sampled = new SampledPids();
-        var watch = TplabCli.RunAsync(Limit, new Dictionary<string, string>(), sampled.See, "watch", "-n", name, "--all", "--interval", "0.5s", "--duration", "8s", "--format", "jsonl", "--delay", "off");
+        var watch = TplabCli.RunAsync(Limit, new Dictionary<string, string>(), sampled.See, "watch", "-n", name, "--all", "--interval", "0.5s", "--duration", "15s", "--format", "jsonl", "--delay", "off");
         // The second starts once the watch is running (it has sampled the first), so it is one that starts later.
+        // 15 s: with 8, a busy machine took the rest of the watch to sample the first and start the second.
         await Eventually.UntilAsync(() => sampled.Has(first.Id), TimeSpan.FromSeconds(30), "a sample of the first process");
         await using var second = await StartNamedTargetAsync(name);
 
