@@ -15,7 +15,7 @@ internal sealed record HuntResult(IReadOnlyList<Culprit> Culprits, string? NoneB
 }
 
 /// <summary>
-/// Waits for the watch's first starving sample, then asks diagnose which code blocks the pool threads —
+/// Waits for the watch's first sample of work queued for want of threads or cores, then asks diagnose which code blocks the pool threads —
 /// while the load is still running, so the blocked stacks are there to be seen.
 /// </summary>
 internal static class CulpritHunt
@@ -34,7 +34,10 @@ internal static class CulpritHunt
     {
         try
         {
-            while (watch.Latest?.Verdict.ThreadsHeld() != true)
+            // Any queue the watch does not call healthy: threads held (starving, lock contention), and also "CPU
+            // saturated", which a starving pool on a busy machine can read as for a sample or two (one of its two threads
+            // runnable, the machine's cores taken by others). The capture then says whether threads were blocked.
+            while (watch.Latest?.Verdict is not (PoolVerdict.Starving or PoolVerdict.LockContention or PoolVerdict.CpuSaturated))
             {
                 await Task.Delay(Poll, stopLooking).ConfigureAwait(false);
             }
@@ -47,7 +50,7 @@ internal static class CulpritHunt
         }
         catch (OperationCanceledException) when (stopLooking.IsCancellationRequested && !ct.IsCancellationRequested)
         {
-            return HuntResult.None("the pool did not read starving while the load ran");
+            return HuntResult.None("the pool did not read starving (or short of cores) while the load ran");
         }
         catch (OperationCanceledException)
         {
