@@ -25,7 +25,12 @@ internal static class CommandRunner
         SignalReceived.Observe();
         try
         {
-            OutputRules.Check(parsed); // every command's outputs, before its work
+            // Every command's outputs, before its work; not for --help or --version, which do no work (and may come
+            // without the command's required arguments).
+            if (ReferenceEquals(parsed.Action, parsed.CommandResult.Command.Action))
+            {
+                OutputRules.Check(parsed);
+            }
             return await parsed.InvokeAsync(config);
         }
         catch (Exception e) when (ClosedPipe.Is(e))

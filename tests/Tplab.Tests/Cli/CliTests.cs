@@ -25,6 +25,27 @@ public sealed class CliTests
         Assert.Contains("downstream", stdout, StringComparison.Ordinal);
     }
 
+    // Help needs none of the command's required arguments (compare's A and B once made it an internal error).
+    [Theory]
+    [InlineData("serve")]
+    [InlineData("downstream")]
+    [InlineData("load")]
+    [InlineData("run")]
+    [InlineData("compare")]
+    [InlineData("tune")]
+    [InlineData("watch")]
+    [InlineData("diagnose")]
+    [InlineData("ps")]
+    [InlineData("scan")]
+    [InlineData("fix")]
+    public async Task Help_OfEachCommand_PrintsUsageAndExits0(string command)
+    {
+        var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, command, "--help");
+        Assert.True(code == 0, $"exit {code}: {stderr}");
+        Assert.Contains($"tplab {command}", stdout, StringComparison.Ordinal);
+        Assert.Empty(stderr);
+    }
+
     [Theory]
     // unknown things
     [InlineData("frobnicate")]
