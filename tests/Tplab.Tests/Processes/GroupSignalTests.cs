@@ -46,6 +46,7 @@ public sealed class GroupSignalTests : IDisposable
 
     [PostgresTheory]
     [InlineData("TERM")]
+    [InlineData("INT")]
     [InlineData("KILL")]
     public async Task Run_PrivatePostgres_GroupSignalled_ItStopsWithTplabAndTheRunIsInterrupted(string signal)
     {
@@ -62,7 +63,7 @@ public sealed class GroupSignalTests : IDisposable
         var pgFolders = Directory.GetDirectories(Path.GetTempPath(), "tplab-pg-*").Where(d => _orphans.Marked().Any(p => Tplab.Processes.ProcessFiles.CommandLine(p).Contains(d))).ToList();
         Assert.NotEmpty(pgFolders);
 
-        Orphans.SignalGroup(run.Id, signal);
+        Orphans.SignalGroup(run.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
 
         var code = await _orphans.EndedWithNoneLeftAsync(run);
         Assert.True(await ProcessTable.EventuallyAsync(() => !pgFolders.Any(Directory.Exists), TimeSpan.FromSeconds(20)), "the private PostgreSQL's folder was left");
