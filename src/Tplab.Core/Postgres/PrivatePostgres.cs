@@ -34,15 +34,18 @@ public sealed class PrivatePostgres : IAsyncDisposable
     // $1 folder, $2 binaries, $3 port, $4 "root" when root (PostgreSQL refuses to run as root), $5 seconds per stop
     // step, $6 setpriv ("" when missing: then no parent-death signal, and runuser for root).
     // The guardian ignores SIGINT and SIGPIPE (its reader may be gone: it must still reach its cleanup) and cleans up
-    // once tplab closes its stdin, or on SIGTERM/SIGHUP. Descriptor 8 holds the folder's lock, inherited by every
-    // process started here. The postmaster is the guardian's own child; it is ready when postmaster.pid's eighth line
-    // says so (what pg_ctl -w waits for). A fast stop that times out (a stuck backend) is followed by an immediate one,
-    // then SIGKILL, so the server never outlives the folder it runs in.
+    // once tplab closes its stdin, or on SIGTERM/SIGHUP. Descriptor 8 holds the folder's lock (LockFile), inherited by
+    // every process started here; without flock there is no lock file, and a folder without one is never swept. The
+    // postmaster is the guardian's own child; it is ready when postmaster.pid's eighth line says so (what pg_ctl -w
+    // waits for). A fast stop that times out (a stuck backend) is followed by an immediate one, then SIGKILL, so the
+    // server never outlives the folder it runs in.
     private const string GuardianScript = """
         dir="$1"; bin="$2"; port="$3"; stop="$5"; sp="$6"; as=""; die=""
         trap '' INT PIPE
-        exec 8>"$dir/guardian.lock"
-        command -v flock >/dev/null && flock -n 8
+        if command -v flock >/dev/null; then
+          exec 8>"$dir/guardian.lock"
+          flock -n 8 || { exec 8>&-; rm -f "$dir/guardian.lock"; }
+        fi
         if [ "$4" = root ]; then
           chown postgres: "$dir"
           if [ -n "$sp" ]; then as="$sp --reuid=postgres --regid=postgres --init-groups"; else as="runuser -u postgres"; fi
