@@ -152,6 +152,28 @@ public sealed class GroupSignalTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Signals))]
+    public async Task Scan_GroupSignalledWhileDotnetRestoreRuns_NothingLeft(string signal)
+    {
+        var copy = Tplab.Tests.Scan.Fix.FixProofTests.Copy();
+        try
+        {
+            await using var scan = _orphans.Start("scan", Path.Combine(copy, "Tplab.OrdersService"));
+            Assert.True(await ProcessTable.EventuallyAsync(() => MarkedWithArgument("restore") || scan.HasExited, TimeSpan.FromMinutes(1)), "no dotnet restore started");
+            Assert.False(scan.HasExited, $"scan ended before it could be signalled: {scan.LastLines(5)}");
+
+            Orphans.SignalGroup(scan.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
+
+            var code = await _orphans.EndedWithNoneLeftAsync(scan);
+            AssertInterrupted(signal, code, scan);
+        }
+        finally
+        {
+            Directory.Delete(copy, recursive: true);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Signals))]
     public async Task FixVerify_GroupSignalledWhileTheCommandRuns_ItsGroupEnds(string signal)
     {
         var copy = Tplab.Tests.Scan.Fix.FixProofTests.Copy();
