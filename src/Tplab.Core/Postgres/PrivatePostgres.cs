@@ -7,40 +7,73 @@ namespace Tplab.Postgres;
 
 /// <summary>
 /// A throwaway PostgreSQL server in a temporary folder, reachable only through a Unix socket in that
-/// folder (no TCP port, so no clash with other servers). A small shell guardian owns it, in a session of its own, as
-/// the server is (pg_ctl starts it so): a signal to tplab's whole group reaches neither. When tplab ends, even by
-/// kill -9 of its whole group, the guardian's stdin closes, and it stops the server and deletes the folder.
+/// folder (no TCP port, so no clash with other servers). A small shell guardian owns it, in a session of its own: a
+/// signal to tplab's whole group reaches neither. Two mechanisms end the server, so that killing any one process
+/// cannot leave it running:
+/// <list type="bullet">
+/// <item>when tplab ends, even by kill -9 of its whole group, the guardian's stdin closes, and it stops the server and
+/// deletes the folder;</item>
+/// <item>the guardian starts the postmaster itself (not through <c>pg_ctl start</c>, whose postmaster is reparented to
+/// init at once), under util-linux's <c>setpriv --pdeathsig KILL</c>: when the guardian dies, even by kill -9 and
+/// whether tplab is alive or not, the kernel kills the postmaster, and PostgreSQL's own postmaster-death watch ends its
+/// backends. initdb and pg_ctl stop get the same signal.</item>
+/// </list>
+/// A folder left by a guardian killed before it could delete it is deleted by the next start (<see cref="LeftFolders"/>).
 /// </summary>
 public sealed class PrivatePostgres : IAsyncDisposable
 {
     /// <summary>max_connections of the private server: above the target's pool (500), so the pool is the only cap.</summary>
     public const int MaxConnections = 600;
 
-    // $1 folder, $2 binaries, $3 port, $4 "runuser" when root (PostgreSQL refuses to run as root), $5 seconds per stop
-    // step. pg_ctl starts the server in its own session, so Ctrl+C in tplab's terminal does not reach it; the guardian
-    // ignores SIGINT too and cleans up once tplab closes its stdin, or on SIGTERM/SIGHUP. A fast stop that times out
-    // (a stuck backend) is followed by an immediate one, so the server never outlives the folder it runs in.
+    /// <summary>The prefix of every private server's folder in the temp folder.</summary>
+    public const string FolderPrefix = "tplab-pg-";
+
+    /// <summary>The file the guardian keeps locked (flock) while it, or any server process, lives (named in the script too).</summary>
+    internal const string LockFile = "guardian.lock";
+
+    // $1 folder, $2 binaries, $3 port, $4 "root" when root (PostgreSQL refuses to run as root), $5 seconds per stop
+    // step, $6 setpriv ("" when missing: then no parent-death signal, and runuser for root).
+    // The guardian ignores SIGINT and SIGPIPE (its reader may be gone: it must still reach its cleanup) and cleans up
+    // once tplab closes its stdin, or on SIGTERM/SIGHUP. Descriptor 8 holds the folder's lock (LockFile), inherited by
+    // every process started here; without flock there is no lock file, and a folder without one is never swept. The
+    // postmaster is the guardian's own child; it is ready when postmaster.pid's eighth line says so (what pg_ctl -w
+    // waits for). A fast stop that times out (a stuck backend) is followed by an immediate one, then SIGKILL, so the
+    // server never outlives the folder it runs in.
     private const string GuardianScript = """
-        dir="$1"; bin="$2"; port="$3"; as=""; stop="$5"
-        if [ "$4" = runuser ]; then chown postgres: "$dir"; as="runuser -u postgres --"; fi
-        started=""
+        dir="$1"; bin="$2"; port="$3"; stop="$5"; sp="$6"; as=""; die=""
+        trap '' INT PIPE
+        if command -v flock >/dev/null; then
+          exec 8>"$dir/guardian.lock"
+          flock -n 8 || { exec 8>&-; rm -f "$dir/guardian.lock"; }
+        fi
+        if [ "$4" = root ]; then
+          chown postgres: "$dir"
+          if [ -n "$sp" ]; then as="$sp --reuid=postgres --regid=postgres --init-groups"; else as="runuser -u postgres"; fi
+        fi
+        if [ -n "$sp" ]; then die="${as:-$sp} --pdeathsig KILL --"; elif [ -n "$as" ]; then die="$as --"; fi
+        pm=""
         cleanup() {
-          if [ -n "$started" ]; then
-            $as "$bin/pg_ctl" stop -D "$dir/data" -m fast -w -t "$stop" >/dev/null 2>&1 ||
-              $as "$bin/pg_ctl" stop -D "$dir/data" -m immediate -w -t "$stop" >/dev/null 2>&1
+          if [ -n "$pm" ]; then
+            $die "$bin/pg_ctl" stop -D "$dir/data" -m fast -w -t "$stop" >/dev/null 2>&1 ||
+              $die "$bin/pg_ctl" stop -D "$dir/data" -m immediate -w -t "$stop" >/dev/null 2>&1 ||
+              kill -KILL "$pm" 2>/dev/null
           fi
           rm -rf "$dir"; exit 0
         }
-        trap '' INT
         trap cleanup TERM HUP
-        if ! $as "$bin/initdb" -D "$dir/data" -U tplab -A trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1; then
+        if ! $die "$bin/initdb" -D "$dir/data" -U tplab -A trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1; then
           echo "initdb failed: $(tail -n 2 "$dir/initdb.log" | tr '\n' ' ')"; cleanup
         fi
-        started=yes
-        if ! $as "$bin/pg_ctl" start -D "$dir/data" -w -t 60 -l "$dir/data/server.log" \
-            -o "-k $dir/data -p $port -c listen_addresses= -c max_connections=600 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null 2>&1; then
-          echo "postgres did not start: $(tail -n 2 "$dir/data/server.log" | tr '\n' ' ')"; cleanup
-        fi
+        $die "$bin/postgres" -D "$dir/data" -k "$dir/data" -p "$port" -c listen_addresses= -c max_connections=600 \
+          -c fsync=off -c synchronous_commit=off -c full_page_writes=off </dev/null >"$dir/server.log" 2>&1 &
+        pm=$!
+        i=0
+        until [ "$(sed -n 8p "$dir/data/postmaster.pid" 2>/dev/null)" = "ready   " ]; do
+          if ! kill -0 "$pm" 2>/dev/null || [ $i -ge 600 ]; then
+            echo "postgres did not start: $(tail -n 2 "$dir/server.log" | tr '\n' ' ')"; cleanup
+          fi
+          sleep 0.1; i=$((i+1))
+        done
         echo "tplab-pg ready"
         cat >/dev/null
         cleanup
@@ -81,19 +114,20 @@ public sealed class PrivatePostgres : IAsyncDisposable
         var stop = options.StopTimeout;
         var bin = options.Binaries ?? PostgresBinaries.Find() ?? throw new TplabException(ExitCodes.Environment, PostgresBinaries.HowToEnable);
         var root = Environment.IsPrivilegedProcess;
-        if (root && !File.Exists("/usr/sbin/runuser") && !File.Exists("/sbin/runuser"))
+        if (root && OwnSession.Setpriv is null && !File.Exists("/usr/sbin/runuser") && !File.Exists("/sbin/runuser"))
         {
-            throw new TplabException(ExitCodes.Environment, "PostgreSQL refuses to run as root and runuser was not found to run it as the postgres user");
+            throw new TplabException(ExitCodes.Environment, "PostgreSQL refuses to run as root and neither setpriv nor runuser was found to run it as the postgres user");
         }
-        var folder = Path.Combine(Path.GetTempPath(), "tplab-pg-" + Guid.NewGuid().ToString("N")[..12]);
+        LeftFolders.Sweep(Path.GetTempPath(), TimeSpan.FromMinutes(1));
+        var folder = Path.Combine(Path.GetTempPath(), FolderPrefix + Guid.NewGuid().ToString("N")[..12]);
         Directory.CreateDirectory(folder);
         var port = Random.Shared.Next(20000, 60000);
         var info = new ProcessStartInfo("/bin/sh")
         {
             ArgumentList =
             {
-                "-c", GuardianScript, "tplab-pg", folder, bin, port.ToString(CultureInfo.InvariantCulture), root ? "runuser" : "",
-                Math.Max(1, (int)Math.Ceiling(stop.TotalSeconds)).ToString(CultureInfo.InvariantCulture),
+                "-c", GuardianScript, "tplab-pg", folder, bin, port.ToString(CultureInfo.InvariantCulture), root ? "root" : "",
+                Math.Max(1, (int)Math.Ceiling(stop.TotalSeconds)).ToString(CultureInfo.InvariantCulture), OwnSession.Setpriv ?? "",
             },
         };
         var guardian = ChildProcess.Start(info, "the private PostgreSQL", WhenTplabEnds.CleansUp);

@@ -9,8 +9,10 @@ namespace Tplab.Processes;
 /// guardian, in a session of its own (a signal to tplab's whole group or session does not reach it), starts the command
 /// in another session and process group, then waits on tplab's pipe: when tplab ends, even by kill -9 of its whole
 /// group, the kernel closes the pipe and the guardian ends the command's whole group (TERM, then KILL after 5 s). The
-/// command's first process also gets the kernel's parent-death signal from the guardian. Ctrl+C in tplab's terminal
-/// does not reach the group; tplab decides when it stops.
+/// command runs under a small shell of its own, the group's leader, which gets the kernel's parent-death signal (SIGHUP,
+/// util-linux's <c>setpriv --pdeathsig</c>) from the guardian: if the guardian and its watcher are killed (<c>pkill -9
+/// -f tplab</c>), that shell ends the group the same way, so <c>dotnet run</c>'s app does not survive them. Ctrl+C in
+/// tplab's terminal does not reach the group; tplab decides when it stops.
 /// </summary>
 public sealed class GuardedCommand : IAsyncDisposable
 {
@@ -23,14 +25,28 @@ public sealed class GuardedCommand : IAsyncDisposable
     /// <summary>The guardian's line once the command has exited on its own.</summary>
     public const string ExitedPrefix = "tplab-guardian: exited ";
 
-    // $1 working folder, $2 the command line, $3 setpriv when present. The command's stdin is /dev/null; its output is the guardian's.
-    // Descriptor 3 keeps tplab's pipe for the watcher: a background job's stdin is /dev/null in sh. The watcher must
-    // not hold the guardian's stdout: tplab reads it to its end before it sees the guardian exit.
+    // The group's leader when setpriv is present: $1 the command line. It runs the command as its child and exits with
+    // its code. SIGTERM (the guardian's polite stop, sent to the whole group) only interrupts its wait: the command
+    // decides how to end. SIGHUP is its parent-death signal: the guardian is gone, so it ends the group itself (TERM,
+    // then KILL after 5 s, itself included). A trapped signal is reset to its default in the command, not ignored.
+    private const string Leader = """
+        trap ':' TERM
+        trap 'trap "" HUP; kill -TERM 0; i=0; while kill -0 "$c" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; kill -KILL 0' HUP
+        /bin/sh -c "$1" &
+        c=$!
+        while :; do wait "$c"; s=$?; kill -0 "$c" 2>/dev/null || break; done
+        exit $s
+        """;
+
+    // $1 working folder, $2 the command line, $3 setpriv when present, $4 the leader's script. The command's stdin is
+    // /dev/null; its output is the guardian's. Descriptor 3 keeps tplab's pipe for the watcher: a background job's stdin
+    // is /dev/null in sh. The watcher must not hold the guardian's stdout: tplab reads it to its end before it sees the
+    // guardian exit.
     private const string Script = """
         cd "$1" || { echo "tplab-guardian: cannot enter the working folder $1"; exit 1; }
         trap '' INT
         exec 3<&0
-        if [ -n "$3" ]; then setsid "$3" --pdeathsig KILL -- /bin/sh -c "$2" </dev/null &
+        if [ -n "$3" ]; then setsid "$3" --pdeathsig HUP -- /bin/sh -c "$4" command-leader "$2" </dev/null &
         else setsid /bin/sh -c "$2" </dev/null &
         fi
         pid=$!
@@ -75,7 +91,7 @@ public sealed class GuardedCommand : IAsyncDisposable
         {
             throw TplabException.Usage($"{name}: the working folder {workingDirectory} does not exist");
         }
-        var info = new ProcessStartInfo("/bin/sh") { ArgumentList = { "-c", Script, "tplab-guardian", workingDirectory, commandLine, OwnSession.Setpriv ?? "" } };
+        var info = new ProcessStartInfo("/bin/sh") { ArgumentList = { "-c", Script, "tplab-guardian", workingDirectory, commandLine, OwnSession.Setpriv ?? "", Leader } };
         foreach (var (key, value) in environment)
         {
             info.Environment[key] = value;

@@ -77,8 +77,9 @@ public sealed class LabFaultTests : IDisposable
         await using var run = TplabCli.Start("run", "--plan", plan, "--results", results, "--no-diagnose");
         await run.WaitForLineAsync(l => l.Contains("▸ first:", StringComparison.Ordinal) && l.Contains(" done", StringComparison.Ordinal), TimeSpan.FromMinutes(2));
         var children = ProcessTree.Descendants(run.Id);
-        // The postmaster is pg_ctl's daemon, not tplab's child: found through this run's guardian and its folder.
-        var guardian = Assert.Single(FaultRun.Children(run, "tplab-pg"), p => Tplab.Processes.ProcessFiles.CommandLine(p).Any(a => a.Contains("tplab-pg-", StringComparison.Ordinal)));
+        // The postmaster is the guardian's child, not tplab's: found through this run's guardian (`sh -c SCRIPT tplab-pg
+        // FOLDER …`; the postmaster's own arguments name the folder too) and its folder.
+        var guardian = Assert.Single(FaultRun.Children(run, "tplab-pg"), p => Tplab.Processes.ProcessFiles.CommandLine(p).Contains("tplab-pg"));
         var pgFolder = Tplab.Processes.ProcessFiles.CommandLine(guardian).First(a => a.Contains("tplab-pg-", StringComparison.Ordinal));
         var postmaster = int.Parse(File.ReadLines(Path.Combine(pgFolder, "data", "postmaster.pid")).First(), System.Globalization.CultureInfo.InvariantCulture);
 

@@ -69,6 +69,15 @@ public sealed class PrivatePostgresTests : IDisposable
         Assert.Contains("--pg", PostgresBinaries.HowToEnable, StringComparison.Ordinal);
     }
 
+    // A stand-in postmaster: writes postmaster.pid as the real one does (its pid, and "ready" on the eighth line), then
+    // stays until killed.
+    private const string FakePostgres = """
+        #!/bin/sh
+        while [ $# -gt 0 ]; do case "$1" in -D) d="$2"; shift 2;; *) shift;; esac; done
+        printf '%s\n' $$ "$d" 0 0 "" "" 0 "ready   " > "$d/postmaster.pid"
+        exec sh -c 'while :; do sleep 1; done' fake-postmaster "$d"
+        """;
+
     // A stand-in pg_ctl whose fast stop takes SLOW seconds ("hang": never returns, whatever -t says), so the guardian's
     // and the owner's timeouts are exercised in seconds instead of the real 20 s.
     private const string FakePgCtl = """
@@ -77,8 +86,6 @@ public sealed class PrivatePostgresTests : IDisposable
         while [ $# -gt 0 ]; do case "$1" in -D) d="$2"; shift 2;; -m) m="$2"; shift 2;; -t) t="$2"; shift 2;; -l|-o) shift 2;; *) shift;; esac; done
         slow=$(cat "$(dirname "$0")/slow")
         case "$cmd" in
-          start) sh -c 'while :; do sleep 1; done' fake-postmaster "$d" </dev/null >/dev/null 2>&1 &
-                 echo $! > "$d/postmaster.pid"; exit 0;;
           stop) pid=$(head -n 1 "$d/postmaster.pid")
                 if [ "$m" = immediate ]; then [ "$slow" = hang ] && sleep 600; kill -KILL "$pid"; exit 0; fi
                 [ "$slow" = hang ] && sleep 600
@@ -97,6 +104,7 @@ public sealed class PrivatePostgresTests : IDisposable
     {
         var bin = Binaries(Path.Combine(_folder, "fake-bin"));
         File.WriteAllText(Path.Combine(bin, "pg_ctl"), FakePgCtl.Replace("\r", "", StringComparison.Ordinal) + "\n");
+        File.WriteAllText(Path.Combine(bin, "postgres"), FakePostgres.Replace("\r", "", StringComparison.Ordinal) + "\n");
         File.WriteAllText(Path.Combine(bin, "slow"), slow);
         var stop = TimeSpan.FromSeconds(1);
         var pg = await PrivatePostgres.StartAsync(new PrivatePostgresOptions { Binaries = bin, StopTimeout = stop });

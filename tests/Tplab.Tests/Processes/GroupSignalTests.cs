@@ -46,6 +46,7 @@ public sealed class GroupSignalTests : IDisposable
 
     [PostgresTheory]
     [InlineData("TERM")]
+    [InlineData("INT")]
     [InlineData("KILL")]
     public async Task Run_PrivatePostgres_GroupSignalled_ItStopsWithTplabAndTheRunIsInterrupted(string signal)
     {
@@ -62,7 +63,7 @@ public sealed class GroupSignalTests : IDisposable
         var pgFolders = Directory.GetDirectories(Path.GetTempPath(), "tplab-pg-*").Where(d => _orphans.Marked().Any(p => Tplab.Processes.ProcessFiles.CommandLine(p).Contains(d))).ToList();
         Assert.NotEmpty(pgFolders);
 
-        Orphans.SignalGroup(run.Id, signal);
+        Orphans.SignalGroup(run.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
 
         var code = await _orphans.EndedWithNoneLeftAsync(run);
         Assert.True(await ProcessTable.EventuallyAsync(() => !pgFolders.Any(Directory.Exists), TimeSpan.FromSeconds(20)), "the private PostgreSQL's folder was left");
@@ -108,6 +109,94 @@ public sealed class GroupSignalTests : IDisposable
         var code = await _orphans.EndedWithNoneLeftAsync(scan);
         AssertInterrupted(signal, code, scan);
     }
+
+    [Theory]
+    [MemberData(nameof(Signals))]
+    public async Task Serve_GroupSignalled_TargetDownstreamAndPostgresEnd(string signal)
+    {
+        await using var serve = _orphans.Start("serve", "--port", "0");
+        var ready = await serve.WaitForLineAsync(l => l.StartsWith("tplab serve: listening", StringComparison.Ordinal), TimeSpan.FromMinutes(2));
+        var pgFolder = System.Text.RegularExpressions.Regex.Match(ready, @"\S*tplab-pg-[0-9a-f]+").Value;
+        Assert.True(_orphans.Marked().Count >= 3, "serve, its target and its downstream");
+
+        Orphans.SignalGroup(serve.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
+
+        var code = await _orphans.EndedWithNoneLeftAsync(serve);
+        Assert.True(pgFolder.Length == 0 || await ProcessTable.EventuallyAsync(() => !Directory.Exists(pgFolder), TimeSpan.FromSeconds(20)), "the private PostgreSQL's folder was left");
+        // Stopping is serve's ordinary end.
+        Assert.True(signal == "KILL" || code is ExitCodes.Ok or ExitCodes.Interrupted, $"exit {code}: {serve.LastLines(5)}");
+    }
+
+    [Theory]
+    [MemberData(nameof(Signals))]
+    public async Task Fix_GroupSignalledWhileDotnetRestoreRuns_NothingLeft(string signal)
+    {
+        // A copy without restore output: fix restores it first (a guarded `dotnet restore`), then loads it.
+        var copy = Tplab.Tests.Scan.Fix.FixProofTests.Copy();
+        try
+        {
+            await using var fix = _orphans.Start("fix", Path.Combine(copy, "Tplab.OrdersService"), "-o", Path.Combine(copy, "fix.patch"));
+            Assert.True(await ProcessTable.EventuallyAsync(() => MarkedWithArgument("restore") || fix.HasExited, TimeSpan.FromMinutes(1)), "no dotnet restore started");
+            Assert.False(fix.HasExited, $"fix ended before it could be signalled: {fix.LastLines(5)}");
+
+            Orphans.SignalGroup(fix.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
+
+            var code = await _orphans.EndedWithNoneLeftAsync(fix);
+            AssertInterrupted(signal, code, fix);
+        }
+        finally
+        {
+            Directory.Delete(copy, recursive: true);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Signals))]
+    public async Task Scan_GroupSignalledWhileDotnetRestoreRuns_NothingLeft(string signal)
+    {
+        var copy = Tplab.Tests.Scan.Fix.FixProofTests.Copy();
+        try
+        {
+            await using var scan = _orphans.Start("scan", Path.Combine(copy, "Tplab.OrdersService"));
+            Assert.True(await ProcessTable.EventuallyAsync(() => MarkedWithArgument("restore") || scan.HasExited, TimeSpan.FromMinutes(1)), "no dotnet restore started");
+            Assert.False(scan.HasExited, $"scan ended before it could be signalled: {scan.LastLines(5)}");
+
+            Orphans.SignalGroup(scan.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
+
+            var code = await _orphans.EndedWithNoneLeftAsync(scan);
+            AssertInterrupted(signal, code, scan);
+        }
+        finally
+        {
+            Directory.Delete(copy, recursive: true);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Signals))]
+    public async Task FixVerify_GroupSignalledWhileTheCommandRuns_ItsGroupEnds(string signal)
+    {
+        var copy = Tplab.Tests.Scan.Fix.FixProofTests.Copy();
+        try
+        {
+            // The user's check, with a child of its own in the background (as `dotnet test` has its test hosts).
+            await using var fix = _orphans.Start("fix", Path.Combine(copy, "Tplab.OrdersService"), "--apply", "--force", "--verify", "sleep 600 & sleep 601; wait");
+            Assert.True(await ProcessTable.EventuallyAsync(() => MarkedWithArgument("601") || fix.HasExited, TimeSpan.FromMinutes(3)), "--verify's command did not start");
+            Assert.False(fix.HasExited, $"fix ended before it could be signalled: {fix.LastLines(5)}");
+            Assert.True(MarkedWithArgument("600"), "the command's background child");
+
+            Orphans.SignalGroup(fix.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
+
+            var code = await _orphans.EndedWithNoneLeftAsync(fix);
+            AssertInterrupted(signal, code, fix);
+        }
+        finally
+        {
+            Directory.Delete(copy, recursive: true);
+        }
+    }
+
+    private bool MarkedWithArgument(string argument) => _orphans.Marked().Any(p => Tplab.Processes.ProcessFiles.CommandLine(p).Skip(1).Contains(argument));
 
     private static void AssertInterrupted(string signal, int code, Tplab.Processes.ChildProcess tplab)
     {
