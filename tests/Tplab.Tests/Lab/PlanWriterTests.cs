@@ -76,6 +76,28 @@ public sealed class PlanWriterTests : IDisposable
     }
 
     [Theory]
+    [InlineData("plan.yaml")]
+    [InlineData("plan.json")]
+    public void Write_ThenRead_GivesTheSameRecords(string file)
+    {
+        // One definition of the format: the records the writer writes are the records the reader reads, field by field.
+        var path = Path.Combine(_folder, file);
+        var plan = Plan() with { Service = Plan().Service! with { ReadyPath = "/health", MinThreadsVia = MinThreadsVia.Setting, MinThreadsSetting = "POOL_MIN" } };
+        var written = PlanWriter.From(plan, path);
+        AtomicFile.Write(path, w => PlanWriter.Write(plan, path, ["a comment"], w));
+
+        var document = PlanDocument.Read(path);
+        var read = PlanReader.Records(document, new FieldReader(document));
+
+        JsonAssert.Equal(
+            System.Text.Json.JsonSerializer.Serialize(written, PlanJsonContext.Plans.PlanFile),
+            System.Text.Json.JsonSerializer.Serialize(read, PlanJsonContext.Plans.PlanFile));
+        Assert.NotNull(read.Service!.Environment);
+        Assert.NotNull(read.Scenarios![0]!.Checks);
+        Assert.NotNull(read.Watch);
+    }
+
+    [Theory]
     [InlineData("enabled: maybe", "scenarios[0].enabled: must be true or false")]
     [InlineData("enabled: false", "every scenario is switched off (enabled: false)")]
     [InlineData("checks: [ { rule: sleep } ]", "scenarios[0].checks[0].root: is required")]

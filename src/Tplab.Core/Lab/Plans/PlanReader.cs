@@ -18,20 +18,24 @@ public static class PlanReader
     {
         var document = PlanDocument.Read(path);
         var reader = new FieldReader(document);
-        if (document.Root is not JsonObject)
+        return Check(reader, Records(document, reader), path);
+    }
+
+    /// <summary>The records of a plan's tree, as they are written, before any field is checked.</summary>
+    internal static PlanFile Records(PlanDocument document, FieldReader reader)
+    {
+        if (document.Root is not JsonObject root)
         {
             throw reader.Error("", "the plan must be an object with 'scenarios' or 'matrix'");
         }
-        PlanFile file;
         try
         {
-            file = document.Root.Deserialize(PlanJsonContext.Plans.PlanFile)!;
+            return root.Deserialize(PlanJsonContext.Plans.PlanFile)!;
         }
         catch (JsonException e)
         {
             throw reader.Error(e);
         }
-        return Check(reader, file, path);
     }
 
     private static Experiment Check(FieldReader reader, PlanFile file, string path)
