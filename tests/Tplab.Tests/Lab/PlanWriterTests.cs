@@ -97,6 +97,23 @@ public sealed class PlanWriterTests : IDisposable
         Assert.NotNull(read.Watch);
     }
 
+    [SchemaFact]
+    public async Task Write_Json_ValidatesAgainstThePlanSchema()
+    {
+        var path = Path.Combine(_folder, "plan.json");
+        AtomicFile.Write(path, w => PlanWriter.Write(Plan(), path, [], w)); // without comments: the validator reads plain JSON
+        var written = Path.Combine(_folder, "written.json");
+        File.WriteAllText(written, File.ReadAllText(path));
+        var sample = Path.Combine(_folder, "sample.json");
+        File.WriteAllText(sample, """
+            { "name": "m", "matrix": { "variants": ["sleep"], "minThreads": [null, "50"], "loads": [ { "rate": 10, "duration": 2 } ] },
+              "scenarios": [ { "variant": "sleep", "waitMs": "200", "knobs": { "A": 1, "B": true }, "load": { "requests": 4, "think": "0..1ms" } } ] }
+            """);
+
+        await SchemaValidation.AssertValidAsync(SchemaValidation.SchemaOf("plan"), written, sample);
+        PlanReader.Read(sample); // what the schema takes, tplab reads
+    }
+
     [Theory]
     [InlineData("enabled: maybe", "scenarios[0].enabled: must be true or false")]
     [InlineData("enabled: false", "every scenario is switched off (enabled: false)")]
