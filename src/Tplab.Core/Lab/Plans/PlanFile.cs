@@ -5,7 +5,7 @@ namespace Tplab.Lab.Plans;
 
 /// <summary>
 /// A plan file as written (docs/lab.md), YAML or JSON: the one definition of the format. <see cref="PlanWriter"/> writes
-/// these records (<see cref="PlanRecords"/>: from an experiment) and <see cref="PlanReader"/> reads them back, through
+/// these records (<see cref="PlanWriter.From"/>: from an experiment) and <see cref="PlanReader"/> reads them back, through
 /// <see cref="PlanJsonContext"/> for both syntaxes (YAML through <see cref="PlanDocument"/>'s bounded tree). The records
 /// hold what the file says, not yet checked: numbers as numbers or YAML's text, durations as text, every field optional;
 /// the reader checks each one into the <see cref="Experiments.Experiment"/> and names the field and its line when it
