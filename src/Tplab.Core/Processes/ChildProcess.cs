@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.Diagnostics;
 using Tplab.Common;
 
@@ -15,11 +14,8 @@ namespace Tplab.Processes;
 /// </summary>
 public sealed class ChildProcess : IAsyncDisposable
 {
-    private const int KeptLines = 40;
     private readonly Process _process;
-    private readonly ConcurrentQueue<string> _recent = new();
-    private readonly List<(Func<string, bool> Match, TaskCompletionSource<string> Done)> _waiters = [];
-    private readonly Lock _gate = new();
+    private readonly ChildOutput _output = new();
     private readonly TaskCompletionSource _exited = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly string _name;
     private Watchdog? _watchdog;
@@ -50,28 +46,13 @@ public sealed class ChildProcess : IAsyncDisposable
     public event Action<string>? LineReceived;
 
     /// <summary>The last lines the child printed, oldest first.</summary>
-    public IReadOnlyList<string> RecentOutput => [.. _recent];
+    public IReadOnlyList<string> RecentOutput => _output.Recent;
 
     /// <summary>Lines of tplab's own wrapper (a guardian's bookkeeping), left out of <see cref="LastLines"/>: the user acts on the program's words, not ours.</summary>
     public Func<string, bool>? IsOwnLine { get; set; }
 
-    /// <summary>
-    /// An exit code in words: a shell's 126/127 (cannot run, not found), 128+N for a process ended by signal N
-    /// (as a shell and .NET report it), else the code.
-    /// </summary>
-    public static string DescribeExit(int? code) => code switch
-    {
-        null => "exited",
-        127 => "exited with code 127 (command not found)",
-        126 => "exited with code 126 (the command cannot be run: not executable?)",
-        > 128 and < 160 => $"was killed by signal {(code - 128).Value.ToString(System.Globalization.CultureInfo.InvariantCulture)}{SignalName(code.Value - 128)}",
-        _ => $"exited with code {code.Value.ToString(System.Globalization.CultureInfo.InvariantCulture)}",
-    };
-
-    private static string SignalName(int signal) => signal switch
-    {
-        2 => " (SIGINT)", 6 => " (SIGABRT)", 9 => " (SIGKILL)", 11 => " (SIGSEGV)", 15 => " (SIGTERM)", _ => "",
-    };
+    /// <inheritdoc cref="ExitWords.Describe"/>
+    public static string DescribeExit(int? code) => ExitWords.Describe(code);
 
     /// <summary>
     /// Starts <paramref name="info"/> with its standard streams redirected. <paramref name="whenTplabEnds"/> says how
@@ -125,24 +106,17 @@ public sealed class ChildProcess : IAsyncDisposable
     /// <summary>Waits for the first line that matches; fails with the child's last output if it exits or times out first.</summary>
     public async Task<string> WaitForLineAsync(Func<string, bool> match, TimeSpan timeout, CancellationToken cancellationToken = default)
     {
-        var done = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
-        lock (_gate)
+        var done = _output.WaitFor(match);
+        if (done.IsCompleted)
         {
-            foreach (var line in _recent)
-            {
-                if (match(line))
-                {
-                    return line;
-                }
-            }
-            _waiters.Add((match, done));
+            return await done.ConfigureAwait(false);
         }
         using var timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timer.CancelAfter(timeout);
-        var finished = await Task.WhenAny(done.Task, _exited.Task, Task.Delay(Timeout.Infinite, timer.Token)).ConfigureAwait(false);
-        if (finished == done.Task)
+        var finished = await Task.WhenAny(done, _exited.Task, Task.Delay(Timeout.Infinite, timer.Token)).ConfigureAwait(false);
+        if (finished == done)
         {
-            return await done.Task.ConfigureAwait(false);
+            return await done.ConfigureAwait(false);
         }
         cancellationToken.ThrowIfCancellationRequested();
         var why = finished == _exited.Task ? DescribeExit(ExitCode) + " before it was ready" : $"was not ready after {timeout.TotalSeconds.ToString("0", System.Globalization.CultureInfo.InvariantCulture)} s";
@@ -153,18 +127,7 @@ public sealed class ChildProcess : IAsyncDisposable
     /// The child's last output, on one line, for error messages: stack frames of a crash are left out, the
     /// exception's own line is kept (a user reads "address already in use", not "at TargetHost.RunAsync").
     /// </summary>
-    public string LastLines(int count = 3)
-    {
-        var lines = RecentOutput.Where(l => !string.IsNullOrWhiteSpace(l) && !IsStackFrame(l) && IsOwnLine?.Invoke(l) != true).TakeLast(count).ToArray();
-        return lines.Length == 0 ? "(no output)" : string.Join(" | ", lines);
-    }
-
-    private static bool IsStackFrame(string line)
-    {
-        var t = line.TrimStart();
-        return (t.StartsWith("at ", StringComparison.Ordinal) && line.Length > t.Length)
-            || t.StartsWith("--- End of ", StringComparison.Ordinal);
-    }
+    public string LastLines(int count = 3) => _output.LastLines(count, IsOwnLine);
 
     /// <summary>
     /// Asks the child to end (closes its stdin; a program that does not watch it also gets SIGTERM, as a service
@@ -263,23 +226,7 @@ public sealed class ChildProcess : IAsyncDisposable
         {
             return;
         }
-        List<TaskCompletionSource<string>>? matched = null;
-        lock (_gate)
-        {
-            _recent.Enqueue(line);
-            while (_recent.Count > KeptLines && _recent.TryDequeue(out _))
-            {
-            }
-            for (var i = _waiters.Count - 1; i >= 0; i--)
-            {
-                if (_waiters[i].Match(line))
-                {
-                    (matched ??= []).Add(_waiters[i].Done);
-                    _waiters.RemoveAt(i);
-                }
-            }
-        }
-        matched?.ForEach(d => d.TrySetResult(line));
+        _output.Add(line);
         LineReceived?.Invoke(line);
     }
 
@@ -291,17 +238,4 @@ public sealed class ChildProcess : IAsyncDisposable
         _watchdog?.Dispose();
         _exited.TrySetResult();
     }
-}
-
-/// <summary>How a child ends when tplab dies (even by kill -9, even with its whole process group).</summary>
-public enum WhenTplabEnds
-{
-    /// <summary>It ends itself when its stdin closes (tplab's own programs); the kernel's parent-death signal (SIGKILL) if it cannot.</summary>
-    ChildEndsItself,
-
-    /// <summary>A watchdog kills its process group, and the kernel's parent-death signal kills it: any program that does not watch its stdin (<c>watch -- COMMAND</c>).</summary>
-    Kill,
-
-    /// <summary>A guardian: on its stdin's end it stops what it owns and cleans up, so it must outlive tplab (no parent-death signal).</summary>
-    CleansUp,
 }

@@ -71,6 +71,9 @@ public sealed class PlanReaderTests : IDisposable
     [InlineData("u.yaml", "scenarios:\n  - variant: sleep\n    speed: 3\n    load: { requests: 1 }", "scenarios[0].speed: unknown field")]
     [InlineData("t.yaml", "scenarios:\n  - variant: sleep\n    load: { requests: 1, think: 5..1ms }", "scenarios[0].load.think")]
     [InlineData("empty.yaml", "name: x", "no scenarios")]
+    [InlineData("ms.yaml", "matrix: { variants: [sleep], minThreads: 5, loads: [ { requests: 1 } ] }", "matrix.minThreads: must be a list")]
+    [InlineData("kind.yaml", "scenarios:\n  - { variant: sleep, requests: [/a], load: { requests: 1 } }", "scenarios[0].requests: unknown field")]
+    [InlineData("list.yaml", "scenarios: { a: 1 }", "scenarios: must be a list")]
     [InlineData("dup.yaml", "scenarios:\n  - { variant: sleep, load: { requests: 1 } }\n  - { variant: sleep, load: { requests: 1 } }", "two scenarios have the id")]
     // names become paths under the results folder, and seed experiments' names are taken
     [InlineData("esc.yaml", "name: ../x\nscenarios:\n  - { variant: sleep, load: { requests: 1 } }", "name: must be 1 to 64 letters")]

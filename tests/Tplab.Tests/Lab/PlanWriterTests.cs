@@ -76,6 +76,45 @@ public sealed class PlanWriterTests : IDisposable
     }
 
     [Theory]
+    [InlineData("plan.yaml")]
+    [InlineData("plan.json")]
+    public void Write_ThenRead_GivesTheSameRecords(string file)
+    {
+        // One definition of the format: the records the writer writes are the records the reader reads, field by field.
+        var path = Path.Combine(_folder, file);
+        var plan = Plan() with { Service = Plan().Service! with { ReadyPath = "/health", MinThreadsVia = MinThreadsVia.Setting, MinThreadsSetting = "POOL_MIN" } };
+        var written = PlanWriter.From(plan, path);
+        AtomicFile.Write(path, w => PlanWriter.Write(plan, path, ["a comment"], w));
+
+        var document = PlanDocument.Read(path);
+        var read = PlanReader.Records(document, new FieldReader(document));
+
+        JsonAssert.Equal(
+            System.Text.Json.JsonSerializer.Serialize(written, PlanJsonContext.Plans.PlanFile),
+            System.Text.Json.JsonSerializer.Serialize(read, PlanJsonContext.Plans.PlanFile));
+        Assert.NotNull(read.Service!.Environment);
+        Assert.NotNull(read.Scenarios![0]!.Checks);
+        Assert.NotNull(read.Watch);
+    }
+
+    [SchemaFact]
+    public async Task Write_Json_ValidatesAgainstThePlanSchema()
+    {
+        var path = Path.Combine(_folder, "plan.json");
+        AtomicFile.Write(path, w => PlanWriter.Write(Plan(), path, [], w)); // without comments: the validator reads plain JSON
+        var written = Path.Combine(_folder, "written.json");
+        File.WriteAllText(written, File.ReadAllText(path));
+        var sample = Path.Combine(_folder, "sample.json");
+        File.WriteAllText(sample, """
+            { "name": "m", "matrix": { "variants": ["sleep"], "minThreads": [null, "50"], "loads": [ { "rate": 10, "duration": 2 } ] },
+              "scenarios": [ { "variant": "sleep", "waitMs": "200", "knobs": { "A": 1, "B": true }, "load": { "requests": 4, "think": "0..1ms" } } ] }
+            """);
+
+        await SchemaValidation.AssertValidAsync(SchemaValidation.SchemaOf("plan"), written, sample);
+        PlanReader.Read(sample); // what the schema takes, tplab reads
+    }
+
+    [Theory]
     [InlineData("enabled: maybe", "scenarios[0].enabled: must be true or false")]
     [InlineData("enabled: false", "every scenario is switched off (enabled: false)")]
     [InlineData("checks: [ { rule: sleep } ]", "scenarios[0].checks[0].root: is required")]

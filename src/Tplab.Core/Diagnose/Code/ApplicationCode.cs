@@ -1,6 +1,3 @@
-using System.Reflection.Metadata;
-using System.Reflection.Metadata.Ecma335;
-using System.Reflection.PortableExecutable;
 using Tplab.Blocking;
 using Tplab.Diagnose.Stacks;
 
@@ -10,209 +7,114 @@ namespace Tplab.Diagnose.Code;
 public readonly record struct CallSite(string Type, string Method, bool Pointer, CodeSite At);
 
 /// <summary>
-/// The application's own assemblies, read from the paths the runtime named (the rundown, or a dump's module list), to
-/// follow calls the JIT inlined: when a frame is missing from the stack, the IL says which application method the
-/// known caller reaches that makes the blocking call, and where the call is. Only application assemblies are read (not
-/// the shared framework or library packages); an assembly that cannot be read is skipped.
+/// The application's own code as diagnose reads it, to follow calls the JIT inlined: when a frame is missing from the
+/// stack, the IL says which application method the known caller reaches that makes the blocking call, and where the
+/// call is. One entry point over four parts, each testable alone: the assemblies and their IL
+/// (<see cref="AssemblyIndex"/>), what types are to ASP.NET Core (<see cref="TypeRoles"/>), who calls what
+/// (<see cref="CallGraph"/>) and what the IL registers (<see cref="ApplicationRegistrations"/>).
 /// </summary>
-public sealed partial class ApplicationCode : IDisposable
+public sealed class ApplicationCode : IDisposable
 {
-    private const int MaxDepth = 6;
+    private readonly AssemblyIndex _index;
+    private readonly TypeRoles _types;
+    private readonly CallGraph _calls;
+    private readonly ApplicationRegistrations _registrations;
 
-    private readonly List<Module> _modules = [];
-    private readonly Dictionary<string, List<(Module Module, MethodDefinitionHandle Method)>> _methods = new(StringComparer.Ordinal);
-    private readonly Dictionary<string, List<string>> _stateMachines = new(StringComparer.Ordinal);
-    private readonly Dictionary<string, (MetadataReader Reader, TypeDefinitionHandle Type)> _types = new(StringComparer.Ordinal);
-    private readonly Dictionary<(Module, int), List<IlInstruction>> _instructions = [];
-
-    private ApplicationCode()
+    private ApplicationCode(AssemblyIndex index)
     {
+        _index = index;
+        _types = new TypeRoles(index);
+        _calls = new CallGraph(index, _types);
+        _registrations = new ApplicationRegistrations(index);
     }
 
-    /// <summary>Indexes the methods of the application assemblies among <paramref name="modulePaths"/>.</summary>
-    public static ApplicationCode Load(IEnumerable<string> modulePaths, LibraryCode library)
-    {
-        ArgumentNullException.ThrowIfNull(modulePaths);
-        ArgumentNullException.ThrowIfNull(library);
-        var code = new ApplicationCode();
-        foreach (var path in modulePaths.Distinct(StringComparer.Ordinal))
-        {
-            var name = Path.GetFileNameWithoutExtension(path);
-            if (path.Contains("/shared/Microsoft.", StringComparison.Ordinal) || library.IsLibrary(new StackFrame(name, name + ".", "")) || !File.Exists(path))
-            {
-                continue;
-            }
-            try
-            {
-                var pe = new PEReader(File.OpenRead(path));
-                if (!pe.HasMetadata)
-                {
-                    pe.Dispose();
-                    continue;
-                }
-                var module = new Module(path, pe, pe.GetMetadataReader());
-                code._modules.Add(module);
-                code.Index(module, library);
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException or BadImageFormatException or InvalidOperationException)
-            {
-                // A file the process loaded may be gone or unreadable to us: attribution goes on without it.
-            }
-        }
-        return code;
-    }
+    /// <summary>Indexes the methods of the application assemblies among <paramref name="modulePaths"/>; an assembly that cannot be read is skipped.</summary>
+    public static ApplicationCode Load(IEnumerable<string> modulePaths, LibraryCode library) => new(AssemblyIndex.Load(modulePaths, library));
 
     /// <summary>Methods indexed (0 when no application assembly could be read).</summary>
-    public int MethodCount => _methods.Count;
+    public int MethodCount => _index.MethodCount;
 
     /// <summary>The application assemblies read, by path.</summary>
-    public IEnumerable<string> ModulePaths => _modules.Select(m => m.Path);
+    public IEnumerable<string> ModulePaths => _index.ModulePaths;
 
-    private void Index(Module module, LibraryCode library)
-    {
-        var reader = module.Reader;
-        foreach (var typeHandle in reader.TypeDefinitions)
-        {
-            var typeName = IlCalls.TypeName(reader, typeHandle);
-            if (library.IsLibrary(new StackFrame("", typeName, "")))
-            {
-                continue;
-            }
-            _types.TryAdd(typeName, (reader, typeHandle));
-            foreach (var methodHandle in reader.GetTypeDefinition(typeHandle).GetMethods())
-            {
-                var name = reader.GetString(reader.GetMethodDefinition(methodHandle).Name);
-                var key = typeName + "." + name;
-                if (!_methods.TryGetValue(key, out var list))
-                {
-                    _methods[key] = list = [];
-                }
-                list.Add((module, methodHandle));
-                // "Shop.Api+<Load>d__3.MoveNext" holds the body of the async method "Shop.Api.Load".
-                if (name == "MoveNext" && AsyncMethodOf(typeName) is { } written)
-                {
-                    var asyncKey = written.Type + "." + written.Method;
-                    if (!_stateMachines.TryGetValue(asyncKey, out var machines))
-                    {
-                        _stateMachines[asyncKey] = machines = [];
-                    }
-                    machines.Add(key);
-                }
-            }
-        }
-    }
+    /// <inheritdoc cref="AsyncNames.AsyncMethodOf"/>
+    public static (string Type, string Method)? AsyncMethodOf(string machineType) => AsyncNames.AsyncMethodOf(machineType);
 
-    /// <summary>
-    /// The async method or async lambda whose state machine <paramref name="machineType"/> is: <c>Shop.Api+&lt;Load&gt;d__3</c> →
-    /// (<c>Shop.Api</c>, <c>Load</c>); <c>Shop.Endpoints+&lt;&gt;c+&lt;&lt;Map&gt;b__2_0&gt;d</c> → (<c>Shop.Endpoints+&lt;&gt;c</c>, <c>&lt;Map&gt;b__2_0</c>). Null for other types.
-    /// </summary>
-    public static (string Type, string Method)? AsyncMethodOf(string machineType)
-    {
-        ArgumentNullException.ThrowIfNull(machineType);
-        var plus = machineType.LastIndexOf('+');
-        var match = plus > 0 ? StateMachineName().Match(machineType[(plus + 1)..]) : null;
-        return match is { Success: true } ? (machineType[..plus], match.Groups[1].Value) : null;
-    }
-
-    /// <summary>The method as the IL names its callers' calls: a state machine's MoveNext is its async method (or async lambda).</summary>
-    public static (string Type, string Method) Written(string type, string method) =>
-        method == "MoveNext" && AsyncMethodOf(type) is { } written ? written : (type, method);
-
-    [System.Text.RegularExpressions.GeneratedRegex(@"^<(.+)>d(__\d+)?(`\d+)?$")]
-    private static partial System.Text.RegularExpressions.Regex StateMachineName();
+    /// <inheritdoc cref="AsyncNames.Written"/>
+    public static (string Type, string Method) Written(string type, string method) => AsyncNames.Written(type, method);
 
     /// <summary>True when <paramref name="typeName"/>.<paramref name="methodName"/> is an async method (its body is a state machine's MoveNext).</summary>
-    public bool IsAsync(string typeName, string methodName) => _stateMachines.ContainsKey(typeName + "." + methodName);
+    public bool IsAsync(string typeName, string methodName) => _index.IsAsync(typeName + "." + methodName);
 
     /// <summary>True when the application's assemblies hold <paramref name="typeName"/>.<paramref name="methodName"/> (its IL can be read).</summary>
-    public bool Has(string typeName, string methodName) => _methods.ContainsKey(typeName + "." + methodName);
+    public bool Has(string typeName, string methodName) => _index.Has(typeName + "." + methodName);
 
     /// <summary>Every indexed method named <paramref name="methodName"/> (for example every middleware's InvokeAsync), as (type, method).</summary>
     public IEnumerable<(string Type, string Method)> MethodsNamed(string methodName) =>
-        _methods.Keys.Where(k => k.EndsWith("." + methodName, StringComparison.Ordinal))
+        _index.MethodKeys.Where(k => k.EndsWith("." + methodName, StringComparison.Ordinal))
             .Select(k => (k[..^(methodName.Length + 1)], methodName));
 
-    private readonly record struct MethodBody(Module Module, MethodDefinitionHandle Handle, bool StateMachine);
+    /// <inheritdoc cref="AssemblyIndex.SitesIn"/>
+    public IReadOnlyList<CallSite> SitesIn(string modulePath, int token) => _index.SitesIn(modulePath, token);
 
-    // An async method's body lives in its state machine's MoveNext: "T.M" → also "T+<M>d__N.MoveNext".
-    private IEnumerable<MethodBody> BodiesOf(string key)
-    {
-        foreach (var k in Keys(key))
-        {
-            var stateMachine = !ReferenceEquals(k, key) || k.EndsWith(".MoveNext", StringComparison.Ordinal) && AsyncMethodOf(k[..^".MoveNext".Length]) is not null;
-            if (!_methods.TryGetValue(k, out var list))
-            {
-                continue;
-            }
-            foreach (var (module, handle) in list)
-            {
-                if (Body(module, handle, stateMachine) is { } body)
-                {
-                    yield return body;
-                }
-            }
-        }
-    }
+    /// <inheritdoc cref="CallGraph.Calls"/>
+    public bool Calls(string typeName, string methodName, Func<string, string, bool> isTarget) => _calls.Calls(typeName, methodName, isTarget);
 
-    private MethodBody? Body(Module module, MethodDefinitionHandle handle, bool stateMachine) =>
-        Instructions(module, handle) is null ? null : new MethodBody(module, handle, stateMachine);
+    /// <inheritdoc cref="CallGraph.FirstSite"/>
+    public CallSite? FirstSite(string typeName, string methodName, Func<string, string, bool> isTarget) => _calls.FirstSite(typeName, methodName, isTarget);
 
-    private List<IlInstruction>? Instructions(Module module, MethodDefinitionHandle handle)
-    {
-        var token = MetadataTokens.GetToken(handle);
-        if (_instructions.TryGetValue((module, token), out var known))
-        {
-            return known;
-        }
-        var rva = module.Reader.GetMethodDefinition(handle).RelativeVirtualAddress;
-        List<IlInstruction>? decoded = null;
-        if (rva != 0)
-        {
-            try
-            {
-                decoded = IlInstructions.Of(module.Pe.GetMethodBody(rva));
-            }
-            catch (BadImageFormatException)
-            {
-                decoded = null;
-            }
-        }
-        _instructions[(module, token)] = decoded!;
-        return decoded;
-    }
+    /// <inheritdoc cref="CallGraph.PathTo"/>
+    public IReadOnlyList<(string Type, string Method)>? PathTo(string typeName, string methodName, Func<string, string, bool> isTarget, bool followDelegates = true) =>
+        _calls.PathTo(typeName, methodName, isTarget, followDelegates);
 
-    private IEnumerable<CallSite> Sites(MethodBody body)
-    {
-        var token = MetadataTokens.GetToken(body.Handle);
-        foreach (var call in IlCalls.References(body.Module.Reader, Instructions(body.Module, body.Handle) ?? []))
-        {
-            yield return new CallSite(call.Type, call.Method, call.Pointer, new CodeSite(body.Module.Path, token, call.Offset));
-        }
-    }
+    /// <inheritdoc cref="CallGraph.Reaches"/>
+    public bool Reaches(string typeName, string methodName, Func<string, string, bool> isTarget, bool followDelegates = true) =>
+        _calls.Reaches(typeName, methodName, isTarget, followDelegates);
 
-    private IEnumerable<string> Keys(string key)
-    {
-        yield return key;
-        foreach (var machine in _stateMachines.GetValueOrDefault(key) ?? [])
-        {
-            yield return machine;
-        }
-    }
+    /// <inheritdoc cref="CallGraph.OnlyCaller"/>
+    public (string Type, string Method)? OnlyCaller(Func<string, string, bool> isTarget) => _calls.OnlyCaller(isTarget);
 
-    public void Dispose()
-    {
-        foreach (var module in _modules)
-        {
-            module.Pe.Dispose();
-        }
-    }
+    /// <inheritdoc cref="CallGraph.Implementation"/>
+    public (string Type, string Method)? Implementation(string typeName, string methodName) => _calls.Implementation(typeName, methodName);
 
-    private sealed class Module(string path, PEReader pe, MetadataReader reader)
-    {
-        public string Path { get; } = path;
+    /// <inheritdoc cref="CallGraph.DeclarerOf"/>
+    public (string Type, string Method)? DeclarerOf(string typeName, string methodName) => _calls.DeclarerOf(typeName, methodName);
 
-        public PEReader Pe { get; } = pe;
+    /// <inheritdoc cref="TypeRoles.IsHostedService"/>
+    public bool IsHostedService(string typeName) => _types.IsHostedService(typeName);
 
-        public MetadataReader Reader { get; } = reader;
-    }
+    /// <inheritdoc cref="TypeRoles.ActionCandidates"/>
+    public IEnumerable<(string Type, string Method)> ActionCandidates(bool page) => _types.ActionCandidates(page);
+
+    /// <inheritdoc cref="TypeRoles.IsAssignableTo"/>
+    public bool IsAssignableTo(string typeName, string baseName) => _types.IsAssignableTo(typeName, baseName);
+
+    /// <inheritdoc cref="TypeRoles.ActionRoute"/>
+    public EndpointRegistration? ActionRoute(string typeName, string methodName) => _types.ActionRoute(typeName, methodName);
+
+    /// <inheritdoc cref="ApplicationRegistrations.Endpoints"/>
+    public IReadOnlyList<EndpointRegistration> Endpoints => _registrations.Endpoints;
+
+    /// <inheritdoc cref="ApplicationRegistrations.TimerCallbacks"/>
+    public IReadOnlyList<(string Type, string Method)> TimerCallbacks => _registrations.TimerCallbacks;
+
+    /// <inheritdoc cref="ApplicationRegistrations.Services"/>
+    public IReadOnlyList<ServiceRegistration> Services => _registrations.Services;
+
+    /// <inheritdoc cref="ApplicationRegistrations.TaskBodies"/>
+    public IReadOnlyList<(string Type, string Method)> TaskBodies => _registrations.TaskBodies;
+
+    /// <summary>
+    /// True when the application hands <paramref name="typeName"/>.<paramref name="methodName"/> (a lambda or a method
+    /// group) to ASP.NET Core's <c>Map*</c> as a minimal API endpoint's handler.
+    /// </summary>
+    public bool IsEndpointHandler(string typeName, string methodName) => _registrations.HandlerOf(typeName, methodName) is not null;
+
+    /// <inheritdoc cref="ApplicationRegistrations.HandlerOf"/>
+    public EndpointRegistration? HandlerOf(string typeName, string methodName) => _registrations.HandlerOf(typeName, methodName);
+
+    /// <inheritdoc cref="ApplicationRegistrations.FactoryOf"/>
+    public ServiceRegistration? FactoryOf(string typeName, string methodName) => _registrations.FactoryOf(typeName, methodName);
+
+    public void Dispose() => _index.Dispose();
 }

@@ -7,7 +7,7 @@ using static Tplab.Lab.Plans.PlanReader;
 
 namespace Tplab.Lab.Plans;
 
-/// <summary>Reads typed fields of a plan, accepting YAML's strings for numbers, and names the field in every error.</summary>
+/// <summary>Checks the fields of a plan's records (<see cref="PlanFile"/>) into typed values, naming the field and its line in every error.</summary>
 internal sealed class FieldReader(PlanDocument document)
 {
     public string Path => document.Path;
@@ -20,55 +20,54 @@ internal sealed class FieldReader(PlanDocument document)
         return TplabException.Usage(field.Length == 0 ? $"--plan {Path}: {where}{message}" : $"--plan {Path}: {where}{field}: {message}");
     }
 
-    public void OnlyKnown(JsonObject o, string at, params string[] known)
+    /// <summary>
+    /// Why the plan's tree did not read as <see cref="PlanFile"/>, in the plan's words: the field, its line, what it
+    /// must be and what it is (System.Text.Json's own messages name CLR types; here they become "must be a list").
+    /// </summary>
+    public TplabException Error(JsonException e)
     {
-        var unknown = o.Select(kv => kv.Key).FirstOrDefault(k => !known.Contains(k, StringComparer.Ordinal));
-        if (unknown is not null)
+        var field = FieldOf(e.Path) + (e as PlanValueException)?.Relative;
+        if ((e as PlanValueException)?.Detail is { } detail)
         {
-            throw Error(Join(at, unknown), $"unknown field (expected one of: {string.Join(", ", known)})");
+            return Error(field, detail);
         }
+        var given = Node(field) is { } node ? node.ToJsonString() : "null";
+        var expected = TypeAt(field) switch
+        {
+            var t when t == typeof(string) => "must be a string",
+            { IsGenericType: true } => "must be a list",
+            _ => "must be an object",
+        };
+        return Error(field, $"{expected}, got {given}");
     }
 
-    public string? String(JsonObject o, string at, string field) => o[field] switch
+    public void OnlyKnown(IEnumerable<string>? unknown, string at, IEnumerable<string> known)
     {
-        null => null,
-        JsonValue v when v.TryGetValue<string>(out var s) => s,
-        _ => throw Error(Join(at, field), "must be a string"),
-    };
-
-    /// <summary>true or false (YAML's plain words arrive as strings); null when absent.</summary>
-    public bool? Bool(JsonObject o, string at, string field) => o[field] switch
-    {
-        null => null,
-        JsonValue v when v.GetValueKind() is JsonValueKind.True or JsonValueKind.False => v.GetValue<bool>(),
-        JsonValue v when v.TryGetValue<string>(out var s) && s is "true" or "false" => s == "true",
-        var other => throw Error(Join(at, field), $"must be true or false, got {other.ToJsonString()}"),
-    };
+        if (unknown?.FirstOrDefault() is { } name)
+        {
+            throw Error(Join(at, name), $"unknown field (expected one of: {string.Join(", ", known)})");
+        }
+    }
 
     /// <summary>
     /// A plan's name or a scenario's id: it becomes a folder or file name under the results folder, so it is one
     /// path segment of letters, digits, '.', '-' and '_' (at most 64, not starting with '.'); null when absent.
     /// </summary>
-    public string? Name(JsonObject o, string at, string field) => String(o, at, field) is { } s ? CheckName(s, Join(at, field)) : null;
+    public string? Name(string? name, string field) => name is null ? null : CheckName(name, field);
 
     public string CheckName(string name, string at, string origin = "") =>
         FileNames.IsSafe(name) ? name : throw Error(at, $"{FileNames.Rule} (it names files under the results folder), got '{name}'{origin}");
 
-    public string Variant(JsonObject o, string at) =>
-        Variant(o["variant"] ?? throw Error(Join(at, "variant"), $"is required (one of: {string.Join(", ", Variants.All)})"), Join(at, "variant"));
-
-    public string Variant(JsonNode? node, string at)
+    public string Variant(string? variant, string at)
     {
-        var text = node is JsonValue v && v.TryGetValue<string>(out var s) ? s.TrimStart('/') : null;
+        var text = variant?.TrimStart('/');
         return text is not null && Variants.All.Contains(text) ? text
-            : throw Error(at, $"unknown variant '{node?.ToJsonString()}' (one of: {string.Join(", ", Variants.All)})");
+            : variant is null ? throw Error(at, $"is required (one of: {string.Join(", ", Variants.All)})")
+            : throw Error(at, $"unknown variant '{variant}' (one of: {string.Join(", ", Variants.All)})");
     }
 
-    public int? Int(JsonObject o, string at, string field, int min, int max) => IntValue(o[field], Join(at, field), min, max);
-
-    public int? IntValue(JsonNode? node, string at, int min, int max)
+    public int? Int(double? d, string at, int min, int max)
     {
-        var d = Number(node, at);
         if (d is null)
         {
             return null;
@@ -80,23 +79,18 @@ internal sealed class FieldReader(PlanDocument document)
         return (int)d.Value;
     }
 
-    public double? Double(JsonObject o, string at, string field, double min, double max)
-    {
-        var d = Number(o[field], Join(at, field));
-        return d is null ? null
-            : !(d >= min && d <= max) ? throw Error(Join(at, field), $"must be from {min.ToString(CultureInfo.InvariantCulture)} to {max.ToString(CultureInfo.InvariantCulture)}, got {d.Value.ToString(CultureInfo.InvariantCulture)}")
+    public double? Double(double? d, string at, double min, double max) =>
+        d is null ? null
+            : !(d >= min && d <= max) ? throw Error(at, $"must be from {min.ToString(CultureInfo.InvariantCulture)} to {max.ToString(CultureInfo.InvariantCulture)}, got {d.Value.ToString(CultureInfo.InvariantCulture)}")
             : d;
-    }
 
     /// <summary>A duration of at least <paramref name="min"/> (a bare number is seconds); null when absent.</summary>
-    public TimeSpan? Duration(JsonObject o, string at, string field, TimeSpan min, TimeSpan? max = null)
+    public TimeSpan? Duration(string? text, string at, TimeSpan min, TimeSpan? max = null)
     {
-        var node = o[field];
-        if (node is null)
+        if (text is null)
         {
             return null;
         }
-        var text = node is JsonValue v && v.TryGetValue<string>(out var s) ? s : node.ToJsonString();
         TimeSpan value;
         try
         {
@@ -104,17 +98,16 @@ internal sealed class FieldReader(PlanDocument document)
         }
         catch (TplabException e)
         {
-            throw Error(Join(at, field), e.Message.Trim());
+            throw Error(at, e.Message.Trim());
         }
         var most = max ?? TimeSpan.FromDays(1);
         return value >= min && value <= most ? value
-            : throw Error(Join(at, field), $"must be from {DurationText.Format(min)} to {DurationText.Format(most)}, got '{text}'");
+            : throw Error(at, $"must be from {DurationText.Format(min)} to {DurationText.Format(most)}, got '{text}'");
     }
 
     /// <summary>Think time as <c>MIN..MAX</c> (e.g. <c>0..200ms</c>), as siege's -d and tplab load's --think take it.</summary>
-    public (TimeSpan Min, TimeSpan Max) Think(JsonObject o, string at)
+    public (TimeSpan Min, TimeSpan Max) Think(string? text, string at)
     {
-        var text = String(o, at, "think");
         if (text is null)
         {
             return (TimeSpan.Zero, TimeSpan.Zero);
@@ -122,43 +115,64 @@ internal sealed class FieldReader(PlanDocument document)
         try
         {
             var think = DurationText.ParseRange(text, "");
-            return think.Max <= TimeSpan.FromHours(1) ? (think.Min, think.Max) : throw Error(Join(at, "think"), $"must be at most 1h, got '{text}'");
+            return think.Max <= TimeSpan.FromHours(1) ? (think.Min, think.Max) : throw Error(at, $"must be at most 1h, got '{text}'");
         }
         catch (TplabException e) when (!e.Message.StartsWith("--plan", StringComparison.Ordinal))
         {
-            throw Error(Join(at, "think"), e.Message.Trim());
+            throw Error(at, e.Message.Trim());
         }
     }
 
-    public JsonArray List(JsonObject o, string at, string field) =>
-        o[field] as JsonArray is { Count: > 0 } a ? a : throw Error(Join(at, field), "is required (a non-empty list)");
+    /// <summary>A required non-empty list, each item present.</summary>
+    public IReadOnlyList<T> List<T>(IReadOnlyList<T?>? list, string at, string what = "an object")
+        where T : class =>
+        list is not { Count: > 0 } ? throw Error(at, "is required (a non-empty list)")
+            : [.. list.Select((item, i) => item ?? throw Error($"{at}[{i}]", $"must be {what}"))];
 
-    public IReadOnlyList<KeyValuePair<string, string>> Knobs(JsonObject o, string at) => Map(o, at, "knobs");
+    /// <summary>The items of an optional list, each present.</summary>
+    public IReadOnlyList<T> Items<T>(IReadOnlyList<T?>? list, string at)
+        where T : class =>
+        list is null ? [] : [.. list.Select((item, i) => item ?? throw Error($"{at}[{i}]", "must be an object"))];
 
-    /// <summary>An object of NAME: VALUE (knobs, environment, headers); numbers and booleans are kept as written.</summary>
-    public IReadOnlyList<KeyValuePair<string, string>> Map(JsonObject o, string at, string field)
-    {
-        if (o[field] is null)
-        {
-            return [];
-        }
-        var map = o[field] as JsonObject ?? throw Error(Join(at, field), "must be an object of NAME: VALUE");
-        return [.. map.Select(kv => KeyValuePair.Create(kv.Key, kv.Value switch
-        {
-            JsonValue v when v.TryGetValue<string>(out var s) => s,
-            JsonValue v => v.ToJsonString(),
-            _ => throw Error(Join(at, $"{field}.{kv.Key}"), "must be a number, true/false or a string"),
-        }))];
-    }
+    public static IReadOnlyList<KeyValuePair<string, string>> Pairs(IReadOnlyDictionary<string, string>? map) => map is null ? [] : [.. map];
 
     /// <summary>A file or folder named in the plan, relative to the plan's folder.</summary>
     public string RelativeToPlan(string file) => System.IO.Path.GetFullPath(file, System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(Path))!);
 
-    private double? Number(JsonNode? node, string at) => node switch
+    // System.Text.Json's path ("$.scenarios[0]['a.b']") as the plan's field ("scenarios[0].a.b").
+    private static string FieldOf(string? path)
     {
-        null => null,
-        JsonValue v when v.GetValueKind() == JsonValueKind.Number => v.GetValue<double>(),
-        JsonValue v when v.TryGetValue<string>(out var s) && double.TryParse(s, NumberStyles.Float, CultureInfo.InvariantCulture, out var d) => d,
-        _ => throw Error(at, $"must be a number, got {node.ToJsonString()}"),
-    };
+        var field = (path ?? "$").TrimStart('$');
+        field = System.Text.RegularExpressions.Regex.Replace(field, @"\['((?:[^']|'')*)'\]", m => "." + m.Groups[1].Value);
+        return field.TrimStart('.');
+    }
+
+    // The record type the serializer wanted at a field (what the plan's value should have been).
+    private static Type? TypeAt(string field)
+    {
+        var type = typeof(PlanFile);
+        foreach (System.Text.RegularExpressions.Match part in Parts(field))
+        {
+            type = part.Groups[1].Success
+                ? type?.GetGenericArguments().FirstOrDefault()
+                : type is null ? null : PlanJsonContext.Plans.GetTypeInfo(type)?.Properties.FirstOrDefault(p => p.Name == part.Value)?.PropertyType;
+        }
+        return type is { IsGenericType: true } && type.GetGenericTypeDefinition() == typeof(Nullable<>) ? type.GetGenericArguments()[0] : type;
+    }
+
+    private static System.Text.RegularExpressions.MatchCollection Parts(string field) =>
+        System.Text.RegularExpressions.Regex.Matches(field, @"[^.\[\]]+|\[(\d+)\]");
+
+    // The value at a field of the tree the records were read from (for "got ..." in an error).
+    private JsonNode? Node(string field)
+    {
+        JsonNode? node = document.Root;
+        foreach (System.Text.RegularExpressions.Match part in Parts(field))
+        {
+            node = part.Groups[1].Success
+                ? node is JsonArray a && int.Parse(part.Groups[1].Value, CultureInfo.InvariantCulture) is var i && i < a.Count ? a[i] : null
+                : node is JsonObject o ? o[part.Value] : null;
+        }
+        return node;
+    }
 }

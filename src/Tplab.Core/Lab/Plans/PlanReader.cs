@@ -18,43 +18,60 @@ public static class PlanReader
     {
         var document = PlanDocument.Read(path);
         var reader = new FieldReader(document);
-        var root = document.Root as JsonObject ?? throw reader.Error("", "the plan must be an object with 'scenarios' or 'matrix'");
-        reader.OnlyKnown(root, "", "name", "service", "scenarios", "matrix", "watch");
-        var name = reader.Name(root, "", "name")
+        return Check(reader, Records(document, reader), path);
+    }
+
+    /// <summary>The records of a plan's tree, as they are written, before any field is checked.</summary>
+    internal static PlanFile Records(PlanDocument document, FieldReader reader)
+    {
+        if (document.Root is not JsonObject root)
+        {
+            throw reader.Error("", "the plan must be an object with 'scenarios' or 'matrix'");
+        }
+        try
+        {
+            return root.Deserialize(PlanJsonContext.Plans.PlanFile)!;
+        }
+        catch (JsonException e)
+        {
+            throw reader.Error(e);
+        }
+    }
+
+    private static Experiment Check(FieldReader reader, PlanFile file, string path)
+    {
+        reader.OnlyKnown(file.Unknown?.Keys, "", Known.Plan);
+        var name = reader.Name(file.Name, "name")
             ?? reader.CheckName(Path.GetFileNameWithoutExtension(path), "name", " (taken from the file name: give 'name')");
         if (SeedExperiments.Names.Contains(name, StringComparer.OrdinalIgnoreCase))
         {
             // Results and seed figures are filed by experiment name: a plan must not pass for a seed experiment.
             throw reader.Error("name", $"'{name}' is the name of a seed experiment; give the plan another name");
         }
-        var service = root["service"] is { } sv ? ServiceReader.Read(reader, sv as JsonObject ?? throw reader.Error("service", "must be an object")) : null;
+        var service = file.Service is { } sv ? ServiceReader.Read(reader, sv) : null;
         var scenarios = new List<Scenario>();
-        if (root["scenarios"] is { } list)
+        var items = reader.Items(file.Scenarios, "scenarios");
+        for (var i = 0; i < items.Count; i++)
         {
-            var items = list as JsonArray ?? throw reader.Error("scenarios", "must be a list");
-            for (var i = 0; i < items.Count; i++)
-            {
-                var item = items[i] as JsonObject ?? throw reader.Error($"scenarios[{i}]", "must be an object");
-                scenarios.Add(service is null ? ReadScenario(reader, name, item, $"scenarios[{i}]") : ServiceReader.Scenario(reader, service, name, item, $"scenarios[{i}]"));
-            }
+            scenarios.Add(service is null ? ReadScenario(reader, name, items[i], $"scenarios[{i}]") : ServiceReader.Scenario(reader, service, name, items[i], $"scenarios[{i}]"));
         }
-        if (root["matrix"] is { } m)
+        if (file.Matrix is { } m)
         {
             if (service is not null)
             {
                 throw reader.Error("matrix", "varies the built-in target's variants; with a service, list 'scenarios' with their 'requests'");
             }
-            scenarios.AddRange(ReadMatrix(reader, name, m as JsonObject ?? throw reader.Error("matrix", "must be an object")));
+            scenarios.AddRange(ReadMatrix(reader, name, m));
         }
         if (scenarios.Count == 0)
         {
             throw reader.Error("", "the plan has no scenarios: give 'scenarios' or 'matrix'");
         }
-        if (root["watch"] is not null && service is null)
+        if (file.Watch is not null && service is null)
         {
             throw reader.Error("watch", "lists findings checked by watching your service; it goes with a 'service' section");
         }
-        var watch = root["watch"] is { } w ? FindingChecks.ReadList(reader, w, "watch") : [];
+        var watch = FindingChecks.ReadList(reader, file.Watch, "watch");
         if (scenarios.All(s => !s.Enabled))
         {
             throw reader.Error("", "every scenario is switched off (enabled: false): switch on the ones to run (a plan from tplab scan --plan switches writes off; --plan-writes keeps them on)");
@@ -72,29 +89,33 @@ public static class PlanReader
         };
     }
 
-    private static Scenario ReadScenario(FieldReader r, string experiment, JsonObject o, string at)
+    private static Scenario ReadScenario(FieldReader r, string experiment, PlanScenario o, string at)
     {
-        r.OnlyKnown(o, at, "id", "variant", "waitMs", "minThreads", "knobs", "load", "deadline");
-        var variant = r.Variant(o, at);
-        var pool = new ThreadPoolSettings { MinThreads = r.Int(o, at, "minThreads", 1, short.MaxValue), Knobs = r.Knobs(o, at) };
-        var load = ReadLoad(r, o["load"] as JsonObject ?? throw r.Error(Join(at, "load"), "is required (an object)"), Join(at, "load"));
-        var given = r.Name(o, at, "id");
+        r.OnlyKnown(Known.Given(o, service: false), at, Known.TargetScenario);
+        var variant = r.Variant(o.Variant, Join(at, "variant"));
+        var pool = new ThreadPoolSettings { MinThreads = r.Int(o.MinThreads, Join(at, "minThreads"), 1, short.MaxValue), Knobs = FieldReader.Pairs(o.Knobs) };
+        var load = ReadLoad(r, o.Load ?? throw r.Error(Join(at, "load"), "is required (an object)"), Join(at, "load"));
+        var given = r.Name(o.Id, Join(at, "id"));
         var id = given ?? AutoId(variant, pool, load);
         return new Scenario
         {
-            Experiment = experiment, Id = id, Name = given, Variant = variant, WaitMs = r.Int(o, at, "waitMs", 0, 600_000) ?? 1000,
-            ThreadPool = pool, Load = load, Deadline = r.Duration(o, at, "deadline", TimeSpan.FromSeconds(1)) ?? TimeSpan.FromMinutes(5),
+            Experiment = experiment, Id = id, Name = given, Variant = variant, WaitMs = r.Int(o.WaitMs, Join(at, "waitMs"), 0, 600_000) ?? 1000,
+            ThreadPool = pool, Load = load, Deadline = r.Duration(o.Deadline, Join(at, "deadline"), TimeSpan.FromSeconds(1)) ?? TimeSpan.FromMinutes(5),
         };
     }
 
-    private static IEnumerable<Scenario> ReadMatrix(FieldReader r, string experiment, JsonObject m)
+    private static IEnumerable<Scenario> ReadMatrix(FieldReader r, string experiment, PlanMatrix m)
     {
-        r.OnlyKnown(m, "matrix", "variants", "waitMs", "minThreads", "loads");
-        var variants = r.List(m, "matrix", "variants").Select((v, i) => r.Variant(v, $"matrix.variants[{i}]")).ToList();
-        var mins = m["minThreads"] is JsonArray a ? a.Select((v, i) => r.IntValue(v, $"matrix.minThreads[{i}]", 1, short.MaxValue)).ToList() : [null];
-        var loads = r.List(m, "matrix", "loads").Select((l, i) =>
-            ReadLoad(r, l as JsonObject ?? throw r.Error($"matrix.loads[{i}]", "must be an object"), $"matrix.loads[{i}]")).ToList();
-        var wait = r.Int(m, "matrix", "waitMs", 0, 600_000) ?? 1000;
+        r.OnlyKnown(m.Unknown?.Keys, "matrix", Known.Matrix);
+        var variants = m.Variants is { Count: > 0 } vs ? vs.Select((v, i) => r.Variant(v, $"matrix.variants[{i}]")).ToList() : throw r.Error("matrix.variants", "is required (a non-empty list)");
+        var mins = m.MinThreads is { } a ? a.Select((v, i) => r.Int(v, $"matrix.minThreads[{i}]", 1, short.MaxValue)).ToList() : [null];
+        var loads = r.List(m.Loads, "matrix.loads").Select((l, i) => ReadLoad(r, l, $"matrix.loads[{i}]")).ToList();
+        var wait = r.Int(m.WaitMs, "matrix.waitMs", 0, 600_000) ?? 1000;
+        return Cross(experiment, variants, mins, loads, wait);
+    }
+
+    private static IEnumerable<Scenario> Cross(string experiment, List<string> variants, List<int?> mins, List<LoadProfile> loads, int wait)
+    {
         foreach (var variant in variants)
         {
             foreach (var min in mins)
@@ -112,28 +133,28 @@ public static class PlanReader
         }
     }
 
-    internal static LoadProfile ReadLoad(FieldReader r, JsonObject o, string at)
+    internal static LoadProfile ReadLoad(FieldReader r, PlanLoad o, string at)
     {
-        r.OnlyKnown(o, at, "model", "concurrency", "requests", "loops", "rampUp", "duration", "think", "rate", "timeout");
-        var model = (r.String(o, at, "model") ?? (o["rate"] is null ? "closed" : "open")) switch
+        r.OnlyKnown(o.Unknown?.Keys, at, Known.Load);
+        var model = (o.Model ?? (o.Rate is null ? "closed" : "open")) switch
         {
             "closed" => LoadModel.Closed,
             "open" => LoadModel.Open,
             var other => throw r.Error(Join(at, "model"), $"must be 'closed' or 'open', got '{other}'"),
         };
-        var (thinkMin, thinkMax) = r.Think(o, at);
+        var (thinkMin, thinkMax) = r.Think(o.Think, Join(at, "think"));
         var profile = new LoadProfile
         {
             Model = model,
-            Concurrency = r.Int(o, at, "concurrency", 1, 10_000) ?? 1,
-            Requests = r.Int(o, at, "requests", 1, 10_000_000),
-            Loops = r.Int(o, at, "loops", 1, 1_000_000),
-            RampUp = r.Duration(o, at, "rampUp", TimeSpan.Zero) ?? TimeSpan.Zero,
-            Duration = r.Duration(o, at, "duration", TimeSpan.FromMilliseconds(100)),
+            Concurrency = r.Int(o.Concurrency, Join(at, "concurrency"), 1, 10_000) ?? 1,
+            Requests = r.Int(o.Requests, Join(at, "requests"), 1, 10_000_000),
+            Loops = r.Int(o.Loops, Join(at, "loops"), 1, 1_000_000),
+            RampUp = r.Duration(o.RampUp, Join(at, "rampUp"), TimeSpan.Zero) ?? TimeSpan.Zero,
+            Duration = r.Duration(o.Duration, Join(at, "duration"), TimeSpan.FromMilliseconds(100)),
             ThinkMin = thinkMin,
             ThinkMax = thinkMax,
-            Rate = r.Double(o, at, "rate", 0.001, 100_000) ?? 0,
-            Timeout = r.Duration(o, at, "timeout", TimeSpan.FromMilliseconds(1), TimeSpan.FromHours(1)) ?? TimeSpan.FromSeconds(30),
+            Rate = r.Double(o.Rate, Join(at, "rate"), 0.001, 100_000) ?? 0,
+            Timeout = r.Duration(o.Timeout, Join(at, "timeout"), TimeSpan.FromMilliseconds(1), TimeSpan.FromHours(1)) ?? TimeSpan.FromSeconds(30),
         };
         if (model == LoadModel.Open && (profile.Rate <= 0 || profile.Duration is null))
         {

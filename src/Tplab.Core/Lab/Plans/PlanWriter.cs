@@ -1,18 +1,17 @@
 using System.Globalization;
 using System.Text;
+using System.Text.Json;
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Launch.Service;
-using System.Text.Json;
-using System.Text.Json.Nodes;
 
 namespace Tplab.Lab.Plans;
 
 /// <summary>
-/// Writes a plan of the user's service, in the fields <see cref="PlanReader"/> reads back into the same
-/// <see cref="Experiment"/> (one definition of the format: docs/lab.md): one tree of fields, the one the reader reads,
-/// saved as JSON when the file ends in <c>.json</c> (the comments as <c>//</c> lines, which the reader skips, like
-/// appsettings.json) and as YAML otherwise. Scenarios switched off are written with <c>enabled: false</c>, after those that run.
+/// Writes a plan of the user's service as the records <see cref="PlanReader"/> reads back into the same
+/// <see cref="Experiment"/> (<see cref="PlanFile"/>, the one definition of the format: docs/lab.md): as JSON when the
+/// file ends in <c>.json</c> (the comments as <c>//</c> lines, which the reader skips, like appsettings.json) and as YAML
+/// otherwise. Scenarios switched off are written with <c>enabled: false</c>, after those that run.
 /// </summary>
 public static class PlanWriter
 {
@@ -22,173 +21,114 @@ public static class PlanWriter
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(comments);
         ArgumentNullException.ThrowIfNull(writer);
-        var service = plan.Service ?? throw new ArgumentException("only a plan of the user's service is written", nameof(plan));
         var json = planPath.EndsWith(".json", StringComparison.OrdinalIgnoreCase);
         foreach (var line in comments)
         {
             var text = TerminalText.Escape(line); // a comment is for people: a control character in it would make the file unreadable
             writer.WriteLine(json ? (text.Length == 0 ? "//" : "// " + text) : (text.Length == 0 ? "#" : "# " + text));
         }
-        var root = new JsonObject { { "name", Scalar(plan.Name) }, { "service", Service(service, planPath) } };
-        root.Add("scenarios", new JsonArray([.. plan.Scenarios.Concat(plan.SwitchedOff).Select(Scenario)]));
-        if (plan.Watch.Count > 0)
-        {
-            root.Add("watch", new JsonArray([.. plan.Watch.Select(Check)]));
-        }
+        var file = From(plan, planPath);
         if (json)
         {
-            writer.WriteLine(root.ToJsonString(Indented));
+            writer.Write(JsonSerializer.Serialize(file, PlanJsonContext.Plans.PlanFile));
+            writer.Write('\n');
         }
         else
         {
-            PlanYaml.Write(root, writer);
+            PlanYaml.Write(JsonSerializer.SerializeToNode(file, PlanJsonContext.Plans.PlanFile)!, writer);
         }
     }
 
-    private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
-
-    private static JsonObject Map(IEnumerable<KeyValuePair<string, string>> pairs)
+    /// <summary>The records of <paramref name="plan"/>, a plan of the user's service, to be saved at <paramref name="planPath"/>.</summary>
+    internal static PlanFile From(Experiment plan, string planPath)
     {
-        var o = new JsonObject();
+        var service = plan.Service ?? throw new ArgumentException("only a plan of the user's service is written", nameof(plan));
+        return new PlanFile
+        {
+            Name = plan.Name,
+            Service = Service(service, planPath),
+            Scenarios = [.. plan.Scenarios.Concat(plan.SwitchedOff).Select(Scenario)],
+            Watch = plan.Watch.Count > 0 ? [.. plan.Watch.Select(Check)] : null,
+        };
+    }
+
+    private static PlanService Service(ServiceDefinition s, string planPath)
+    {
+        var planFolder = Path.GetDirectoryName(Path.GetFullPath(planPath))!;
+        return new PlanService
+        {
+            Command = s.Command,
+            WorkingDirectory = s.Command is null ? null : Folder(planFolder, Path.GetFullPath(s.WorkingDirectory, planFolder)),
+            Environment = Map(s.Environment),
+            Url = s.Url?.GetLeftPart(UriPartial.Authority),
+            Pid = s.ProcessId,
+            Ready = s.ReadyPath,
+            StartTimeout = DurationText.Format(s.StartTimeout),
+            MinThreadsVia = s.MinThreadsVia switch
+            {
+                null => null,
+                MinThreadsVia.RuntimeConfig => "runtimeconfig",
+                MinThreadsVia.Environment => "environment",
+                _ => "setting",
+            },
+            MinThreadsSetting = s.MinThreadsSetting,
+            WarmUp = s.WarmUpRequests,
+        };
+    }
+
+    private static PlanScenario Scenario(Scenario s) => new()
+    {
+        Id = s.Id,
+        Enabled = s.Enabled ? null : false,
+        Requests = [.. s.Requests.Select(Request)],
+        MinThreads = s.ThreadPool.MinThreads,
+        Knobs = Map(s.ThreadPool.Knobs),
+        Load = Load(s.Load),
+        Deadline = DurationText.Format(s.Deadline),
+        Checks = s.Checks.Count > 0 ? [.. s.Checks.Select(Check)] : null,
+    };
+
+    private static PlanRequest Request(RequestSpec r) => new()
+    {
+        Method = r.Method,
+        Path = r.Path,
+        Headers = Map(r.Headers),
+        Body = r.Body.IsEmpty ? null : Encoding.UTF8.GetString(r.Body.Span),
+        Weight = r.Weight != 1 ? r.Weight : null,
+        Name = r.Name,
+    };
+
+    private static PlanLoad Load(LoadProfile l) => new()
+    {
+        Model = l.Model == LoadModel.Open ? "open" : "closed",
+        Rate = l.Model == LoadModel.Open ? l.Rate : null,
+        Concurrency = l.Model == LoadModel.Open ? null : l.Concurrency,
+        Requests = l.Requests,
+        Loops = l.Loops,
+        RampUp = l.RampUp > TimeSpan.Zero ? DurationText.Format(l.RampUp) : null,
+        Duration = l.Duration is { } d ? DurationText.Format(d) : null,
+        Think = l.ThinkMax > TimeSpan.Zero ? string.Create(CultureInfo.InvariantCulture, $"{DurationText.Format(l.ThinkMin)}..{DurationText.Format(l.ThinkMax)}") : null,
+        Timeout = DurationText.Format(l.Timeout),
+    };
+
+    private static PlanCheck Check(FindingCheck c) => new()
+    {
+        Rule = c.Rule, Root = c.Root, UserMethod = c.UserMethod, BlockingCall = c.BlockingCall, Severity = c.Severity, At = c.At,
+    };
+
+    // Absent when empty, as the reader takes an absent map; the order of the pairs is kept.
+    private static Dictionary<string, string>? Map(IReadOnlyList<KeyValuePair<string, string>> pairs)
+    {
+        if (pairs.Count == 0)
+        {
+            return null;
+        }
+        var map = new Dictionary<string, string>(StringComparer.Ordinal);
         foreach (var (key, value) in pairs)
         {
-            o[key] = Scalar(value);
+            map[key] = value;
         }
-        return o;
-    }
-
-    private static JsonObject Service(ServiceDefinition s, string planPath)
-    {
-        var o = new JsonObject();
-        if (s.Command is { } command)
-        {
-            o.Add("command", Scalar(command));
-            var planFolder = Path.GetDirectoryName(Path.GetFullPath(planPath))!;
-            o.Add("workingDirectory", Scalar(Folder(planFolder, Path.GetFullPath(s.WorkingDirectory, planFolder))));
-        }
-        if (s.Environment.Count > 0)
-        {
-            o.Add("environment", Map(s.Environment));
-        }
-        if (s.Url is { } url)
-        {
-            o.Add("url", Scalar(url.GetLeftPart(UriPartial.Authority)));
-        }
-        if (s.ProcessId is int pid)
-        {
-            o.Add("pid", Number(pid));
-        }
-        if (s.ReadyPath is { } ready)
-        {
-            o.Add("ready", Scalar(ready));
-        }
-        o.Add("startTimeout", Scalar(DurationText.Format(s.StartTimeout)));
-        if (s.MinThreadsVia is { } via)
-        {
-            o.Add("minThreadsVia", Scalar(via switch { MinThreadsVia.RuntimeConfig => "runtimeconfig", MinThreadsVia.Environment => "environment", _ => "setting" }));
-        }
-        if (s.MinThreadsSetting is { } setting)
-        {
-            o.Add("minThreadsSetting", Scalar(setting));
-        }
-        o.Add("warmUp", Number(s.WarmUpRequests));
-        return o;
-    }
-
-    private static JsonObject Scenario(Scenario s)
-    {
-        var o = new JsonObject { { "id", Scalar(s.Id) } };
-        if (!s.Enabled)
-        {
-            o.Add("enabled", false);
-        }
-        o.Add("requests", new JsonArray([.. s.Requests.Select(Request)]));
-        if (s.ThreadPool.MinThreads is int min)
-        {
-            o.Add("minThreads", Number(min));
-        }
-        if (s.ThreadPool.Knobs.Count > 0)
-        {
-            o.Add("knobs", Map(s.ThreadPool.Knobs));
-        }
-        o.Add("load", Load(s.Load));
-        o.Add("deadline", Scalar(DurationText.Format(s.Deadline)));
-        if (s.Checks.Count > 0)
-        {
-            o.Add("checks", new JsonArray([.. s.Checks.Select(Check)]));
-        }
-        return o;
-    }
-
-    private static JsonObject Request(RequestSpec r)
-    {
-        var o = new JsonObject { { "method", Scalar(r.Method) }, { "path", Scalar(r.Path) } };
-        if (r.Headers.Count > 0)
-        {
-            o.Add("headers", Map(r.Headers));
-        }
-        if (!r.Body.IsEmpty)
-        {
-            o.Add("body", Scalar(Encoding.UTF8.GetString(r.Body.Span)));
-        }
-        if (r.Weight != 1)
-        {
-            o.Add("weight", Number(r.Weight));
-        }
-        if (r.Name is { } name)
-        {
-            o.Add("name", Scalar(name));
-        }
-        return o;
-    }
-
-    private static JsonObject Load(LoadProfile l)
-    {
-        var o = new JsonObject { { "model", Scalar(l.Model == LoadModel.Open ? "open" : "closed") } };
-        if (l.Model == LoadModel.Open)
-        {
-            o.Add("rate", JsonValue.Create(l.Rate));
-        }
-        else
-        {
-            o.Add("concurrency", Number(l.Concurrency));
-        }
-        if (l.Requests is int n)
-        {
-            o.Add("requests", Number(n));
-        }
-        if (l.Loops is int loops)
-        {
-            o.Add("loops", Number(loops));
-        }
-        if (l.RampUp > TimeSpan.Zero)
-        {
-            o.Add("rampUp", Scalar(DurationText.Format(l.RampUp)));
-        }
-        if (l.Duration is { } d)
-        {
-            o.Add("duration", Scalar(DurationText.Format(d)));
-        }
-        if (l.ThinkMax > TimeSpan.Zero)
-        {
-            o.Add("think", Scalar($"{DurationText.Format(l.ThinkMin)}..{DurationText.Format(l.ThinkMax)}"));
-        }
-        o.Add("timeout", Scalar(DurationText.Format(l.Timeout)));
-        return o;
-    }
-
-    private static JsonObject Check(FindingCheck c)
-    {
-        var o = new JsonObject
-        {
-            { "rule", Scalar(c.Rule) }, { "root", Scalar(c.Root) }, { "userMethod", Scalar(c.UserMethod) },
-            { "blockingCall", Scalar(c.BlockingCall) }, { "severity", Scalar(c.Severity) },
-        };
-        if (c.At is { } at)
-        {
-            o.Add("at", Scalar(at));
-        }
-        return o;
+        return map;
     }
 
     // Relative to the plan when they share a folder below the root (the plan moves with the project), else absolute.
@@ -199,8 +139,4 @@ public static class PlanWriter
         var depth = planFolder.Split(Path.DirectorySeparatorChar, StringSplitOptions.RemoveEmptyEntries).Length;
         return Path.IsPathRooted(relative) || climbs >= depth ? folder : relative;
     }
-
-    private static JsonValue Number(int value) => JsonValue.Create(value);
-
-    private static JsonValue Scalar(string value) => JsonValue.Create(value);
 }

@@ -5,7 +5,7 @@ using YamlDotNet.RepresentationModel;
 
 namespace Tplab.Lab.Plans;
 
-/// <summary>Saves a plan's tree of fields (the one <see cref="PlanReader"/> reads) as YAML.</summary>
+/// <summary>Saves a plan's records (<see cref="PlanFile"/>, as the serializer's tree) as YAML, which <see cref="PlanYamlBuilder"/> reads back into the same tree.</summary>
 internal static class PlanYaml
 {
     public static void Write(JsonNode root, TextWriter writer) =>

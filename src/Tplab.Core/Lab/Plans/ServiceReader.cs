@@ -1,5 +1,4 @@
 using System.Text;
-using System.Text.Json.Nodes;
 using Tplab.Lab.Experiments;
 using Tplab.Launch;
 using Tplab.Launch.Service;
@@ -12,11 +11,11 @@ internal static class ServiceReader
 {
     private static readonly string[] Methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
-    public static ServiceDefinition Read(FieldReader r, JsonObject o)
+    public static ServiceDefinition Read(FieldReader r, PlanService o)
     {
         const string at = "service";
-        r.OnlyKnown(o, at, "command", "workingDirectory", "environment", "url", "ready", "startTimeout", "pid", "minThreadsVia", "minThreadsSetting", "warmUp");
-        var command = r.String(o, at, "command");
+        r.OnlyKnown(o.Unknown?.Keys, at, Known.Service);
+        var command = o.Command;
         if (command is not null && command.Trim().Length == 0)
         {
             throw r.Error("service.command", "is empty; give the command that starts your service (for example: dotnet run --project src/Api)");
@@ -25,8 +24,8 @@ internal static class ServiceReader
         {
             throw r.Error("service.command", "must be one line (it holds a line break or a NUL byte)");
         }
-        var pid = r.Int(o, at, "pid", 1, int.MaxValue);
-        var urlText = r.String(o, at, "url");
+        var pid = r.Int(o.Pid, "service.pid", 1, int.MaxValue);
+        var urlText = o.Url;
         Uri? url = null;
         if (urlText is not null && (!Uri.TryCreate(urlText, UriKind.Absolute, out url) || url.Scheme is not ("http" or "https")))
         {
@@ -51,7 +50,7 @@ internal static class ServiceReader
         {
             throw r.Error("service.url", "is required with 'pid'");
         }
-        var via = r.String(o, at, "minThreadsVia") switch
+        var via = o.MinThreadsVia switch
         {
             null => (MinThreadsVia?)null,
             "runtimeconfig" => MinThreadsVia.RuntimeConfig,
@@ -59,7 +58,7 @@ internal static class ServiceReader
             "setting" => MinThreadsVia.Setting,
             var other => throw r.Error("service.minThreadsVia", $"must be runtimeconfig, environment or setting, got '{other}'"),
         };
-        var setting = r.String(o, at, "minThreadsSetting");
+        var setting = o.MinThreadsSetting;
         if ((via == MinThreadsVia.Setting) != (setting is not null))
         {
             throw r.Error("service.minThreadsSetting", "names the environment variable your app reads for SetMinThreads; it goes with minThreadsVia: setting, and only with it");
@@ -68,59 +67,54 @@ internal static class ServiceReader
         {
             throw r.Error("service.minThreadsVia", "runtimeconfig needs a plain 'dotnet APP.dll' command (tplab runs it with a generated runtimeconfig.json)");
         }
-        var ready = r.String(o, at, "ready");
+        var ready = o.Ready;
         return new ServiceDefinition
         {
             Command = command,
-            WorkingDirectory = r.RelativeToPlan(r.String(o, at, "workingDirectory") ?? "."),
-            Environment = Variables(r, r.Map(o, at, "environment"), "service.environment"),
+            WorkingDirectory = r.RelativeToPlan(o.WorkingDirectory ?? "."),
+            Environment = Variables(r, FieldReader.Pairs(o.Environment), "service.environment"),
             Url = url is null ? null : new Uri(url.GetLeftPart(UriPartial.Authority) + "/"),
             ReadyPath = ready is null ? null : "/" + ready.TrimStart('/'),
-            StartTimeout = r.Duration(o, at, "startTimeout", TimeSpan.FromSeconds(1), TimeSpan.FromHours(1)) ?? TimeSpan.FromSeconds(60),
+            StartTimeout = r.Duration(o.StartTimeout, "service.startTimeout", TimeSpan.FromSeconds(1), TimeSpan.FromHours(1)) ?? TimeSpan.FromSeconds(60),
             ProcessId = pid,
             MinThreadsVia = via,
             MinThreadsSetting = setting,
-            WarmUpRequests = r.Int(o, at, "warmUp", 0, 10_000) ?? 8,
+            WarmUpRequests = r.Int(o.WarmUp, "service.warmUp", 0, 10_000) ?? 8,
         };
     }
 
-    public static Scenario Scenario(FieldReader r, ServiceDefinition service, string experiment, JsonObject o, string at)
+    public static Scenario Scenario(FieldReader r, ServiceDefinition service, string experiment, PlanScenario o, string at)
     {
-        r.OnlyKnown(o, at, "id", "requests", "minThreads", "knobs", "load", "deadline", "enabled", "checks");
-        var list = r.List(o, at, "requests");
+        r.OnlyKnown(Known.Given(o, service: true), at, Known.ServiceScenario);
+        var list = r.List(o.Requests, Join(at, "requests"), "a path or an object with method, path, headers, body or bodyFile, weight, name");
         var requests = list.Select((n, i) => Request(r, n, Join(at, $"requests[{i}]"))).ToList();
-        var pool = new ThreadPoolSettings { MinThreads = r.Int(o, at, "minThreads", 1, short.MaxValue), Knobs = r.Knobs(o, at) };
+        var pool = new ThreadPoolSettings { MinThreads = r.Int(o.MinThreads, Join(at, "minThreads"), 1, short.MaxValue), Knobs = FieldReader.Pairs(o.Knobs) };
         if (service.ProcessId is int pid && pool != ThreadPoolSettings.Default)
         {
             throw r.Error(at, $"process {pid} is already running, so its pool settings cannot change: give service.command to let tplab start it, or drop minThreads and knobs");
         }
-        var load = ReadLoad(r, o["load"] as JsonObject ?? throw r.Error(Join(at, "load"), "is required (an object)"), Join(at, "load"));
-        var given = r.Name(o, at, "id");
+        var load = ReadLoad(r, o.Load ?? throw r.Error(Join(at, "load"), "is required (an object)"), Join(at, "load"));
+        var given = r.Name(o.Id, Join(at, "id"));
         return new Scenario
         {
             Experiment = experiment, Id = given ?? AutoId(Slug(requests[0].Path), pool, load), Name = given, Requests = requests,
-            ThreadPool = pool, Load = load, Deadline = r.Duration(o, at, "deadline", TimeSpan.FromSeconds(1)) ?? TimeSpan.FromMinutes(5),
-            Enabled = r.Bool(o, at, "enabled") ?? true,
-            Checks = o["checks"] is { } checks ? FindingChecks.ReadList(r, checks, Join(at, "checks")) : [],
+            ThreadPool = pool, Load = load, Deadline = r.Duration(o.Deadline, Join(at, "deadline"), TimeSpan.FromSeconds(1)) ?? TimeSpan.FromMinutes(5),
+            Enabled = o.Enabled ?? true,
+            Checks = FindingChecks.ReadList(r, o.Checks, Join(at, "checks")),
         };
     }
 
-    private static RequestSpec Request(FieldReader r, JsonNode? node, string at)
+    private static RequestSpec Request(FieldReader r, PlanRequest o, string at)
     {
-        if (node is JsonValue v && v.TryGetValue<string>(out var pathOnly))
-        {
-            return new RequestSpec("GET", CheckPath(r, pathOnly, at), [], ReadOnlyMemory<byte>.Empty);
-        }
-        var o = node as JsonObject ?? throw r.Error(at, "must be a path or an object with method, path, headers, body or bodyFile, weight, name");
-        r.OnlyKnown(o, at, "method", "path", "headers", "body", "bodyFile", "weight", "name");
-        var method = (r.String(o, at, "method") ?? "GET").ToUpperInvariant();
+        r.OnlyKnown(o.Unknown?.Keys, at, Known.Request);
+        var method = (o.Method ?? "GET").ToUpperInvariant();
         if (!Methods.Contains(method, StringComparer.Ordinal))
         {
             throw r.Error(Join(at, "method"), $"must be one of {string.Join(", ", Methods)}, got '{method}'");
         }
-        var path = CheckPath(r, r.String(o, at, "path") ?? throw r.Error(Join(at, "path"), "is required (for example /orders/42)"), Join(at, "path"));
-        var body = r.String(o, at, "body");
-        var bodyFile = r.String(o, at, "bodyFile");
+        var path = CheckPath(r, o.Path ?? throw r.Error(Join(at, "path"), "is required (for example /orders/42)"), Join(at, "path"));
+        var body = o.Body;
+        var bodyFile = o.BodyFile;
         if (body is not null && bodyFile is not null)
         {
             throw r.Error(at, "give 'body' or 'bodyFile', not both");
@@ -138,7 +132,7 @@ internal static class ServiceReader
                 throw r.Error(Join(at, "bodyFile"), $"cannot read {file}: {e.Message}");
             }
         }
-        var headers = r.Map(o, at, "headers");
+        var headers = FieldReader.Pairs(o.Headers);
         foreach (var (name, value) in headers)
         {
             if (!Load.LoadOptions.IsToken(name))
@@ -150,7 +144,7 @@ internal static class ServiceReader
                 throw r.Error(Join(at, $"headers.{name}"), "holds a line break or a NUL byte; a header value is one line");
             }
         }
-        return new RequestSpec(method, path, headers, bytes, r.Int(o, at, "weight", 1, 1_000_000) ?? 1, r.String(o, at, "name"));
+        return new RequestSpec(method, path, headers, bytes, r.Int(o.Weight, Join(at, "weight"), 1, 1_000_000) ?? 1, o.Name);
     }
 
     private static IReadOnlyList<KeyValuePair<string, string>> Variables(FieldReader r, IReadOnlyList<KeyValuePair<string, string>> variables, string at)

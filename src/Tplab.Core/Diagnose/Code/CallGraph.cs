@@ -1,12 +1,15 @@
-using System.Reflection.Metadata;
-using System.Reflection.Metadata.Ecma335;
-
 namespace Tplab.Diagnose.Code;
 
-/// <summary>Following calls through the application's IL: who calls what, where, and the one path from a method to a call.</summary>
-public sealed partial class ApplicationCode
+/// <summary>
+/// Following calls through the application's IL: what a method calls and where, the one path from a method down to a
+/// call, the one method that makes a call, the implementation behind an interface, the method a lambda is written in.
+/// </summary>
+internal sealed class CallGraph(AssemblyIndex index, TypeRoles types)
 {
+    private const int MaxDepth = 6;
+
     private readonly Dictionary<string, (string Type, string Method)?> _implementations = new(StringComparer.Ordinal);
+    private Dictionary<string, (string Type, string Method)>? _declarers;
 
     /// <summary>True when <paramref name="typeName"/>.<paramref name="methodName"/> itself calls an API <paramref name="isTarget"/> accepts.</summary>
     public bool Calls(string typeName, string methodName, Func<string, string, bool> isTarget) =>
@@ -16,9 +19,9 @@ public sealed partial class ApplicationCode
     public CallSite? FirstSite(string typeName, string methodName, Func<string, string, bool> isTarget)
     {
         ArgumentNullException.ThrowIfNull(isTarget);
-        foreach (var body in BodiesOf(typeName + "." + methodName))
+        foreach (var body in index.BodiesOf(typeName + "." + methodName))
         {
-            foreach (var site in Sites(body))
+            foreach (var site in index.Sites(body))
             {
                 if (isTarget(site.Type, site.Method) && !(body.StateMachine && IsAwaiterResult(site.Type, site.Method)))
                 {
@@ -29,30 +32,8 @@ public sealed partial class ApplicationCode
         return null;
     }
 
-    /// <summary>Every call site in the body of the method at <paramref name="modulePath"/> and <paramref name="token"/> (a frame's own method); empty when not read.</summary>
-    public IReadOnlyList<CallSite> SitesIn(string modulePath, int token)
-    {
-        var module = ModuleAt(modulePath);
-        if (module is null || MetadataTokens.EntityHandle(token).Kind != HandleKind.MethodDefinition)
-        {
-            return [];
-        }
-        var handle = (MethodDefinitionHandle)MetadataTokens.EntityHandle(token);
-        if (MetadataTokens.GetRowNumber(handle) > module.Reader.MethodDefinitions.Count)
-        {
-            return [];
-        }
-        var body = Body(module, handle, stateMachine: false);
-        return body is null ? [] : [.. Sites(body.Value)];
-    }
-
-    /// <summary>The module read from <paramref name="modulePath"/>, or, when the process ran it from another path (a container, a dump read elsewhere), the one with the same file name.</summary>
-    private Module? ModuleAt(string modulePath) =>
-        _modules.FirstOrDefault(m => m.Path == modulePath)
-        ?? _modules.FirstOrDefault(m => string.Equals(Path.GetFileName(m.Path), Path.GetFileName(modulePath.Replace('\\', '/')), StringComparison.OrdinalIgnoreCase));
-
-    // An async method's own awaits call the awaiter's GetResult once the task is done: not a blocking call.
-    internal static bool IsAwaiterResult(string type, string method) =>
+    /// <summary>An async method's own awaits call the awaiter's GetResult once the task is done: not a blocking call.</summary>
+    public static bool IsAwaiterResult(string type, string method) =>
         method == "GetResult" && type.StartsWith("System.Runtime.CompilerServices.", StringComparison.Ordinal)
         && type.Contains("Awaiter", StringComparison.Ordinal);
 
@@ -74,9 +55,9 @@ public sealed partial class ApplicationCode
 
         void Search(string key, List<(string, string)> path, int depth)
         {
-            foreach (var body in BodiesOf(key))
+            foreach (var body in index.BodiesOf(key))
             {
-                foreach (var site in Sites(body))
+                foreach (var site in index.Sites(body))
                 {
                     if ((site.Pointer && !followDelegates) || depth >= MaxDepth || Implementation(site.Type, site.Method) is not { } callee)
                     {
@@ -109,12 +90,12 @@ public sealed partial class ApplicationCode
     public (string Type, string Method)? OnlyCaller(Func<string, string, bool> isTarget)
     {
         (string Type, string Method)? only = null;
-        foreach (var key in _methods.Keys)
+        foreach (var key in index.MethodKeys)
         {
             var dot = key.LastIndexOf('.');
             var (type, method) = (key[..dot], key[(dot + 1)..]);
             // A state machine's MoveNext is its async method's body: counted once, under the method.
-            if (method == "MoveNext" && AsyncMethodOf(type) is not null || !Calls(type, method, isTarget))
+            if (method == "MoveNext" && AsyncNames.AsyncMethodOf(type) is not null || !Calls(type, method, isTarget))
             {
                 continue;
             }
@@ -135,21 +116,21 @@ public sealed partial class ApplicationCode
     public (string Type, string Method)? Implementation(string typeName, string methodName)
     {
         var key = typeName + "." + methodName;
-        if (_methods.ContainsKey(key) && BodiesOf(key).Any())
+        if (index.Has(key) && index.BodiesOf(key).Any())
         {
             return (typeName, methodName);
         }
-        if (!_types.ContainsKey(typeName))
+        if (!index.TryGetType(typeName, out _))
         {
             return null;
         }
         if (!_implementations.TryGetValue(key, out var found))
         {
             var explicitName = typeName.Replace('+', '.') + "." + methodName;
-            var candidates = _types.Keys
-                .Where(t => t != typeName && Derives(t, [typeName]))
+            var candidates = index.TypeNames
+                .Where(t => t != typeName && types.Derives(t, [typeName]))
                 .SelectMany(t => new[] { (Type: t, Method: methodName), (Type: t, Method: explicitName) })
-                .Where(m => _methods.ContainsKey(m.Type + "." + m.Method) && BodiesOf(m.Type + "." + m.Method).Any())
+                .Where(m => index.Has(m.Type + "." + m.Method) && index.BodiesOf(m.Type + "." + m.Method).Any())
                 .Distinct()
                 .Take(2)
                 .ToList();
@@ -157,5 +138,31 @@ public sealed partial class ApplicationCode
             _implementations[key] = found;
         }
         return found;
+    }
+
+    /// <summary>
+    /// The method that hands <paramref name="typeName"/>.<paramref name="methodName"/> on as a delegate (the method a lambda
+    /// is written in: a handler that runs it with Task.Run), as callers name it (an async method, not its MoveNext); null when none.
+    /// </summary>
+    public (string Type, string Method)? DeclarerOf(string typeName, string methodName)
+    {
+        if (_declarers is null)
+        {
+            var declarers = new Dictionary<string, (string Type, string Method)>(StringComparer.Ordinal);
+            foreach (var key in index.MethodKeys)
+            {
+                var dot = key.LastIndexOf('.');
+                var declarer = AsyncNames.Written(key[..dot], key[(dot + 1)..]);
+                foreach (var body in index.OwnBodies(key))
+                {
+                    foreach (var site in index.Sites(body).Where(s => s.Pointer))
+                    {
+                        declarers.TryAdd(site.Type + "." + site.Method, declarer);
+                    }
+                }
+            }
+            _declarers = declarers;
+        }
+        return _declarers.TryGetValue(typeName + "." + methodName, out var found) ? found : null;
     }
 }
