@@ -88,12 +88,13 @@ internal sealed partial class BodyWalker
             AddBlocking(configured, site);
             return;
         }
-        var targets = Dispatch.Targets(_index, definition, receiver, isVirtual);
+        var dispatch = Dispatch.Resolve(_index, definition, receiver, isVirtual);
+        var targets = dispatch.Nodes;
         if (targets.Count == 0 && operation is IInvocationOperation sent && MediatorHandlers(sent) is { Count: > 0 } handlers)
         {
             foreach (var handler in handlers)
             {
-                Facts.Edges.Add(new Edge(handler, site, EdgeKind.Implementation, Conditional, handlers.Count, $"{definition.ContainingType?.Name}.{definition.Name}") { LockId = Lock });
+                Facts.Edges.Add(new Edge(handler, site, EdgeKind.Implementation, Conditional, handlers.Count, $"{definition.ContainingType?.Name}.{definition.Name}") { LockId = Lock, Basis = "the request's type" });
             }
         }
         if (targets.Count > 0)
@@ -103,7 +104,7 @@ internal sealed partial class BodyWalker
             var via = kind == EdgeKind.Implementation ? SymbolNames.Short(definition) : null;
             foreach (var target in targets)
             {
-                Facts.Edges.Add(new Edge(target, site, kind, Conditional, targets.Count, via) { LockId = Lock });
+                Facts.Edges.Add(new Edge(target, site, kind, Conditional, targets.Count, via) { LockId = Lock, Basis = dispatch.Basis });
             }
             if (_index.IsSource(definition))
             {

@@ -40,10 +40,20 @@ internal static class Snippet
         return MetadataReference.CreateFromImage(image.ToArray());
     }
 
+    // The runtime's assemblies, and DI's abstractions from the ASP.NET Core shared framework beside it (registrations are read by their real types).
     private static readonly Lazy<MetadataReference[]> References = new(() =>
         [.. ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator)
             .Where(p => Path.GetFileName(p).StartsWith("System.", StringComparison.Ordinal) || Path.GetFileName(p) is "mscorlib.dll" or "netstandard.dll")
+            .Append(DependencyInjection())
             .Select(p => MetadataReference.CreateFromFile(p))]);
+
+    private static string DependencyInjection()
+    {
+        var runtime = Path.GetDirectoryName(typeof(object).Assembly.Location)!;
+        var path = Path.Combine(runtime, "..", "..", "Microsoft.AspNetCore.App", Path.GetFileName(runtime), "Microsoft.Extensions.DependencyInjection.Abstractions.dll");
+        Assert.True(File.Exists(path), $"the ASP.NET Core shared framework this repository needs is missing ({path})");
+        return path;
+    }
 
     /// <summary>The findings reached from <c>Root.Handle</c>; <paramref name="library"/> is compiled apart and referenced, as a package would be.</summary>
     public static IReadOnlyList<Finding> Findings(string code, ScanConfig? config = null, string? library = null)

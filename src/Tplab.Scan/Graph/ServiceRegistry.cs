@@ -1,0 +1,353 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Operations;
+using Tplab.Scan.Rules;
+
+namespace Tplab.Scan.Graph;
+
+/// <summary>
+/// What dependency injection can hand out for a service type: the implementation types its registrations name
+/// (<c>AddScoped&lt;IFoo, Foo&gt;()</c>, <c>AddScoped(typeof(IRepo&lt;&gt;), typeof(Repo&lt;&gt;))</c>, an instance, a factory's
+/// <c>new</c> or <c>GetRequiredService&lt;T&gt;()</c>, <c>TryAdd*</c>, <c>ServiceDescriptor</c>), plus the solution's types
+/// that implement it and that source constructs itself (<c>new</c>, <c>ActivatorUtilities.CreateInstance</c>: a decorator's
+/// inner instance). A service is <b>open</b> (nothing narrowed) when one of its registrations cannot be read, or when the
+/// source names it outside DI (<c>typeof(IFoo).IsAssignableFrom</c>, <c>GetExports&lt;IFoo&gt;()</c>, assembly scanning):
+/// then its implementations may come from anywhere.
+/// </summary>
+internal sealed class ServiceRegistry
+{
+    private const string DiNamespace = "Microsoft.Extensions.DependencyInjection";
+
+    private static readonly HashSet<string> RegistrationNames = new(StringComparer.Ordinal)
+    {
+        "AddSingleton", "AddScoped", "AddTransient", "TryAddSingleton", "TryAddScoped", "TryAddTransient",
+        "AddKeyedSingleton", "AddKeyedScoped", "AddKeyedTransient", "TryAddKeyedSingleton", "TryAddKeyedScoped", "TryAddKeyedTransient",
+        "Singleton", "Scoped", "Transient", "Describe", "KeyedSingleton", "KeyedScoped", "KeyedTransient",
+    };
+
+    private static readonly HashSet<string> ResolveNames = new(StringComparer.Ordinal) { "GetService", "GetRequiredService", "GetKeyedService", "GetRequiredKeyedService" };
+
+    private static readonly HashSet<string> CreateNames = new(StringComparer.Ordinal) { "CreateInstance", "GetServiceOrCreateInstance", "CreateFactory" };
+
+    private readonly Dictionary<string, Service> _services = new(StringComparer.Ordinal);
+    private readonly HashSet<string> _constructed = new(StringComparer.Ordinal);
+    private readonly SourceIndex _index;
+
+    public ServiceRegistry(SourceIndex index)
+    {
+        _index = index;
+        var mentions = new List<SyntaxNode>();
+        foreach (var tree in index.Trees)
+        {
+            foreach (var node in tree.GetRoot().DescendantNodes())
+            {
+                switch (node)
+                {
+                    case InvocationExpressionSyntax call when NameOf(call.Expression) is { } name:
+                        if (RegistrationNames.Contains(name))
+                        {
+                            Read(call);
+                        }
+                        if (CreateNames.Contains(name))
+                        {
+                            Constructed(call);
+                        }
+                        break;
+                    case ObjectCreationExpressionSyntax creation:
+                        _constructed.Add(SimpleName(creation.Type));
+                        if (SimpleName(creation.Type) == "ServiceDescriptor")
+                        {
+                            Read(creation);
+                        }
+                        break;
+                    case ImplicitObjectCreationExpressionSyntax implicitCreation:
+                        if (index.Model(tree).GetTypeInfo(implicitCreation).Type is { } created)
+                        {
+                            _constructed.Add(created.Name);
+                        }
+                        break;
+                    case TypeOfExpressionSyntax or GenericNameSyntax:
+                        mentions.Add(node);
+                        break;
+                }
+            }
+        }
+        var serviceNames = _services.Values.Select(s => s.Name).ToHashSet(StringComparer.Ordinal);
+        foreach (var mention in mentions.Where(m => MentionedNames(m).Any(serviceNames.Contains)))
+        {
+            OpenIfScanned(mention);
+        }
+    }
+
+    /// <summary>How many service types have registrations that narrow them (for the tests and the bench).</summary>
+    public int ClosedServices => _services.Values.Count(s => !s.Open);
+
+    /// <summary>
+    /// The concrete types an object of static type <paramref name="type"/> can be when it came from DI or from the
+    /// solution's own <c>new</c>; null when nothing narrows it (not registered, or open).
+    /// </summary>
+    public IReadOnlyList<INamedTypeSymbol>? PossibleTypes(INamedTypeSymbol type)
+    {
+        var found = new List<INamedTypeSymbol>();
+        if (!Collect(type, found, new HashSet<string>(StringComparer.Ordinal)))
+        {
+            return null;
+        }
+        foreach (var t in _index.Types)
+        {
+            if (!t.IsAbstract && t.TypeKind is TypeKind.Class or TypeKind.Struct && _constructed.Contains(t.Name) && IsA(t, type)
+                && !found.Any(f => SymbolEqualityComparer.Default.Equals(f.OriginalDefinition, t.OriginalDefinition)))
+            {
+                found.Add(t);
+            }
+        }
+        return found;
+    }
+
+    private bool Collect(INamedTypeSymbol type, List<INamedTypeSymbol> found, HashSet<string> seen)
+    {
+        var key = SymbolNames.MetadataName(type);
+        if (!seen.Add(key))
+        {
+            return true;
+        }
+        if (!_services.TryGetValue(key, out var service) || service.Open)
+        {
+            return false;
+        }
+        foreach (var implementation in service.Implementations)
+        {
+            if (!found.Any(f => SymbolEqualityComparer.Default.Equals(f.OriginalDefinition, implementation.OriginalDefinition)))
+            {
+                found.Add(implementation);
+            }
+        }
+        foreach (var alias in service.Aliases)
+        {
+            if (alias.TypeKind is TypeKind.Class or TypeKind.Struct && !alias.IsAbstract)
+            {
+                found.Add(alias);
+            }
+            else if (!Collect(alias, found, seen))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // Whether t is (or derives from, or implements) the service type, generic definitions compared open.
+    private static bool IsA(INamedTypeSymbol t, INamedTypeSymbol service)
+    {
+        var definition = service.OriginalDefinition;
+        for (var b = t; b is not null; b = b.BaseType)
+        {
+            if (SymbolEqualityComparer.Default.Equals(b.OriginalDefinition, definition))
+            {
+                return true;
+            }
+        }
+        return t.AllInterfaces.Any(i => SymbolEqualityComparer.Default.Equals(i.OriginalDefinition, definition));
+    }
+
+    private void Read(SyntaxNode syntax)
+    {
+        var model = _index.Model(syntax.SyntaxTree);
+        var (method, arguments) = model.GetOperation(syntax) switch
+        {
+            IInvocationOperation i => (i.TargetMethod, i.Arguments),
+            IObjectCreationOperation { Constructor: { } c } o => (c, o.Arguments),
+            _ => (null, default),
+        };
+        if (method?.ContainingType is not { } owner || !Ops.NameOf(owner).StartsWith(DiNamespace, StringComparison.Ordinal))
+        {
+            return;
+        }
+        var typeArguments = method.TypeParameters.Zip(method.TypeArguments).ToList();
+        var service = typeArguments.FirstOrDefault(p => p.First.Name == "TService").Second as INamedTypeSymbol
+            ?? TypeOf(Argument(arguments, "serviceType"));
+        if (service is null || service.TypeKind == TypeKind.Error)
+        {
+            return;
+        }
+        var entry = Entry(service);
+        var implementation = typeArguments.FirstOrDefault(p => p.First.Name == "TImplementation").Second as INamedTypeSymbol
+            ?? TypeOf(Argument(arguments, "implementationType"));
+        var instance = Ops.Unwrap(Argument(arguments, "implementationInstance"));
+        var factory = Ops.Unwrap(Argument(arguments, "implementationFactory"));
+        if (implementation is not null)
+        {
+            entry.Implementations.Add(implementation);
+        }
+        else if (Argument(arguments, "implementationType") is not null)
+        {
+            // AddScoped(typeof(IStore), type): a type source cannot name.
+            entry.Open = true;
+        }
+        else if (instance is not null)
+        {
+            ReadValue(instance, entry, null);
+        }
+        else if (factory is not null)
+        {
+            if (factory is IDelegateCreationOperation { Target: IAnonymousFunctionOperation lambda })
+            {
+                foreach (var returned in lambda.Body.DescendantsAndSelf().OfType<IReturnOperation>().Where(r => r.ReturnedValue is not null))
+                {
+                    ReadValue(returned.ReturnedValue!, entry, lambda.Body);
+                }
+            }
+            else
+            {
+                entry.Open = true;
+            }
+        }
+        else
+        {
+            // AddScoped<Foo>(), AddScoped(typeof(Foo)): the type is its own implementation.
+            entry.Implementations.Add(service);
+        }
+    }
+
+    // What a factory returns or an instance is: a concrete type, another service (GetRequiredService<T>), or unknown (open).
+    private void ReadValue(IOperation value, Service entry, IOperation? body, int depth = 0)
+    {
+        value = Ops.Unwrap(value) ?? value;
+        switch (value)
+        {
+            case IConditionalOperation c when depth < 4:
+                ReadValue(c.WhenTrue, entry, body, depth + 1);
+                if (c.WhenFalse is not null)
+                {
+                    ReadValue(c.WhenFalse, entry, body, depth + 1);
+                }
+                return;
+            case ICoalesceOperation c when depth < 4:
+                ReadValue(c.Value, entry, body, depth + 1);
+                ReadValue(c.WhenNull, entry, body, depth + 1);
+                return;
+            case ILocalReferenceOperation l when body is not null && depth < 4:
+                var values = Ops.ValuesOf(l.Local, body).ToList();
+                if (values.Count == 0)
+                {
+                    entry.Open = true;
+                }
+                foreach (var v in values)
+                {
+                    ReadValue(v, entry, body, depth + 1);
+                }
+                return;
+            case IInvocationOperation { TargetMethod: { IsGenericMethod: true } m } when ResolveNames.Contains(m.Name) && m.TypeArguments[0] is INamedTypeSymbol asked:
+                entry.Aliases.Add(asked);
+                return;
+        }
+        if (value.Type is INamedTypeSymbol { TypeKind: TypeKind.Class or TypeKind.Struct, IsAbstract: false } concrete)
+        {
+            entry.Implementations.Add(concrete);
+        }
+        else
+        {
+            entry.Open = true;
+        }
+    }
+
+    // typeof(IFoo) or M<IFoo>() outside DI's own methods: the service's implementations may be found by reflection.
+    private void OpenIfScanned(SyntaxNode mention)
+    {
+        var model = _index.Model(mention.SyntaxTree);
+        var call = mention.AncestorsAndSelf().OfType<InvocationExpressionSyntax>().FirstOrDefault();
+        IMethodSymbol? method = null;
+        if (call is not null)
+        {
+            method = model.GetSymbolInfo(call).Symbol as IMethodSymbol;
+        }
+        if (mention is TypeOfExpressionSyntax && mention.Ancestors().OfType<ObjectCreationExpressionSyntax>().FirstOrDefault() is { } creation
+            && SimpleName(creation.Type) == "ServiceDescriptor")
+        {
+            return;
+        }
+        if (method?.ContainingType is { } owner && Ops.NameOf(owner).StartsWith(DiNamespace, StringComparison.Ordinal))
+        {
+            return;
+        }
+        var types = mention switch
+        {
+            TypeOfExpressionSyntax t => [model.GetTypeInfo(t.Type).Type],
+            GenericNameSyntax g => g.TypeArgumentList.Arguments.Select(a => model.GetTypeInfo(a).Type).ToList(),
+            _ => new List<ITypeSymbol?>(),
+        };
+        foreach (var type in types.OfType<INamedTypeSymbol>())
+        {
+            if (_services.TryGetValue(SymbolNames.MetadataName(type), out var service))
+            {
+                service.Open = true;
+            }
+        }
+    }
+
+    private static IEnumerable<string> MentionedNames(SyntaxNode mention) => mention switch
+    {
+        TypeOfExpressionSyntax t => [SimpleName(t.Type)],
+        GenericNameSyntax g when g.Parent is InvocationExpressionSyntax or MemberAccessExpressionSyntax { Parent: InvocationExpressionSyntax } => g.TypeArgumentList.Arguments.Select(SimpleName),
+        _ => [],
+    };
+
+    private void Constructed(InvocationExpressionSyntax call)
+    {
+        if (call.Expression is MemberAccessExpressionSyntax { Name: GenericNameSyntax g } || call.Expression is GenericNameSyntax)
+        {
+            var generic = call.Expression as GenericNameSyntax ?? (GenericNameSyntax)((MemberAccessExpressionSyntax)call.Expression).Name;
+            foreach (var a in generic.TypeArgumentList.Arguments)
+            {
+                _constructed.Add(SimpleName(a));
+            }
+        }
+        foreach (var t in call.ArgumentList.Arguments.Select(a => a.Expression).OfType<TypeOfExpressionSyntax>())
+        {
+            _constructed.Add(SimpleName(t.Type));
+        }
+    }
+
+    private Service Entry(INamedTypeSymbol service)
+    {
+        var key = SymbolNames.MetadataName(service);
+        if (!_services.TryGetValue(key, out var entry))
+        {
+            _services[key] = entry = new Service(service.Name);
+        }
+        return entry;
+    }
+
+    private static IOperation? Argument(System.Collections.Immutable.ImmutableArray<IArgumentOperation> arguments, string name) =>
+        arguments.IsDefault ? null : arguments.FirstOrDefault(a => a.Parameter?.Name == name && a.ArgumentKind != ArgumentKind.DefaultValue)?.Value;
+
+    private static INamedTypeSymbol? TypeOf(IOperation? operation) => Ops.Unwrap(operation) is ITypeOfOperation { TypeOperand: INamedTypeSymbol t } ? t : null;
+
+    private static string? NameOf(ExpressionSyntax expression) => expression switch
+    {
+        MemberAccessExpressionSyntax m => m.Name.Identifier.ValueText,
+        SimpleNameSyntax s => s.Identifier.ValueText,
+        _ => null,
+    };
+
+    private static string SimpleName(TypeSyntax type) => type switch
+    {
+        QualifiedNameSyntax q => SimpleName(q.Right),
+        AliasQualifiedNameSyntax a => SimpleName(a.Name),
+        SimpleNameSyntax s => s.Identifier.ValueText,
+        NullableTypeSyntax n => SimpleName(n.ElementType),
+        _ => type.ToString(),
+    };
+
+    private sealed class Service(string name)
+    {
+        public string Name { get; } = name;
+
+        public List<INamedTypeSymbol> Implementations { get; } = [];
+
+        /// <summary>Other services a factory hands on (<c>sp =&gt; sp.GetRequiredService&lt;Foo&gt;()</c>).</summary>
+        public List<INamedTypeSymbol> Aliases { get; } = [];
+
+        public bool Open { get; set; }
+    }
+}
