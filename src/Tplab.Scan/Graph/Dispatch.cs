@@ -68,24 +68,24 @@ internal static class Dispatch
         return new([.. candidates.Select(c => index.NodeFor(c)).OfType<CodeNode>().Distinct()], basis);
     }
 
-    // Whether an object of concrete type p runs candidate c when definition is called on it.
+    // Whether an object of concrete type p runs candidate c when definition is called on it. Symbols are compared by
+    // key: p, the call and c may come from three projects' compilations (retargeted twins are not equal symbols).
     private static bool Runs(INamedTypeSymbol p, IMethodSymbol definition, IMethodSymbol c)
     {
-        IMethodSymbol? runs = null;
+        IMethodSymbol? runs;
+        var key = SymbolNames.Key(definition);
         if (definition.ContainingType is { TypeKind: TypeKind.Interface } iface)
         {
-            var constructed = p.AllInterfaces.FirstOrDefault(i => SymbolEqualityComparer.Default.Equals(i.OriginalDefinition, iface.OriginalDefinition));
-            var member = constructed?.GetMembers(definition.Name).OfType<IMethodSymbol>()
-                .FirstOrDefault(m => SymbolEqualityComparer.Default.Equals(m.OriginalDefinition, definition.OriginalDefinition));
+            var name = SymbolNames.MetadataName(iface);
+            var constructed = p.AllInterfaces.FirstOrDefault(i => SymbolNames.MetadataName(i) == name);
+            var member = constructed?.GetMembers(definition.Name).OfType<IMethodSymbol>().FirstOrDefault(m => SymbolNames.Key(m) == key);
             runs = member is null ? null : p.FindImplementationForInterfaceMember(member) as IMethodSymbol;
         }
         else
         {
-            runs = Visible(definition, p);
+            runs = Visible(key, p);
         }
-        return runs is not null
-            ? SymbolEqualityComparer.Default.Equals(runs.OriginalDefinition, c.OriginalDefinition)
-            : c.ContainingType is { } owner && DerivesFrom(p, owner);
+        return runs is not null ? SymbolNames.Key(runs) == SymbolNames.Key(c) : c.ContainingType is { } owner && DerivesFrom(p, owner);
     }
 
     // The implementation a receiver of this static type runs when it is exactly that type.
@@ -102,6 +102,25 @@ internal static class Dispatch
                 for (var o = m; o is not null; o = o.OverriddenMethod)
                 {
                     if (SymbolEqualityComparer.Default.Equals(o.OriginalDefinition, definition))
+                    {
+                        return m;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    // The same, by key, for a type from another project's compilation.
+    private static IMethodSymbol? Visible(string key, INamedTypeSymbol type)
+    {
+        for (var t = type; t is not null; t = t.BaseType)
+        {
+            foreach (var m in t.GetMembers().OfType<IMethodSymbol>())
+            {
+                for (var o = m; o is not null; o = o.OverriddenMethod)
+                {
+                    if (SymbolNames.Key(o) == key)
                     {
                         return m;
                     }

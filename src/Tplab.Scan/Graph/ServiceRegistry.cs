@@ -96,7 +96,7 @@ internal sealed class ServiceRegistry
         foreach (var t in _index.Types)
         {
             if (!t.IsAbstract && t.TypeKind is TypeKind.Class or TypeKind.Struct && _constructed.Contains(t.Name) && IsA(t, type)
-                && !found.Any(f => SymbolEqualityComparer.Default.Equals(f.OriginalDefinition, t.OriginalDefinition)))
+                && !found.Any(f => SymbolNames.MetadataName(f) == SymbolNames.MetadataName(t)))
             {
                 found.Add(t);
             }
@@ -117,7 +117,7 @@ internal sealed class ServiceRegistry
         }
         foreach (var implementation in service.Implementations)
         {
-            if (!found.Any(f => SymbolEqualityComparer.Default.Equals(f.OriginalDefinition, implementation.OriginalDefinition)))
+            if (!found.Any(f => SymbolNames.MetadataName(f) == SymbolNames.MetadataName(implementation)))
             {
                 found.Add(implementation);
             }
@@ -136,18 +136,19 @@ internal sealed class ServiceRegistry
         return true;
     }
 
-    // Whether t is (or derives from, or implements) the service type, generic definitions compared open.
+    // Whether t is (or derives from, or implements) the service type, generic definitions compared open, by name
+    // (the two may come from different projects' compilations).
     private static bool IsA(INamedTypeSymbol t, INamedTypeSymbol service)
     {
-        var definition = service.OriginalDefinition;
+        var name = SymbolNames.MetadataName(service);
         for (var b = t; b is not null; b = b.BaseType)
         {
-            if (SymbolEqualityComparer.Default.Equals(b.OriginalDefinition, definition))
+            if (SymbolNames.MetadataName(b) == name)
             {
                 return true;
             }
         }
-        return t.AllInterfaces.Any(i => SymbolEqualityComparer.Default.Equals(i.OriginalDefinition, definition));
+        return t.AllInterfaces.Any(i => SymbolNames.MetadataName(i) == name);
     }
 
     private void Read(SyntaxNode syntax)
