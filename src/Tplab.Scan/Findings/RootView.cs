@@ -45,7 +45,7 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
             }
             if (into.Kind == EdgeKind.Injection && into.Conditional)
             {
-                reasons.Add("the singleton's factory runs once, on the first request that needs it (the requests that arrive meanwhile wait for it)");
+                reasons.Add("the singleton is built once, on the first request that needs it (the requests that arrive meanwhile wait for it)");
             }
             else if (into.Conditional)
             {
@@ -81,6 +81,7 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
     {
         CodePlace.HostedService => ["runs in a hosted service, not while a request waits"],
         CodePlace.Timer => ["runs on a timer, not while a request waits"],
+        CodePlace.PoolCallback => ["runs on a pool thread a library hands it (a queued work item, a new connection), not in a request's own code"],
         CodePlace.DiFactory when root.Lifetime == "singleton" => ["runs once, when the singleton is first resolved (requests that need it meanwhile wait)"],
         CodePlace.DiFactory => [$"runs each time the {root.Lifetime} service is resolved"],
         _ => [],

@@ -30,6 +30,7 @@ internal sealed class ServiceRegistry
     private static readonly HashSet<string> CreateNames = new(StringComparer.Ordinal) { "CreateInstance", "GetServiceOrCreateInstance", "CreateFactory" };
 
     private readonly Dictionary<string, Service> _services = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, List<(INamedTypeSymbol Type, string Lifetime)>> _byType = new(StringComparer.Ordinal);
     private readonly HashSet<string> _constructed = new(StringComparer.Ordinal);
     private readonly SourceIndex _index;
 
@@ -78,6 +79,13 @@ internal sealed class ServiceRegistry
             OpenIfScanned(mention);
         }
     }
+
+    /// <summary>
+    /// The types DI constructs itself when <paramref name="service"/> is asked for (type registrations, not factories
+    /// or instances), with their lifetime: resolving the service runs their constructor.
+    /// </summary>
+    public IReadOnlyList<(INamedTypeSymbol Type, string Lifetime)> ConstructedFor(INamedTypeSymbol service) =>
+        _byType.GetValueOrDefault(SymbolNames.MetadataName(service)) ?? [];
 
     /// <summary>How many service types have registrations that narrow them (for the tests and the bench).</summary>
     public int ClosedServices => _services.Values.Count(s => !s.Open);
@@ -179,6 +187,10 @@ internal sealed class ServiceRegistry
         if (implementation is not null)
         {
             entry.Implementations.Add(implementation);
+            if (factory is null)
+            {
+                ByType(service, implementation, Lifetime(method, arguments));
+            }
         }
         else if (Argument(arguments, "implementationType") is not null)
         {
@@ -207,6 +219,7 @@ internal sealed class ServiceRegistry
         {
             // AddScoped<Foo>(), AddScoped(typeof(Foo)): the type is its own implementation.
             entry.Implementations.Add(service);
+            ByType(service, service, Lifetime(method, arguments));
         }
     }
 
@@ -307,6 +320,36 @@ internal sealed class ServiceRegistry
         {
             _constructed.Add(SimpleName(t.Type));
         }
+    }
+
+    private void ByType(INamedTypeSymbol service, INamedTypeSymbol implementation, string? lifetime)
+    {
+        if (lifetime is null || implementation.IsAbstract || implementation.TypeKind != TypeKind.Class)
+        {
+            return;
+        }
+        var key = SymbolNames.MetadataName(service);
+        if (!_byType.TryGetValue(key, out var list))
+        {
+            _byType[key] = list = [];
+        }
+        if (!list.Any(x => SymbolNames.MetadataName(x.Type) == SymbolNames.MetadataName(implementation)))
+        {
+            list.Add((implementation, lifetime));
+        }
+    }
+
+    // AddSingleton, ServiceDescriptor.Scoped, Describe(..., ServiceLifetime.Transient): singleton, scoped or transient.
+    private static string? Lifetime(IMethodSymbol method, System.Collections.Immutable.ImmutableArray<IArgumentOperation> arguments)
+    {
+        foreach (var lifetime in new[] { "Singleton", "Scoped", "Transient" })
+        {
+            if (method.Name.Contains(lifetime, StringComparison.Ordinal))
+            {
+                return lifetime.ToLowerInvariant();
+            }
+        }
+        return Argument(arguments, "lifetime")?.ConstantValue is { HasValue: true, Value: int value } ? value switch { 0 => "singleton", 1 => "scoped", 2 => "transient", _ => null } : null;
     }
 
     private Service Entry(INamedTypeSymbol service)

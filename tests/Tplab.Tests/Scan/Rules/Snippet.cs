@@ -55,6 +55,24 @@ internal static class Snippet
         return path;
     }
 
+    /// <summary>The entry points <see cref="RootFinder"/> finds in a snippet (no <c>Root.Handle</c> needed).</summary>
+    public static RootSet Roots(string code)
+    {
+        using var workspace = new AdhocWorkspace();
+        var projectId = ProjectId.CreateNewId();
+        var solution = workspace.CurrentSolution
+            .AddProject(ProjectInfo.Create(projectId, VersionStamp.Default, "Snippet", "Snippet", LanguageNames.CSharp,
+                compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable),
+                metadataReferences: References.Value))
+            .AddDocument(DocumentId.CreateNewId(projectId), "Snippet.cs", SourceText.From(Usings + code), filePath: "/snippet/Snippet.cs");
+        var project = solution.GetProject(projectId)!;
+        var compilation = project.GetCompilationAsync().GetAwaiter().GetResult()!;
+        var errors = compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error).ToList();
+        Assert.True(errors.Count == 0, "the snippet does not compile: " + string.Join("; ", errors.Take(3)));
+        using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
+        return RootFinder.Find(new SourceIndex(loaded), CancellationToken.None);
+    }
+
     /// <summary>The findings reached from <c>Root.Handle</c>; <paramref name="library"/> is compiled apart and referenced, as a package would be.</summary>
     public static IReadOnlyList<Finding> Findings(string code, ScanConfig? config = null, string? library = null)
     {
