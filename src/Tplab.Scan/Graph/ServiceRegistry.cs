@@ -16,16 +16,12 @@ namespace Tplab.Scan.Graph;
 /// </summary>
 internal sealed class ServiceRegistry
 {
-    private const string DiNamespace = "Microsoft.Extensions.DependencyInjection";
-
     private static readonly HashSet<string> RegistrationNames = new(StringComparer.Ordinal)
     {
         "AddSingleton", "AddScoped", "AddTransient", "TryAddSingleton", "TryAddScoped", "TryAddTransient",
         "AddKeyedSingleton", "AddKeyedScoped", "AddKeyedTransient", "TryAddKeyedSingleton", "TryAddKeyedScoped", "TryAddKeyedTransient",
         "Singleton", "Scoped", "Transient", "Describe", "KeyedSingleton", "KeyedScoped", "KeyedTransient",
     };
-
-    private static readonly HashSet<string> ResolveNames = new(StringComparer.Ordinal) { "GetService", "GetRequiredService", "GetKeyedService", "GetRequiredKeyedService" };
 
     private static readonly HashSet<string> CreateNames = new(StringComparer.Ordinal) { "CreateInstance", "GetServiceOrCreateInstance", "CreateFactory" };
 
@@ -161,107 +157,17 @@ internal sealed class ServiceRegistry
 
     private void Read(SyntaxNode syntax)
     {
-        var model = _index.Model(syntax.SyntaxTree);
-        var (method, arguments) = model.GetOperation(syntax) switch
-        {
-            IInvocationOperation i => (i.TargetMethod, i.Arguments),
-            IObjectCreationOperation { Constructor: { } c } o => (c, o.Arguments),
-            _ => (null, default),
-        };
-        if (method?.ContainingType is not { } owner || !Ops.NameOf(owner).StartsWith(DiNamespace, StringComparison.Ordinal))
+        if (ServiceRegistration.Read(_index.Model(syntax.SyntaxTree), syntax) is not { } registration)
         {
             return;
         }
-        var typeArguments = method.TypeParameters.Zip(method.TypeArguments).ToList();
-        var service = typeArguments.FirstOrDefault(p => p.First.Name == "TService").Second as INamedTypeSymbol
-            ?? TypeOf(Argument(arguments, "serviceType"));
-        if (service is null || service.TypeKind == TypeKind.Error)
+        var entry = Entry(registration.Service);
+        entry.Implementations.AddRange(registration.Implementations);
+        entry.Aliases.AddRange(registration.Aliases);
+        entry.Open |= registration.Open;
+        if (registration.Constructed is { } type && registration.Lifetime is { } lifetime)
         {
-            return;
-        }
-        var entry = Entry(service);
-        var implementation = typeArguments.FirstOrDefault(p => p.First.Name == "TImplementation").Second as INamedTypeSymbol
-            ?? TypeOf(Argument(arguments, "implementationType"));
-        var instance = Ops.Unwrap(Argument(arguments, "implementationInstance"));
-        var factory = Ops.Unwrap(Argument(arguments, "implementationFactory"));
-        if (implementation is not null)
-        {
-            entry.Implementations.Add(implementation);
-            if (factory is null)
-            {
-                ByType(service, implementation, Lifetime(method, arguments));
-            }
-        }
-        else if (Argument(arguments, "implementationType") is not null)
-        {
-            // AddScoped(typeof(IStore), type): a type source cannot name.
-            entry.Open = true;
-        }
-        else if (instance is not null)
-        {
-            ReadValue(instance, entry, null);
-        }
-        else if (factory is not null)
-        {
-            if (factory is IDelegateCreationOperation { Target: IAnonymousFunctionOperation lambda })
-            {
-                foreach (var returned in lambda.Body.DescendantsAndSelf().OfType<IReturnOperation>().Where(r => r.ReturnedValue is not null))
-                {
-                    ReadValue(returned.ReturnedValue!, entry, lambda.Body);
-                }
-            }
-            else
-            {
-                entry.Open = true;
-            }
-        }
-        else
-        {
-            // AddScoped<Foo>(), AddScoped(typeof(Foo)): the type is its own implementation.
-            entry.Implementations.Add(service);
-            ByType(service, service, Lifetime(method, arguments));
-        }
-    }
-
-    // What a factory returns or an instance is: a concrete type, another service (GetRequiredService<T>), or unknown (open).
-    private void ReadValue(IOperation value, Service entry, IOperation? body, int depth = 0)
-    {
-        value = Ops.Unwrap(value) ?? value;
-        switch (value)
-        {
-            case IConditionalOperation c when depth < 4:
-                ReadValue(c.WhenTrue, entry, body, depth + 1);
-                if (c.WhenFalse is not null)
-                {
-                    ReadValue(c.WhenFalse, entry, body, depth + 1);
-                }
-                return;
-            case ICoalesceOperation c when depth < 4:
-                ReadValue(c.Value, entry, body, depth + 1);
-                ReadValue(c.WhenNull, entry, body, depth + 1);
-                return;
-            case ILocalReferenceOperation l when body is not null && depth < 4:
-                var values = Ops.ValuesOf(l.Local, body).ToList();
-                if (values.Count == 0)
-                {
-                    entry.Open = true;
-                }
-                foreach (var v in values)
-                {
-                    ReadValue(v, entry, body, depth + 1);
-                }
-                return;
-            case IInvocationOperation { TargetMethod: { IsGenericMethod: true } m } when ResolveNames.Contains(m.Name) && m.TypeArguments[0] is INamedTypeSymbol asked:
-                entry.Aliases.Add(asked);
-                return;
-        }
-        if (value.Type is INamedTypeSymbol { TypeKind: TypeKind.Class or TypeKind.Struct, IsAbstract: false } concrete)
-        {
-            entry.Implementations.Add(concrete);
-        }
-        else
-        {
-            entry.Open = true;
+            ByType(registration.Service, type, lifetime);
         }
     }
 
@@ -280,7 +186,7 @@ internal sealed class ServiceRegistry
         {
             return;
         }
-        if (method?.ContainingType is { } owner && Ops.NameOf(owner).StartsWith(DiNamespace, StringComparison.Ordinal))
+        if (method?.ContainingType is { } owner && Ops.NameOf(owner).StartsWith(ServiceRegistration.DiNamespace, StringComparison.Ordinal))
         {
             return;
         }
@@ -322,9 +228,9 @@ internal sealed class ServiceRegistry
         }
     }
 
-    private void ByType(INamedTypeSymbol service, INamedTypeSymbol implementation, string? lifetime)
+    private void ByType(INamedTypeSymbol service, INamedTypeSymbol implementation, string lifetime)
     {
-        if (lifetime is null || implementation.IsAbstract || implementation.TypeKind != TypeKind.Class)
+        if (implementation.IsAbstract || implementation.TypeKind != TypeKind.Class)
         {
             return;
         }
@@ -339,19 +245,6 @@ internal sealed class ServiceRegistry
         }
     }
 
-    // AddSingleton, ServiceDescriptor.Scoped, Describe(..., ServiceLifetime.Transient): singleton, scoped or transient.
-    private static string? Lifetime(IMethodSymbol method, System.Collections.Immutable.ImmutableArray<IArgumentOperation> arguments)
-    {
-        foreach (var lifetime in new[] { "Singleton", "Scoped", "Transient" })
-        {
-            if (method.Name.Contains(lifetime, StringComparison.Ordinal))
-            {
-                return lifetime.ToLowerInvariant();
-            }
-        }
-        return Argument(arguments, "lifetime")?.ConstantValue is { HasValue: true, Value: int value } ? value switch { 0 => "singleton", 1 => "scoped", 2 => "transient", _ => null } : null;
-    }
-
     private Service Entry(INamedTypeSymbol service)
     {
         var key = SymbolNames.MetadataName(service);
@@ -361,11 +254,6 @@ internal sealed class ServiceRegistry
         }
         return entry;
     }
-
-    private static IOperation? Argument(System.Collections.Immutable.ImmutableArray<IArgumentOperation> arguments, string name) =>
-        arguments.IsDefault ? null : arguments.FirstOrDefault(a => a.Parameter?.Name == name && a.ArgumentKind != ArgumentKind.DefaultValue)?.Value;
-
-    private static INamedTypeSymbol? TypeOf(IOperation? operation) => Ops.Unwrap(operation) is ITypeOfOperation { TypeOperand: INamedTypeSymbol t } ? t : null;
 
     private static string? NameOf(ExpressionSyntax expression) => expression switch
     {
