@@ -28,6 +28,8 @@ internal sealed class ServiceRegistry
     private readonly Dictionary<string, Service> _services = new(StringComparer.Ordinal);
     private readonly Dictionary<string, List<(INamedTypeSymbol Type, string Lifetime)>> _byType = new(StringComparer.Ordinal);
     private readonly HashSet<string> _constructed = new(StringComparer.Ordinal);
+    private readonly HashSet<string> _typeOfNames = new(StringComparer.Ordinal);
+    private bool _constructsByType;
     private readonly SourceIndex _index;
 
     public ServiceRegistry(SourceIndex index)
@@ -65,11 +67,20 @@ internal sealed class ServiceRegistry
                         break;
                     case TypeOfExpressionSyntax or GenericNameSyntax:
                         mentions.Add(node);
+                        if (node is TypeOfExpressionSyntax typeOf)
+                        {
+                            _typeOfNames.Add(SimpleName(typeOf.Type));
+                        }
                         break;
                 }
             }
         }
         var serviceNames = _services.Values.Select(s => s.Name).ToHashSet(StringComparer.Ordinal);
+        if (_constructsByType)
+        {
+            // CreateInstance(provider, type) with a Type in a variable: any type the source names in a typeof may be built.
+            _constructed.UnionWith(_typeOfNames);
+        }
         foreach (var mention in mentions.Where(m => MentionedNames(m).Any(serviceNames.Contains)))
         {
             OpenIfScanned(mention);
@@ -221,6 +232,10 @@ internal sealed class ServiceRegistry
             {
                 _constructed.Add(SimpleName(a));
             }
+        }
+        else if (!call.ArgumentList.Arguments.Any(a => a.Expression is TypeOfExpressionSyntax))
+        {
+            _constructsByType = true;
         }
         foreach (var t in call.ArgumentList.Arguments.Select(a => a.Expression).OfType<TypeOfExpressionSyntax>())
         {

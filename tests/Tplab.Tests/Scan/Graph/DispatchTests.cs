@@ -117,4 +117,29 @@ public sealed class DispatchTests
             """);
         Assert.Equal("File.ReadAllText", Assert.Single(findings).Call.Name);
     }
+
+    [Fact]
+    public void Resolve_DecoratorBuiltFromATypeInAVariable_FollowsEveryTypeTheRegistrationsName()
+    {
+        // Jellyfin's AddSingletonWithDecorator(typeof(FfProbeKeyframeExtractor)): ActivatorUtilities builds the inner one from a Type.
+        var findings = Snippet.Findings("""
+            using Microsoft.Extensions.DependencyInjection;
+            public interface IStore { string Load(); }
+            public sealed class FileStore : IStore { public string Load() => File.ReadAllText("a"); }
+            public sealed class SleepyStore : IStore { public string Load() { Thread.Sleep(10); return ""; } }
+            public sealed class LoggedStore(IStore inner) : IStore { public string Load() => inner.Load(); }
+            public static class Root { public static string Handle(IStore store) => store.Load(); }
+            public static class Startup
+            {
+                public static void Configure(IServiceCollection services) => Decorated(services, typeof(FileStore));
+                static void Decorated(IServiceCollection services, Type type) => services.AddSingleton<IStore>(sp =>
+                {
+                    var inner = ActivatorUtilities.CreateInstance(sp, type);
+                    var decorator = ActivatorUtilities.CreateInstance<LoggedStore>(sp, inner);
+                    return decorator;
+                });
+            }
+            """);
+        Assert.Equal("File.ReadAllText", Assert.Single(findings).Call.Name);
+    }
 }
