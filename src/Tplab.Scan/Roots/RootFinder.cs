@@ -87,7 +87,7 @@ internal static class RootFinder
             {
                 return r with { Guards = ["the OpenAPI document (swagger.json)"] };
             }
-            if (registrations.GlobalFilters.Contains(SymbolNames.MetadataName(filterType)))
+            if (registrations.Types.GlobalFilters.Contains(SymbolNames.MetadataName(filterType)))
             {
                 return r with { Guards = ["every MVC action"] };
             }
