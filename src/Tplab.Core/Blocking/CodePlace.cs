@@ -75,6 +75,9 @@ public enum CodePlace
 
     /// <summary>A Blazor Server component (lifecycle methods and event handlers run on the circuit's pool threads).</summary>
     BlazorComponent,
+
+    /// <summary>A callback a library runs on a pool thread: a <c>ThreadPool.QueueUserWorkItem</c> work item, a <c>SocketsHttpHandler.ConnectCallback</c> (each new connection, after the pool yields).</summary>
+    PoolCallback,
 }
 
 /// <summary>
@@ -105,6 +108,7 @@ public static class PlaceWords
         CodePlace.AuthorizationHandler => "authorization handler",
         CodePlace.RequestHandler => "request handler (mediator)",
         CodePlace.BlazorComponent => "Blazor component",
+        CodePlace.PoolCallback => "pool-thread callback",
         _ => "unknown place",
     };
 
@@ -113,7 +117,7 @@ public static class PlaceWords
 
     /// <summary>True for the places that run while an HTTP request (or a hub or gRPC call) waits.</summary>
     public static bool IsRequestPath(CodePlace place) =>
-        place is not (CodePlace.Unknown or CodePlace.HostedService or CodePlace.Timer or CodePlace.DiFactory);
+        place is not (CodePlace.Unknown or CodePlace.HostedService or CodePlace.Timer or CodePlace.DiFactory or CodePlace.PoolCallback);
 
     /// <summary><c>request-path</c>, <c>task-run</c>, <c>async-method</c>, <c>continuation</c>: the context flags for JSON, in declaration order.</summary>
     public static string[] ContextIds(CallContext context) =>

@@ -7,6 +7,9 @@ namespace Tplab.Scan.Findings;
 /// <summary>A blocking site as one entry point reaches it: the chain, why it is not an error, the fix, and whether a <c>tplab-ignore</c> on the way silences it.</summary>
 internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyList<ChainHop> Chain, CallContext Context, IReadOnlyList<string> Reasons, string Advice, string? Suppression)
 {
+    /// <summary>How sure each interface or virtual hop of the chain is: <c>dispatch: IStore.Load to SqlStore.Load (registered in DI)</c>, or null.</summary>
+    public string? Dispatch { get; init; }
+
     /// <summary>The severity of a site from an entry point, without building the chain: what <see cref="Of"/> would say.</summary>
     public static Severity SeverityOf(EntryPoint root, SiteFacts site, Step step) =>
         site.Call.Kind == BlockingKind.TaskRunOffload ? Severity.Note
@@ -19,6 +22,7 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
         var root = walk.Root;
         var path = walk.Path(site.In);
         var hops = new List<ChainHop>(path.Count);
+        var dispatch = new List<string>();
         var reasons = new List<string>();
         var context = site.Context;
         if (PlaceWords.IsRequestPath(root.Place))
@@ -41,7 +45,7 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
             }
             if (into.Kind == EdgeKind.Injection && into.Conditional)
             {
-                reasons.Add("the singleton's factory runs once, on the first request that needs it (the requests that arrive meanwhile wait for it)");
+                reasons.Add("the singleton is built once, on the first request that needs it (the requests that arrive meanwhile wait for it)");
             }
             else if (into.Conditional)
             {
@@ -49,7 +53,11 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
             }
             if (into.Alternatives > 1)
             {
-                reasons.Add($"through one of {into.Alternatives} implementations of {into.Via}");
+                reasons.Add($"through one of {into.Alternatives} implementations of {into.Via}{(into.Basis is null ? ", a guess" : "")}");
+            }
+            if (into.Kind == EdgeKind.Implementation)
+            {
+                dispatch.Add($"{into.Via} to {(into.Alternatives > 1 ? $"one of {into.Alternatives}, " : "")}{node.ShortName} ({Sureness(into)})");
             }
         }
         if (site.Conditional)
@@ -63,25 +71,33 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
         reasons.AddRange(PlaceReasons(root));
         var severity = site.Call.Kind == BlockingKind.TaskRunOffload ? Severity.Note : reasons.Count > 0 ? Severity.Warning : Severity.Error;
         var advice = BlockingAdvice.For(site.Call, root.Place, context, site.AdviceMethod ?? site.In.ShortName, root.Node.ShortName);
-        return new RootView(root, severity, hops, context, reasons, advice, InlineIgnore.Find(path, site.Site));
+        return new RootView(root, severity, hops, context, reasons, advice, InlineIgnore.Find(path, site.Site))
+        {
+            Dispatch = dispatch.Count > 0 ? "dispatch: " + string.Join("; ", dispatch) : null,
+        };
     }
 
     private static IEnumerable<string> PlaceReasons(EntryPoint root) => root.Place switch
     {
         CodePlace.HostedService => ["runs in a hosted service, not while a request waits"],
         CodePlace.Timer => ["runs on a timer, not while a request waits"],
+        CodePlace.PoolCallback => ["runs on a pool thread a library hands it (a queued work item, a new connection), not in a request's own code"],
         CodePlace.DiFactory when root.Lifetime == "singleton" => ["runs once, when the singleton is first resolved (requests that need it meanwhile wait)"],
         CodePlace.DiFactory => [$"runs each time the {root.Lifetime} service is resolved"],
         _ => [],
     };
+
+    // How sure a dispatch hop is: what narrowed it, or that it is a guess among every implementation in the solution.
+    private static string Sureness(Edge e) =>
+        e.Basis ?? (e.Alternatives > 1 ? "a guess: every implementation in the solution" : "the only implementation in the solution");
 
     private static string? Via(Edge? edge) => edge switch
     {
         null => null,
         { Kind: EdgeKind.TaskRun } => "Task.Run body",
         { Kind: EdgeKind.Continuation } => "ContinueWith continuation",
-        { Kind: EdgeKind.Implementation, Alternatives: > 1 } e => $"one of {e.Alternatives} implementations of {e.Via}",
-        { Kind: EdgeKind.Implementation } e => $"implementation of {e.Via}",
+        { Kind: EdgeKind.Implementation, Alternatives: > 1 } e => $"one of {e.Alternatives} implementations of {e.Via} ({Sureness(e)})",
+        { Kind: EdgeKind.Implementation } e => $"implementation of {e.Via}{(e.Basis is null ? "" : $" ({e.Basis})")}",
         { Kind: EdgeKind.Callback } => "callback",
         { Kind: EdgeKind.Injection } e => "resolved from DI: " + e.Via,
         _ => null,

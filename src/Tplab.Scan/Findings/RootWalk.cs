@@ -47,7 +47,10 @@ internal sealed class RootWalk
             {
                 continue;
             }
-            var edges = node == root.Node ? graph.Facts(node).Edges.Concat(Injections(root, roots)) : graph.Facts(node).Edges;
+            var edges = node == root.Node ? graph.Facts(node).Edges.Concat(Injections(root, roots)).Concat(Resolutions.Of(root, graph.Index))
+                : step.Into is { Kind: EdgeKind.Injection } && node.Symbol.MethodKind == MethodKind.Constructor
+                    ? graph.Facts(node).Edges.Concat(Resolutions.Constructors(graph.Index, node.Symbol.Parameters, node.Syntax.GetLocation()))
+                    : graph.Facts(node).Edges;
             foreach (var edge in edges)
             {
                 var cost = step.Cost + (edge.Conditional || edge.Alternatives > 1 ? 1 : 0);

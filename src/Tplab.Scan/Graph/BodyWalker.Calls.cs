@@ -7,21 +7,6 @@ namespace Tplab.Scan.Graph;
 
 internal sealed partial class BodyWalker
 {
-    // Library methods whose delegate argument never runs on this request's thread (a thread of its own, a timer, a
-    // registration read at startup): not followed from here. Timers and registrations are entry points of their own.
-    private static readonly string[] NotRunHere =
-    [
-        "System.Threading.Thread", "System.Threading.Timer", "System.Timers.Timer", "System.Threading.CancellationToken",
-        "System.Threading.CancellationTokenSource", "System.AppDomain", "System.Runtime.Loader.AssemblyLoadContext",
-    ];
-
-    private static readonly string[] RegistrationNamespaces =
-    [
-        "Microsoft.Extensions.DependencyInjection", "Microsoft.AspNetCore.Builder", "Microsoft.AspNetCore.Routing", "Microsoft.Extensions.Hosting",
-        "Microsoft.AspNetCore.Hosting", "Microsoft.Extensions.Options", "Microsoft.Extensions.Configuration", "Microsoft.AspNetCore.Http.EndpointFilterExtensions",
-        "Microsoft.Extensions.Logging", "Microsoft.AspNetCore.Mvc.MvcOptions", "Microsoft.Extensions.Http",
-    ];
-
     public override void VisitInvocation(IInvocationOperation operation)
     {
         var method = operation.TargetMethod;
@@ -88,12 +73,13 @@ internal sealed partial class BodyWalker
             AddBlocking(configured, site);
             return;
         }
-        var targets = Dispatch.Targets(_index, definition, receiver, isVirtual);
+        var dispatch = Dispatch.Resolve(_index, definition, receiver, isVirtual);
+        var targets = dispatch.Nodes;
         if (targets.Count == 0 && operation is IInvocationOperation sent && MediatorHandlers(sent) is { Count: > 0 } handlers)
         {
             foreach (var handler in handlers)
             {
-                Facts.Edges.Add(new Edge(handler, site, EdgeKind.Implementation, Conditional, handlers.Count, $"{definition.ContainingType?.Name}.{definition.Name}") { LockId = Lock });
+                Facts.Edges.Add(new Edge(handler, site, EdgeKind.Implementation, Conditional, handlers.Count, $"{definition.ContainingType?.Name}.{definition.Name}") { LockId = Lock, Basis = "the request's type" });
             }
         }
         if (targets.Count > 0)
@@ -103,7 +89,7 @@ internal sealed partial class BodyWalker
             var via = kind == EdgeKind.Implementation ? SymbolNames.Short(definition) : null;
             foreach (var target in targets)
             {
-                Facts.Edges.Add(new Edge(target, site, kind, Conditional, targets.Count, via) { LockId = Lock });
+                Facts.Edges.Add(new Edge(target, site, kind, Conditional, targets.Count, via) { LockId = Lock, Basis = dispatch.Basis });
             }
             if (_index.IsSource(definition))
             {
@@ -140,7 +126,7 @@ internal sealed partial class BodyWalker
 
     private void VisitArguments(IOperation call, IEnumerable<IArgumentOperation> arguments, IMethodSymbol method)
     {
-        var (kind, conditional, skip) = DelegateRole(call, method);
+        var (kind, conditional, skip) = DelegateRoles.Of(_index, call, method);
         foreach (var argument in arguments)
         {
             var value = Ops.Unwrap(argument.Value);
@@ -159,42 +145,12 @@ internal sealed partial class BodyWalker
                 }
                 continue;
             }
-            AddDelegateEdge(target, kind, Conditional || conditional, awaited: kind == EdgeKind.TaskRun && IsAwaited(call));
+            AddDelegateEdge(target, kind, Conditional || conditional, awaited: kind == EdgeKind.TaskRun && DelegateRoles.IsAwaited(call));
             if (target is IMethodReferenceOperation reference)
             {
                 Visit(reference.Instance);
             }
         }
-    }
-
-    /// <summary>How a delegate handed to <paramref name="method"/> runs: on a pool thread (Task.Run), as a continuation, inline, or not from here.</summary>
-    private (EdgeKind Kind, bool Conditional, bool Skip) DelegateRole(IOperation call, IMethodSymbol method)
-    {
-        var type = method.ContainingType is { } t ? SymbolNames.MetadataName(t) : "";
-        var name = method.Name;
-        if (type is "System.Threading.Tasks.Task" && name == "Run"
-            || type is "System.Threading.Tasks.TaskFactory" or "System.Threading.Tasks.TaskFactory`1" && name == "StartNew"
-            || type == "System.Threading.ThreadPool" && name.Contains("QueueUserWorkItem", StringComparison.Ordinal))
-        {
-            // LongRunning gets a thread of its own, not a pool thread.
-            var longRunning = call.Descendants().OfType<IFieldReferenceOperation>().Any(f => f.Field.Name == "LongRunning");
-            return (EdgeKind.TaskRun, false, longRunning);
-        }
-        if (name == "ContinueWith")
-        {
-            return (EdgeKind.Continuation, false, false);
-        }
-        if (_index.IsSource(method))
-        {
-            return (EdgeKind.Callback, false, false);
-        }
-        if (NotRunHere.Contains(type) || RegistrationNamespaces.Any(ns => type.StartsWith(ns, StringComparison.Ordinal)) || name is "Register" or "UnsafeRegister")
-        {
-            return (EdgeKind.Callback, false, true);
-        }
-        // A cache's or Lazy's factory runs on a miss only.
-        var onMiss = name is "GetOrAdd" or "AddOrUpdate" or "GetOrCreate" or "GetOrCreateAsync" || type == "System.Lazy`1";
-        return (EdgeKind.Callback, onMiss, false);
     }
 
     private void AddDelegateEdge(IOperation target, EdgeKind kind, bool conditional, bool awaited)
@@ -247,17 +203,6 @@ internal sealed partial class BodyWalker
     private static bool HasError(ITypeSymbol? type, int depth = 0) => type is not null && depth < 6 && (type.TypeKind == TypeKind.Error
         || (type is INamedTypeSymbol { IsGenericType: true } named && named.TypeArguments.Any(t => HasError(t, depth + 1)))
         || (type is IArrayTypeSymbol array && HasError(array.ElementType, depth + 1)));
-
-    // "await Task.Run(...)", "await Task.Run(...).ConfigureAwait(false)", and "return Task.Run(...)" (the caller awaits it).
-    private static bool IsAwaited(IOperation call)
-    {
-        var p = call.Parent;
-        while (p is IConversionOperation or IArgumentOperation || p is IInvocationOperation { TargetMethod.Name: "ConfigureAwait" })
-        {
-            p = p.Parent;
-        }
-        return p is IAwaitOperation or IReturnOperation;
-    }
 
     // The line a hop points at: the invocation's name, not the start of a long receiver chain.
     private static Location Site(IOperation operation) => operation.Syntax.GetLocation();

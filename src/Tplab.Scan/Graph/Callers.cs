@@ -53,6 +53,39 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
     /// <inheritdoc/>
     public IReadOnlyList<(IOperation Value, IOperation Body)> ReturnedBy(IMethodSymbol method) => Returned(method, depth: 0);
 
+    public IReadOnlyList<(IOperation Value, IOperation Body)> AssignedTo(IFieldSymbol field) =>
+        _assigned.GetOrAdd(field.OriginalDefinition.GetDocumentationCommentId() ?? field.ToDisplayString(), _ => Assignments(field));
+
+    private readonly System.Collections.Concurrent.ConcurrentDictionary<string, List<(IOperation Value, IOperation Body)>> _assigned = new(StringComparer.Ordinal);
+
+    private List<(IOperation Value, IOperation Body)> Assignments(IFieldSymbol field)
+    {
+        var result = new List<(IOperation, IOperation)>();
+        foreach (var reference in field.ContainingType?.DeclaringSyntaxReferences ?? [])
+        {
+            if (!index.IsSource(field.ContainingType))
+            {
+                break;
+            }
+            var model = index.Model(reference.SyntaxTree);
+            foreach (var syntax in reference.GetSyntax().DescendantNodes().Where(n => n is AssignmentExpressionSyntax a && a.Left.ToString().EndsWith(field.Name, StringComparison.Ordinal)
+                || n is VariableDeclaratorSyntax v && v.Identifier.ValueText == field.Name))
+            {
+                switch (model.GetOperation(syntax))
+                {
+                    case ISimpleAssignmentOperation { Target: IFieldReferenceOperation target } assignment when target.Field.Name == field.Name:
+                        result.Add((assignment.Value, RootOf(assignment)));
+                        break;
+                }
+                if (syntax is VariableDeclaratorSyntax { Initializer: { } initializer } && model.GetOperation(initializer) is IFieldInitializerOperation fieldInit)
+                {
+                    result.Add((fieldInit.Value, fieldInit));
+                }
+            }
+        }
+        return result;
+    }
+
     private List<(IOperation Value, IOperation Body)> Returned(IMethodSymbol method, int depth)
     {
         var result = new List<(IOperation, IOperation)>();
@@ -74,6 +107,15 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
             return (List<(IOperation, IOperation)>)index.Memo.GetOrAdd((node, "returned"), _ => ReturnedBy(node))!;
         }
         return result;
+    }
+
+    private static IOperation RootOf(IOperation op)
+    {
+        while (op.Parent is not null)
+        {
+            op = op.Parent;
+        }
+        return op;
     }
 
     private List<(IOperation Value, IOperation Body)> ReturnedBy(CodeNode node)

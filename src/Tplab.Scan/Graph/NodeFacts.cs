@@ -35,6 +35,13 @@ public sealed record Edge(CodeNode Target, Location Site, EdgeKind Kind, bool Co
 {
     /// <summary>The lock held around the call in the caller, when there is one.</summary>
     public int? LockId { get; init; }
+
+    /// <summary>
+    /// For an implementation edge, what narrowed the implementations to those that can be there
+    /// (<see cref="DispatchTargets.Registered"/>, <see cref="DispatchTargets.ReceiverType"/>), or null: every
+    /// implementation in the solution, a guess.
+    /// </summary>
+    public string? Basis { get; init; }
 }
 
 /// <summary>A call into a library that holds the pool thread, at <paramref name="Site"/>.</summary>

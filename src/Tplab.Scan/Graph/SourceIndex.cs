@@ -18,6 +18,7 @@ internal sealed class SourceIndex
     private readonly ConcurrentDictionary<SyntaxNode, CodeNode?> _nodes = new();
     private readonly Lazy<Dictionary<string, List<IMethodSymbol>>> _implementations;
     private readonly Lazy<List<INamedTypeSymbol>> _types;
+    private readonly Lazy<ServiceRegistry> _services;
 
     public SourceIndex(LoadedCode code)
     {
@@ -33,6 +34,7 @@ internal sealed class SourceIndex
         Trees = [.. _compilationOf.Keys.Where(t => t.FilePath.Length > 0)];
         _types = new(ListTypes);
         _implementations = new(IndexImplementations);
+        _services = new(() => new ServiceRegistry(this));
     }
 
     /// <summary>Per-solution memo of facts the rules compute about a method once (whether it runs a delegate parameter, what it returns).</summary>
@@ -52,6 +54,9 @@ internal sealed class SourceIndex
     public Compilation CompilationOf(SyntaxTree tree) => _compilationOf[tree];
 
     public IEnumerable<Compilation> Compilations => _compilationOf.Values.Distinct();
+
+    /// <summary>What dependency injection can hand out per service type (read on first use).</summary>
+    public ServiceRegistry Services => _services.Value;
 
     /// <summary>Whether <paramref name="symbol"/> is declared in the scanned source (not in a library).</summary>
     public bool IsSource(ISymbol? symbol) =>

@@ -14,13 +14,7 @@ internal sealed record RootSet(IReadOnlyList<EntryPoint> Roots, IReadOnlyDiction
     /// </summary>
     public IEnumerable<(EntryPoint Factory, IParameterSymbol Parameter)> Injected(EntryPoint root)
     {
-        var symbol = root.Node.Symbol;
-        var parameters = symbol.Parameters.AsEnumerable();
-        if (symbol.MethodKind == MethodKind.Ordinary && symbol.ContainingType is { } type)
-        {
-            parameters = parameters.Concat(type.InstanceConstructors.SelectMany(c => c.Parameters));
-        }
-        foreach (var parameter in parameters)
+        foreach (var parameter in Parameters(root))
         {
             if (parameter.Type is INamedTypeSymbol t && FactoriesByService.TryGetValue(SymbolNames.MetadataName(t), out var factories))
             {
@@ -30,6 +24,18 @@ internal sealed record RootSet(IReadOnlyList<EntryPoint> Roots, IReadOnlyDiction
                 }
             }
         }
+    }
+
+    /// <summary>What an entry point asks DI for: its own parameters, and its type's constructor parameters for a method.</summary>
+    public static IEnumerable<IParameterSymbol> Parameters(EntryPoint root)
+    {
+        var symbol = root.Node.Symbol;
+        var parameters = symbol.Parameters.AsEnumerable();
+        if (symbol.MethodKind == MethodKind.Ordinary && symbol.ContainingType is { } type)
+        {
+            parameters = parameters.Concat(type.InstanceConstructors.SelectMany(c => c.Parameters));
+        }
+        return parameters;
     }
 }
 
@@ -41,6 +47,7 @@ internal static class RootFinder
         var sites = new Sites(index);
         var registrations = new Registrations(index, sites);
         var roots = registrations.Find().ToList();
+        roots.AddRange(PoolCallbacks.Find(index, sites));
         var parts = new ApplicationParts(sites);
         foreach (var type in index.Types)
         {
@@ -80,7 +87,7 @@ internal static class RootFinder
             {
                 return r with { Guards = ["the OpenAPI document (swagger.json)"] };
             }
-            if (registrations.GlobalFilters.Contains(SymbolNames.MetadataName(filterType)))
+            if (registrations.Types.GlobalFilters.Contains(SymbolNames.MetadataName(filterType)))
             {
                 return r with { Guards = ["every MVC action"] };
             }

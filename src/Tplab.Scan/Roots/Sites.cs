@@ -19,6 +19,7 @@ internal sealed class Sites
         "AddSingleton", "AddScoped", "AddTransient", "TryAddSingleton", "TryAddScoped", "TryAddTransient",
         "AddKeyedSingleton", "AddKeyedScoped", "AddKeyedTransient", "TryAddKeyedSingleton", "TryAddKeyedScoped", "TryAddKeyedTransient",
         "MapHub", "MapHealthChecks", "AddCheck", "MapGrpcService", "WaitForNextTickAsync", "Add", "AddService", "MapControllerRoute", "MapAreaControllerRoute",
+        "QueueUserWorkItem", "UnsafeQueueUserWorkItem",
     };
 
     private readonly SourceIndex _index;
@@ -37,9 +38,10 @@ internal sealed class Sites
                     ObjectCreationExpressionSyntax { Type: var t } when t.ToString().EndsWith("Timer", StringComparison.Ordinal) => "new",
                     ImplicitObjectCreationExpressionSyntax { ArgumentList.Arguments: var a } when a.Any(x => x.Expression is AnonymousFunctionExpressionSyntax) => "new",
                     AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.AddAssignmentExpression } a => InvokedName(a.Left) is "Elapsed" ? "Elapsed" : null,
+                    AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.SimpleAssignmentExpression } a => InvokedName(a.Left) is "ConnectCallback" ? "ConnectCallback" : null,
                     _ => null,
                 };
-                if (name is not null && (Names.Contains(name) || name is "new" or "Elapsed"))
+                if (name is not null && (Names.Contains(name) || name is "new" or "Elapsed" or "ConnectCallback"))
                 {
                     if (!_byName.TryGetValue(name, out var list))
                     {
@@ -84,6 +86,19 @@ internal sealed class Sites
                 && assignment.EventReference is IEventReferenceOperation e && Rules.Ops.NameOf(e.Event.ContainingType) == "System.Timers.Timer")
             {
                 yield return assignment;
+            }
+        }
+    }
+
+    /// <summary>The values assigned to <c>SocketsHttpHandler.ConnectCallback</c> (in an initializer or a statement).</summary>
+    public IEnumerable<IOperation> ConnectCallbacks()
+    {
+        foreach (var syntax in _byName.GetValueOrDefault("ConnectCallback") ?? [])
+        {
+            if (_index.Model(syntax.SyntaxTree).GetOperation(syntax) is ISimpleAssignmentOperation { Target: IPropertyReferenceOperation p } assignment
+                && Rules.Ops.NameOf(p.Property.ContainingType) == "System.Net.Http.SocketsHttpHandler")
+            {
+                yield return assignment.Value;
             }
         }
     }

@@ -83,7 +83,7 @@ internal static class TypeRoots
         }
 
         // A hub's route (MapHub<T>("/hubs/chat")) is where its clients connect: kept with each hub method.
-        IReadOnlyList<string> hubRoute = registrations.HubRoutes.TryGetValue(name, out var mapped) ? [mapped] : [];
+        IReadOnlyList<string> hubRoute = registrations.Types.HubRoutes.TryGetValue(name, out var mapped) ? [mapped] : [];
         foreach (var (method, place, endpoint) in found)
         {
             if (index.NodeFor(method) is { } node)
@@ -93,9 +93,9 @@ internal static class TypeRoots
         }
 
         // Middleware classes: conventional (Invoke/InvokeAsync(HttpContext, ...) with a RequestDelegate to call) or IMiddleware.
-        if (IsMiddleware(type, registrations.MiddlewareGuards.ContainsKey(name)))
+        if (IsMiddleware(type, registrations.Types.MiddlewareGuards.ContainsKey(name)))
         {
-            var guards = registrations.MiddlewareGuards.TryGetValue(name, out var g) ? g : [[]];
+            var guards = registrations.Types.MiddlewareGuards.TryGetValue(name, out var g) ? g : [[]];
             var invoke = Declared(type, m => m.Name is "Invoke" or "InvokeAsync" && !m.IsStatic && m.Parameters.Length > 0
                 && Ops.NameOf(m.Parameters[0].Type) == "Microsoft.AspNetCore.Http.HttpContext").FirstOrDefault();
             if (invoke is not null && index.NodeFor(invoke) is { } node)
@@ -136,7 +136,7 @@ internal static class TypeRoots
                 if (type.FindImplementationForInterfaceMember(member) is IMethodSymbol impl && index.IsSource(impl))
                 {
                     // A health check runs on every probe of each health endpoint whose predicate selects it.
-                    var routes = p == CodePlace.HealthCheck ? registrations.HealthRoutesFor(name).ToList() : [];
+                    var routes = p == CodePlace.HealthCheck ? registrations.Types.HealthRoutesFor(name).ToList() : [];
                     results.AddRange(routes.Count == 0 ? [(impl, p, null)] : routes.Select(r => (impl, p, (HttpEndpoint?)new HttpEndpoint("GET", r))));
                 }
             }

@@ -18,4 +18,7 @@ internal interface IArgumentSource
     /// without source.
     /// </summary>
     IReadOnlyList<(IOperation Value, IOperation Body)> ReturnedBy(IMethodSymbol method);
+
+    /// <summary>The values source assigns to <paramref name="field"/> (its initializer and every plain assignment in its type), each with its body.</summary>
+    IReadOnlyList<(IOperation Value, IOperation Body)> AssignedTo(IFieldSymbol field);
 }

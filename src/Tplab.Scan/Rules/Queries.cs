@@ -89,6 +89,11 @@ internal static class Queries
                 var distinct = origins.Select(o => o.Origin).Distinct().ToList();
                 return distinct.Count == 1 ? origins[0]
                     : distinct.Contains(QueryOrigin.Database) ? origins.First(o => o.Origin == QueryOrigin.Database) : (QueryOrigin.Unknown, null);
+            case IFieldReferenceOperation f when index is not null && depth < 6 && IsQueryable(f.Type) && index.AssignedTo(f.Field) is { Count: > 0 } assigned:
+                // messages = (await repository.GetAll()).AsQueryable() in one method, messages.Any() in another (a Razor component's @code).
+                var held = assigned.Select(a => Trace(a.Value, a.Body, index, depth + 1)).ToList();
+                return held.All(o => o.Origin == QueryOrigin.Memory) ? (QueryOrigin.Memory, null)
+                    : held.FirstOrDefault(o => o.Origin == QueryOrigin.Database) is { Origin: QueryOrigin.Database } stored ? stored : (QueryOrigin.Unknown, null);
             case IPropertyReferenceOperation p when Ops.IsOrDerives(p.Property.ContainingType, "Microsoft.EntityFrameworkCore.DbContext") && IsQueryable(p.Type):
                 return (QueryOrigin.Database, $"{p.Property.ContainingType.Name}.{p.Property.Name} (EF Core)");
             case IAwaitOperation awaited:

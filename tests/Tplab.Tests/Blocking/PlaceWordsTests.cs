@@ -26,6 +26,7 @@ public sealed class PlaceWordsTests
         { CodePlace.AuthorizationHandler, "authorization-handler" },
         { CodePlace.RequestHandler, "request-handler" },
         { CodePlace.BlazorComponent, "blazor-component" },
+        { CodePlace.PoolCallback, "pool-callback" },
     };
 
     public static TheoryData<BlockingKind, string> Kinds => new()

@@ -91,7 +91,7 @@ public sealed class ShopFindingsTests(ShopScan shop)
             ["Shop.Web.Endpoints.OrderEndpoints.GetOrder", "Shop.Web.Services.OrderService.Load", "Shop.Data.FileStockStore.Count"],
             chain.Select(h => h.Method));
         Assert.Equal(["Shop.Web/Endpoints/OrderEndpoints.cs", "Shop.Web/Services/Orders.cs", "Shop.Data/Stock.cs"], chain.Select(h => h.File));
-        Assert.Equal("one of 2 implementations of IStockStore.Count", chain[2].Via);
+        Assert.Equal("one of 2 implementations of IStockStore.Count (registered in DI)", chain[2].Via);
         Assert.Contains(reasons, r => r.Contains("one of 2 implementations", StringComparison.Ordinal));
         var source = File.ReadAllLines(Path.Combine(ShopScan.Folder, chain[2].File));
         Assert.Contains("File.ReadAllText", source[chain[2].Line - 1], StringComparison.Ordinal);

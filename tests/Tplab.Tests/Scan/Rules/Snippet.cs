@@ -40,10 +40,38 @@ internal static class Snippet
         return MetadataReference.CreateFromImage(image.ToArray());
     }
 
+    // The runtime's assemblies, and DI's abstractions from the ASP.NET Core shared framework beside it (registrations are read by their real types).
     private static readonly Lazy<MetadataReference[]> References = new(() =>
         [.. ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator)
             .Where(p => Path.GetFileName(p).StartsWith("System.", StringComparison.Ordinal) || Path.GetFileName(p) is "mscorlib.dll" or "netstandard.dll")
+            .Append(DependencyInjection())
             .Select(p => MetadataReference.CreateFromFile(p))]);
+
+    private static string DependencyInjection()
+    {
+        var runtime = Path.GetDirectoryName(typeof(object).Assembly.Location)!;
+        var path = Path.Combine(runtime, "..", "..", "Microsoft.AspNetCore.App", Path.GetFileName(runtime), "Microsoft.Extensions.DependencyInjection.Abstractions.dll");
+        Assert.True(File.Exists(path), $"the ASP.NET Core shared framework this repository needs is missing ({path})");
+        return path;
+    }
+
+    /// <summary>The entry points <see cref="RootFinder"/> finds in a snippet (no <c>Root.Handle</c> needed).</summary>
+    public static RootSet Roots(string code)
+    {
+        using var workspace = new AdhocWorkspace();
+        var projectId = ProjectId.CreateNewId();
+        var solution = workspace.CurrentSolution
+            .AddProject(ProjectInfo.Create(projectId, VersionStamp.Default, "Snippet", "Snippet", LanguageNames.CSharp,
+                compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable),
+                metadataReferences: References.Value))
+            .AddDocument(DocumentId.CreateNewId(projectId), "Snippet.cs", SourceText.From(Usings + code), filePath: "/snippet/Snippet.cs");
+        var project = solution.GetProject(projectId)!;
+        var compilation = project.GetCompilationAsync().GetAwaiter().GetResult()!;
+        var errors = compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error).ToList();
+        Assert.True(errors.Count == 0, "the snippet does not compile: " + string.Join("; ", errors.Take(3)));
+        using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
+        return RootFinder.Find(new SourceIndex(loaded), CancellationToken.None);
+    }
 
     /// <summary>The findings reached from <c>Root.Handle</c>; <paramref name="library"/> is compiled apart and referenced, as a package would be.</summary>
     public static IReadOnlyList<Finding> Findings(string code, ScanConfig? config = null, string? library = null)

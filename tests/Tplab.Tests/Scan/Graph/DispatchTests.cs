@@ -1,0 +1,145 @@
+using Tplab.Scan.Findings;
+using Tplab.Tests.Scan.Rules;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Scan.Graph;
+
+/// <summary>
+/// An interface call follows the implementations that can be there: those DI registers for the receiver's type
+/// (generic, typeof, open generics, factories, TryAdd, ServiceDescriptor) and those the source constructs itself;
+/// every implementation, marked as a guess, when nothing narrows it or the service is found by reflection.
+/// </summary>
+[ParallelSafe]
+public sealed class DispatchTests
+{
+    // Two stores: one blocks on a file, the other sleeps. Which one runs is what the registrations say.
+    private const string Stores = """
+        public interface IStore { string Load(); }
+        public sealed class FileStore : IStore { public string Load() => File.ReadAllText("a"); }
+        public sealed class SleepyStore : IStore { public string Load() { Thread.Sleep(10); return ""; } }
+        public static class Root { public static string Handle(IStore store) => store.Load(); }
+        """;
+
+    private static IReadOnlyList<Finding> Scan(string registrations) => Snippet.Findings($$"""
+        using Microsoft.Extensions.DependencyInjection;
+        using Microsoft.Extensions.DependencyInjection.Extensions;
+        {{Stores}}
+        public static class Startup { public static void Configure(IServiceCollection services) { {{registrations}} } }
+        """);
+
+    [Theory]
+    [InlineData("services.AddScoped<IStore, FileStore>();")]
+    [InlineData("services.TryAddSingleton<IStore, FileStore>();")]
+    [InlineData("services.AddScoped(typeof(IStore), typeof(FileStore));")]
+    [InlineData("services.AddSingleton<IStore>(sp => new FileStore());")]
+    [InlineData("services.AddSingleton<IStore>(new FileStore());")]
+    [InlineData("services.AddScoped<FileStore>(); services.AddScoped<IStore>(sp => sp.GetRequiredService<FileStore>());")]
+    [InlineData("services.TryAddEnumerable(ServiceDescriptor.Scoped<IStore, FileStore>());")]
+    public void Resolve_OneRegisteredImplementation_FollowsOnlyIt(string registrations)
+    {
+        var finding = Assert.Single(Scan(registrations));
+        Assert.Equal("File.ReadAllText", finding.Call.Name);
+        Assert.Equal(Severity.Error, finding.Severity);
+        Assert.Equal("implementation of IStore.Load (registered in DI)", finding.Chain[1].Via);
+        Assert.Contains("dispatch: IStore.Load to FileStore.Load (registered in DI)", finding.Evidence, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Resolve_NothingRegistered_EveryImplementationAsAGuess()
+    {
+        var findings = Scan("");
+        Assert.Equal(["File.ReadAllText", "Thread.Sleep"], findings.Select(f => f.Call.Name).Order(StringComparer.Ordinal));
+        Assert.All(findings, f => Assert.Equal(Severity.Warning, f.Severity));
+        Assert.All(findings, f => Assert.Equal("one of 2 implementations of IStore.Load (a guess: every implementation in the solution)", f.Chain[1].Via));
+        Assert.All(findings, f => Assert.Contains(f.Reasons, r => r.EndsWith(", a guess", StringComparison.Ordinal)));
+    }
+
+    [Fact]
+    public void Resolve_BothRegistered_OneOfTwoRegistered()
+    {
+        var findings = Scan("services.AddScoped<IStore, FileStore>(); services.AddScoped<IStore, SleepyStore>();");
+        Assert.Equal(2, findings.Count);
+        Assert.All(findings, f => Assert.Equal("one of 2 implementations of IStore.Load (registered in DI)", f.Chain[1].Via));
+        Assert.All(findings, f => Assert.Equal(Severity.Warning, f.Severity));
+    }
+
+    [Fact]
+    public void Resolve_ServiceFoundByReflection_IsNotNarrowed()
+    {
+        // Assembly scanning may register any implementation: the one explicit registration does not say which run.
+        var findings = Scan("services.AddScoped<IStore, FileStore>(); foreach (var t in typeof(Startup).Assembly.GetTypes().Where(t => typeof(IStore).IsAssignableFrom(t))) { services.AddScoped(typeof(IStore), t); }");
+        Assert.Equal(2, findings.Count);
+    }
+
+    [Fact]
+    public void Resolve_DecoratorInAFactory_FollowsTheDecoratorAndWhatItWraps()
+    {
+        var findings = Snippet.Findings("""
+            using Microsoft.Extensions.DependencyInjection;
+            public interface IStore { string Load(); }
+            public sealed class FileStore : IStore { public string Load() => File.ReadAllText("a"); }
+            public sealed class SleepyStore : IStore { public string Load() { Thread.Sleep(10); return ""; } }
+            public sealed class LoggedStore(IStore inner) : IStore { public string Load() => inner.Load(); }
+            public static class Root { public static string Handle(IStore store) => store.Load(); }
+            public static class Startup { public static void Configure(IServiceCollection services) => services.AddScoped<IStore>(sp => new LoggedStore(new FileStore())); }
+            """);
+        Assert.Equal("File.ReadAllText", Assert.Single(findings).Call.Name);
+    }
+
+    [Fact]
+    public void Resolve_OpenGenericRegistration_FollowsItsImplementation()
+    {
+        var findings = Snippet.Findings("""
+            using Microsoft.Extensions.DependencyInjection;
+            public sealed class Order { }
+            public interface IRepo<T> { T Get(); }
+            public sealed class FileRepo<T> : IRepo<T> where T : new() { public T Get() { File.ReadAllText("a"); return new T(); } }
+            public sealed class SleepyRepo<T> : IRepo<T> where T : new() { public T Get() { Thread.Sleep(10); return new T(); } }
+            public static class Root { public static Order Handle(IRepo<Order> orders) => orders.Get(); }
+            public static class Startup { public static void Configure(IServiceCollection services) => services.AddScoped(typeof(IRepo<>), typeof(FileRepo<>)); }
+            """);
+        var finding = Assert.Single(findings);
+        Assert.Equal("File.ReadAllText", finding.Call.Name);
+        Assert.Equal(Severity.Error, finding.Severity);
+    }
+
+    [Fact]
+    public void Resolve_RegisteredTypeInheritsTheMethod_FollowsTheBase()
+    {
+        var findings = Snippet.Findings("""
+            using Microsoft.Extensions.DependencyInjection;
+            public interface IStore { string Load(); }
+            public class FileStore : IStore { public virtual string Load() => File.ReadAllText("a"); }
+            public sealed class NamedFileStore : FileStore { }
+            public sealed class SleepyStore : IStore { public string Load() { Thread.Sleep(10); return ""; } }
+            public static class Root { public static string Handle(IStore store) => store.Load(); }
+            public static class Startup { public static void Configure(IServiceCollection services) => services.AddSingleton<IStore, NamedFileStore>(); }
+            """);
+        Assert.Equal("File.ReadAllText", Assert.Single(findings).Call.Name);
+    }
+
+    [Fact]
+    public void Resolve_DecoratorBuiltFromATypeInAVariable_FollowsEveryTypeTheRegistrationsName()
+    {
+        // Jellyfin's AddSingletonWithDecorator(typeof(FfProbeKeyframeExtractor)): ActivatorUtilities builds the inner one from a Type.
+        var findings = Snippet.Findings("""
+            using Microsoft.Extensions.DependencyInjection;
+            public interface IStore { string Load(); }
+            public sealed class FileStore : IStore { public string Load() => File.ReadAllText("a"); }
+            public sealed class SleepyStore : IStore { public string Load() { Thread.Sleep(10); return ""; } }
+            public sealed class LoggedStore(IStore inner) : IStore { public string Load() => inner.Load(); }
+            public static class Root { public static string Handle(IStore store) => store.Load(); }
+            public static class Startup
+            {
+                public static void Configure(IServiceCollection services) => Decorated(services, typeof(FileStore));
+                static void Decorated(IServiceCollection services, Type type) => services.AddSingleton<IStore>(sp =>
+                {
+                    var inner = ActivatorUtilities.CreateInstance(sp, type);
+                    var decorator = ActivatorUtilities.CreateInstance<LoggedStore>(sp, inner);
+                    return decorator;
+                });
+            }
+            """);
+        Assert.Equal("File.ReadAllText", Assert.Single(findings).Call.Name);
+    }
+}
