@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The loop tplab fix closes, measured on a copy of an app (default: tests/Tplab.OrdersService):
-#   scan --plan → run before → fix --apply → dotnet build → scan again → run after → compare.
+#   scan → fix --plan (the proof plan for the findings fix can fix) → run before → fix --apply → dotnet build →
+#   scan again → run after → compare.
 # Prints each step's exit code and CPU time / peak RSS (GNU time); keeps everything in $OUT.
 # Usage: bench/fix-loop.sh [APP_FOLDER] [OUT]   (an app folder holding one .csproj; copied, never changed in place)
 set -euo pipefail
@@ -14,9 +15,10 @@ cp "$here/Directory.Build.props" "$here/Directory.Packages.props" "$out/app/"
 target="$out/app/$(basename "$app")"
 cp -r "$app" "$target" && rm -rf "$target/bin" "$target/obj"
 step() { local name="$1"; shift; echo "== $name: $*"; /usr/bin/time -f "   $name: exit %x, cpu %Us user %Ss sys, peak %M KB, wall %es" "$@" || true; }
-step scan-before "$tplab" scan "$target" --format json -o "$out/scan-before.json" --plan "$out/proof.yaml"
+step scan-before "$tplab" scan "$target" --format json -o "$out/scan-before.json"
+step fix-plan "$tplab" fix "$target" --from "$out/scan-before.json" -o "$out/fix.patch" --plan "$out/proof.yaml"
 step run-before "$tplab" run --plan "$out/proof.yaml" --results "$out/before"
-step fix "$tplab" fix "$target" --apply --format json -o "$out/fix.json"
+step fix "$tplab" fix "$target" --from "$out/scan-before.json" --apply -o "$out/fix.json"
 step build dotnet build "$target" -c Release -nologo -v q
 step scan-after "$tplab" scan "$target" --format json -o "$out/scan-after.json"
 step run-after "$tplab" run --plan "$out/proof.yaml" --results "$out/after"
