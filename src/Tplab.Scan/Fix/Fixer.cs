@@ -182,7 +182,7 @@ public static class Fixer
         {
             description.Add(edit.Description);
         }
-        description.AddRange(propagation.LockChanges);
+        description.AddRange(propagation.Reshaped);
         if (methods > 0)
         {
             description.Add(string.Create(CultureInfo.InvariantCulture, $"{methods} method(s) or lambda(s) made async"));

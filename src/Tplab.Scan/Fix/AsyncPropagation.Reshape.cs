@@ -7,11 +7,12 @@ using static Microsoft.CodeAnalysis.CSharp.SyntaxFactory;
 namespace Tplab.Scan.Fix;
 
 /// <summary>
-/// A <c>lock</c> that must hold an await, or that request threads queue on, becomes a <c>SemaphoreSlim(1, 1)</c>:
+/// Reshaping beyond a method made async. A <c>lock</c> that must hold an await, or that request threads queue on, becomes a <c>SemaphoreSlim(1, 1)</c>:
 /// <c>await gate.WaitAsync()</c>, then the body in <c>try</c>, <c>gate.Release()</c> in <c>finally</c>. Only where
 /// every use can change with it: the lock object is a private field of its type, declared alone and created empty
 /// (<c>new()</c>, <c>new object()</c>, <c>new Lock()</c>), used in <c>lock</c> statements and nowhere else, never
-/// re-entered (a semaphore is not re-entrant, a lock is), and each method that takes it can become async.
+/// re-entered (a semaphore is not re-entrant, a lock is), and each method that takes it can become async. A
+/// synchronous MVC filter whose method must become async implements the async twin instead (<see cref="MvcFilter"/>).
 /// </summary>
 internal sealed partial class AsyncPropagation
 {
@@ -22,8 +23,8 @@ internal sealed partial class AsyncPropagation
     /// <summary>The lock statements this fix turned into semaphores (their original nodes).</summary>
     public List<LockStatementSyntax> ConvertedLocks { get; } = [];
 
-    /// <summary>What each lock conversion did, for the report.</summary>
-    public List<string> LockChanges { get; } = [];
+    /// <summary>What changed beyond the methods made async (a lock made a semaphore, a filter made async), for the report.</summary>
+    public List<string> Reshaped { get; } = [];
 
     /// <summary>Turns the lock of <paramref name="lockStatement"/> (all its uses) into a SemaphoreSlim; null when done, else why not.</summary>
     public async Task<string?> LockToSemaphoreAsync(LockStatementSyntax lockStatement)
@@ -137,7 +138,7 @@ internal sealed partial class AsyncPropagation
             planned[block.Statements.IndexOf(l)] = $"await {l.Expression.WithoutTrivia()}.WaitAsync({token}){configure};";
             ConvertedLocks.Add(l);
         }
-        LockChanges.Add($"lock ({field.Name}) → await {field.Name}.WaitAsync() … finally {field.Name}.Release(), {name} a SemaphoreSlim(1, 1) ({locks.Count} lock statement(s))");
+        Reshaped.Add($"lock ({field.Name}) → await {field.Name}.WaitAsync() … finally {field.Name}.Release(), {name} a SemaphoreSlim(1, 1) ({locks.Count} lock statement(s))");
         return null;
     }
 
@@ -183,5 +184,32 @@ internal sealed partial class AsyncPropagation
                 FinallyClause(Token(SyntaxKind.FinallyKeyword).WithLeadingTrivia(Whitespace(indent)).WithTrailingTrivia(EndOfLine(newline)), finallyBlock)));
         }
         return block.WithStatements(List(statements));
+    }
+
+    private async Task<string?> FilterBlockerAsync(SemanticModel model, MethodDeclarationSyntax method, IMethodSymbol symbol, MvcFilter filter)
+    {
+        var type = symbol.ContainingType;
+        if (method.Parent is not ClassDeclarationSyntax declaration || declaration.BaseList?.Types.Any(t => SymbolEqualityComparer.Default.Equals(model.GetTypeInfo(t.Type, cancellationToken).Type?.OriginalDefinition, type.Interfaces.First(i => i.Name == filter.Interface).OriginalDefinition)) != true)
+        {
+            return $"it implements {filter.Interface}.{symbol.Name} (a package's interface), listed on another part of {type.Name}: make the filter {filter.AsyncInterface} by hand";
+        }
+        if (!type.IsSealed && (await SymbolFinder.FindDerivedClassesAsync(type, solution, cancellationToken: cancellationToken).ConfigureAwait(false)).Any())
+        {
+            return $"it implements {filter.Interface}.{symbol.Name} (a package's interface) in {type.Name}, which has subclasses that may rely on it: make the filter {filter.AsyncInterface} by hand";
+        }
+        return null;
+    }
+
+    private void ReshapeFilter(SemanticModel model, ClassDeclarationSyntax declaration, IMethodSymbol symbol, MvcFilter filter, string? newName)
+    {
+        var type = symbol.ContainingType;
+        var isBefore = symbol.Name == filter.Before;
+        var name = newName ?? symbol.Name;
+        var (before, after) = isBefore ? (name, filter.After) : (filter.Before, name);
+        var task = TaskName(model, declaration);
+        var configure = changes.ConfigureAwait(declaration.SyntaxTree);
+        var newline = AsyncSyntax.Newline(declaration.SyntaxTree.GetRoot(cancellationToken));
+        changes.Replace(declaration, n => filter.Rewrite((ClassDeclarationSyntax)n, before, after, isBefore, !isBefore, task, configure, newline));
+        Reshaped.Add(filter.Description(type.Name));
     }
 }
