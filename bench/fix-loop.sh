@@ -4,11 +4,12 @@
 #   scan again → run after → compare.
 # Prints each step's exit code and CPU time / peak RSS (GNU time); keeps everything in $OUT.
 # Usage: bench/fix-loop.sh [APP_FOLDER] [OUT]   (an app folder holding one .csproj; copied, never changed in place)
+#        TPLAB=/path/to/tplab picks the binary (default: ./tplab)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 app="${1:-$here/tests/Tplab.OrdersService}"
 out="${2:-$(mktemp -d /tmp/tplab-fix-loop.XXXXXX)}"
-tplab="$here/tplab"
+tplab="${TPLAB:-$here/tplab}"   # TPLAB=/path/to/tplab: another build than ./tplab
 mkdir -p "$out/app"
 # The app and the build settings it takes from the repository (framework, warnings as errors), without build output.
 cp "$here/Directory.Build.props" "$here/Directory.Packages.props" "$out/app/"

@@ -117,8 +117,9 @@ public static class FixFiles
         ChildProcess git;
         try
         {
-            // Through tplab's process runner: its own session, killed with tplab (even on kill -9), bounded below.
-            git = ChildProcess.Start(info, GitStatus, WhenTplabEnds.Kill);
+            // Through tplab's process runner: its own session, and the kernel's parent-death signal ends it with tplab
+            // (even on kill -9); a single short-lived git needs no watchdog shell. Bounded below.
+            git = ChildProcess.Start(info, GitStatus, WhenTplabEnds.ChildEndsItself);
         }
         catch (TplabException e) when (e.Message.StartsWith($"could not start {GitStatus} ", StringComparison.Ordinal))
         {
