@@ -2,23 +2,26 @@
 # tplab fix on copies of the corpus apps (and any app folder given): fix --apply, then dotnet build (analyzers and
 # warnings as errors, the repository's settings), then scan again; prints per app fixed / partly / refused, the build's
 # result, the fixed findings scan still reports (should be 0) and fix's CPU time and peak RSS (GNU time).
+# A root (scan's entry point) counts as fixed when every selected site it reaches was fixed.
 # Usage: bench/fix-corpus.sh [APP_FOLDER...]   (default: tests/corpus/ShopApp tests/corpus/ScanCases tests/Tplab.OrdersService)
+#        TPLAB=/path/to/tplab bench/fix-corpus.sh   (a tplab other than ./tplab, e.g. one published before editing the source)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
+tplab="${TPLAB:-$here/tplab}"
 apps=("$@")
 [ ${#apps[@]} -gt 0 ] || apps=("$here/tests/corpus/ShopApp" "$here/tests/corpus/ScanCases" "$here/tests/Tplab.OrdersService")
 out="$(mktemp -d /tmp/tplab-fix-corpus.XXXXXX)"
-echo "| app | findings (sites) | fixed | partly fixed | refused | dotnet build after | fixed still reported by scan | fix CPU s | fix peak RSS MB |"
-echo "|---|---:|---:|---:|---:|---|---:|---:|---:|"
+echo "| app | findings (sites) | fixed | partly fixed | refused | roots fixed | dotnet build after | fixed still reported by scan | fix CPU s | fix peak RSS MB |"
+echo "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"
 for app in "${apps[@]}"; do
   name="$(basename "$app")"
   work="$out/$name"
   mkdir -p "$work"
   cp "$here/Directory.Build.props" "$here/Directory.Packages.props" "$work/"
   cp -r "$app" "$work/$name" && rm -rf "$work/$name/bin" "$work/$name/obj"
-  /usr/bin/time -f "%U %S %M" -o "$work/time.txt" "$here/tplab" fix "$work/$name" --apply --format json -o "$work/fix.json" 2>"$work/fix.err" || true
+  /usr/bin/time -f "%U %S %M" -o "$work/time.txt" "$tplab" fix "$work/$name" --apply --format json -o "$work/fix.json" 2>"$work/fix.err" || true
   if dotnet build "$work/$name" -nologo -v q >"$work/build.log" 2>&1; then build="compiles"; else build="**fails**"; fi
-  "$here/tplab" scan "$work/$name" --format json -o "$work/after.json" 2>/dev/null || true
+  "$tplab" scan "$work/$name" --format json -o "$work/after.json" 2>/dev/null || true
   python3 - "$work" "$name" "$build" <<'PY'
 import hashlib, json, sys
 from collections import defaultdict
@@ -37,8 +40,18 @@ fixed = [f["id"] for f in fix["findings"] if f["status"] == "fixed"]
 left = [i for i in fixed if i in ids]
 u, s_, m = open(f"{work}/time.txt").read().split()[-3:]
 su = fix["summary"]
-print(f"| {name} | {len(fix['findings'])} | {su['fixed']} | {su['partlyFixed']} | {su['refused']} | {build} | {len(left)} | {float(u) + float(s_):.1f} | {int(m) // 1024} |")
+roots = defaultdict(list)
+for f in fix["findings"]:
+    for r in f["roots"]:
+        roots[r].append(f["status"])
+fixed_roots = sum(all(s == "fixed" for s in v) for v in roots.values())
+print(f"| {name} | {len(fix['findings'])} | {su['fixed']} | {su['partlyFixed']} | {su['refused']} | {fixed_roots}/{len(roots)} | {build} | {len(left)} | {float(u) + float(s_):.1f} | {int(m) // 1024} |")
+with open(f"{work}/refused.txt", "w") as out:
+    for f in fix["findings"]:
+        if f["status"] != "fixed":
+            out.write(f"{name}\t{f['status']}\t{f['file']}:{f['line']}\t{f['blockingCall']}\t{f['reason']}\n")
 PY
 done
 echo
-echo "Refusals and what is left, per app: $out/*/fix.json"
+echo "Refusals and what is left, per app: $out/*/fix.json; one line each:"
+cat "$out"/*/refused.txt

@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
 # The loop tplab fix closes, measured on a copy of an app (default: tests/Tplab.OrdersService):
-#   scan --plan → run before → fix --apply → dotnet build → scan again → run after → compare.
+#   scan → fix --plan (the proof plan for the findings fix can fix) → run before → fix --apply → dotnet build →
+#   scan again → run after → compare.
 # Prints each step's exit code and CPU time / peak RSS (GNU time); keeps everything in $OUT.
 # Usage: bench/fix-loop.sh [APP_FOLDER] [OUT]   (an app folder holding one .csproj; copied, never changed in place)
+#        TPLAB=/path/to/tplab picks the binary (default: ./tplab)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 app="${1:-$here/tests/Tplab.OrdersService}"
 out="${2:-$(mktemp -d /tmp/tplab-fix-loop.XXXXXX)}"
-tplab="$here/tplab"
+tplab="${TPLAB:-$here/tplab}"   # TPLAB=/path/to/tplab: another build than ./tplab
 mkdir -p "$out/app"
 # The app and the build settings it takes from the repository (framework, warnings as errors), without build output.
 cp "$here/Directory.Build.props" "$here/Directory.Packages.props" "$out/app/"
 target="$out/app/$(basename "$app")"
 cp -r "$app" "$target" && rm -rf "$target/bin" "$target/obj"
 step() { local name="$1"; shift; echo "== $name: $*"; /usr/bin/time -f "   $name: exit %x, cpu %Us user %Ss sys, peak %M KB, wall %es" "$@" || true; }
-step scan-before "$tplab" scan "$target" --format json -o "$out/scan-before.json" --plan "$out/proof.yaml"
+step scan-before "$tplab" scan "$target" --format json -o "$out/scan-before.json"
+step fix-plan "$tplab" fix "$target" --from "$out/scan-before.json" -o "$out/fix.patch" --plan "$out/proof.yaml"
 step run-before "$tplab" run --plan "$out/proof.yaml" --results "$out/before"
-step fix "$tplab" fix "$target" --apply --format json -o "$out/fix.json"
+step fix "$tplab" fix "$target" --from "$out/scan-before.json" --apply -o "$out/fix.json"
 step build dotnet build "$target" -c Release -nologo -v q
 step scan-after "$tplab" scan "$target" --format json -o "$out/scan-after.json"
 step run-after "$tplab" run --plan "$out/proof.yaml" --results "$out/after"

@@ -22,8 +22,8 @@ internal static class FixCommand
         var apply = new Option<bool>("--apply") { Description = "Edit the files in place (all or none); default: write a unified diff and change nothing" };
         var force = new Option<bool>("--force") { Description = "With --apply: edit files that have uncommitted changes in git" };
         var output = new Option<string?>("--output", "-o") { Description = "Write the patch or report to this file (checked before the work starts)" };
-        var format = new Option<string?>("--format") { Description = "patch, text, json or sarif (SARIF 2.1.0 with fixes for code-scanning viewers; default: patch; text with --apply)" };
-        format.AcceptOnly("patch", "text", "json", "sarif");
+        var format = new Option<string?>("--format") { Description = $"{FixFormats.Catalogue.Help}; without it, the format -o's extension means (as scan), else patch, or text with --apply" };
+        format.AcceptOnly([.. FixFormats.Catalogue.All.Select(f => f.Name)]);
         var rename = new Option<string?>("--rename") { Description = "Async suffix on changed methods: async or keep (default: the solution's convention)" };
         rename.AcceptOnly("async", "keep");
         var verify = new Option<string?>("--verify") { Description = "With --apply: run this command after writing (e.g. \"dotnet test\"); every change is reverted when it fails" };

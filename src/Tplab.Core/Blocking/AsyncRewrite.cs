@@ -20,6 +20,12 @@ public enum AsyncRewriteKind
 
     /// <summary><c>x.M(args)</c> → <c>await x.MAsync(args)</c>, where the type (or an extension in scope) really has that sibling, returning the same result.</summary>
     Sibling,
+
+    /// <summary>
+    /// <c>lock (gate) { … }</c> → <c>await gate.WaitAsync(); try { … } finally { gate.Release(); }</c>, the lock object a
+    /// <c>SemaphoreSlim(1, 1)</c>: only where it is private to its type and every lock on it changes too; else refused with <see cref="AsyncRewrite.Advice"/>.
+    /// </summary>
+    Semaphore,
 }
 
 /// <summary>
@@ -47,7 +53,7 @@ public sealed record AsyncRewrite(AsyncRewriteKind Kind, string? Advice = null, 
         BlockingKind.SyncOverAsync => AwaitTask,
         BlockingKind.Sleep => Delay,
         BlockingKind.SyncDatabaseIO or BlockingKind.SyncHttp or BlockingKind.SyncSocketIO or BlockingKind.SyncStreamIO => Sibling,
-        BlockingKind.Lock => None("a lock cannot be held across an await: keep the blocking work out of the lock, or use a SemaphoreSlim(1, 1) with WaitAsync/Release in a try/finally where the lock object is private to its type"),
+        BlockingKind.Lock => new(AsyncRewriteKind.Semaphore, "a lock cannot be held across an await: keep the blocking work out of the lock, or use a SemaphoreSlim(1, 1) with WaitAsync/Release in a try/finally where the lock object is private to its type"),
         BlockingKind.Parallel => None("Parallel loops wait on the calling thread: use Parallel.ForEachAsync, or start the tasks and await Task.WhenAll"),
         BlockingKind.TaskRunOffload => None("await the work directly rather than through Task.Run; it does not block, so only the hop is saved"),
         _ => None("no awaitable form of this call is known: look for the library's async API or move the wait off the request path"),

@@ -71,9 +71,19 @@ internal sealed partial class AsyncPropagation
         {
             return $"{generated.ContainingType?.Name}.{generated.Name} is declared in generated code ({naming.Relative(generated.DeclaringSyntaxReferences[0].SyntaxTree.FilePath)}): change its source (the .proto, the generator's input) instead";
         }
+        // A synchronous MVC filter's method: the class implements the async twin instead, so the package's interface no longer binds it.
+        var filter = MvcFilter.For(symbol, family);
+        if (filter is not null)
+        {
+            family = [symbol];
+        }
         if (family.FirstOrDefault(m => m.Locations.Any(l => l.IsInMetadata) || m.DeclaringSyntaxReferences.Length == 0) is { } outside)
         {
             return $"it implements or overrides {outside.ContainingType?.Name}.{outside.Name} from {outside.ContainingAssembly?.Name ?? "a package"}, whose signature cannot change";
+        }
+        if (filter is { } cannotBe && await FilterBlockerAsync(model, method, symbol, cannotBe.Filter).ConfigureAwait(false) is { } notFilter)
+        {
+            return notFilter;
         }
         var newName = naming.NewName(family);
         var declarations = new List<(IMethodSymbol Symbol, SyntaxNode Syntax)>();
@@ -120,6 +130,10 @@ internal sealed partial class AsyncPropagation
                     : body is BlockSyntax,
             };
             _decided[declaration] = null;
+        }
+        if (filter is { } f)
+        {
+            ReshapeFilter(model, (ClassDeclarationSyntax)method.Parent!, symbol, f.Filter, newName);
         }
         foreach (var location in locations)
         {

@@ -30,7 +30,14 @@ internal sealed partial class AsyncPropagation(Solution solution, ChangeSet chan
         var (container, blocker) = AsyncRules.Container(node);
         if (blocker is not null)
         {
-            return blocker;
+            // A lock body cannot hold an await: the lock becomes a SemaphoreSlim where every use of it can change too.
+            if (container is not LockStatementSyntax l)
+            {
+                return blocker;
+            }
+            return await LockToSemaphoreAsync(l).ConfigureAwait(false) is { } why
+                ? $"it is inside lock ({l.Expression}), where await is not allowed (CS1996), and the lock cannot become a SemaphoreSlim(1, 1): {why}"
+                : await RequireAwaitAsync(l).ConfigureAwait(false);
         }
         if (container is null)
         {

@@ -14,6 +14,11 @@ namespace Tplab.Scan.Fix;
 /// </summary>
 public static class FixFiles
 {
+    private const string GitStatus = "git status";
+
+    // A status of the touched files answers in well under a second; a git waiting on a lock must not hold fix forever.
+    private static readonly TimeSpan GitTimeout = TimeSpan.FromSeconds(30);
+
     private static readonly byte[] Bom = [0xEF, 0xBB, 0xBF];
 
     /// <summary>Writes every file of <paramref name="files"/>; returns the originals (bytes by path) to revert with.</summary>
@@ -104,31 +109,53 @@ public static class FixFiles
         {
             return [];
         }
-        var info = new ProcessStartInfo("git") { WorkingDirectory = root, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        var info = new ProcessStartInfo("git") { WorkingDirectory = root };
         foreach (var a in new[] { "status", "--porcelain", "--" }.Concat(paths))
         {
             info.ArgumentList.Add(a);
         }
-        Process? git;
+        ChildProcess git;
         try
         {
-            git = Process.Start(info);
+            // Through tplab's process runner: its own session, and the kernel's parent-death signal ends it with tplab
+            // (even on kill -9); a single short-lived git needs no watchdog shell. Bounded below.
+            git = ChildProcess.Start(info, GitStatus, WhenTplabEnds.ChildEndsItself);
         }
-        catch (System.ComponentModel.Win32Exception)
+        catch (TplabException e) when (e.Message.StartsWith($"could not start {GitStatus} ", StringComparison.Ordinal))
         {
-            return [];
+            return []; // no git: nothing to protect
         }
-        if (git is null)
+        await using (git.ConfigureAwait(false))
         {
-            return [];
-        }
-        using (git)
-        {
-            var output = await git.StandardOutput.ReadToEndAsync(cancellationToken).ConfigureAwait(false);
-            await git.StandardError.ReadToEndAsync(cancellationToken).ConfigureAwait(false);
-            await git.WaitForExitAsync(cancellationToken).ConfigureAwait(false);
-            // Not a work tree (exit 128): nothing to protect.
-            return git.ExitCode != 0 ? [] : [.. output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(l => l.Length > 3 ? l[3..].Trim() : l)];
+            var lines = new HashSet<string>(StringComparer.Ordinal);
+            var gate = new Lock();
+            void Keep(string line)
+            {
+                lock (gate)
+                {
+                    lines.Add(line);
+                }
+            }
+            git.LineReceived += Keep;
+            // Lines printed before the handler was attached are among the recent ones; the set takes each once.
+            foreach (var line in git.RecentOutput)
+            {
+                Keep(line);
+            }
+            try
+            {
+                await git.Exited.WaitAsync(GitTimeout, cancellationToken).ConfigureAwait(false);
+            }
+            catch (TimeoutException)
+            {
+                throw new TplabException(ExitCodes.Environment,
+                    $"git status did not answer within {GitTimeout.TotalSeconds:0} s in {root}, so uncommitted changes cannot be ruled out: nothing was changed (pass --force to write anyway)");
+            }
+            // Not a work tree (exit 128): nothing to protect. stdout and stderr come together: only status lines name a path.
+            lock (gate)
+            {
+                return git.ExitCode != 0 ? [] : [.. lines.Where(l => l.Length > 3 && l[2] == ' ').Select(l => l[3..].Trim()).Order(StringComparer.Ordinal)];
+            }
         }
     }
 

@@ -52,7 +52,7 @@ public sealed record FixOptions
     /// <summary>With <see cref="Plan"/>: keep POST, PUT, PATCH and DELETE scenarios switched on (default false).</summary>
     public bool PlanWrites { get; init; }
 
-    /// <summary><c>patch</c>, <c>text</c>, <c>json</c> or <c>sarif</c> (default null: <c>patch</c>, or <c>text</c> with <see cref="Apply"/>).</summary>
+    /// <summary><c>patch</c>, <c>text</c>, <c>json</c> or <c>sarif</c> (default null: the one <see cref="Output"/>'s extension means, else <c>patch</c>, or <c>text</c> with <see cref="Apply"/>).</summary>
     public string? Format { get; init; }
 
     /// <summary>The Async suffix on changed methods (default <see cref="RenameMode.Auto"/>: the solution's convention).</summary>
@@ -68,7 +68,7 @@ public sealed record FixOptions
     public int MaxMethods { get; init; } = 200;
 
     /// <summary>The report format this run writes.</summary>
-    public string EffectiveFormat => Format ?? (Apply ? "text" : "patch");
+    public string EffectiveFormat => FixFormats.For(Format, Output, Apply).Name;
 
     /// <summary>These options, or a usage error naming the first bad value.</summary>
     public FixOptions Validated()
@@ -77,13 +77,10 @@ public sealed record FixOptions
         {
             throw TplabException.Usage("the path to fix is empty");
         }
-        if (Format is not null and not ("patch" or "text" or "json" or "sarif"))
+        var format = EffectiveFormat;
+        if (format is "patch" or "sarif" && Apply)
         {
-            throw TplabException.Usage($"--format must be patch, text, json or sarif, got '{Format}'");
-        }
-        if (Format is "patch" or "sarif" && Apply)
-        {
-            throw TplabException.Usage($"--apply edits the files: its report is text or json, not {(Format == "patch" ? "a patch" : "SARIF fixes")} (changes still to make)");
+            throw TplabException.Usage($"--apply edits the files: its report is text or json, not {(format == "patch" ? "a patch" : "SARIF fixes")} (changes still to make){(Format is null ? $"; give --format text or json for {Output}" : "")}");
         }
         if (PlanWrites && Plan is null)
         {

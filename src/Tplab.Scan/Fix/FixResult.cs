@@ -29,7 +29,11 @@ public sealed record FixOutcome(
     IReadOnlyList<string> Changes,
     IReadOnlyList<TouchedFile> Touched,
     IReadOnlyList<string> Boundaries,
-    IReadOnlyList<string> Notes);
+    IReadOnlyList<string> Notes)
+{
+    /// <summary>Other selected findings this fix removed too (a contended lock it turned into a semaphore); they get this outcome.</summary>
+    public IReadOnlyList<string> AlsoFixed { get; init; } = [];
+}
 
 /// <summary>A file the fixes change: full path, path relative to the fixed root, and its text before and after.</summary>
 public sealed record FileChange(string Path, string Relative, string Before, string After);

@@ -20,6 +20,8 @@ namespace Tplab.Scan.Fix;
 /// </summary>
 public static class Fixer
 {
+    private const string SiteMark = "tplab-fix-site";
+
     public static async Task<FixResult> FixAsync(FixOptions options, IScanProgress progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -72,6 +74,10 @@ public static class Fixer
                 (outcome, next) = (Outcome(target, FixStatus.Refused, $"tplab cannot rewrite the code around it ({e.Message}); rewrite it by hand", [], [], [], []), current);
             }
             outcomes[target.Id] = outcome;
+            foreach (var other in outcome.AlsoFixed.Select(id => targets.First(t => t.Id == id)).Where(t => !outcomes.ContainsKey(t.Id)))
+            {
+                outcomes[other.Id] = Outcome(other, outcome.Status, outcome.Reason, [$"the lock became a SemaphoreSlim(1, 1) in the fix of {target.Id}", .. outcome.Changes], outcome.Touched, outcome.Boundaries, outcome.Notes);
+            }
             current = next;
         }
         progress.Status("");
@@ -113,16 +119,21 @@ public static class Fixer
         }
         var model = (await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false))!;
         var changes = new ChangeSet();
-        var (edit, refusal) = SiteRewriter.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree));
-        if (edit is null)
+        // A contended lock itself: the lock becomes a SemaphoreSlim (every lock on its object), awaited.
+        SiteEdit? edit = null;
+        if (node is not LockStatementSyntax)
         {
-            return (Refused(refusal!), current);
+            (edit, var refusal) = SiteRewriter.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree));
+            if (edit is null)
+            {
+                return (Refused(refusal!), current);
+            }
         }
         var propagation = new AsyncPropagation(current, changes, naming, options.MaxMethods, cancellationToken);
         string? why;
         try
         {
-            why = await propagation.RequireAwaitAsync(node).ConfigureAwait(false);
+            why = node is LockStatementSyntax l ? await propagation.LockToSemaphoreAsync(l).ConfigureAwait(false) : await propagation.RequireAwaitAsync(node).ConfigureAwait(false);
         }
         catch (FixTooWideException e)
         {
@@ -130,12 +141,17 @@ public static class Fixer
         }
         if (why is not null)
         {
-            return (Refused($"{target.First.Call.Name} cannot be awaited where it is: {why}"), current);
+            return (Refused(node is LockStatementSyntax
+                ? $"the lock cannot become a SemaphoreSlim(1, 1): {why}; otherwise keep the blocking work out of the lock"
+                : $"{target.First.Call.Name} cannot be awaited where it is: {why}"), current);
         }
-        changes.Replace(node, edit.Replace);
-        foreach (var ns in edit.Usings)
+        if (edit is not null)
         {
-            changes.Using(node.SyntaxTree, ns);
+            changes.Replace(node, edit.Replace);
+            foreach (var ns in edit.Usings)
+            {
+                changes.Using(node.SyntaxTree, ns);
+            }
         }
         var next = await changes.ApplyAsync(current, cancellationToken).ConfigureAwait(false);
         var (error, warnings) = await check.CheckAsync(next, current, cancellationToken).ConfigureAwait(false);
@@ -161,7 +177,12 @@ public static class Fixer
             return (Refused($"every path to it passes a caller that cannot be async, so the wait would only move there: {string.Join("; ", onChain.Select(b => b.ToString()))}"), current);
         }
         var methods = changes.Containers.Count;
-        var description = new List<string> { edit.Description };
+        var description = new List<string>();
+        if (edit is not null)
+        {
+            description.Add(edit.Description);
+        }
+        description.AddRange(propagation.Reshaped);
         if (methods > 0)
         {
             description.Add(string.Create(CultureInfo.InvariantCulture, $"{methods} method(s) or lambda(s) made async"));
@@ -174,8 +195,10 @@ public static class Fixer
         var notes = propagation.Notes.Concat(warnings.Select(w => "new warning: " + w))
             .Concat(propagation.Boundaries.Except(onChain).Select(b => $"another caller waits on the task: {b}")).ToList();
         var status = onChain.Count > 0 ? FixStatus.PartlyFixed : FixStatus.Fixed;
+        // Other selected findings on a lock this fix turned into a semaphore: that lock is gone with this change.
+        var alsoFixed = propagation.ConvertedLocks.SelectMany(c => c.GetAnnotations(SiteMark)).Select(a => a.Data!).Where(id => id != target.Id).ToList();
         return (Outcome(target, status, onChain.Count > 0 ? "async up to a caller that cannot be async; it waits on the task there" : null,
-            description, touched, [.. onChain.Select(b => b.ToString())], notes), next);
+            description, touched, [.. onChain.Select(b => b.ToString())], notes) with { AlsoFixed = alsoFixed }, next);
     }
 
     private static FixOutcome Outcome(FixTarget t, FixStatus status, string? reason, IReadOnlyList<string> changes, IReadOnlyList<TouchedFile> touched, IReadOnlyList<string> boundaries, IReadOnlyList<string> notes) =>
@@ -220,7 +243,7 @@ public static class Fixer
                         : "the blocking call is not an expression tplab can rewrite at this place", [], [], [], []);
                     continue;
                 }
-                var mark = new SyntaxAnnotation("tplab-fix-site", t.Id);
+                var mark = new SyntaxAnnotation(SiteMark, t.Id);
                 marks[node] = mark;
                 sites[t.Id] = (document.Id, mark);
             }
@@ -237,6 +260,10 @@ public static class Fixer
             return null;
         }
         var position = text.Lines[site.Line - 1].Start + site.Column - 1;
+        if (call.Kind == BlockingKind.Lock && root.FindToken(position) is { RawKind: (int)Microsoft.CodeAnalysis.CSharp.SyntaxKind.LockKeyword, Parent: LockStatementSyntax lockStatement })
+        {
+            return lockStatement;
+        }
         // Scan points at the blocking member (Sleep, Result, GetResult), the expression's start for older reports: the
         // nearest enclosing invocation or member read that binds to the call, within the statement.
         for (var n = root.FindToken(position).Parent; n is not null && n is not (StatementSyntax or MemberDeclarationSyntax or AnonymousFunctionExpressionSyntax); n = n.Parent)

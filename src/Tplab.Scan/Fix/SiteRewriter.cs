@@ -28,8 +28,9 @@ internal static class SiteRewriter
             case AsyncRewriteKind.AwaitTask:
                 return AwaitTask(site, configureAwait);
             case AsyncRewriteKind.WhenAll or AsyncRewriteKind.WhenAny when site is InvocationExpressionSyntax inv && inv.Expression is MemberAccessExpressionSyntax ma:
-                if (model.GetSymbolInfo(inv).Symbol is not IMethodSymbol m || m.Parameters.Any(p => p.Type.TypeKind != TypeKind.Array))
+                if (model.GetSymbolInfo(inv).Symbol is not IMethodSymbol m || m.Parameters.Length != 1)
                 {
+                    // The tasks alone (params array, params span, enumerable) have a WhenAll/WhenAny twin; a timeout or a token changes the meaning.
                     return (null, $"{call.Name} with a timeout or a token returns whether the tasks finished: use await Task.{(rewrite.Kind == AsyncRewriteKind.WhenAll ? "WhenAll" : "WhenAny")}(tasks).WaitAsync(timeout) and handle TimeoutException");
                 }
                 if (rewrite.Kind == AsyncRewriteKind.WhenAny && site.Parent is not ExpressionStatementSyntax)

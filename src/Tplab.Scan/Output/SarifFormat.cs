@@ -13,10 +13,10 @@ namespace Tplab.Scan.Output;
 /// </summary>
 public sealed class SarifFormat : IScanFormat
 {
-    private const string SourceRoot = "%SRCROOT%";
+    internal const string SourceRoot = "%SRCROOT%";
 
     // GitHub keeps one alert per fingerprint across pushes: the finding's id, which does not move when lines or routes do.
-    private const string FingerprintKey = "tplabFinding/v2";
+    internal const string FingerprintKey = "tplabFinding/v2";
 
     /// <summary>
     /// Entry points listed per result as related locations, worst and nearest first (<c>properties.rootCount</c> has
@@ -26,8 +26,9 @@ public sealed class SarifFormat : IScanFormat
     /// </summary>
     public const int MaxRelatedLocations = 20;
 
-    // tplab's JSON options, less the nulls: SARIF's schema has no null for optional properties.
-    private static readonly SarifJson Json = new(SarifOptions());
+    // tplab's JSON options, less the nulls: SARIF's schema has no null for optional properties. tplab fix --from reads
+    // scan's logs back through it.
+    internal static readonly SarifJson Json = new(SarifOptions());
 
     public string Name => "sarif";
 

@@ -22,8 +22,9 @@ public sealed class ScanJsonFormat : IScanFormat
 
     public string Description => "for machines: every blocking site once, with its id, severity, the entry points that reach it, the worst one's chain, advice";
 
-    // tplab's one set of JSON options (readable escaping: Program.<Main>$ and arrows stay as written; "\n" endings).
-    private static readonly ScanReportJson Json = new(TplabJson.Options(indented: true));
+    // tplab's one set of JSON options (readable escaping: Program.<Main>$ and arrows stay as written; "\n" endings);
+    // tplab fix --from reads the report back through it.
+    internal static readonly ScanReportJson Json = new(TplabJson.Options(indented: true));
 
     public void Write(ScanResult result, TextWriter writer)
     {

@@ -25,6 +25,8 @@ public sealed class FixBadInputTests
         { "fix {tmp} --format xml", ExitCodes.Usage, "'xml'" },
         { "fix {tmp} --apply --format patch", ExitCodes.Usage, "--apply edits the files" },
         { "fix {tmp} --apply --format sarif", ExitCodes.Usage, "not SARIF fixes" },
+        { "fix {tmp} --apply -o {tmp}/fix.sarif", ExitCodes.Usage, "give --format text or json for {tmp}/fix.sarif" },
+        { "fix {tmp} --apply -o {tmp}/fix.patch", ExitCodes.Usage, "not a patch" },
         { "fix {tmp} --apply=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} --force", ExitCodes.Usage, "--force goes with --apply" },
         { "fix {tmp} --verify true", ExitCodes.Usage, "--verify goes with --apply" },

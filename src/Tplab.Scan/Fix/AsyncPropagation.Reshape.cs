@@ -1,0 +1,215 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.FindSymbols;
+using static Microsoft.CodeAnalysis.CSharp.SyntaxFactory;
+
+namespace Tplab.Scan.Fix;
+
+/// <summary>
+/// Reshaping beyond a method made async. A <c>lock</c> that must hold an await, or that request threads queue on, becomes a <c>SemaphoreSlim(1, 1)</c>:
+/// <c>await gate.WaitAsync()</c>, then the body in <c>try</c>, <c>gate.Release()</c> in <c>finally</c>. Only where
+/// every use can change with it: the lock object is a private field of its type, declared alone and created empty
+/// (<c>new()</c>, <c>new object()</c>, <c>new Lock()</c>), used in <c>lock</c> statements and nowhere else, never
+/// re-entered (a semaphore is not re-entrant, a lock is), and each method that takes it can become async. A
+/// synchronous MVC filter whose method must become async implements the async twin instead (<see cref="MvcFilter"/>).
+/// </summary>
+internal sealed partial class AsyncPropagation
+{
+    private readonly Dictionary<ISymbol, string?> _locks = new(SymbolEqualityComparer.Default);
+    // Per block, the lock statements (by index) to splice, with the awaited wait planned for each.
+    private readonly Dictionary<BlockSyntax, Dictionary<int, string>> _splices = [];
+
+    /// <summary>The lock statements this fix turned into semaphores (their original nodes).</summary>
+    public List<LockStatementSyntax> ConvertedLocks { get; } = [];
+
+    /// <summary>What changed beyond the methods made async (a lock made a semaphore, a filter made async), for the report.</summary>
+    public List<string> Reshaped { get; } = [];
+
+    /// <summary>Turns the lock of <paramref name="lockStatement"/> (all its uses) into a SemaphoreSlim; null when done, else why not.</summary>
+    public async Task<string?> LockToSemaphoreAsync(LockStatementSyntax lockStatement)
+    {
+        var model = await ModelAsync(lockStatement.SyntaxTree).ConfigureAwait(false);
+        if (model.GetSymbolInfo(lockStatement.Expression, cancellationToken).Symbol is not IFieldSymbol field)
+        {
+            return $"the lock is taken on {lockStatement.Expression}, not on a field: tplab turns only a private lock object into a SemaphoreSlim";
+        }
+        if (_locks.TryGetValue(field, out var known))
+        {
+            return known;
+        }
+        _locks[field] = null; // re-entered through a lock nested in its own body: decided below
+        var why = await ConvertAsync(field).ConfigureAwait(false);
+        _locks[field] = why;
+        return why;
+    }
+
+    private async Task<string?> ConvertAsync(IFieldSymbol field)
+    {
+        var name = $"{field.ContainingType.Name}.{field.Name}";
+        if (field.DeclaredAccessibility != Accessibility.Private)
+        {
+            return $"the lock object {name} is not private to its type, so code tplab cannot see may lock it too";
+        }
+        if (field.Type.SpecialType != SpecialType.System_Object && field.Type.ToDisplayString() != "System.Threading.Lock")
+        {
+            return $"the lock is taken on {name}, a {field.Type.Name} that is also data: give the lock its own private object first";
+        }
+        if (field.DeclaringSyntaxReferences.Length != 1
+            || await field.DeclaringSyntaxReferences[0].GetSyntaxAsync(cancellationToken).ConfigureAwait(false) is not VariableDeclaratorSyntax
+            {
+                Initializer.Value: BaseObjectCreationExpressionSyntax { ArgumentList.Arguments.Count: 0, Initializer: null },
+                Parent: VariableDeclarationSyntax { Variables.Count: 1, Parent: FieldDeclarationSyntax declaration },
+            })
+        {
+            return $"the lock object {name} is not declared alone as a new object (private readonly object {field.Name} = new();)";
+        }
+        var locks = new List<LockStatementSyntax>();
+        foreach (var location in (await SymbolFinder.FindReferencesAsync(field, solution, cancellationToken).ConfigureAwait(false)).SelectMany(r => r.Locations).Select(l => l.Location))
+        {
+            var root = await location.SourceTree!.GetRootAsync(cancellationToken).ConfigureAwait(false);
+            var used = root.FindNode(location.SourceSpan, getInnermostNodeForTie: true);
+            if (used.Parent is MemberAccessExpressionSyntax ma && ma.Name == used)
+            {
+                used = ma;
+            }
+            if (used.Parent is not LockStatementSyntax l || l.Expression != used)
+            {
+                return $"the lock object {name} is used other than in a lock statement at {Where(used)}: a SemaphoreSlim would change what that use means";
+            }
+            locks.Add(l);
+        }
+        var holders = new List<IMethodSymbol>();
+        foreach (var l in locks)
+        {
+            var m = await ModelAsync(l.SyntaxTree).ConfigureAwait(false);
+            if (l.Ancestors().OfType<LockStatementSyntax>().Any(outer => locks.Contains(outer)))
+            {
+                return $"the lock on {name} is taken again inside itself at {Where(l)}: a SemaphoreSlim is not re-entrant";
+            }
+            if (l.Parent is not BlockSyntax)
+            {
+                return $"the lock at {Where(l)} is the body of another statement without braces: add the braces first";
+            }
+            if (m.GetEnclosingSymbol(l.SpanStart, cancellationToken) is IMethodSymbol holder)
+            {
+                holders.Add(holder);
+            }
+        }
+        foreach (var l in locks)
+        {
+            var m = await ModelAsync(l.SyntaxTree).ConfigureAwait(false);
+            if (l.Statement.DescendantNodes().OfType<InvocationExpressionSyntax>()
+                .FirstOrDefault(i => m.GetSymbolInfo(i, cancellationToken).Symbol is IMethodSymbol called && holders.Contains(called.OriginalDefinition, SymbolEqualityComparer.Default)) is { } reentry)
+            {
+                return $"the lock on {name} is taken again through {reentry.Expression} inside it at {Where(reentry)}: a SemaphoreSlim is not re-entrant";
+            }
+        }
+        // Every method that takes the lock awaits the semaphore now: each must be able to become async.
+        foreach (var l in locks)
+        {
+            if (await RequireAwaitAsync(l).ConfigureAwait(false) is { } cannot)
+            {
+                return $"the lock on {name} is also taken at {Where(l)}, where it cannot be awaited: {cannot}";
+            }
+        }
+        var declarationModel = await ModelAsync(declaration.SyntaxTree).ConfigureAwait(false);
+        var semaphore = SemaphoreName(declarationModel, declaration);
+        changes.Replace(declaration, n =>
+        {
+            var d = (FieldDeclarationSyntax)n;
+            var v = d.Declaration.Variables[0];
+            var create = v.Initializer!.Value is ImplicitObjectCreationExpressionSyntax ? "new(1, 1)" : $"new {semaphore}(1, 1)";
+            return d.WithDeclaration(d.Declaration
+                .WithType(ParseTypeName(semaphore).WithTriviaFrom(d.Declaration.Type))
+                .WithVariables(SingletonSeparatedList(v.WithInitializer(v.Initializer.WithValue(ParseExpression(create).WithTriviaFrom(v.Initializer.Value))))));
+        });
+        foreach (var l in locks)
+        {
+            var block = (BlockSyntax)l.Parent!;
+            if (!_splices.TryGetValue(block, out var planned))
+            {
+                _splices[block] = planned = [];
+                var newline = AsyncSyntax.Newline(block.SyntaxTree.GetRoot(cancellationToken));
+                changes.Replace(block, n => Splice((BlockSyntax)n, planned, newline));
+            }
+            var token = AsyncSiblings.TokenInScope(await ModelAsync(l.SyntaxTree).ConfigureAwait(false), l);
+            var configure = changes.ConfigureAwait(l.SyntaxTree) ? ".ConfigureAwait(false)" : "";
+            planned[block.Statements.IndexOf(l)] = $"await {l.Expression.WithoutTrivia()}.WaitAsync({token}){configure};";
+            ConvertedLocks.Add(l);
+        }
+        Reshaped.Add($"lock ({field.Name}) → await {field.Name}.WaitAsync() … finally {field.Name}.Release(), {name} a SemaphoreSlim(1, 1) ({locks.Count} lock statement(s))");
+        return null;
+    }
+
+    private string SemaphoreName(SemanticModel model, SyntaxNode at)
+    {
+        var named = model.LookupNamespacesAndTypes(at.SpanStart, name: "SemaphoreSlim");
+        if (named.Any(s => s.ToDisplayString() == "System.Threading.SemaphoreSlim"))
+        {
+            return "SemaphoreSlim";
+        }
+        if (named.IsEmpty)
+        {
+            changes.Using(at.SyntaxTree, "System.Threading");
+            return "SemaphoreSlim";
+        }
+        return "System.Threading.SemaphoreSlim";
+    }
+
+    // Each lock statement at the given indices becomes two: the awaited wait, and the body in try/finally.
+    private static BlockSyntax Splice(BlockSyntax block, Dictionary<int, string> waits, string newline)
+    {
+        var statements = new List<StatementSyntax>();
+        for (var i = 0; i < block.Statements.Count; i++)
+        {
+            if (!waits.TryGetValue(i, out var wait) || block.Statements[i] is not LockStatementSyntax l)
+            {
+                statements.Add(block.Statements[i]);
+                continue;
+            }
+            var indent = l.GetLeadingTrivia().LastOrDefault(t => t.IsKind(SyntaxKind.WhitespaceTrivia)).ToString();
+            var body = l.Statement as BlockSyntax ?? Block(l.Statement);
+            var unit = body.Statements.FirstOrDefault()?.GetLeadingTrivia().LastOrDefault(t => t.IsKind(SyntaxKind.WhitespaceTrivia)).ToString() is { } inner && inner.Length > indent.Length
+                ? inner[indent.Length..] : "    ";
+            var gate = l.Expression.WithoutTrivia().ToString();
+            statements.Add(ParseStatement(wait).WithLeadingTrivia(l.GetLeadingTrivia()).WithTrailingTrivia(EndOfLine(newline)));
+            var release = ParseStatement($"{gate}.Release();").WithLeadingTrivia(Whitespace(indent + unit)).WithTrailingTrivia(EndOfLine(newline));
+            var finallyBlock = Block(Token(SyntaxKind.OpenBraceToken).WithLeadingTrivia(Whitespace(indent)).WithTrailingTrivia(EndOfLine(newline)),
+                SingletonList(release), Token(SyntaxKind.CloseBraceToken).WithLeadingTrivia(Whitespace(indent)).WithTrailingTrivia(l.GetTrailingTrivia()));
+            statements.Add(TryStatement(
+                Token(SyntaxKind.TryKeyword).WithLeadingTrivia(Whitespace(indent)).WithTrailingTrivia(EndOfLine(newline)),
+                body.WithCloseBraceToken(body.CloseBraceToken.WithTrailingTrivia(EndOfLine(newline))),
+                default,
+                FinallyClause(Token(SyntaxKind.FinallyKeyword).WithLeadingTrivia(Whitespace(indent)).WithTrailingTrivia(EndOfLine(newline)), finallyBlock)));
+        }
+        return block.WithStatements(List(statements));
+    }
+
+    private async Task<string?> FilterBlockerAsync(SemanticModel model, MethodDeclarationSyntax method, IMethodSymbol symbol, MvcFilter filter)
+    {
+        var type = symbol.ContainingType;
+        if (method.Parent is not ClassDeclarationSyntax declaration || declaration.BaseList?.Types.Any(t => SymbolEqualityComparer.Default.Equals(model.GetTypeInfo(t.Type, cancellationToken).Type?.OriginalDefinition, type.Interfaces.First(i => i.Name == filter.Interface).OriginalDefinition)) != true)
+        {
+            return $"it implements {filter.Interface}.{symbol.Name} (a package's interface), listed on another part of {type.Name}: make the filter {filter.AsyncInterface} by hand";
+        }
+        if (!type.IsSealed && (await SymbolFinder.FindDerivedClassesAsync(type, solution, cancellationToken: cancellationToken).ConfigureAwait(false)).Any())
+        {
+            return $"it implements {filter.Interface}.{symbol.Name} (a package's interface) in {type.Name}, which has subclasses that may rely on it: make the filter {filter.AsyncInterface} by hand";
+        }
+        return null;
+    }
+
+    private void ReshapeFilter(SemanticModel model, ClassDeclarationSyntax declaration, IMethodSymbol symbol, MvcFilter filter, string? newName)
+    {
+        var type = symbol.ContainingType;
+        var isBefore = symbol.Name == filter.Before;
+        var name = newName ?? symbol.Name;
+        var (before, after) = isBefore ? (name, filter.After) : (filter.Before, name);
+        var task = TaskName(model, declaration);
+        var configure = changes.ConfigureAwait(declaration.SyntaxTree);
+        var newline = AsyncSyntax.Newline(declaration.SyntaxTree.GetRoot(cancellationToken));
+        changes.Replace(declaration, n => filter.Rewrite((ClassDeclarationSyntax)n, before, after, isBefore, !isBefore, task, configure, newline));
+        Reshaped.Add(filter.Description(type.Name));
+    }
+}
