@@ -30,18 +30,23 @@ cases=(
 )
 for c in "${cases[@]}"; do
   name="${c%%|*}"; args="${c#*|}"
+  # ONLY=regex runs only the matching cases
+  [[ -z "${ONLY:-}" || "$name" =~ ${ONLY} ]] || continue
   for side in base new; do
     # shellcheck disable=SC2086
     (cd "$work" && dotnet "$work/$side-bin/tplab.dll" $args >"$work/$name.$side" 2>"$work/$name.$side.err"; echo $? >"$work/$name.$side.rc") || true
   done
   python3 - "$name" "$work/$name.base" "$work/$name.new" "$work/$name.base.rc" "$work/$name.new.rc" <<'EOF'
-import json, sys
+import json, re, sys
 name, a, b, ra, rb = sys.argv[1:]
 ca, cb = open(ra).read().strip(), open(rb).read().strip()
 ta, tb = open(a, encoding="utf-8").read(), open(b, encoding="utf-8").read()
 
 def parse(text):
-    # A JSON document, or JSON lines, or text lines. Timestamps of the run itself and the tool's version are not output.
+    # A JSON document, or JSON lines, or text lines; an HTML page's embedded data (tplab-data) is compared as JSON.
+    m = re.search(r'<script id="tplab-data" type="application/json">(.*?)</script>', text, re.S)
+    if m:
+        return ("html", {"data": json.loads(m.group(1)), "page": (text[:m.start()] + text[m.end():]).splitlines()})
     try:
         return ("json", json.loads(text))
     except ValueError:
