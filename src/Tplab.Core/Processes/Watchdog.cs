@@ -16,7 +16,10 @@ internal sealed class Watchdog : IDisposable
     // on stdin, or tplab's SIGKILL when the child ended first, ends it. Field 22 of /proc/PID/stat is the start time;
     // after the ") " that closes the command name, it is the 20th. A group outlives its leader while members remain,
     // and its id is not reused meanwhile: with the leader gone, the group is still the child's.
+    // Its own output goes nowhere: in a session of its own it may no longer write to tplab's terminal (EIO, seen as
+    // "tplab-watchdog: echo: I/O error" on tplab's stderr), and it has nothing to tell the user.
     private const string Script = """
+        exec >/dev/null 2>&1
         trap '' INT TERM HUP
         pid="$1"
         born() { s=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1; s=${s##*') '}; set -- $s; echo "${20}"; }
