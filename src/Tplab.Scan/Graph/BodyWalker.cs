@@ -11,32 +11,26 @@ namespace Tplab.Scan.Graph;
 /// callbacks), blocking library calls, and locks. Nested lambdas and local functions are nodes of their own.
 /// Tracks whether each call sits in a branch, and which lock is held around it.
 /// </summary>
-internal sealed partial class BodyWalker : OperationWalker
+internal sealed class BodyWalker : OperationWalker
 {
-    private readonly SourceIndex _index;
     private readonly BlockingRules _rules;
     private readonly CodeNode _node;
     private readonly IOperation _body;
     private readonly Func<int> _nextLockId;
-    private readonly Stack<int> _locks = new();
-    private readonly List<(int Id, string Key, int Start)> _monitors = [];
-    private readonly List<(string Key, int Start)> _monitorExits = [];
-    private int _conditional;
+    private readonly WalkScope _scope = new();
+    private readonly MonitorRegions _monitors = new();
+    private readonly FactRecorder _record;
 
     private BodyWalker(SourceIndex index, BlockingRules rules, CodeNode node, IOperation body, Func<int> nextLockId)
     {
-        _index = index;
         _rules = rules;
         _node = node;
         _body = body;
         _nextLockId = nextLockId;
+        _record = new FactRecorder(index, rules, node, body, _scope);
     }
 
-    public NodeFacts Facts { get; } = new();
-
-    private bool Conditional => _conditional > 0;
-
-    private int? Lock => _locks.Count > 0 ? _locks.Peek() : null;
+    private bool Conditional => _scope.Conditional;
 
     /// <summary>What <paramref name="node"/> does.</summary>
     public static NodeFacts Walk(SourceIndex index, BlockingRules rules, CodeNode node, Func<int> nextLockId)
@@ -65,8 +59,8 @@ internal sealed partial class BodyWalker : OperationWalker
                 walker.Visit(op);
                 break;
         }
-        walker.AssignMonitorRegions();
-        return walker.Facts;
+        walker._monitors.Apply(walker._record.Facts);
+        return walker._record.Facts;
     }
 
     // ---- branches: a call under one of these runs only on some requests ----
@@ -104,13 +98,13 @@ internal sealed partial class BodyWalker : OperationWalker
                 if (child is IConditionalOperation { WhenFalse: null } fastPath && Branches.ReturnsAValue(fastPath.WhenTrue))
                 {
                     after++;
-                    _conditional++;
+                    _scope.Enter();
                 }
             }
         }
         finally
         {
-            _conditional -= after;
+            _scope.Leave(after);
         }
     }
 
@@ -169,18 +163,65 @@ internal sealed partial class BodyWalker : OperationWalker
 
     public override void VisitCatchClause(ICatchClauseOperation operation) => Branch(() => base.VisitCatchClause(operation));
 
-    private void Branch(Action visit)
+    private void Branch(Action visit) => _scope.Branch(visit);
+
+    // ---- calls ----
+
+    public override void VisitInvocation(IInvocationOperation operation)
     {
-        _conditional++;
-        try
+        var method = operation.TargetMethod;
+        if (IsMonitor(method, "Enter", "TryEnter") && operation.Arguments.Length > 0)
         {
-            visit();
+            var id = _record.AddLock(operation.Arguments[0].Value, operation.Syntax.GetLocation(), _nextLockId, out var key);
+            _monitors.Enter(id, key, operation.Syntax.Span.End);
         }
-        finally
+        else if (IsMonitor(method, "Exit") && operation.Arguments.Length > 0)
         {
-            _conditional--;
+            _monitors.Exit(LockKeys.Of(operation.Arguments[0].Value, _body, "").Key, operation.Syntax.SpanStart);
+        }
+        _record.OnCall(operation, method, Ops.Receiver(operation), operation.IsVirtual);
+        Visit(operation.Instance);
+        VisitArguments(operation, operation.Arguments, method);
+    }
+
+    public override void VisitObjectCreation(IObjectCreationOperation operation)
+    {
+        if (operation.Constructor is { } ctor)
+        {
+            _record.OnCall(operation, ctor, null, isVirtual: false);
+            VisitArguments(operation, operation.Arguments, ctor);
+        }
+        Visit(operation.Initializer);
+    }
+
+    public override void VisitPropertyReference(IPropertyReferenceOperation operation)
+    {
+        var property = operation.Property;
+        var written = operation.Parent is IAssignmentOperation assignment && assignment.Target == operation;
+        var compound = operation.Parent is ICompoundAssignmentOperation or IIncrementOrDecrementOperation;
+        var accessor = written && !compound ? property.SetMethod : property.GetMethod;
+        if (accessor is not null)
+        {
+            var isVirtual = operation.Instance is not IInstanceReferenceOperation { ReferenceKind: InstanceReferenceKind.ContainingTypeInstance } || property.IsVirtual || property.IsAbstract;
+            _record.OnCall(operation, accessor, operation.Instance, isVirtual && operation.Instance is not null);
+        }
+        if (compound && property.SetMethod is { } setter)
+        {
+            _record.OnCall(operation, setter, operation.Instance, operation.Instance is not null);
+        }
+        Visit(operation.Instance);
+        foreach (var argument in operation.Arguments)
+        {
+            Visit(argument);
         }
     }
+
+    // Arguments are walked; a lambda or method group among them is an edge of the role the call gives it.
+    private void VisitArguments(IOperation call, IEnumerable<IArgumentOperation> arguments, IMethodSymbol method) =>
+        _record.OnArguments(call, arguments, method, Visit);
+
+    private static bool IsMonitor(IMethodSymbol method, params string[] names) =>
+        names.Contains(method.Name) && method.ContainingType is { } t && SymbolNames.MetadataName(t) == "System.Threading.Monitor";
 
     // ---- nested code: nodes of their own ----
 
@@ -195,7 +236,7 @@ internal sealed partial class BodyWalker : OperationWalker
         // expression tree (data), subscribed, stored or scheduled (it runs later, elsewhere).
         if (DelegateUses.Of(operation) == DelegateUse.MayRunHere)
         {
-            AddDelegateEdge(operation, EdgeKind.Callback, Conditional, awaited: false);
+            _record.AddDelegateEdge(operation, EdgeKind.Callback, Conditional, awaited: false);
         }
     }
 
@@ -203,7 +244,7 @@ internal sealed partial class BodyWalker : OperationWalker
     {
         if (DelegateUses.Of(operation) == DelegateUse.MayRunHere)
         {
-            AddDelegateEdge(operation, EdgeKind.Callback, Conditional, awaited: false);
+            _record.AddDelegateEdge(operation, EdgeKind.Callback, Conditional, awaited: false);
         }
         base.VisitMethodReference(operation);
     }
@@ -219,18 +260,8 @@ internal sealed partial class BodyWalker : OperationWalker
             Visit(operation.Body);
             return;
         }
-        var (key, description) = LockKeys.Of(operation.LockedValue, _body, _node.Syntax.SpanStart.ToString(System.Globalization.CultureInfo.InvariantCulture) + _node.RelativePath);
-        var id = _nextLockId();
-        Facts.Locks.Add(new LockSite(id, key, description, operation.Syntax.GetLocation(), Conditional));
-        _locks.Push(id);
-        try
-        {
-            Visit(operation.Body);
-        }
-        finally
-        {
-            _locks.Pop();
-        }
+        var id = _record.AddLock(operation.LockedValue, operation.Syntax.GetLocation(), _nextLockId, out _);
+        _scope.Holding(id, () => Visit(operation.Body));
     }
 
     // ---- what source could not resolve ----
@@ -238,7 +269,7 @@ internal sealed partial class BodyWalker : OperationWalker
     public override void VisitInvalid(IInvalidOperation operation)
     {
         // A call into a type a missing package would declare: unknown, never a finding (what it contains is still read).
-        Facts.Unknown.Add(operation.Syntax.GetLocation());
+        _record.Facts.Unknown.Add(operation.Syntax.GetLocation());
         base.VisitInvalid(operation);
     }
 
@@ -247,9 +278,9 @@ internal sealed partial class BodyWalker : OperationWalker
     public override void VisitForEachLoop(IForEachLoopOperation operation)
     {
         if (Ops.Unwrap(operation.Collection) is not IInvalidOperation && _rules.ForEach(operation, _body) is { } verdict
-            && operation.SemanticModel?.GetDiagnostics(operation.Collection.Syntax.Span).Any(d => d.Severity == DiagnosticSeverity.Error) != true)
+            && !FactRecorder.HasCompileErrors(operation.Collection))
         {
-            AddBlocking(verdict, operation.Collection.Syntax.GetLocation());
+            _record.AddBlocking(verdict, operation.Collection.Syntax.GetLocation());
         }
         base.VisitForEachLoop(operation);
     }
