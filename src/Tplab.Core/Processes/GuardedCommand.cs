@@ -29,13 +29,23 @@ public sealed class GuardedCommand : IAsyncDisposable
     // its code. SIGTERM (the guardian's polite stop, sent to the whole group) only interrupts its wait: the command
     // decides how to end. SIGHUP is its parent-death signal: the guardian is gone, so it ends the group itself (TERM,
     // then KILL after 5 s, itself included). A trapped signal is reset to its default in the command, not ignored.
+    // Once a second it also checks that its parent is still the guardian (field 4 of /proc/$$/stat): a clean-clone CI run once left the group alive after tplab, the guardian and its watcher were all
+    // SIGKILLed, with no sign the signal came, so the leader does not rely on the signal alone.
     private const string Leader = """
         trap ':' TERM
-        trap 'trap "" HUP; kill -TERM 0; i=0; while kill -0 "$c" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; kill -KILL 0' HUP
+        end() { trap "" HUP; kill -TERM 0; i=0; while kill -0 "$c" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; kill -KILL 0; }
+        trap end HUP
+        parent() { read -r s </proc/$$/stat; s=${s##*) }; set -- $s; echo "$2"; }
+        g=$(parent)
         /bin/sh -c "$1" &
         c=$!
-        while :; do wait "$c"; s=$?; kill -0 "$c" 2>/dev/null || break; done
-        exit $s
+        while kill -0 "$c" 2>/dev/null; do
+          [ "$(parent)" = "$g" ] || end
+          sleep 1 &
+          wait $! 2>/dev/null
+        done
+        wait "$c"
+        exit $?
         """;
 
     // $1 working folder, $2 the command line, $3 setpriv when present, $4 the leader's script. The command's stdin is
