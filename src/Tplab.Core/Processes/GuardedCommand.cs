@@ -29,8 +29,10 @@ public sealed class GuardedCommand : IAsyncDisposable
     // its code. SIGTERM (the guardian's polite stop, sent to the whole group) only interrupts its wait: the command
     // decides how to end. SIGHUP is its parent-death signal: the guardian is gone, so it ends the group itself (TERM,
     // then KILL after 5 s, itself included). A trapped signal is reset to its default in the command, not ignored.
-    // Once a second it also checks that its parent is still the guardian (field 4 of /proc/$$/stat): a clean-clone CI run once left the group alive after tplab, the guardian and its watcher were all
-    // SIGKILLed, with no sign the signal came, so the leader does not rely on the signal alone.
+    // Once a second it also checks that its parent is still the guardian (field 4 of /proc/$$/stat): when tplab runs with
+    // SIGHUP ignored (under nohup, as many CI runners do), the leader inherits the ignored signal and sh may not trap it
+    // (POSIX), so the parent-death signal alone left the group alive after tplab, the guardian and its watcher were
+    // SIGKILLed (a clean-clone CI run under nohup).
     private const string Leader = """
         trap ':' TERM
         end() { trap "" HUP; kill -TERM 0; i=0; while kill -0 "$c" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; kill -KILL 0; }
