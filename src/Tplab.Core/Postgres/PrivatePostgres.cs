@@ -38,7 +38,8 @@ public sealed class PrivatePostgres : IAsyncDisposable
     // every process started here; without flock there is no lock file, and a folder without one is never swept. The
     // postmaster is the guardian's own child; it is ready when postmaster.pid's eighth line says so (what pg_ctl -w
     // waits for). A fast stop that times out (a stuck backend) is followed by an immediate one, then SIGKILL, so the
-    // server never outlives the folder it runs in.
+    // server never outlives the folder it runs in. The cleanup deletes the lock file last: a guardian killed in the
+    // middle of it leaves a folder the next start can still sweep (one without a lock file is never touched).
     private const string GuardianScript = """
         dir="$1"; bin="$2"; port="$3"; stop="$5"; sp="$6"; as=""; die=""
         trap '' INT PIPE
@@ -58,7 +59,7 @@ public sealed class PrivatePostgres : IAsyncDisposable
               $die "$bin/pg_ctl" stop -D "$dir/data" -m immediate -w -t "$stop" >/dev/null 2>&1 ||
               kill -KILL "$pm" 2>/dev/null
           fi
-          rm -rf "$dir"; exit 0
+          rm -rf "$dir/data" "$dir/initdb.log" "$dir/server.log"; rm -rf "$dir"; exit 0
         }
         trap cleanup TERM HUP
         if ! $die "$bin/initdb" -D "$dir/data" -U tplab -A trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1; then
