@@ -58,6 +58,8 @@ public sealed class VerdictRuleTests
         { "one lock waiter is not contention", Locks(R(3, 2, 0, 400), 1), [R(2, 2, 0, 400)], [], null, PoolVerdict.Healthy, "queue 0" },
         // A pool creating its minimum of 60 threads at once: 8.7 in lock waits for a moment, nothing queued.
         { "lock waits with nothing queued", Locks(R(1.5, 2, 0, 0, 36), 8.7), [R(1, 2, 0, 0)], [], null, PoolVerdict.Healthy, "8.7 threads waiting for contended locks on average" },
+        // The same pool while the first 60 requests queue: lock waits and a queue at one sample are not yet contention.
+        { "lock waits and a queue at one sample: threads being created", Locks(R(1.5, 2, 58, 0, 36), 8.7), [R(1, 2, 0, 0)], [], null, PoolVerdict.Healthy, "queue 58" },
         { "short queue below the minimum", R(3, 2, 5, 0), [R(2, 2, 3, 0)], [], null, PoolVerdict.Healthy, "queue 5" },
         // Hill climbing alone is never evidence.
         { "hill climbing moves", R(3, 8, 0, 900), [R(2, 6, 0, 800)], [I(2.5, InjectionReason.ClimbingMove), I(2.7, InjectionReason.Warmup)], null, PoolVerdict.Healthy, "queue 0" },

@@ -30,8 +30,10 @@ public static class VerdictRule
         // A large share of the pool's threads waiting for a lock: the pool may also look starved, but adding threads only
         // lengthens the line at the lock. Named first, because it is the cause the other signals would hide.
         // Only with work queued: lock waits with an empty queue are no shortage of threads (a pool that just created
-        // its minimum of 60 threads at once was seen with 8.7 of them in lock waits for half a second).
-        if (now.QueueLength >= thresholds.QueueMin
+        // its minimum of 60 threads at once was seen with 8.7 of them in lock waits for half a second), and only once the
+        // queue has stood a gate-thread period, as for starvation below: the same pool, creating its threads while the
+        // first 60 requests queue, shows lock waits and a queue for one sample (a busy CI machine, issue 29).
+        if (now.QueueLength >= thresholds.QueueMin && QueuedFor(window, thresholds) >= thresholds.QueueStanding
             && now.LockWaiters >= thresholds.LockWaitersMin && now.LockWaiters >= thresholds.LockWaitShare * Math.Max(1, now.ThreadCount))
         {
             return new(PoolVerdict.LockContention, string.Join(", ",
