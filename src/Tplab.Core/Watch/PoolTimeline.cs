@@ -92,6 +92,9 @@ public sealed class PoolTimeline
     /// </summary>
     public string? DelayNote { get; init; }
 
+    /// <summary>When the watch began (wall clock, UTC); null when read from a file written before tplab kept it.</summary>
+    public DateTimeOffset? StartedAt { get; init; }
+
     /// <summary>Injection count per reason name (e.g. Starvation, CooperativeBlocking, Unknown(9)).</summary>
     public IReadOnlyDictionary<string, int> InjectionsByReason { get; }
 

@@ -21,6 +21,7 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
     private readonly WatchOptions _options;
     private MinMaxEvent? _limits;
     private PoolTimeline? _timeline;
+    private readonly DateTimeOffset _startedAt;
 
     private ThreadPoolWatch(RuntimeConnection connection, RuntimeEventStream stream, Sampler sampler, DelayMeasurement? delay, WatchOptions options)
     {
@@ -29,6 +30,7 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
         _sampler = sampler;
         _delay = delay;
         _options = options;
+        _startedAt = options.Time.GetUtcNow();
     }
 
     /// <summary>What was known about the attached process (name, runtime version); null for a started command.</summary>
@@ -98,6 +100,7 @@ public sealed class ThreadPoolWatch : IAsyncDisposable
         _timeline = new PoolTimeline(ProcessId, _options.Interval, _sampler.Elapsed, _sampler.Samples, _sampler.Injections, _limits, exited)
         {
             DelayNote = DelayNotes.For(_options.Delay, _delay, _sampler.Samples),
+            StartedAt = _startedAt,
         };
         _sampler.Complete(_timeline);
         return _timeline;

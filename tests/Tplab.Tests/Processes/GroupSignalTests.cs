@@ -127,44 +127,42 @@ public sealed class GroupSignalTests : IDisposable
         Assert.True(signal == "KILL" || code is ExitCodes.Ok or ExitCodes.Interrupted, $"exit {code}: {serve.LastLines(5)}");
     }
 
-    [Theory]
-    [MemberData(nameof(Signals))]
-    public async Task Fix_GroupSignalledWhileDotnetRestoreRuns_NothingLeft(string signal)
+    /// <summary>Scan and fix, each against a copy without restore output (so each restores it first), under each signal.</summary>
+    public static TheoryData<string, string> RestoringCommands
     {
-        // A copy without restore output: fix restores it first (a guarded `dotnet restore`), then loads it.
-        var copy = Tplab.Tests.Scan.Fix.FixProofTests.Copy();
-        try
+        get
         {
-            await using var fix = _orphans.Start("fix", Path.Combine(copy, "Tplab.OrdersService"), "-o", Path.Combine(copy, "fix.patch"));
-            Assert.True(await ProcessTable.EventuallyAsync(() => MarkedWithArgument("restore") || fix.HasExited, TimeSpan.FromMinutes(1)), "no dotnet restore started");
-            Assert.False(fix.HasExited, $"fix ended before it could be signalled: {fix.LastLines(5)}");
-
-            Orphans.SignalGroup(fix.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
-
-            var code = await _orphans.EndedWithNoneLeftAsync(fix);
-            AssertInterrupted(signal, code, fix);
-        }
-        finally
-        {
-            Directory.Delete(copy, recursive: true);
+            var data = new TheoryData<string, string>();
+            foreach (var command in new[] { "scan", "fix" })
+            {
+                foreach (var signal in new[] { "TERM", "INT", "KILL" })
+                {
+                    data.Add(command, signal);
+                }
+            }
+            return data;
         }
     }
 
     [Theory]
-    [MemberData(nameof(Signals))]
-    public async Task Scan_GroupSignalledWhileDotnetRestoreRuns_NothingLeft(string signal)
+    [MemberData(nameof(RestoringCommands))]
+    public async Task ScanAndFix_GroupSignalledWhileDotnetRestoreRuns_NothingLeft(string command, string signal)
     {
+        // A copy without restore output: scan and fix restore it first (a guarded `dotnet restore`), then load it.
         var copy = Tplab.Tests.Scan.Fix.FixProofTests.Copy();
         try
         {
-            await using var scan = _orphans.Start("scan", Path.Combine(copy, "Tplab.OrdersService"));
-            Assert.True(await ProcessTable.EventuallyAsync(() => MarkedWithArgument("restore") || scan.HasExited, TimeSpan.FromMinutes(1)), "no dotnet restore started");
-            Assert.False(scan.HasExited, $"scan ended before it could be signalled: {scan.LastLines(5)}");
+            string[] args = command == "fix"
+                ? ["fix", Path.Combine(copy, "Tplab.OrdersService"), "-o", Path.Combine(copy, "fix.patch")]
+                : ["scan", Path.Combine(copy, "Tplab.OrdersService")];
+            await using var tplab = _orphans.Start(args);
+            Assert.True(await ProcessTable.EventuallyAsync(() => MarkedWithArgument("restore") || tplab.HasExited, TimeSpan.FromMinutes(1)), "no dotnet restore started");
+            Assert.False(tplab.HasExited, $"{command} ended before it could be signalled: {tplab.LastLines(5)}");
 
-            Orphans.SignalGroup(scan.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
+            Orphans.SignalGroup(tplab.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
 
-            var code = await _orphans.EndedWithNoneLeftAsync(scan);
-            AssertInterrupted(signal, code, scan);
+            var code = await _orphans.EndedWithNoneLeftAsync(tplab);
+            AssertInterrupted(signal, code, tplab);
         }
         finally
         {

@@ -18,6 +18,8 @@ public sealed class WatchFromTests : IDisposable
 
     public void Dispose() => Directory.Delete(_folder, recursive: true);
 
+    private static readonly DateTimeOffset Began = new(2026, 3, 14, 9, 26, 53, TimeSpan.Zero);
+
     // Half a second apart, one sample of each verdict the writer writes.
     private string Saved()
     {
@@ -29,7 +31,7 @@ public sealed class WatchFromTests : IDisposable
         var path = Path.Combine(_folder, "saved.jsonl");
         using (var writer = new StreamWriter(path))
         {
-            JsonlWatchWriter.WriteTimeline(new PoolTimeline(77, TimeSpan.FromMilliseconds(500), TimeSpan.FromSeconds(3), [.. samples], [], null, false), writer);
+            JsonlWatchWriter.WriteTimeline(new PoolTimeline(77, TimeSpan.FromMilliseconds(500), TimeSpan.FromSeconds(3), [.. samples], [], null, false) { StartedAt = Began }, writer);
         }
         return path;
     }
@@ -82,6 +84,17 @@ public sealed class WatchFromTests : IDisposable
 
         Assert.True(code == ExitCodes.Ok, stderr);
         Assert.StartsWith(start, File.ReadAllText(output), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task From_Html_IsStampedWithTheWatchsStart_NotTheTimeItWasWritten()
+    {
+        var output = Path.Combine(_folder, "w.html");
+
+        var (code, _, stderr) = await TplabCli.RunAsync(Limit, "watch", "--from", Saved(), "-o", output);
+
+        Assert.True(code == ExitCodes.Ok, stderr);
+        Assert.Contains("\"startedAt\":\"2026-03-14T09:26:53", File.ReadAllText(output), StringComparison.Ordinal);
     }
 
     [Fact]

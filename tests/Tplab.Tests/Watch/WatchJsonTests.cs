@@ -27,7 +27,7 @@ public sealed class WatchJsonTests
     private static readonly ThreadPoolInjection Injection = new(TimeSpan.FromSeconds(3.104), 8, InjectionReason.CooperativeBlocking, 8, 11.5) { ProcessId = 4242 };
 
     private static PoolTimeline Timeline() => new(4242, TimeSpan.FromMilliseconds(250), TimeSpan.FromSeconds(4.25), [Sample], [Injection],
-        new MinMaxEvent(0, 40, 32767, 0, 0), processExited: true) { DelayNote = "scheduling delay not measured: test" };
+        new MinMaxEvent(0, 40, 32767, 0, 0), processExited: true) { DelayNote = "scheduling delay not measured: test", StartedAt = new DateTimeOffset(2026, 11, 26, 12, 0, 0, TimeSpan.Zero) };
 
     private static T RoundTrip<T>(T line)
         where T : WatchLine

@@ -154,7 +154,7 @@ public sealed class NoVerdictOutputTests
     {
         using var text = new StringWriter(CultureInfo.InvariantCulture);
 
-        HtmlWatchWriter.Write(Empty, DateTimeOffset.UnixEpoch, text);
+        HtmlWatchWriter.Write(Empty, text);
 
         Assert.Contains("\"verdict\":null", text.ToString(), StringComparison.Ordinal);
     }

@@ -12,10 +12,8 @@ namespace Tplab.Watch.Output;
 /// threads, queue, completed/s, CPU, the injections by reason) and the verdict with its evidence. Nothing is written
 /// before the end: a page is only useful whole.
 /// </summary>
-public sealed class HtmlWatchWriter(TextWriter writer, TimeProvider? time = null) : IWatchSink
+public sealed class HtmlWatchWriter(TextWriter writer) : IWatchSink
 {
-    private readonly DateTimeOffset _startedAt = (time ?? TimeProvider.System).GetUtcNow();
-
     /// <inheritdoc />
     public void OnInjection(ThreadPoolInjection injection)
     {
@@ -29,16 +27,21 @@ public sealed class HtmlWatchWriter(TextWriter writer, TimeProvider? time = null
     /// <inheritdoc />
     public void OnCompleted(PoolTimeline timeline)
     {
-        Write(timeline, _startedAt, writer);
+        Write(timeline, writer);
         writer.Flush();
     }
 
-    /// <summary>Writes the page of a whole <paramref name="timeline"/> that started at <paramref name="startedAt"/>.</summary>
-    public static void Write(PoolTimeline timeline, DateTimeOffset startedAt, TextWriter writer)
+    /// <summary>
+    /// Writes the page of a whole <paramref name="timeline"/>, stamped with when the watch began: a page written again
+    /// from a saved file (<c>--from</c>) shows the watch's start, not the time it was written; "unknown" for a file that
+    /// did not keep it.
+    /// </summary>
+    public static void Write(PoolTimeline timeline, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(timeline);
         var page = new WatchPageJson(
-            "tplab " + typeof(HtmlWatchWriter).Assembly.GetName().Version?.ToString(3), startedAt.ToString("O", CultureInfo.InvariantCulture),
+            "tplab " + typeof(HtmlWatchWriter).Assembly.GetName().Version?.ToString(3),
+            timeline.StartedAt?.ToString("O", CultureInfo.InvariantCulture) ?? "unknown (the file did not keep it)",
             new WatchPageSummaryJson(
                 timeline.ProcessId, timeline.Interval.TotalMilliseconds, timeline.Duration.TotalSeconds, timeline.HasVerdict ? timeline.Verdict.ToWord() : null,
                 timeline.Evidence, timeline.ThreadsStart, timeline.ThreadsPeak, timeline.OsThreadsPeak, timeline.QueuePeak, timeline.InjectionsByReason)

@@ -70,6 +70,7 @@ public static class JsonlWatchReader
             summary.Limits, summary.ProcessExited, summary.Verdict is { } verdict ? new VerdictResult(verdict, summary.Evidence) : null)
         {
             DelayNote = summary.DelayNote,
+            StartedAt = summary.StartedAt,
         };
     }
 

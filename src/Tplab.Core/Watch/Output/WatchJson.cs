@@ -193,6 +193,10 @@ public sealed record SummaryLine : WatchLine
     [JsonRequired]
     public int ProcessId { get; init; }
 
+    /// <summary>When the watch began (UTC); absent in files written before tplab kept it.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public DateTimeOffset? StartedAt { get; init; }
+
     [JsonRequired, JsonConverter(typeof(Round3))]
     public double IntervalSeconds { get; init; }
 
@@ -238,7 +242,7 @@ public sealed record SummaryLine : WatchLine
         ArgumentNullException.ThrowIfNull(t);
         return new()
         {
-            SchemaVersion = CurrentSchema, ProcessId = t.ProcessId, IntervalSeconds = t.Interval.TotalSeconds,
+            SchemaVersion = CurrentSchema, ProcessId = t.ProcessId, StartedAt = t.StartedAt, IntervalSeconds = t.Interval.TotalSeconds,
             DurationSeconds = t.Duration.TotalSeconds, Samples = t.Samples.Count, ThreadsStart = t.ThreadsStart, ThreadsPeak = t.ThreadsPeak,
             OsThreadsPeak = t.OsThreadsPeak, QueuePeak = t.QueuePeak, InjectionsByReason = t.InjectionsByReason,
             FirstStarvingSeconds = t.FirstStarving?.TotalSeconds, MinWorkerThreads = t.Limits?.MinWorkerThreads,
