@@ -6,7 +6,8 @@ namespace Tplab.Postgres;
 /// use while its <see cref="PrivatePostgres.LockFile"/> is locked: the guardian holds that lock, and every process it
 /// started (initdb, the postmaster, its backends) inherits it, so the lock is free only once all of them are gone.
 /// The same idea as otj-pg-embedded's cleanOldDataDirectories. A folder without the lock file (another tplab's, still
-/// being made) or younger than <c>minimumAge</c> is left alone.
+/// being made) or younger than <c>minimumAge</c> is left alone; an empty one that old (a guardian killed between deleting
+/// its lock file and its folder) is removed, by a delete that fails if anything appeared in it meanwhile.
 /// </summary>
 internal static class LeftFolders
 {
@@ -23,11 +24,23 @@ internal static class LeftFolders
         {
             foreach (var dir in Directory.EnumerateDirectories(temp, PrivatePostgres.FolderPrefix + "*"))
             {
-                if (Free(dir, minimumAge))
+                if (EmptyAndOld(dir, minimumAge))
                 {
                     try
                     {
-                        Directory.Delete(dir, recursive: true);
+                        Directory.Delete(dir, recursive: false);
+                        removed++;
+                    }
+                    catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+                    {
+                        // Something appeared in it: another tplab's, being made.
+                    }
+                }
+                else if (Free(dir, minimumAge))
+                {
+                    try
+                    {
+                        DeleteLockLast(dir);
                         removed++;
                     }
                     catch (Exception e) when (e is IOException or UnauthorizedAccessException)
@@ -42,6 +55,33 @@ internal static class LeftFolders
         }
         return removed;
     }
+
+    /// <summary>
+    /// Deletes a server's folder with its lock file last, as the guardian's own cleanup does: a process killed in the
+    /// middle (tplab deleting the folder of a guardian that died, then killed itself) leaves a folder that can still
+    /// be swept. A recursive delete goes in directory order and may take the lock file first.
+    /// </summary>
+    public static void DeleteLockLast(string dir)
+    {
+        var lockFile = Path.Combine(dir, PrivatePostgres.LockFile);
+        foreach (var entry in Directory.EnumerateFileSystemEntries(dir).Where(e => e != lockFile).ToList())
+        {
+            if (Directory.Exists(entry) && new DirectoryInfo(entry).LinkTarget is null)
+            {
+                Directory.Delete(entry, recursive: true);
+            }
+            else
+            {
+                File.Delete(entry);
+            }
+        }
+        File.Delete(lockFile);
+        Directory.Delete(dir);
+    }
+
+    private static bool EmptyAndOld(string dir, TimeSpan minimumAge) =>
+        new DirectoryInfo(dir) is { LinkTarget: null } info && DateTime.UtcNow - info.LastWriteTimeUtc >= minimumAge
+        && !Directory.EnumerateFileSystemEntries(dir).Any();
 
     private static bool Free(string dir, TimeSpan minimumAge)
     {

@@ -165,7 +165,7 @@ public sealed class PrivatePostgres : IAsyncDisposable
         KillServer(Path.Combine(folder, "data", "postmaster.pid"));
         try
         {
-            Directory.Delete(folder, recursive: true);
+            LeftFolders.DeleteLockLast(folder);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
