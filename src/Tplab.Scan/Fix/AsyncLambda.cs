@@ -1,0 +1,55 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+
+namespace Tplab.Scan.Fix;
+
+/// <summary>
+/// Whether a lambda that must await can become <c>async</c>: by its delegate type (<c>Delegate</c>, a delegate that
+/// returns a task, <c>Task.Run</c>'s argument), and <c>await Task.Run(() =&gt; Blocking())</c> unwrapped to the
+/// awaited call itself. A lambda whose delegate returns no task cannot: it would become <c>async void</c> or change the
+/// delegate's type.
+/// </summary>
+internal sealed class AsyncLambda(FixContext context)
+{
+    /// <summary>Plans the lambda made async; null when it can be, else why not.</summary>
+    public string? Decide(SemanticModel model, AnonymousFunctionExpressionSyntax lambda)
+    {
+        if (lambda.AsyncKeyword.IsKind(SyntaxKind.AsyncKeyword))
+        {
+            return null;
+        }
+        var delegateType = model.GetTypeInfo(lambda, context.CancellationToken).ConvertedType as INamedTypeSymbol;
+        var symbol = model.GetSymbolInfo(lambda, context.CancellationToken).Symbol as IMethodSymbol;
+        var returnsTask = symbol is not null && FixTypes.IsTask(symbol.ReturnType);
+        // await Task.Run(() => Blocking()) → await BlockingAsync(): the hop saves nothing once the call is awaited.
+        if (TaskRunUnwrap(model, lambda) is { } run)
+        {
+            context.Changes.Replace(run, n => ((InvocationExpressionSyntax)n).ArgumentList.Arguments[0].Expression is AnonymousFunctionExpressionSyntax { ExpressionBody: AwaitExpressionSyntax a }
+                ? a.Expression.WithTriviaFrom(n) : n);
+            return null;
+        }
+        var ok = delegateType is null
+            || delegateType.ToDisplayString() is "System.Delegate" or "System.MulticastDelegate"
+            || (delegateType.DelegateInvokeMethod is { } invoke && FixTypes.IsTask(invoke.ReturnType))
+            || IsTaskRunArgument(model, lambda);
+        if (!ok)
+        {
+            return delegateType!.DelegateInvokeMethod is { ReturnsVoid: true }
+                ? $"a lambda passed as {delegateType.ToDisplayString()} would become async void: the caller could not wait for it"
+                : $"a lambda passed as {delegateType.ToDisplayString()} cannot become async without changing the delegate's type";
+        }
+        context.Changes.Containers[lambda] = new ContainerChange { AwaitsReturns = returnsTask, HasResult = returnsTask && symbol!.ReturnType is INamedTypeSymbol { IsGenericType: true } };
+        return null;
+    }
+
+    /// <summary>The <c>Task.Run</c> call when <paramref name="lambda"/> is its only argument, parameterless with an expression body, and the call is awaited.</summary>
+    public static InvocationExpressionSyntax? TaskRunUnwrap(SemanticModel model, AnonymousFunctionExpressionSyntax lambda) =>
+        lambda.ExpressionBody is not null && lambda.Parent is ArgumentSyntax { Parent: ArgumentListSyntax { Arguments.Count: 1, Parent: InvocationExpressionSyntax run } }
+            && run.Parent is AwaitExpressionSyntax && IsTaskRunArgument(model, lambda) && lambda is ParenthesizedLambdaExpressionSyntax { ParameterList.Parameters.Count: 0 }
+            ? run : null;
+
+    public static bool IsTaskRunArgument(SemanticModel model, AnonymousFunctionExpressionSyntax lambda) =>
+        lambda.Parent is ArgumentSyntax { Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax run } }
+        && model.GetSymbolInfo(run).Symbol is IMethodSymbol { Name: "Run" } m && m.ContainingType.ToDisplayString() == "System.Threading.Tasks.Task";
+}
