@@ -7,10 +7,11 @@ namespace Tplab.Scan.Fix;
 /// <summary>
 /// Whether a lambda that must await can become <c>async</c>: by its delegate type (<c>Delegate</c>, a delegate that
 /// returns a task, <c>Task.Run</c>'s argument), and <c>await Task.Run(() =&gt; Blocking())</c> unwrapped to the
-/// awaited call itself. A lambda whose delegate returns no task cannot: it would become <c>async void</c> or change the
-/// delegate's type.
+/// awaited call itself. A continuation <c>t.ContinueWith(x =&gt; …)</c> becomes <c>t.ContinueWith(async x =&gt; …).Unwrap()</c>:
+/// the call keeps its type, scheduler and options, and the task it returns still ends when the continuation does.
+/// Any other lambda whose delegate returns no task cannot: it would become <c>async void</c> or change the delegate's type.
 /// </summary>
-internal sealed class AsyncLambda(FixContext context)
+internal sealed class AsyncLambda(FixContext context, List<string> reshaped)
 {
     /// <summary>Plans the lambda made async; null when it can be, else why not.</summary>
     public string? Decide(SemanticModel model, AnonymousFunctionExpressionSyntax lambda)
@@ -27,6 +28,15 @@ internal sealed class AsyncLambda(FixContext context)
         {
             context.Changes.Replace(run, n => ((InvocationExpressionSyntax)n).ArgumentList.Arguments[0].Expression is AnonymousFunctionExpressionSyntax { ExpressionBody: AwaitExpressionSyntax a }
                 ? a.Expression.WithTriviaFrom(n) : n);
+            return null;
+        }
+        if (!returnsTask && ContinueWithCall(model, lambda) is { } continuation)
+        {
+            context.TypeName(model, continuation, "TaskExtensions", "System.Threading.Tasks");
+            context.Changes.Replace(continuation, n => SyntaxFactory.InvocationExpression(SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression,
+                ((ExpressionSyntax)n).WithoutTrailingTrivia(), SyntaxFactory.IdentifierName("Unwrap"))).WithTrailingTrivia(n.GetTrailingTrivia()));
+            context.Changes.Containers[lambda] = new ContainerChange();
+            reshaped.Add($"ContinueWith(x => …) → ContinueWith(async x => …).Unwrap() at {context.Where(continuation)}: the continuation awaits instead of holding its pool thread");
             return null;
         }
         var ok = delegateType is null
@@ -48,6 +58,13 @@ internal sealed class AsyncLambda(FixContext context)
         lambda.ExpressionBody is not null && lambda.Parent is ArgumentSyntax { Parent: ArgumentListSyntax { Arguments.Count: 1, Parent: InvocationExpressionSyntax run } }
             && run.Parent is AwaitExpressionSyntax && IsTaskRunArgument(model, lambda) && lambda is ParenthesizedLambdaExpressionSyntax { ParameterList.Parameters.Count: 0 }
             ? run : null;
+
+    /// <summary>The <c>ContinueWith</c> call of <c>Task</c>/<c>Task&lt;T&gt;</c> whose continuation <paramref name="lambda"/> is (its first argument).</summary>
+    public static InvocationExpressionSyntax? ContinueWithCall(SemanticModel model, AnonymousFunctionExpressionSyntax lambda) =>
+        lambda.Parent is ArgumentSyntax { NameColon: null, Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax call } list } argument && list.Arguments[0] == argument
+        && model.GetSymbolInfo(call).Symbol is IMethodSymbol { Name: "ContinueWith" } m
+        && m.ContainingType.OriginalDefinition.ToDisplayString() is "System.Threading.Tasks.Task" or "System.Threading.Tasks.Task<TResult>"
+            ? call : null;
 
     public static bool IsTaskRunArgument(SemanticModel model, AnonymousFunctionExpressionSyntax lambda) =>
         lambda.Parent is ArgumentSyntax { Parent: ArgumentListSyntax { Parent: InvocationExpressionSyntax run } }

@@ -28,7 +28,7 @@ internal sealed class AsyncPropagation
         _maxMethods = maxMethods;
         _callers = new CallerUpdate(_context, RequireAwaitAsync);
         _locks = new LockToSemaphore(_context, RequireAwaitAsync, Reshaped);
-        _lambdas = new AsyncLambda(_context);
+        _lambdas = new AsyncLambda(_context, Reshaped);
         _methods = new AsyncMethod(_context, _callers, new FilterReshape(_context, Reshaped), node => _decided[node] = null);
     }
 

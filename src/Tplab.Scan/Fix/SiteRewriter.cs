@@ -70,6 +70,8 @@ internal static class SiteRewriter
                 }
                 return (new SiteEdit(site, n => AsyncSyntax.Await(((InvocationExpressionSyntax)n).WithExpression(((InvocationExpressionSyntax)sibling.Call).Expression).WithArgumentList(((InvocationExpressionSyntax)sibling.Call).ArgumentList), site, configureAwait),
                     sibling.Using is null ? [] : [sibling.Using], $"{method.Name} → await {sibling.Method.Name}" + (sibling.Method.Parameters.Length > method.Parameters.Length && token is not null ? $" (with {token})" : "")), null);
+            case AsyncRewriteKind.ParallelAsync when site is InvocationExpressionSyntax inv:
+                return ParallelLoops.Rewrite(model, inv, configureAwait);
             default:
                 return (null, $"{call.Name} in this form has no mechanical async rewrite: {AsyncRewrite.For(call.Kind).Advice ?? "rewrite it by hand"}");
         }

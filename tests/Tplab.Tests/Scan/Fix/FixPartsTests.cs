@@ -18,7 +18,7 @@ public sealed class FixPartsTests
             .Where(p => Path.GetFileName(p).StartsWith("System.", StringComparison.Ordinal) || Path.GetFileName(p) is "mscorlib.dll" or "netstandard.dll")
             .Select(p => MetadataReference.CreateFromFile(p))]);
 
-    private static (Solution Solution, FixContext Context, SyntaxTree Tree) Load(string code)
+    internal static (Solution Solution, FixContext Context, SyntaxTree Tree) Load(string code)
     {
         var workspace = new AdhocWorkspace();
         var projectId = ProjectId.CreateNewId();
@@ -34,7 +34,7 @@ public sealed class FixPartsTests
         return (solution, new FixContext(solution, new ChangeSet(), naming, CancellationToken.None), tree);
     }
 
-    private static T Node<T>(SyntaxTree tree, Func<T, bool> which) where T : SyntaxNode =>
+    internal static T Node<T>(SyntaxTree tree, Func<T, bool> which) where T : SyntaxNode =>
         tree.GetRoot().DescendantNodes().OfType<T>().First(which);
 
     [Fact]
@@ -68,7 +68,7 @@ public sealed class FixPartsTests
             """);
         var model = await context.ModelAsync(tree);
         var lambdas = tree.GetRoot().DescendantNodes().OfType<ParenthesizedLambdaExpressionSyntax>().ToList();
-        var decide = new AsyncLambda(context);
+        var decide = new AsyncLambda(context, []);
 
         Assert.Null(decide.Decide(model, lambdas[0]));
         Assert.Contains("async void", decide.Decide(model, lambdas[1]), StringComparison.Ordinal);
