@@ -11,10 +11,10 @@ namespace Tplab.Scan.Fix;
 /// the call keeps its type, scheduler and options, and the task it returns still ends when the continuation does.
 /// Any other lambda whose delegate returns no task cannot: it would become <c>async void</c> or change the delegate's type.
 /// </summary>
-internal sealed class AsyncLambda(FixContext context, List<string> reshaped)
+internal sealed class AsyncLambda(FixContext context, List<string> reshaped, DelegateParameter? parameters = null)
 {
     /// <summary>Plans the lambda made async; null when it can be, else why not.</summary>
-    public string? Decide(SemanticModel model, AnonymousFunctionExpressionSyntax lambda)
+    public async Task<string?> DecideAsync(SemanticModel model, AnonymousFunctionExpressionSyntax lambda)
     {
         if (lambda.AsyncKeyword.IsKind(SyntaxKind.AsyncKeyword))
         {
@@ -43,6 +43,10 @@ internal sealed class AsyncLambda(FixContext context, List<string> reshaped)
             || delegateType.ToDisplayString() is "System.Delegate" or "System.MulticastDelegate"
             || (delegateType.DelegateInvokeMethod is { } invoke && FixTypes.IsTask(invoke.ReturnType))
             || IsTaskRunArgument(model, lambda);
+        if (!ok && parameters is not null && await parameters.ChangeAsync(model, lambda).ConfigureAwait(false) is { Applies: true } change)
+        {
+            return change.Why is null ? null : $"a lambda passed as {delegateType!.ToDisplayString()} cannot become async without changing the delegate's type, and {change.Why}";
+        }
         if (!ok)
         {
             return delegateType!.DelegateInvokeMethod is { ReturnsVoid: true }

@@ -28,7 +28,7 @@ internal sealed class AsyncPropagation
         _maxMethods = maxMethods;
         _callers = new CallerUpdate(_context, RequireAwaitAsync);
         _locks = new LockToSemaphore(_context, RequireAwaitAsync, Reshaped);
-        _lambdas = new AsyncLambda(_context, Reshaped);
+        _lambdas = new AsyncLambda(_context, Reshaped, new DelegateParameter(_context, _callers));
         _methods = new AsyncMethod(_context, _callers, new FilterReshape(_context, Reshaped), node => _decided[node] = null);
     }
 
@@ -96,7 +96,7 @@ internal sealed class AsyncPropagation
             case GlobalStatementSyntax:
                 return null;
             case AnonymousFunctionExpressionSyntax lambda:
-                return _lambdas.Decide(model, lambda);
+                return await _lambdas.DecideAsync(model, lambda).ConfigureAwait(false);
             case LocalFunctionStatementSyntax local:
                 return await _methods.LocalFunctionAsync(model, local).ConfigureAwait(false);
             case MethodDeclarationSyntax method:

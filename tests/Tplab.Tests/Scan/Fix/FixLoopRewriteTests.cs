@@ -119,7 +119,7 @@ public sealed class FixLoopRewriteTests
         var reshaped = new List<string>();
         var wait = FixPartsTests.Node<InvocationExpressionSyntax>(tree, i => i.Expression is MemberAccessExpressionSyntax { Name.Identifier.ValueText: "Wait" });
 
-        Assert.Null(new AsyncLambda(context, reshaped).Decide(model, lambda));
+        Assert.Null(await new AsyncLambda(context, reshaped).DecideAsync(model, lambda));
         context.Changes.Replace(wait, n => AsyncSyntax.Await(((MemberAccessExpressionSyntax)((InvocationExpressionSyntax)n).Expression).Expression, wait, configureAwait: false));
         var text = await ApplyAsync(context, solution);
 

@@ -70,9 +70,9 @@ public sealed class FixPartsTests
         var lambdas = tree.GetRoot().DescendantNodes().OfType<ParenthesizedLambdaExpressionSyntax>().ToList();
         var decide = new AsyncLambda(context, []);
 
-        Assert.Null(decide.Decide(model, lambdas[0]));
-        Assert.Contains("async void", decide.Decide(model, lambdas[1]), StringComparison.Ordinal);
-        Assert.Contains("without changing the delegate's type", decide.Decide(model, lambdas[2]), StringComparison.Ordinal);
+        Assert.Null(await decide.DecideAsync(model, lambdas[0]));
+        Assert.Contains("async void", await decide.DecideAsync(model, lambdas[1]), StringComparison.Ordinal);
+        Assert.Contains("without changing the delegate's type", await decide.DecideAsync(model, lambdas[2]), StringComparison.Ordinal);
         Assert.True(context.Changes.Containers.ContainsKey(lambdas[0]));
         Assert.Equal(1, context.Changes.MethodCount);
     }
