@@ -124,6 +124,7 @@ internal sealed class AsyncMethod(FixContext context, CallerUpdate callers, Filt
                 return use;
             }
         }
+        var addToken = context.AddCancellation && TokenCanBeAdded(declarations, family);
         foreach (var (member, declaration) in declarations)
         {
             var memberModel = await context.ModelAsync(declaration.SyntaxTree).ConfigureAwait(false);
@@ -136,6 +137,7 @@ internal sealed class AsyncMethod(FixContext context, CallerUpdate callers, Filt
                 EndReachable = body is BlockSyntax { Statements.Count: > 0 } b
                     ? memberModel.AnalyzeControlFlow(b.Statements[0], b.Statements[^1]) is { Succeeded: true } flow && flow.EndPointIsReachable
                     : body is BlockSyntax,
+                AddToken = addToken ? context.TypeName(memberModel, declaration, "CancellationToken", "System.Threading") : null,
             };
             decided(declaration);
         }
@@ -145,8 +147,15 @@ internal sealed class AsyncMethod(FixContext context, CallerUpdate callers, Filt
         }
         foreach (var location in locations)
         {
-            await callers.ReferenceAsync(location, newName).ConfigureAwait(false);
+            await callers.ReferenceAsync(location, newName, addToken).ConfigureAwait(false);
         }
         return null;
     }
+
+    // --add-cancellation: every member of the family takes the parameter, or none does. Not on an endpoint (a route's,
+    // hub's or middleware's signature is bound by ASP.NET Core), nor where a token, a params array or the name is there already.
+    private bool TokenCanBeAdded(List<(IMethodSymbol Symbol, SyntaxNode Syntax)> declarations, List<IMethodSymbol> family) =>
+        !context.Naming.IsEndpoint(family)
+        && declarations.All(d => !d.Symbol.Parameters.Any(p => p.IsParams || p.Type.ToDisplayString() == "System.Threading.CancellationToken")
+            && !d.Syntax.DescendantTokens().Any(t => t.IsKind(SyntaxKind.IdentifierToken) && t.ValueText == FixContext.TokenParameter));
 }

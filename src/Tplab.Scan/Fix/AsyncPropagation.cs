@@ -22,9 +22,9 @@ internal sealed class AsyncPropagation
     private readonly AsyncLambda _lambdas;
     private readonly AsyncMethod _methods;
 
-    public AsyncPropagation(Solution solution, ChangeSet changes, FixNaming naming, int maxMethods, CancellationToken cancellationToken)
+    public AsyncPropagation(Solution solution, ChangeSet changes, FixNaming naming, int maxMethods, CancellationToken cancellationToken, bool addCancellation = false)
     {
-        _context = new FixContext(solution, changes, naming, cancellationToken);
+        _context = new FixContext(solution, changes, naming, cancellationToken, addCancellation);
         _maxMethods = maxMethods;
         _callers = new CallerUpdate(_context, RequireAwaitAsync);
         _locks = new LockToSemaphore(_context, RequireAwaitAsync, Reshaped);
@@ -42,6 +42,9 @@ internal sealed class AsyncPropagation
 
     /// <summary>What changed beyond the methods made async (a lock made a semaphore, a filter made async), for the report.</summary>
     public List<string> Reshaped { get; } = [];
+
+    /// <summary>The token at <paramref name="node"/> once the fix is planned: one in scope, or the parameter <c>--add-cancellation</c> gives its method.</summary>
+    public string? Token(SemanticModel model, SyntaxNode node) => _context.Token(model, node);
 
     /// <summary>Turns the lock of <paramref name="lockStatement"/> (all its uses) into a SemaphoreSlim; null when done, else why not.</summary>
     public Task<string?> LockToSemaphoreAsync(LockStatementSyntax lockStatement) => _locks.ConvertAsync(lockStatement);

@@ -18,7 +18,8 @@ internal sealed class CallerUpdate(FixContext context, Func<SyntaxNode, Task<str
     public List<string> Notes { get; } = [];
 
     /// <summary>Awaits <paramref name="call"/> when its code can await, else waits on its task and records the boundary.</summary>
-    public async Task AwaitOrBlockAsync(SemanticModel model, InvocationExpressionSyntax call)
+    /// <param name="passToken">The callee gained a token parameter (<c>--add-cancellation</c>): the caller's token is passed to it.</param>
+    public async Task AwaitOrBlockAsync(SemanticModel model, InvocationExpressionSyntax call, bool passToken = false)
     {
         var changes = context.Changes;
         if (changes.IsReplaced(call))
@@ -29,7 +30,10 @@ internal sealed class CallerUpdate(FixContext context, Func<SyntaxNode, Task<str
         var configure = changes.ConfigureAwait(call.SyntaxTree);
         if (why is null)
         {
-            changes.Replace(call, n => AsyncSyntax.Await((ExpressionSyntax)n, call, configure));
+            var token = passToken ? context.Token(model, call) : null;
+            var positional = call.ArgumentList.Arguments.All(a => a.NameColon is null)
+                && model.GetSymbolInfo(call, context.CancellationToken).Symbol is IMethodSymbol callee && call.ArgumentList.Arguments.Count == callee.Parameters.Length;
+            changes.Replace(call, n => AsyncSyntax.Await(token is null ? (ExpressionSyntax)n : AsyncSyntax.AddTokenArgument((InvocationExpressionSyntax)n, token, FixContext.TokenParameter, positional), call, configure));
             return;
         }
         changes.Replace(call, n => AsyncSyntax.Block((ExpressionSyntax)n));
@@ -71,7 +75,7 @@ internal sealed class CallerUpdate(FixContext context, Func<SyntaxNode, Task<str
     }
 
     /// <summary>One reference to a changed method: renamed when <paramref name="newName"/> is set, awaited when it is a call.</summary>
-    public async Task ReferenceAsync(Location location, string? newName)
+    public async Task ReferenceAsync(Location location, string? newName, bool passToken = false)
     {
         if (location.SourceTree is not { } tree)
         {
@@ -91,7 +95,7 @@ internal sealed class CallerUpdate(FixContext context, Func<SyntaxNode, Task<str
         var model = await context.ModelAsync(tree).ConfigureAwait(false);
         if (called.Parent is InvocationExpressionSyntax call && call.Expression == called)
         {
-            await AwaitOrBlockAsync(model, call).ConfigureAwait(false);
+            await AwaitOrBlockAsync(model, call, passToken).ConfigureAwait(false);
             return;
         }
         if (simple.Parent is MemberBindingExpressionSyntax)

@@ -6,8 +6,11 @@ namespace Tplab.Scan.Fix;
 /// One fix's working state shared by the parts that plan it: the solution as it was before the fix, the edits planned
 /// on it, the naming rules, a semantic model per tree (built once), and the names a new type reference takes in a file.
 /// </summary>
-internal sealed class FixContext(Solution solution, ChangeSet changes, FixNaming naming, CancellationToken cancellationToken)
+internal sealed class FixContext(Solution solution, ChangeSet changes, FixNaming naming, CancellationToken cancellationToken, bool addCancellation = false)
 {
+    /// <summary>The name of the token parameter <c>--add-cancellation</c> adds.</summary>
+    public const string TokenParameter = "cancellationToken";
+
     private readonly Dictionary<SyntaxTree, SemanticModel> _models = [];
 
     public Solution Solution { get; } = solution;
@@ -17,6 +20,36 @@ internal sealed class FixContext(Solution solution, ChangeSet changes, FixNaming
     public FixNaming Naming { get; } = naming;
 
     public CancellationToken CancellationToken { get; } = cancellationToken;
+
+    /// <summary><c>--add-cancellation</c>: methods whose return type changes gain a token parameter.</summary>
+    public bool AddCancellation { get; } = addCancellation;
+
+    /// <summary>
+    /// The token at <paramref name="node"/>: one already in scope (<see cref="AsyncSiblings.TokenInScope"/>), else the
+    /// parameter this fix adds to the method around it (<c>--add-cancellation</c>), unless a static lambda or local
+    /// function in between cannot capture it; null when there is none.
+    /// </summary>
+    public string? Token(SemanticModel model, SyntaxNode node)
+    {
+        if (AsyncSiblings.TokenInScope(model, node) is { } inScope)
+        {
+            return inScope;
+        }
+        foreach (var n in node.Ancestors())
+        {
+            switch (n)
+            {
+                case Microsoft.CodeAnalysis.CSharp.Syntax.AnonymousFunctionExpressionSyntax f when f.Modifiers.Any(Microsoft.CodeAnalysis.CSharp.SyntaxKind.StaticKeyword):
+                case Microsoft.CodeAnalysis.CSharp.Syntax.LocalFunctionStatementSyntax l when l.Modifiers.Any(Microsoft.CodeAnalysis.CSharp.SyntaxKind.StaticKeyword):
+                    return null;
+                case Microsoft.CodeAnalysis.CSharp.Syntax.MethodDeclarationSyntax m:
+                    return Changes.Containers.TryGetValue(m, out var change) && change.AddToken is not null ? TokenParameter : null;
+                case Microsoft.CodeAnalysis.CSharp.Syntax.BaseTypeDeclarationSyntax:
+                    return null;
+            }
+        }
+        return null;
+    }
 
     public async Task<SemanticModel> ModelAsync(SyntaxTree tree)
     {

@@ -130,7 +130,7 @@ internal sealed class LockToSemaphore(FixContext context, Func<SyntaxNode, Task<
                 var newline = AsyncSyntax.Newline(block.SyntaxTree.GetRoot(context.CancellationToken));
                 context.Changes.Replace(block, n => Splice((BlockSyntax)n, planned, newline));
             }
-            var token = AsyncSiblings.TokenInScope(await context.ModelAsync(l.SyntaxTree).ConfigureAwait(false), l);
+            var token = context.Token(await context.ModelAsync(l.SyntaxTree).ConfigureAwait(false), l);
             var configure = context.Changes.ConfigureAwait(l.SyntaxTree) ? ".ConfigureAwait(false)" : "";
             planned[block.Statements.IndexOf(l)] = $"await {l.Expression.WithoutTrivia()}.WaitAsync({token}){configure};";
             ConvertedLocks.Add(l);

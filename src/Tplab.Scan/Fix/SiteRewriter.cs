@@ -17,10 +17,11 @@ internal sealed record SiteEdit(SyntaxNode Node, Func<SyntaxNode, SyntaxNode> Re
 /// </summary>
 internal static class SiteRewriter
 {
-    public static (SiteEdit? Edit, string? Refusal) Rewrite(SemanticModel model, SyntaxNode site, BlockingCall call, bool configureAwait)
+    /// <param name="plannedToken">A token the fix gives the method around the site (<c>--add-cancellation</c>), used when none is in scope.</param>
+    public static (SiteEdit? Edit, string? Refusal) Rewrite(SemanticModel model, SyntaxNode site, BlockingCall call, bool configureAwait, string? plannedToken = null)
     {
         var rewrite = BlockingCallCatalogue.RewriteFor(call);
-        var token = AsyncSiblings.TokenInScope(model, site);
+        var token = AsyncSiblings.TokenInScope(model, site) ?? plannedToken;
         switch (rewrite.Kind)
         {
             case AsyncRewriteKind.None:
