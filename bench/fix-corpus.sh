@@ -2,7 +2,8 @@
 # tplab fix on copies of the corpus apps (and any app folder given): fix --apply, then dotnet build (analyzers and
 # warnings as errors, the repository's settings), then scan again; prints per app fixed / partly / refused, the build's
 # result, the fixed findings scan still reports (should be 0) and fix's CPU time and peak RSS (GNU time).
-# A root (scan's entry point) counts as fixed when every selected site it reaches was fixed.
+# A root path is a (site, entry point) pair as scan reports it (each finding's roots in fix.json), fixed when its site
+# was; an entry point counts as fixed when every selected site it reaches was fixed. The last line sums the root paths.
 # Usage: bench/fix-corpus.sh [APP_FOLDER...]   (default: tests/corpus/ShopApp tests/corpus/ScanCases tests/Tplab.OrdersService)
 #        TPLAB=/path/to/tplab bench/fix-corpus.sh   (a tplab other than ./tplab, e.g. one published before editing the source)
 set -euo pipefail
@@ -11,8 +12,8 @@ tplab="${TPLAB:-$here/tplab}"
 apps=("$@")
 [ ${#apps[@]} -gt 0 ] || apps=("$here/tests/corpus/ShopApp" "$here/tests/corpus/ScanCases" "$here/tests/Tplab.OrdersService")
 out="$(mktemp -d /tmp/tplab-fix-corpus.XXXXXX)"
-echo "| app | findings (sites) | fixed | partly fixed | refused | roots fixed | dotnet build after | fixed still reported by scan | fix CPU s | fix peak RSS MB |"
-echo "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+echo "| app | findings (sites) | fixed | partly fixed | refused | root paths fixed | entry points with every site fixed | dotnet build after | fixed still reported by scan | fix CPU s | fix peak RSS MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
 for app in "${apps[@]}"; do
   name="$(basename "$app")"
   work="$out/$name"
@@ -45,13 +46,18 @@ for f in fix["findings"]:
     for r in f["roots"]:
         roots[r].append(f["status"])
 fixed_roots = sum(all(s == "fixed" for s in v) for v in roots.values())
-print(f"| {name} | {len(fix['findings'])} | {su['fixed']} | {su['partlyFixed']} | {su['refused']} | {fixed_roots}/{len(roots)} | {build} | {len(left)} | {float(u) + float(s_):.1f} | {int(m) // 1024} |")
+pairs = sum(len(f["roots"]) for f in fix["findings"])
+fixed_pairs = sum(len(f["roots"]) for f in fix["findings"] if f["status"] == "fixed")
+with open(f"{work}/pairs.txt", "w") as out:
+    out.write(f"{fixed_pairs} {pairs} {'1' if build == 'compiles' else '0'}\n")
+print(f"| {name} | {len(fix['findings'])} | {su['fixed']} | {su['partlyFixed']} | {su['refused']} | {fixed_pairs}/{pairs} | {fixed_roots}/{len(roots)} | {build} | {len(left)} | {float(u) + float(s_):.1f} | {int(m) // 1024} |")
 with open(f"{work}/refused.txt", "w") as out:
     for f in fix["findings"]:
         if f["status"] != "fixed":
             out.write(f"{name}\t{f['status']}\t{f['file']}:{f['line']}\t{f['blockingCall']}\t{f['reason']}\n")
 PY
 done
+cat "$out"/*/pairs.txt | awk '{ f += $1; t += $2; if ($3 == 0) broken++ } END { if (t > 0) printf "\nroot paths fixed, all apps: %d/%d = %.1f%% (goal: 90%%); broken builds: %d\n", f, t, 100 * f / t, broken }'
 echo
 echo "Refusals and what is left, per app: $out/*/fix.json; one line each:"
 cat "$out"/*/refused.txt

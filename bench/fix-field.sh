@@ -3,7 +3,9 @@
 # Microsoft.VisualStudio.Threading.Analyzers' VSTHRD002 ("use await") and VSTHRD103 ("use the async sibling") code fixes
 # applied through the Roslyn workspace API (bench/FieldFix: one diagnostic at a time, as a user clicking through the
 # IDE's light bulb, until no fix changes anything), and `dotnet format analyzers` with the same ids (which applies only
-# fixes that offer Fix All); on another copy `tplab fix --apply`. Then each copy is built (the repository's settings:
+# fixes that offer Fix All); Roslyn's own "Make method async" (Microsoft.CodeAnalysis.CSharp.Features 5.12.0, through
+# bench/FieldFix --make-async: the user types each site's await by hand, then applies the fix to every CS4032/CS4033/
+# CS4034 it raises); on another copy `tplab fix --apply`. Then each copy is built (the repository's settings:
 # warnings as errors, .NET analyzers; the VSTHRD package left out of that build, since its own warnings are not the
 # question) and scanned again by tplab. A blocking site counts as fixed when scan no longer reports a site of that
 # call in that method (method names compared without an added Async suffix); a root path is a (site, entry point)
@@ -45,7 +47,7 @@ echo "| app | tool | sites fixed | root paths fixed | dotnet build after | root 
 echo "|---|---|---:|---:|---|---:|---:|"
 for app in "${apps[@]}"; do
   name="$(basename "$app")"
-  for tool in tplab vsthrd-workspace vsthrd-format; do
+  for tool in tplab vsthrd-workspace vsthrd-format roslyn-make-async; do
     dir="$out/$name/$tool"
     scratch "$dir" "$app"
     project="$dir/$name"
@@ -54,6 +56,15 @@ for app in "${apps[@]}"; do
       tplab) run=("$tplab" fix "$project" --from "$dir/before.json" --apply --format json -o "$dir/fix.json") ;;
       vsthrd-workspace) run=(dotnet "$fieldfix" "$(ls "$project"/*.csproj)" VSTHRD002 VSTHRD103) ;;
       vsthrd-format) run=(dotnet format analyzers "$(ls "$project"/*.csproj)" --diagnostics VSTHRD002 VSTHRD103 --severity warn -v n) ;;
+      roslyn-make-async)
+        python3 - "$dir/before.json" > "$dir/sites.tsv" <<'PY2'
+import json, sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    if f["severity"] in ("error", "warning") and not f["baselined"]:
+        site = f["chain"][-1]
+        print(f"{site['file']}\t{site['line']}\t{site['column']}\t{f['blockingCall']}")
+PY2
+        run=(dotnet "$fieldfix" "$(ls "$project"/*.csproj)" --make-async "$dir/sites.tsv") ;;
     esac
     /usr/bin/time -f "%U %S" -o "$dir/time.txt" "${run[@]}" >"$dir/tool.log" 2>&1 || true
     if dotnet build "$project" -p:FieldAnalyzers=false -nologo -v q >"$dir/build.log" 2>&1; then build="compiles"; else build="**fails**"; fi

@@ -8,14 +8,19 @@ using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.MSBuild;
 
 // Usage: FieldFix PROJECT.csproj ID...   e.g. FieldFix app.csproj VSTHRD002 VSTHRD103
+//        FieldFix PROJECT.csproj --make-async SITES.tsv   (Roslyn's "Make method async" after the user types each await: MakeAsync.cs)
 if (args.Length < 2)
 {
-    Console.Error.WriteLine("usage: FieldFix PROJECT.csproj DIAGNOSTIC_ID...");
+    Console.Error.WriteLine("usage: FieldFix PROJECT.csproj DIAGNOSTIC_ID... | FieldFix PROJECT.csproj --make-async SITES.tsv");
     return 2;
 }
 var ids = args[1..].ToHashSet(StringComparer.Ordinal);
 using var workspace = MSBuildWorkspace.Create();
 var project = await workspace.OpenProjectAsync(Path.GetFullPath(args[0]));
+if (args[1] == "--make-async" && args.Length == 3)
+{
+    return await MakeAsync.RunAsync(project, args[2]);
+}
 var original = project.Solution;
 var solution = original;
 

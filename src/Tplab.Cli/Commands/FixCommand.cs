@@ -26,13 +26,14 @@ internal static class FixCommand
         format.AcceptOnly([.. FixFormats.Catalogue.All.Select(f => f.Name)]);
         var rename = new Option<string?>("--rename") { Description = "Async suffix on changed methods: async or keep (default: the solution's convention)" };
         rename.AcceptOnly("async", "keep");
+        var addCancellation = new Option<bool>("--add-cancellation") { Description = "Give each method made async that has no CancellationToken a 'CancellationToken cancellationToken = default' parameter (its family too) and pass it to the new async calls; default: no parameter is added" };
         var verify = new Option<string?>("--verify") { Description = "With --apply: run this command after writing (e.g. \"dotnet test\"); every change is reverted when it fails" };
         var plan = new Option<string?>("--plan") { Description = "Also write the lab plan that proves the fix under load (scan --plan's plan, for the fixed findings' endpoints): run it before and after --apply, then compare" };
         var planWrites = new Option<bool>("--plan-writes") { Description = "Keep the plan's POST, PUT, PATCH and DELETE scenarios switched on (default: written switched off, so a plan never writes by surprise)" };
         var noRestore = new Option<bool>("--no-restore") { Description = "Do not restore projects that have no restore output" };
         var command = new Command("fix", "Rewrite scan's findings async all the way up: the blocking call awaited, every caller, interface and implementation updated, each fix compiled before it is kept; a patch by default, --apply to edit in place")
         {
-            path, route, finding, severity, from, apply, force, output, format, rename, verify, plan, planWrites, noRestore,
+            path, route, finding, severity, from, apply, force, output, format, rename, addCancellation, verify, plan, planWrites, noRestore,
         };
         command.Writes(output).Writes(plan).Reads(from, "the --from report").ReadsProject(path);
         command.SetAction((r, ct) => FixRun.RunAsync(new FixOptions
@@ -47,6 +48,7 @@ internal static class FixCommand
             Output = r.GetValue(output),
             Format = r.GetValue(format),
             Rename = r.GetValue(rename) switch { "async" => RenameMode.Async, "keep" => RenameMode.Keep, _ => RenameMode.Auto },
+            AddCancellation = r.GetValue(addCancellation),
             Verify = r.GetValue(verify),
             Plan = r.GetValue(plan),
             PlanWrites = r.GetValue(planWrites),

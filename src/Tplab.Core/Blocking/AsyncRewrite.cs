@@ -26,6 +26,12 @@ public enum AsyncRewriteKind
     /// <c>SemaphoreSlim(1, 1)</c>: only where it is private to its type and every lock on it changes too; else refused with <see cref="AsyncRewrite.Advice"/>.
     /// </summary>
     Semaphore,
+
+    /// <summary>
+    /// <c>Parallel.ForEach(source, item =&gt; …)</c> → <c>await Parallel.ForEachAsync(source, (item, token) =&gt; …)</c>
+    /// (<c>Parallel.For</c> → <c>ForAsync</c>), where the body takes the item alone; else refused with <see cref="AsyncRewrite.Advice"/>.
+    /// </summary>
+    ParallelAsync,
 }
 
 /// <summary>
@@ -54,7 +60,7 @@ public sealed record AsyncRewrite(AsyncRewriteKind Kind, string? Advice = null, 
         BlockingKind.Sleep => Delay,
         BlockingKind.SyncDatabaseIO or BlockingKind.SyncHttp or BlockingKind.SyncSocketIO or BlockingKind.SyncStreamIO => Sibling,
         BlockingKind.Lock => new(AsyncRewriteKind.Semaphore, "a lock cannot be held across an await: keep the blocking work out of the lock, or use a SemaphoreSlim(1, 1) with WaitAsync/Release in a try/finally where the lock object is private to its type"),
-        BlockingKind.Parallel => None("Parallel loops wait on the calling thread: use Parallel.ForEachAsync, or start the tasks and await Task.WhenAll"),
+        BlockingKind.Parallel => new(AsyncRewriteKind.ParallelAsync, "Parallel loops wait on the calling thread: use Parallel.ForEachAsync, or start the tasks and await Task.WhenAll"),
         BlockingKind.TaskRunOffload => None("await the work directly rather than through Task.Run; it does not block, so only the hop is saved"),
         _ => None("no awaitable form of this call is known: look for the library's async API or move the wait off the request path"),
     };

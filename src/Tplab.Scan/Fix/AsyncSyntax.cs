@@ -145,6 +145,43 @@ internal static class AsyncSyntax
         return declaration.ReplaceNode(body, newBody);
     }
 
+    /// <summary><c>(…, CancellationToken cancellationToken = default)</c>: the token parameter added last.</summary>
+    public static ParameterListSyntax AddToken(ParameterListSyntax list, string type, string name, bool withDefault)
+    {
+        var parameter = Parameter(Identifier(name)).WithType(ParseTypeName(type).WithTrailingTrivia(Space));
+        if (withDefault)
+        {
+            parameter = parameter.WithDefault(EqualsValueClause(Token(SyntaxKind.EqualsToken).WithLeadingTrivia(Space).WithTrailingTrivia(Space), LiteralExpression(SyntaxKind.DefaultLiteralExpression, Token(SyntaxKind.DefaultKeyword))));
+        }
+        if (list.Parameters.Count == 0)
+        {
+            return list.AddParameters(parameter);
+        }
+        var separators = list.Parameters.GetSeparators().ToList();
+        separators.Add(Token(SyntaxKind.CommaToken).WithTrailingTrivia(Space));
+        var last = list.Parameters[^1];
+        var parameters = list.Parameters.Replace(last, last.WithoutTrailingTrivia()).Add(parameter.WithTrailingTrivia(last.GetTrailingTrivia()));
+        return list.WithParameters(SeparatedList(parameters, separators));
+    }
+
+    /// <summary><c>f(a, token)</c>, or <c>f(a, cancellationToken: token)</c> where a positional argument could bind to another optional parameter.</summary>
+    public static InvocationExpressionSyntax AddTokenArgument(InvocationExpressionSyntax call, string token, string name, bool positional)
+    {
+        var argument = Argument(ParseExpression(token));
+        if (!positional)
+        {
+            argument = argument.WithNameColon(NameColon(IdentifierName(name)).WithTrailingTrivia(Space));
+        }
+        var args = call.ArgumentList.Arguments;
+        if (args.Count == 0)
+        {
+            return call.WithArgumentList(call.ArgumentList.AddArguments(argument));
+        }
+        var separators = args.GetSeparators().ToList();
+        separators.Add(Token(SyntaxKind.CommaToken).WithTrailingTrivia(Space));
+        return call.WithArgumentList(call.ArgumentList.WithArguments(SeparatedList(args.Add(argument), separators)));
+    }
+
     /// <summary>The file's line ending: the first one it has, else "\n".</summary>
     public static string Newline(SyntaxNode root) =>
         root.DescendantTrivia().FirstOrDefault(t => t.IsKind(SyntaxKind.EndOfLineTrivia)).ToFullString() is { Length: > 0 } n ? n : "\n";

@@ -26,6 +26,9 @@ internal sealed class ContainerChange
     public string Task { get; init; } = "Task";
 
     public bool EndReachable { get; init; }
+
+    /// <summary><c>--add-cancellation</c>: the token parameter's type as the file names it, added last (without a default on an explicit interface implementation).</summary>
+    public string? AddToken { get; init; }
 }
 
 /// <summary>
@@ -114,6 +117,10 @@ internal sealed class ChangeSet
                 if (change.NewName is { } name)
                 {
                     m = m.WithIdentifier(Identifier(name).WithTriviaFrom(m.Identifier));
+                }
+                if (change.AddToken is { } tokenType)
+                {
+                    m = m.WithParameterList(AsyncSyntax.AddToken(m.ParameterList, tokenType, FixContext.TokenParameter, withDefault: m.ExplicitInterfaceSpecifier is null));
                 }
                 if (change.AwaitsReturns)
                 {

@@ -60,6 +60,9 @@ internal sealed class FixNaming(RenameMode mode, bool suffixConvention, IReadOnl
         return newName;
     }
 
+    /// <summary>Whether a member of the family is one of scan's entry points (an action, handler, hub or gRPC method, middleware).</summary>
+    public bool IsEndpoint(IReadOnlyList<IMethodSymbol> family) => family.Any(m => rootKeys.Contains(SymbolNames.Key(m)));
+
     /// <summary>A path relative to the fixed root, with '/'.</summary>
     public string Relative(string? path) =>
         path is null ? "?" : Path.GetRelativePath(root, path).Replace('\\', '/');

@@ -58,6 +58,12 @@ public sealed record FixOptions
     /// <summary>The Async suffix on changed methods (default <see cref="RenameMode.Auto"/>: the solution's convention).</summary>
     public RenameMode Rename { get; init; } = RenameMode.Auto;
 
+    /// <summary>
+    /// Give each method whose return type changes a <c>CancellationToken cancellationToken = default</c> parameter when
+    /// it has none, and pass the token down to the new async calls (default false: no parameter is ever added).
+    /// </summary>
+    public bool AddCancellation { get; init; }
+
     /// <summary>With <see cref="Apply"/>: a command run after the files are written (<c>dotnet test</c>); when it fails, every change is reverted (default null).</summary>
     public string? Verify { get; init; }
 

@@ -129,7 +129,7 @@ public static class Fixer
                 return (Refused(refusal!), current);
             }
         }
-        var propagation = new AsyncPropagation(current, changes, naming, options.MaxMethods, cancellationToken);
+        var propagation = new AsyncPropagation(current, changes, naming, options.MaxMethods, cancellationToken, options.AddCancellation);
         string? why;
         try
         {
@@ -144,6 +144,11 @@ public static class Fixer
             return (Refused(node is LockStatementSyntax
                 ? $"the lock cannot become a SemaphoreSlim(1, 1): {why}; otherwise keep the blocking work out of the lock"
                 : $"{target.First.Call.Name} cannot be awaited where it is: {why}"), current);
+        }
+        // --add-cancellation: the method around the site may have gained the token; the call takes it where an overload does.
+        if (edit is not null && options.AddCancellation && AsyncSiblings.TokenInScope(model, node) is null && propagation.Token(model, node) is { } planned)
+        {
+            edit = SiteRewriter.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree), planned).Edit ?? edit;
         }
         if (edit is not null)
         {
@@ -191,6 +196,12 @@ public static class Fixer
             {
                 description.Add($"renamed with the Async suffix ({(options.Rename == RenameMode.Async ? "--rename async" : "the solution's convention")}), every reference updated: {string.Join(", ", renamed)}");
             }
+        }
+        var tokened = changes.Containers.Where(c => c.Value.AddToken is not null && c.Key is MethodDeclarationSyntax)
+            .Select(c => c.Value.NewName ?? ((MethodDeclarationSyntax)c.Key).Identifier.ValueText).Distinct(StringComparer.Ordinal).ToList();
+        if (tokened.Count > 0)
+        {
+            description.Add($"--add-cancellation: a CancellationToken parameter added to {string.Join(", ", tokened)}, passed where they are called with a token in scope");
         }
         var notes = propagation.Notes.Concat(warnings.Select(w => "new warning: " + w))
             .Concat(propagation.Boundaries.Except(onChain).Select(b => $"another caller waits on the task: {b}")).ToList();

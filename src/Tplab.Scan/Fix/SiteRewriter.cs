@@ -17,10 +17,11 @@ internal sealed record SiteEdit(SyntaxNode Node, Func<SyntaxNode, SyntaxNode> Re
 /// </summary>
 internal static class SiteRewriter
 {
-    public static (SiteEdit? Edit, string? Refusal) Rewrite(SemanticModel model, SyntaxNode site, BlockingCall call, bool configureAwait)
+    /// <param name="plannedToken">A token the fix gives the method around the site (<c>--add-cancellation</c>), used when none is in scope.</param>
+    public static (SiteEdit? Edit, string? Refusal) Rewrite(SemanticModel model, SyntaxNode site, BlockingCall call, bool configureAwait, string? plannedToken = null)
     {
         var rewrite = BlockingCallCatalogue.RewriteFor(call);
-        var token = AsyncSiblings.TokenInScope(model, site);
+        var token = AsyncSiblings.TokenInScope(model, site) ?? plannedToken;
         switch (rewrite.Kind)
         {
             case AsyncRewriteKind.None:
@@ -70,6 +71,8 @@ internal static class SiteRewriter
                 }
                 return (new SiteEdit(site, n => AsyncSyntax.Await(((InvocationExpressionSyntax)n).WithExpression(((InvocationExpressionSyntax)sibling.Call).Expression).WithArgumentList(((InvocationExpressionSyntax)sibling.Call).ArgumentList), site, configureAwait),
                     sibling.Using is null ? [] : [sibling.Using], $"{method.Name} → await {sibling.Method.Name}" + (sibling.Method.Parameters.Length > method.Parameters.Length && token is not null ? $" (with {token})" : "")), null);
+            case AsyncRewriteKind.ParallelAsync when site is InvocationExpressionSyntax inv:
+                return ParallelLoops.Rewrite(model, inv, configureAwait);
             default:
                 return (null, $"{call.Name} in this form has no mechanical async rewrite: {AsyncRewrite.For(call.Kind).Advice ?? "rewrite it by hand"}");
         }

@@ -31,6 +31,7 @@ public sealed class FixBadInputTests
         { "fix {tmp} --force", ExitCodes.Usage, "--force goes with --apply" },
         { "fix {tmp} --verify true", ExitCodes.Usage, "--verify goes with --apply" },
         { "fix {tmp} --rename sometimes", ExitCodes.Usage, "'sometimes'" },
+        { "fix {tmp} --add-cancellation=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} --no-restore=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} -o {tmp}/no/such/folder/fix.patch", ExitCodes.OutputFailed, "{tmp}/no/such/folder/fix.patch" },
         { "fix {tmp}/scan -o {tmp}/scan/Program.cs", ExitCodes.Usage, "is a source file of the project read" },

@@ -7,14 +7,14 @@ using static Microsoft.CodeAnalysis.CSharp.SyntaxFactory;
 namespace Tplab.Scan.Fix;
 
 /// <summary>
-/// Reshaping beyond a method made async. A <c>lock</c> that must hold an await, or that request threads queue on, becomes a <c>SemaphoreSlim(1, 1)</c>:
+/// A <c>lock</c> that must hold an await, or that request threads queue on, becomes a <c>SemaphoreSlim(1, 1)</c>:
 /// <c>await gate.WaitAsync()</c>, then the body in <c>try</c>, <c>gate.Release()</c> in <c>finally</c>. Only where
 /// every use can change with it: the lock object is a private field of its type, declared alone and created empty
 /// (<c>new()</c>, <c>new object()</c>, <c>new Lock()</c>), used in <c>lock</c> statements and nowhere else, never
-/// re-entered (a semaphore is not re-entrant, a lock is), and each method that takes it can become async. A
-/// synchronous MVC filter whose method must become async implements the async twin instead (<see cref="MvcFilter"/>).
+/// re-entered (a semaphore is not re-entrant, a lock is), and each method that takes it can await (asked of
+/// <paramref name="requireAwait"/>, which makes it async).
 /// </summary>
-internal sealed partial class AsyncPropagation
+internal sealed class LockToSemaphore(FixContext context, Func<SyntaxNode, Task<string?>> requireAwait, List<string> reshaped)
 {
     private readonly Dictionary<ISymbol, string?> _locks = new(SymbolEqualityComparer.Default);
     // Per block, the lock statements (by index) to splice, with the awaited wait planned for each.
@@ -23,14 +23,11 @@ internal sealed partial class AsyncPropagation
     /// <summary>The lock statements this fix turned into semaphores (their original nodes).</summary>
     public List<LockStatementSyntax> ConvertedLocks { get; } = [];
 
-    /// <summary>What changed beyond the methods made async (a lock made a semaphore, a filter made async), for the report.</summary>
-    public List<string> Reshaped { get; } = [];
-
     /// <summary>Turns the lock of <paramref name="lockStatement"/> (all its uses) into a SemaphoreSlim; null when done, else why not.</summary>
-    public async Task<string?> LockToSemaphoreAsync(LockStatementSyntax lockStatement)
+    public async Task<string?> ConvertAsync(LockStatementSyntax lockStatement)
     {
-        var model = await ModelAsync(lockStatement.SyntaxTree).ConfigureAwait(false);
-        if (model.GetSymbolInfo(lockStatement.Expression, cancellationToken).Symbol is not IFieldSymbol field)
+        var model = await context.ModelAsync(lockStatement.SyntaxTree).ConfigureAwait(false);
+        if (model.GetSymbolInfo(lockStatement.Expression, context.CancellationToken).Symbol is not IFieldSymbol field)
         {
             return $"the lock is taken on {lockStatement.Expression}, not on a field: tplab turns only a private lock object into a SemaphoreSlim";
         }
@@ -39,12 +36,12 @@ internal sealed partial class AsyncPropagation
             return known;
         }
         _locks[field] = null; // re-entered through a lock nested in its own body: decided below
-        var why = await ConvertAsync(field).ConfigureAwait(false);
+        var why = await ConvertFieldAsync(field).ConfigureAwait(false);
         _locks[field] = why;
         return why;
     }
 
-    private async Task<string?> ConvertAsync(IFieldSymbol field)
+    private async Task<string?> ConvertFieldAsync(IFieldSymbol field)
     {
         var name = $"{field.ContainingType.Name}.{field.Name}";
         if (field.DeclaredAccessibility != Accessibility.Private)
@@ -56,7 +53,7 @@ internal sealed partial class AsyncPropagation
             return $"the lock is taken on {name}, a {field.Type.Name} that is also data: give the lock its own private object first";
         }
         if (field.DeclaringSyntaxReferences.Length != 1
-            || await field.DeclaringSyntaxReferences[0].GetSyntaxAsync(cancellationToken).ConfigureAwait(false) is not VariableDeclaratorSyntax
+            || await field.DeclaringSyntaxReferences[0].GetSyntaxAsync(context.CancellationToken).ConfigureAwait(false) is not VariableDeclaratorSyntax
             {
                 Initializer.Value: BaseObjectCreationExpressionSyntax { ArgumentList.Arguments.Count: 0, Initializer: null },
                 Parent: VariableDeclarationSyntax { Variables.Count: 1, Parent: FieldDeclarationSyntax declaration },
@@ -65,9 +62,9 @@ internal sealed partial class AsyncPropagation
             return $"the lock object {name} is not declared alone as a new object (private readonly object {field.Name} = new();)";
         }
         var locks = new List<LockStatementSyntax>();
-        foreach (var location in (await SymbolFinder.FindReferencesAsync(field, solution, cancellationToken).ConfigureAwait(false)).SelectMany(r => r.Locations).Select(l => l.Location))
+        foreach (var location in (await SymbolFinder.FindReferencesAsync(field, context.Solution, context.CancellationToken).ConfigureAwait(false)).SelectMany(r => r.Locations).Select(l => l.Location))
         {
-            var root = await location.SourceTree!.GetRootAsync(cancellationToken).ConfigureAwait(false);
+            var root = await location.SourceTree!.GetRootAsync(context.CancellationToken).ConfigureAwait(false);
             var used = root.FindNode(location.SourceSpan, getInnermostNodeForTie: true);
             if (used.Parent is MemberAccessExpressionSyntax ma && ma.Name == used)
             {
@@ -75,47 +72,47 @@ internal sealed partial class AsyncPropagation
             }
             if (used.Parent is not LockStatementSyntax l || l.Expression != used)
             {
-                return $"the lock object {name} is used other than in a lock statement at {Where(used)}: a SemaphoreSlim would change what that use means";
+                return $"the lock object {name} is used other than in a lock statement at {context.Where(used)}: a SemaphoreSlim would change what that use means";
             }
             locks.Add(l);
         }
         var holders = new List<IMethodSymbol>();
         foreach (var l in locks)
         {
-            var m = await ModelAsync(l.SyntaxTree).ConfigureAwait(false);
+            var m = await context.ModelAsync(l.SyntaxTree).ConfigureAwait(false);
             if (l.Ancestors().OfType<LockStatementSyntax>().Any(outer => locks.Contains(outer)))
             {
-                return $"the lock on {name} is taken again inside itself at {Where(l)}: a SemaphoreSlim is not re-entrant";
+                return $"the lock on {name} is taken again inside itself at {context.Where(l)}: a SemaphoreSlim is not re-entrant";
             }
             if (l.Parent is not BlockSyntax)
             {
-                return $"the lock at {Where(l)} is the body of another statement without braces: add the braces first";
+                return $"the lock at {context.Where(l)} is the body of another statement without braces: add the braces first";
             }
-            if (m.GetEnclosingSymbol(l.SpanStart, cancellationToken) is IMethodSymbol holder)
+            if (m.GetEnclosingSymbol(l.SpanStart, context.CancellationToken) is IMethodSymbol holder)
             {
                 holders.Add(holder);
             }
         }
         foreach (var l in locks)
         {
-            var m = await ModelAsync(l.SyntaxTree).ConfigureAwait(false);
+            var m = await context.ModelAsync(l.SyntaxTree).ConfigureAwait(false);
             if (l.Statement.DescendantNodes().OfType<InvocationExpressionSyntax>()
-                .FirstOrDefault(i => m.GetSymbolInfo(i, cancellationToken).Symbol is IMethodSymbol called && holders.Contains(called.OriginalDefinition, SymbolEqualityComparer.Default)) is { } reentry)
+                .FirstOrDefault(i => m.GetSymbolInfo(i, context.CancellationToken).Symbol is IMethodSymbol called && holders.Contains(called.OriginalDefinition, SymbolEqualityComparer.Default)) is { } reentry)
             {
-                return $"the lock on {name} is taken again through {reentry.Expression} inside it at {Where(reentry)}: a SemaphoreSlim is not re-entrant";
+                return $"the lock on {name} is taken again through {reentry.Expression} inside it at {context.Where(reentry)}: a SemaphoreSlim is not re-entrant";
             }
         }
         // Every method that takes the lock awaits the semaphore now: each must be able to become async.
         foreach (var l in locks)
         {
-            if (await RequireAwaitAsync(l).ConfigureAwait(false) is { } cannot)
+            if (await requireAwait(l).ConfigureAwait(false) is { } cannot)
             {
-                return $"the lock on {name} is also taken at {Where(l)}, where it cannot be awaited: {cannot}";
+                return $"the lock on {name} is also taken at {context.Where(l)}, where it cannot be awaited: {cannot}";
             }
         }
-        var declarationModel = await ModelAsync(declaration.SyntaxTree).ConfigureAwait(false);
-        var semaphore = SemaphoreName(declarationModel, declaration);
-        changes.Replace(declaration, n =>
+        var declarationModel = await context.ModelAsync(declaration.SyntaxTree).ConfigureAwait(false);
+        var semaphore = context.TypeName(declarationModel, declaration, "SemaphoreSlim", "System.Threading");
+        context.Changes.Replace(declaration, n =>
         {
             var d = (FieldDeclarationSyntax)n;
             var v = d.Declaration.Variables[0];
@@ -130,31 +127,16 @@ internal sealed partial class AsyncPropagation
             if (!_splices.TryGetValue(block, out var planned))
             {
                 _splices[block] = planned = [];
-                var newline = AsyncSyntax.Newline(block.SyntaxTree.GetRoot(cancellationToken));
-                changes.Replace(block, n => Splice((BlockSyntax)n, planned, newline));
+                var newline = AsyncSyntax.Newline(block.SyntaxTree.GetRoot(context.CancellationToken));
+                context.Changes.Replace(block, n => Splice((BlockSyntax)n, planned, newline));
             }
-            var token = AsyncSiblings.TokenInScope(await ModelAsync(l.SyntaxTree).ConfigureAwait(false), l);
-            var configure = changes.ConfigureAwait(l.SyntaxTree) ? ".ConfigureAwait(false)" : "";
+            var token = context.Token(await context.ModelAsync(l.SyntaxTree).ConfigureAwait(false), l);
+            var configure = context.Changes.ConfigureAwait(l.SyntaxTree) ? ".ConfigureAwait(false)" : "";
             planned[block.Statements.IndexOf(l)] = $"await {l.Expression.WithoutTrivia()}.WaitAsync({token}){configure};";
             ConvertedLocks.Add(l);
         }
-        Reshaped.Add($"lock ({field.Name}) → await {field.Name}.WaitAsync() … finally {field.Name}.Release(), {name} a SemaphoreSlim(1, 1) ({locks.Count} lock statement(s))");
+        reshaped.Add($"lock ({field.Name}) → await {field.Name}.WaitAsync() … finally {field.Name}.Release(), {name} a SemaphoreSlim(1, 1) ({locks.Count} lock statement(s))");
         return null;
-    }
-
-    private string SemaphoreName(SemanticModel model, SyntaxNode at)
-    {
-        var named = model.LookupNamespacesAndTypes(at.SpanStart, name: "SemaphoreSlim");
-        if (named.Any(s => s.ToDisplayString() == "System.Threading.SemaphoreSlim"))
-        {
-            return "SemaphoreSlim";
-        }
-        if (named.IsEmpty)
-        {
-            changes.Using(at.SyntaxTree, "System.Threading");
-            return "SemaphoreSlim";
-        }
-        return "System.Threading.SemaphoreSlim";
     }
 
     // Each lock statement at the given indices becomes two: the awaited wait, and the body in try/finally.
@@ -184,32 +166,5 @@ internal sealed partial class AsyncPropagation
                 FinallyClause(Token(SyntaxKind.FinallyKeyword).WithLeadingTrivia(Whitespace(indent)).WithTrailingTrivia(EndOfLine(newline)), finallyBlock)));
         }
         return block.WithStatements(List(statements));
-    }
-
-    private async Task<string?> FilterBlockerAsync(SemanticModel model, MethodDeclarationSyntax method, IMethodSymbol symbol, MvcFilter filter)
-    {
-        var type = symbol.ContainingType;
-        if (method.Parent is not ClassDeclarationSyntax declaration || declaration.BaseList?.Types.Any(t => SymbolEqualityComparer.Default.Equals(model.GetTypeInfo(t.Type, cancellationToken).Type?.OriginalDefinition, type.Interfaces.First(i => i.Name == filter.Interface).OriginalDefinition)) != true)
-        {
-            return $"it implements {filter.Interface}.{symbol.Name} (a package's interface), listed on another part of {type.Name}: make the filter {filter.AsyncInterface} by hand";
-        }
-        if (!type.IsSealed && (await SymbolFinder.FindDerivedClassesAsync(type, solution, cancellationToken: cancellationToken).ConfigureAwait(false)).Any())
-        {
-            return $"it implements {filter.Interface}.{symbol.Name} (a package's interface) in {type.Name}, which has subclasses that may rely on it: make the filter {filter.AsyncInterface} by hand";
-        }
-        return null;
-    }
-
-    private void ReshapeFilter(SemanticModel model, ClassDeclarationSyntax declaration, IMethodSymbol symbol, MvcFilter filter, string? newName)
-    {
-        var type = symbol.ContainingType;
-        var isBefore = symbol.Name == filter.Before;
-        var name = newName ?? symbol.Name;
-        var (before, after) = isBefore ? (name, filter.After) : (filter.Before, name);
-        var task = TaskName(model, declaration);
-        var configure = changes.ConfigureAwait(declaration.SyntaxTree);
-        var newline = AsyncSyntax.Newline(declaration.SyntaxTree.GetRoot(cancellationToken));
-        changes.Replace(declaration, n => filter.Rewrite((ClassDeclarationSyntax)n, before, after, isBefore, !isBefore, task, configure, newline));
-        Reshaped.Add(filter.Description(type.Name));
     }
 }
