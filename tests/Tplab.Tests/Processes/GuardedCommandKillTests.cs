@@ -54,7 +54,10 @@ public sealed class GuardedCommandKillTests
             Assert.True(await ProcessTable.EventuallyAsync(() => MarkedWithArgument("601") || fix.HasExited, TimeSpan.FromMinutes(3)), "--verify's command did not start");
             Assert.False(fix.HasExited, $"fix ended before it could be killed: {fix.LastLines(5)}");
             var named = _orphans.Marked().Where(p => ProcessFiles.CommandLine(p).Any(a => a.Contains("tplab", StringComparison.Ordinal))).ToList();
-            Assert.Equal(3, named.Count(p => p == fix.Id || ProcessFiles.CommandLine(p).Contains("tplab-guardian")));
+            // tplab, the guardian and its watcher; at times one more for a moment: a shell's fork for a command
+            // substitution carries its parent's command line (seen on a loaded machine: 4).
+            var guarded = named.Count(p => p == fix.Id || ProcessFiles.CommandLine(p).Contains("tplab-guardian"));
+            Assert.True(guarded >= 3, $"tplab, the guardian and its watcher: {guarded} found");
 
             foreach (var pid in named)
             {
