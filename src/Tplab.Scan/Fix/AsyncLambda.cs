@@ -39,10 +39,18 @@ internal sealed class AsyncLambda(FixContext context, List<string> reshaped, Del
             reshaped.Add($"ContinueWith(x => …) → ContinueWith(async x => …).Unwrap() at {context.Where(continuation)}: the continuation awaits instead of holding its pool thread");
             return null;
         }
+        // A timer callback may be async void: the timer never waited for it, an exception in it ends the process either
+        // way, and ticks overlap when the work outlasts the period, as they did.
+        var timer = FixTypes.IsTimerCallback(delegateType);
         var ok = delegateType is null
             || delegateType.ToDisplayString() is "System.Delegate" or "System.MulticastDelegate"
             || (delegateType.DelegateInvokeMethod is { } invoke && FixTypes.IsTask(invoke.ReturnType))
-            || IsTaskRunArgument(model, lambda);
+            || IsTaskRunArgument(model, lambda)
+            || timer;
+        if (timer)
+        {
+            reshaped.Add(TimerNote(context.Where(lambda)));
+        }
         if (!ok && parameters is not null && await parameters.ChangeAsync(model, lambda).ConfigureAwait(false) is { Applies: true } change)
         {
             return change.Why is null ? null : $"a lambda passed as {delegateType!.ToDisplayString()} cannot become async without changing the delegate's type, and {change.Why}";
@@ -56,6 +64,27 @@ internal sealed class AsyncLambda(FixContext context, List<string> reshaped, Del
         context.Changes.Containers[lambda] = new ContainerChange { AwaitsReturns = returnsTask, HasResult = returnsTask && symbol!.ReturnType is INamedTypeSymbol { IsGenericType: true } };
         return null;
     }
+
+    /// <summary>A method group handed to a timer, wrapped: <c>async state =&gt; await M(state)</c>.</summary>
+    public static ExpressionSyntax TimerWrap(ExpressionSyntax method, bool configureAwait)
+    {
+        ExpressionSyntax call = SyntaxFactory.InvocationExpression(method.WithoutTrivia(),
+            SyntaxFactory.ArgumentList(SyntaxFactory.SingletonSeparatedList(SyntaxFactory.Argument(SyntaxFactory.IdentifierName("state")))));
+        if (configureAwait)
+        {
+            call = SyntaxFactory.InvocationExpression(SyntaxFactory.MemberAccessExpression(SyntaxKind.SimpleMemberAccessExpression, call, SyntaxFactory.IdentifierName("ConfigureAwait")),
+                SyntaxFactory.ArgumentList(SyntaxFactory.SingletonSeparatedList(SyntaxFactory.Argument(SyntaxFactory.LiteralExpression(SyntaxKind.FalseLiteralExpression)))));
+        }
+        return SyntaxFactory.SimpleLambdaExpression(SyntaxFactory.Parameter(SyntaxFactory.Identifier("state")))
+            .WithAsyncKeyword(SyntaxFactory.Token(SyntaxKind.AsyncKeyword))
+            .WithExpressionBody(SyntaxFactory.AwaitExpression(call))
+            .NormalizeWhitespace()
+            .WithTriviaFrom(method);
+    }
+
+    /// <summary>The report's line for a timer callback made async.</summary>
+    public static string TimerNote(string where) =>
+        $"the timer callback at {where} becomes async (async void, as a timer callback may be: the timer never waited for it, an exception in it still ends the process, and ticks still overlap when the work outlasts the period)";
 
     /// <summary>The <c>Task.Run</c> call when <paramref name="lambda"/> is its only argument, parameterless with an expression body, and the call is awaited.</summary>
     public static InvocationExpressionSyntax? TaskRunUnwrap(SemanticModel model, AnonymousFunctionExpressionSyntax lambda) =>

@@ -26,7 +26,7 @@ internal sealed class AsyncPropagation
     {
         _context = new FixContext(solution, changes, naming, cancellationToken, addCancellation);
         _maxMethods = maxMethods;
-        _callers = new CallerUpdate(_context, RequireAwaitAsync);
+        _callers = new CallerUpdate(_context, RequireAwaitAsync, Reshaped);
         _locks = new LockToSemaphore(_context, RequireAwaitAsync, Reshaped);
         _lambdas = new AsyncLambda(_context, Reshaped, new DelegateParameter(_context, _callers));
         _methods = new AsyncMethod(_context, _callers, new FilterReshape(_context, Reshaped), node => _decided[node] = null);

@@ -77,6 +77,9 @@ internal static class FixTypes
     public static bool IsTask(ITypeSymbol? type) =>
         type is INamedTypeSymbol t && t.OriginalDefinition.ToDisplayString() is "System.Threading.Tasks.Task" or "System.Threading.Tasks.Task<TResult>"
             or "System.Threading.Tasks.ValueTask" or "System.Threading.Tasks.ValueTask<TResult>";
+
+    /// <summary><c>System.Threading.TimerCallback</c>: the one void delegate a fix may make async (docs/fix.md, "Timer callbacks").</summary>
+    public static bool IsTimerCallback(ITypeSymbol? type) => type?.ToDisplayString() == "System.Threading.TimerCallback";
 }
 
 /// <summary>A fix that would change more methods than allowed.</summary>

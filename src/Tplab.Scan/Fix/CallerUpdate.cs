@@ -10,7 +10,7 @@ namespace Tplab.Scan.Fix;
 /// (<c>.GetAwaiter().GetResult()</c>) where it cannot, named as a <see cref="Boundary"/>; a reference that is not a
 /// call (a method group, <c>?.</c>) is checked or noted.
 /// </summary>
-internal sealed class CallerUpdate(FixContext context, Func<SyntaxNode, Task<string?>> requireAwait)
+internal sealed class CallerUpdate(FixContext context, Func<SyntaxNode, Task<string?>> requireAwait, List<string>? reshaped = null)
 {
     public List<Boundary> Boundaries { get; } = [];
 
@@ -66,10 +66,10 @@ internal sealed class CallerUpdate(FixContext context, Func<SyntaxNode, Task<str
         }
         var model = await context.ModelAsync(tree).ConfigureAwait(false);
         if (model.GetTypeInfo(used, context.CancellationToken).ConvertedType is INamedTypeSymbol { TypeKind: TypeKind.Delegate, DelegateInvokeMethod: { } invoke } type
-            && type.ToDisplayString() is not ("System.Delegate" or "System.MulticastDelegate") && !FixTypes.IsTask(invoke.ReturnType))
+            && type.ToDisplayString() is not ("System.Delegate" or "System.MulticastDelegate") && !FixTypes.IsTask(invoke.ReturnType)
+            && !FixTypes.IsTimerCallback(type))
         {
-            return $"it is passed as a {type.ToDisplayString()} at {context.Where(simple)}, a delegate that returns no task"
-                + (type.Name == "TimerCallback" ? " (a timer callback: run the work in a BackgroundService with a PeriodicTimer and await it there)" : "");
+            return $"it is passed as a {type.ToDisplayString()} at {context.Where(simple)}, a delegate that returns no task";
         }
         return null;
     }
@@ -110,6 +110,15 @@ internal sealed class CallerUpdate(FixContext context, Func<SyntaxNode, Task<str
         var converted = model.GetTypeInfo(called, context.CancellationToken).ConvertedType;
         if (converted?.ToDisplayString() is "System.Delegate" or "System.MulticastDelegate")
         {
+            return;
+        }
+        if (FixTypes.IsTimerCallback(converted))
+        {
+            // new Timer(Sync, …) → new Timer(async state => await SyncAsync(state), …): async void, as a timer callback
+            // may be (an exception still ends the process, and ticks still overlap when the work outlasts the period).
+            var configure = context.Changes.ConfigureAwait(tree);
+            context.Changes.Replace(called, n => AsyncLambda.TimerWrap((ExpressionSyntax)n, configure));
+            reshaped?.Add(AsyncLambda.TimerNote(context.Where(simple)));
             return;
         }
         Notes.Add($"{context.Where(simple)}: used as a delegate ({converted?.ToDisplayString() ?? "unknown type"}); its delegate type must return a task");
