@@ -37,7 +37,10 @@ public sealed class MountNamespaceTests
 
         Assert.True(DiagnosticSocket.IsInOtherMountNamespace(pid));
         Assert.StartsWith($"/proc/{pid}/root/tmp/dotnet-diagnostic-{pid}-", DiagnosticSocket.Find(pid), StringComparison.Ordinal);
-        Assert.Empty(Directory.GetFiles("/tmp", $"dotnet-diagnostic-{pid}-*"));
+        // Not in the host's /tmp: no socket with this process's key (its start time). One of a dead process that had
+        // the same pid may lie there (killed without removing it: seen in a CI run).
+        var key = ProcessFiles.StartTicks(pid)!.Value.ToString(CultureInfo.InvariantCulture);
+        Assert.Empty(Directory.GetFiles("/tmp", $"dotnet-diagnostic-{pid}-{key}-socket"));
         var (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "watch", pid.ToString(CultureInfo.InvariantCulture), "--duration", "2s", "--interval", "0.5s", "--format", "jsonl");
 
         Assert.True(code == 0, stderr);
