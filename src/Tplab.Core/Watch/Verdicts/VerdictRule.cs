@@ -48,10 +48,7 @@ public static class VerdictRule
         // CPU-bound process gets only part of the cores and its CPU stays low; the gate thread (CPU < 80%) then injects
         // for starvation, adding threads that can only compete for the same cores. A pool grown large enough to hold
         // every request has no queue: more computing workers than cores is then the work waiting for CPU.
-        // Half the pool, and at least two threads when it has two or more: in a starving pool of 2 on a busy machine, the one
-        // thread that just woke from its blocking call waits for a core while the other stays blocked; that is a pool
-        // short of threads, not work waiting for CPU (seen in the tests' output on a CI machine running builds beside).
-        var computing = now.RunnableWorkers is { } busy && busy >= Math.Max(Math.Min(2, Math.Max(1, now.ThreadCount)), now.ThreadCount / 2.0);
+        var computing = now.RunnableWorkers is { } busy && busy >= Math.Max(1, now.ThreadCount / 2.0);
         if ((now.QueueLength >= thresholds.QueueMin && (computing || !lowCpu)) || (computing && now.RunnableWorkers > Math.Max(1, now.Cores)))
         {
             var cpuParts = new List<string>
