@@ -64,5 +64,9 @@ internal static class CorpusReport
 
     public static string Describe(CorpusOutcome outcome, IReadOnlyList<string> differences) => string.Create(
         CultureInfo.InvariantCulture,
-        $"{outcome.Expected.Case}: diagnose said {outcome.Said}; watch said {outcome.PoolWord}; answered in {outcome.Diagnosis.AnswerTime.TotalSeconds:0.0} s; {outcome.ThroughputDuringCapture:0.0} req/s during the capture; {(differences.Count == 0 ? "right" : "WRONG: " + string.Join("; ", differences))}");
+        $"{outcome.Expected.Case}: diagnose said {outcome.Said}; watch said {outcome.PoolWord}; answered in {outcome.Diagnosis.AnswerTime.TotalSeconds:0.0} s; {outcome.ThroughputDuringCapture:0.0} req/s during the capture; {(differences.Count == 0 ? "right" : "WRONG: " + string.Join("; ", differences) + Samples(outcome))}");
+
+    // On a wrong answer, what the stacks and the watch saw, so that a failure in a CI log can be read.
+    private static string Samples(CorpusOutcome outcome) => string.Create(CultureInfo.InvariantCulture,
+        $"; busy threads {outcome.Diagnosis.Evidence.BusyThreads:0.0}; pool: {string.Join(", ", outcome.Diagnosis.Pool?.Samples.Select(p => string.Create(CultureInfo.InvariantCulture, $"{p.Verdict.ToWord()} t{p.ThreadCount} q{p.QueueLength} c{p.CompletedPerSecond:0} cpu{p.CpuPercent:0} m{p.MachineCpuPercent:0} r{p.RunnableWorkers:0.#}")) ?? [])}");
 }
