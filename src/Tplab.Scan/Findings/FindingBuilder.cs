@@ -36,8 +36,10 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
     {
         var all = roots.Roots;
         var done = 0;
-        var options = new ParallelOptions { CancellationToken = cancellationToken };
-        // Binding method bodies is the cost, and Roslyn's models are thread-safe: entry points are walked in parallel.
+        // Binding method bodies is the cost, and Roslyn's models are thread-safe: entry points are walked in parallel, one
+        // worker per core (a walk that waits for a body another is binding would otherwise make the pool add threads,
+        // each allocating, and the GC stops them all).
+        var options = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = Environment.ProcessorCount };
         Parallel.For(0, all.Count, options, i =>
         {
             Note(i, RootWalk.From(all[i], graph, roots, maxDepth));
@@ -45,6 +47,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
             progress.Status(string.Create(CultureInfo.InvariantCulture, $"following calls: {n}/{all.Count} entry points, {graph.NodesRead} methods read, {_sites.Count} blocking sites"));
         });
 
+        PhaseClock.Mark("walks");
         var chosen = _sites.Values.Select(s => s.Choose(all)).ToList();
         // Each entry point whose chain is shown is walked once more, for all the sites it shows.
         var byRoot = chosen.SelectMany(c => c.Shown.Select(r => (Root: r, Site: c))).GroupBy(x => x.Root).ToList();
@@ -61,6 +64,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
             progress.Status(string.Create(CultureInfo.InvariantCulture, $"writing chains: {n}/{byRoot.Count} entry points"));
         });
 
+        PhaseClock.Mark("chains");
         var ordinals = new SiteOrdinals(graph.Index, _catalogue);
         var findings = new List<Finding>();
         var suppressed = new List<Finding>();
@@ -78,6 +82,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
             (c.Suppressed ? suppressed : findings).Add(finding);
         }
         progress.Status("");
+        PhaseClock.Mark("findings");
         return (findings, suppressed);
     }
 

@@ -9,7 +9,8 @@ namespace Tplab.Scan.Graph;
 /// </summary>
 internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
 {
-    private readonly ConcurrentDictionary<CodeNode, NodeFacts> _facts = new();
+    // Lazy: walks from several entry points reach the same body at once; it is bound once, the others wait for it.
+    private readonly ConcurrentDictionary<CodeNode, Lazy<NodeFacts>> _facts = new();
     private readonly ConcurrentDictionary<CodeNode, bool> _reachesBlocking = new();
     private int _lockIds;
 
@@ -19,10 +20,10 @@ internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
     public int NodesRead => _facts.Count;
 
     /// <summary>Calls source could not resolve in the bodies read (distinct places).</summary>
-    public int UnknownCalls => _facts.Values.SelectMany(f => f.Unknown).Distinct().Count();
+    public int UnknownCalls => _facts.Values.SelectMany(f => f.Value.Unknown).Distinct().Count();
 
     public NodeFacts Facts(CodeNode node) =>
-        _facts.GetOrAdd(node, n => BodyWalker.Walk(index, rules, n, () => Interlocked.Increment(ref _lockIds)));
+        _facts.GetOrAdd(node, n => new Lazy<NodeFacts>(() => BodyWalker.Walk(index, rules, n, () => Interlocked.Increment(ref _lockIds)))).Value;
 
     /// <summary>
     /// Whether any blocking call is reachable from <paramref name="node"/> through the solution's code (a lock with a slow
