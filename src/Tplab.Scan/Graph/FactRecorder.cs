@@ -48,9 +48,15 @@ internal sealed class FactRecorder(SourceIndex index, BlockingRules rules, CodeN
             var kind = targets.Count > 1 || !index.IsSource(definition) || definition.ContainingType?.TypeKind == TypeKind.Interface || definition.IsAbstract
                 ? EdgeKind.Implementation : EdgeKind.Call;
             var via = kind == EdgeKind.Implementation ? SymbolNames.Short(definition) : null;
+            var typeArguments = method.IsGenericMethod ? method.TypeArguments : default;
+            var genericReceiver = kind == EdgeKind.Implementation && targets.Count > 1 && Ops.Unwrap(receiver)?.Type is INamedTypeSymbol { IsGenericType: true } r
+                && Instantiation.MentionsMethodTypeParameter(r) ? r : null;
             foreach (var target in targets)
             {
-                Facts.Edges.Add(new Edge(target, site, kind, scope.Conditional, targets.Count, via) { LockId = scope.Lock, Basis = dispatch.Basis });
+                Facts.Edges.Add(new Edge(target, site, kind, scope.Conditional, targets.Count, via)
+                {
+                    LockId = scope.Lock, Basis = dispatch.Basis, TypeArguments = typeArguments, GenericReceiver = genericReceiver,
+                });
             }
         }
         if (index.IsSource(definition))
