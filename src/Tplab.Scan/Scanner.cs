@@ -24,10 +24,8 @@ public static class Scanner
         var baseline = options.BaselineFile is { } b ? Baseline.Read(b) : new Baseline();
 
         var started = options.Time.GetTimestamp();
-        PhaseClock.Mark("start");
         using var code = await WorkspaceLoader.LoadAsync(input, options, progress, cancellationToken).ConfigureAwait(false);
         var loaded = options.Time.GetElapsedTime(started);
-        PhaseClock.Mark("load");
         foreach (var skipped in code.Skipped)
         {
             progress.Line($"tplab scan: skipped {skipped}");
@@ -76,10 +74,8 @@ public static class Scanner
         var graph = new CallGraph(index, new BlockingRules(config.Entries(), new Callers(index)));
         var rootSet = RootFinder.Find(index, cancellationToken);
         var roots = rootSet.Roots;
-        PhaseClock.Mark("roots");
         progress.Status("reading locks...");
         var locks = new LockAnalysis(graph, options.MaxDepth, cancellationToken);
-        PhaseClock.Mark("locks");
         var builder = new FindingBuilder(graph, locks, rootSet, options.MaxDepth);
         var (findings, suppressed) = builder.Build(progress, cancellationToken);
         // Worst first: severity, then how many entry points reach the site, then where it is.

@@ -47,7 +47,6 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
             progress.Status(string.Create(CultureInfo.InvariantCulture, $"following calls: {n}/{all.Count} entry points, {graph.NodesRead} methods read, {_sites.Count} blocking sites"));
         });
 
-        PhaseClock.Mark("walks");
         var chosen = _sites.Values.Select(s => s.Choose(all)).ToList();
         // Each entry point whose chain is shown is walked once more, for all the sites it shows.
         var byRoot = chosen.SelectMany(c => c.Shown.Select(r => (Root: r, Site: c))).GroupBy(x => x.Root).ToList();
@@ -64,7 +63,6 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
             progress.Status(string.Create(CultureInfo.InvariantCulture, $"writing chains: {n}/{byRoot.Count} entry points"));
         });
 
-        PhaseClock.Mark("chains");
         var ordinals = new SiteOrdinals(graph.Index, _catalogue);
         var findings = new List<Finding>();
         var suppressed = new List<Finding>();
@@ -82,7 +80,6 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
             (c.Suppressed ? suppressed : findings).Add(finding);
         }
         progress.Status("");
-        PhaseClock.Mark("findings");
         return (findings, suppressed);
     }
 

@@ -58,7 +58,6 @@ internal static partial class WorkspaceLoader
             workspace.RegisterWorkspaceFailedHandler(e => NoteFailure(e.Diagnostic, failures));
             var loadProgress = new LoadProgress(progress, toLoad.Count);
             await OpenAsync(workspace, input, files, toLoad, loadProgress, cancellationToken).ConfigureAwait(false);
-            PhaseClock.Mark("open (msbuild)");
             var toCompile = new List<Project>();
             var seen = new HashSet<string>(StringComparer.Ordinal);
             foreach (var project in workspace.CurrentSolution.Projects.Where(p => p.Language == LanguageNames.CSharp))
@@ -110,7 +109,6 @@ internal static partial class WorkspaceLoader
                 skipped.Add(failures.TryGetValue(file.Path, out var why) ? Failed(file.Name, "", why) : new SkippedProject(file.Name, "MSBuild did not load it"));
             }
             // Loaded without some references (not restored, names unresolved, an evaluation error): analysed, and said once.
-            PhaseClock.Mark("compilations");
             var partial = PartialReads.Of(projects, unrestored.Select(u => u.Path).ToHashSet(StringComparer.Ordinal), failures);
             progress.Status("");
             return new LoadedCode(workspace, input, projects, skipped, leftOut, partial.Projects) { SharedErrors = partial.Shared };
