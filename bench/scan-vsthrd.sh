@@ -3,8 +3,9 @@
 # tplab scan, on the hand-checked recall list of bench/judged/APP.md (issue 26 §Goals: "in the same table"). The apps do
 # not build here (the NuGet copy misses packages), so the analyzers run through the Roslyn workspace API
 # (bench/scan-vsthrd: MSBuildWorkspace, the package's analyzer DLLs, the two rules raised to warnings) on the same
-# projects tplab reads. A recall site counts as found by a tool when it reports that file at its line or up to 6 lines
-# below (the lists give the statement's first line; tplab and VSTHRD point at the blocking member of a multi-line call).
+# projects tplab reads. A recall site counts as found by VSTHRD when it reports that file at its line or up to 6 lines
+# below (the lists give the statement's first line; VSTHRD points at the blocking member of a multi-line call); tplab's
+# column is the list's own hand check where the row has one, else the same match on TPLAB_JSON.
 # Usage: [ROWS=2-12,14-16] [VSTHRD_TXT=FILE] bench/scan-vsthrd.sh APP_DIR SOLUTION JUDGED_MD [TPLAB_JSON]
 #   APP_DIR: a restored copy (tplab scan restores on its first run); TPLAB_JSON: tplab scan's JSON of the same copy.
 # Example: bench/scan-vsthrd.sh /tmp/jf Jellyfin.sln bench/judged/jellyfin.md /tmp/jf.json
@@ -45,10 +46,13 @@ for row in open(judged, encoding="utf-8"):
         site = next((i for i, c in enumerate(cells) if re.fullmatch(r"[^:]+\.cs:\d+", c)), None)
         if cells and cells[0].isdigit() and int(cells[0]) in rows and site is not None:
             path, line = cells[site].rsplit(":", 1)
-            sites.append((path, int(line), cells[site + 1] if site + 1 < len(cells) else ""))
+            sites.append((path, int(line), cells[site + 1] if site + 1 < len(cells) else "", None))
     elif m:
+        # The row's last cell is the hand check of tplab ("found", "**missed**: ..."): it is tplab's column.
+        last = row.strip().strip("|").split("|")[-1].strip().lstrip("*").lower()
+        judged_scan = True if last.startswith("found") else False if last.startswith("missed") else None
         for line in re.findall(r"\d+", m.group(2)):
-            sites.append((m.group(1).strip(), int(line), m.group(3).strip()))
+            sites.append((m.group(1).strip(), int(line), m.group(3).strip(), judged_scan))
 found = {}
 for l in open(vsthrd, encoding="utf-8"):
     path, line, _, rule = l.strip().rsplit(":", 3)
@@ -64,10 +68,12 @@ def hit(path, line, table):
 print(f"| site | what | VSTHRD002/103 | tplab |")
 print("|---|---|---|---|")
 n = v = t = 0
-for path, line, what in sites:
+for path, line, what, judged_scan in sites:
     n += 1
     rules = sorted(set().union(*[r for (p, l), r in found.items() if near(p, l, path, line)]) or [])
-    v += bool(rules); tt = hit(path, line, ours) if tplab else None; t += bool(tt)
+    # tplab: the judged file's hand check where the row has one (a line window can miss a long chain's member), else the JSON.
+    tt = judged_scan if judged_scan is not None else hit(path, line, ours) if tplab else None
+    v += bool(rules); t += bool(tt)
     print(f"| {path}:{line} | {what} | {', '.join(rules) or 'missed'} | {'' if tt is None else ('found' if tt else 'missed')} |")
-print(f"\nrecall on {n} hand-checked sites: VSTHRD002/103 {v}/{n} ({100*v//max(n,1)}%)" + (f", tplab {t}/{n} ({100*t//max(n,1)}%)" if tplab else ""))
+print(f"\nrecall on {n} hand-checked sites: VSTHRD002/103 {v}/{n} ({100*v//max(n,1)}%), tplab {t}/{n} ({100*t//max(n,1)}%)")
 PY
