@@ -194,6 +194,34 @@ public sealed class DispatchTests
     }
 
     [Fact]
+    public void Resolve_TypeArgumentCarriedIntoALambda_FollowsOnlyItsImplementations()
+    {
+        var findings = Snippet.Findings("""
+            using Microsoft.Extensions.DependencyInjection;
+            public interface IHandler<T> { void Handle(T e); }
+            public sealed class Paid { }
+            public sealed class Refunded { }
+            public sealed class PaidMailer : IHandler<Paid> { public void Handle(Paid e) => File.ReadAllText("a"); }
+            public sealed class RefundSleeper : IHandler<Refunded> { public void Handle(Refunded e) => Thread.Sleep(10); }
+            public sealed class Bus(IServiceProvider sp)
+            {
+                public void Send<T>(T e) => sp.GetServices<IHandler<T>>().ToList().ForEach(h => h.Handle(e));
+            }
+            public static class Root { public static void Handle(Bus bus) => bus.Send(new Paid()); }
+            public static class Startup
+            {
+                public static void Configure(IServiceCollection services)
+                {
+                    services.AddSingleton<Bus>();
+                    services.AddScoped<IHandler<Paid>, PaidMailer>();
+                    services.AddScoped<IHandler<Refunded>, RefundSleeper>();
+                }
+            }
+            """);
+        Assert.Equal("File.ReadAllText", Assert.Single(findings).Call.Name);
+    }
+
+    [Fact]
     public void Resolve_ContravariantConsumer_IsKeptForADerivedTypeArgument()
     {
         // IEventConsumer<in T>: a consumer of every EventArgs is an IEventConsumer<UserCreated> too.
