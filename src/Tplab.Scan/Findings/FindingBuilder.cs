@@ -36,8 +36,11 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
     {
         var all = roots.Roots;
         var done = 0;
-        var options = new ParallelOptions { CancellationToken = cancellationToken };
-        // Binding method bodies is the cost, and Roslyn's models are thread-safe: entry points are walked in parallel.
+        // Binding method bodies is the cost, and Roslyn's models are thread-safe: entry points are walked in parallel, one
+        // worker per core (a walk that waits for a body another is binding would otherwise make the pool add threads,
+        // each allocating, and the GC stops them all).
+        var options = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = Environment.ProcessorCount };
+        Bind(all, options, progress);
         Parallel.For(0, all.Count, options, i =>
         {
             Note(i, RootWalk.From(all[i], graph, roots, maxDepth));
@@ -79,6 +82,31 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
         }
         progress.Status("");
         return (findings, suppressed);
+    }
+
+    // The bodies the walks will read, bound first level by level, one per core: walks from entry points that share code
+    // would otherwise wait on the same body while the other core idles. What the walks reach beyond (DI constructors)
+    // is bound when they reach it; the walks' results do not depend on this.
+    private void Bind(IReadOnlyList<EntryPoint> all, ParallelOptions options, IScanProgress progress)
+    {
+        var seen = new ConcurrentDictionary<CodeNode, byte>();
+        var frontier = all.Select(r => r.Node).Where(n => seen.TryAdd(n, 0)).ToList();
+        for (var depth = 0; depth < maxDepth && frontier.Count > 0; depth++)
+        {
+            var next = new ConcurrentBag<CodeNode>();
+            Parallel.ForEach(frontier, options, node =>
+            {
+                foreach (var edge in graph.Facts(node).Edges)
+                {
+                    if (seen.TryAdd(edge.Target, 0))
+                    {
+                        next.Add(edge.Target);
+                    }
+                }
+            });
+            frontier = [.. next];
+            progress.Status(string.Create(CultureInfo.InvariantCulture, $"reading methods: {graph.NodesRead} read, {frontier.Count} more"));
+        }
     }
 
     private void Note(int index, RootWalk walk)

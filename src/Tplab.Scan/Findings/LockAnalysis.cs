@@ -19,39 +19,51 @@ internal sealed class LockAnalysis
     public LockAnalysis(CallGraph graph, int maxDepth, CancellationToken cancellationToken)
     {
         var index = graph.Index;
-        var holders = new HashSet<CodeNode>();
-        foreach (var tree in index.Trees)
+        var parallel = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = Environment.ProcessorCount };
+        // Which bodies take a lock: syntax only, each file on its own; kept in file order (the holders' order is the report's).
+        var perTree = new List<CodeNode>[index.Trees.Count];
+        Parallel.For(0, index.Trees.Count, parallel, t =>
         {
-            foreach (var node in tree.GetRoot().DescendantNodes())
+            perTree[t] = [];
+            foreach (var node in index.Trees[t].GetRoot(cancellationToken).DescendantNodes())
             {
                 var isLock = node is LockStatementSyntax
                     || (node is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "Enter" or "TryEnter" } });
                 if (isLock && index.EnclosingNode(node) is { } holder)
                 {
-                    holders.Add(holder);
+                    perTree[t].Add(holder);
                 }
             }
-        }
-        foreach (var holder in holders)
+        });
+        var holders = perTree.SelectMany(h => h).Distinct().ToList();
+        // Each holder's slow work is found on its own (binding the bodies it reaches is the cost), then noted in order.
+        var found = new List<SlowHolder>[holders.Count];
+        Parallel.For(0, holders.Count, parallel, i => found[i] = SlowWork(graph, holders[i], maxDepth));
+        foreach (var holder in found.SelectMany(f => f))
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            var facts = graph.Facts(holder);
-            foreach (var site in facts.Locks)
+            if (!_slow.TryGetValue(holder.Lock.Key, out var list))
             {
-                var slow = facts.Blocking.Where(b => b.LockId == site.Id).Select(b => ((BlockingSite Site, CodeNode In)?)(b, holder))
-                    .Concat(facts.Edges.Where(e => e.LockId == site.Id && graph.ReachesBlocking(e.Target)).Select(e => graph.FirstBlocking(e.Target, maxDepth)))
-                    .FirstOrDefault(s => s is not null);
-                if (slow is null)
-                {
-                    continue;
-                }
-                if (!_slow.TryGetValue(site.Key, out var list))
-                {
-                    _slow[site.Key] = list = [];
-                }
-                list.Add(new SlowHolder(holder, site, slow.Value.Site, slow.Value.In));
+                _slow[holder.Lock.Key] = list = [];
+            }
+            list.Add(holder);
+        }
+    }
+
+    private static List<SlowHolder> SlowWork(CallGraph graph, CodeNode holder, int maxDepth)
+    {
+        var slowHolders = new List<SlowHolder>();
+        var facts = graph.Facts(holder);
+        foreach (var site in facts.Locks)
+        {
+            var slow = facts.Blocking.Where(b => b.LockId == site.Id).Select(b => ((BlockingSite Site, CodeNode In)?)(b, holder))
+                .Concat(facts.Edges.Where(e => e.LockId == site.Id && graph.ReachesBlocking(e.Target)).Select(e => graph.FirstBlocking(e.Target, maxDepth)))
+                .FirstOrDefault(s => s is not null);
+            if (slow is not null)
+            {
+                slowHolders.Add(new SlowHolder(holder, site, slow.Value.Site, slow.Value.In));
             }
         }
+        return slowHolders;
     }
 
     /// <summary>The places that hold <paramref name="key"/> around slow work (empty: a memory-only lock).</summary>

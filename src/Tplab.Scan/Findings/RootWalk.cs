@@ -5,16 +5,26 @@ using Tplab.Scan.Roots;
 namespace Tplab.Scan.Findings;
 
 /// <summary>How a walk reached a node: the cost of its surest path (branches and "one of several" hops), its calls, and the step before.</summary>
-internal readonly record struct Step(int Cost, int Depth, CodeNode? From, Edge? Into);
+internal readonly record struct Step(int Cost, int Depth, CodeNode? From, Edge? Into)
+{
+    /// <summary>The type arguments the node before ran with (the step before is <c>(From, FromTypes)</c>).</summary>
+    public Instantiation? FromTypes { get; init; }
+}
+
+/// <summary>A node as a walk reaches it: with the type arguments it runs with when it is generic (null: not known).</summary>
+internal readonly record struct WalkState(CodeNode Node, Instantiation? Types);
 
 /// <summary>
 /// The walk from one entry point over the call graph: for every node reached, the surest path there (fewest branches
 /// and "one of several implementations" first, then the shortest), as back-pointers. A chain is materialised only
-/// when asked (<see cref="Path"/>). Cycles end the walk; so does the depth limit.
+/// when asked (<see cref="Path"/>). Cycles end the walk; so does the depth limit. A generic method reached with known
+/// type arguments is walked once per instantiation, so that an interface call on its type parameter follows only the
+/// implementations for those arguments; a node's first (surest) state is the one reported.
 /// </summary>
 internal sealed class RootWalk
 {
-    private readonly Dictionary<CodeNode, Step> _best = [];
+    private readonly Dictionary<WalkState, Step> _best = [];
+    private readonly Dictionary<CodeNode, WalkState> _first = [];
 
     private RootWalk(EntryPoint root) => Root = root;
 
@@ -23,26 +33,31 @@ internal sealed class RootWalk
     /// <summary>The nodes reached, surest first.</summary>
     public List<CodeNode> Order { get; } = [];
 
-    public Step this[CodeNode node] => _best[node];
+    public Step this[CodeNode node] => _best[_first[node]];
 
     public static RootWalk From(EntryPoint root, CallGraph graph, RootSet roots, int maxDepth)
     {
         var walk = new RootWalk(root);
         var best = walk._best;
-        var deque = new LinkedList<CodeNode>();
-        best[root.Node] = new Step(0, 0, null, null);
-        deque.AddFirst(root.Node);
-        var done = new HashSet<CodeNode>();
+        var deque = new LinkedList<WalkState>();
+        var start = new WalkState(root.Node, null);
+        best[start] = new Step(0, 0, null, null);
+        deque.AddFirst(start);
+        var done = new HashSet<WalkState>();
         while (deque.Count > 0)
         {
-            var node = deque.First!.Value;
+            var state = deque.First!.Value;
             deque.RemoveFirst();
-            if (!done.Add(node))
+            if (!done.Add(state))
             {
                 continue;
             }
-            walk.Order.Add(node);
-            var step = best[node];
+            var node = state.Node;
+            if (walk._first.TryAdd(node, state))
+            {
+                walk.Order.Add(node);
+            }
+            var step = best[state];
             if (step.Depth >= maxDepth)
             {
                 continue;
@@ -51,21 +66,22 @@ internal sealed class RootWalk
                 : step.Into is { Kind: EdgeKind.Injection } && node.Symbol.MethodKind == MethodKind.Constructor
                     ? graph.Facts(node).Edges.Concat(Resolutions.Constructors(graph.Index, node.Symbol.Parameters, node.Syntax.GetLocation()))
                     : graph.Facts(node).Edges;
-            foreach (var edge in edges)
+            foreach (var edge in state.Types is null ? edges : Narrowed(edges, state.Types))
             {
                 var cost = step.Cost + (edge.Conditional || edge.Alternatives > 1 ? 1 : 0);
-                if (best.TryGetValue(edge.Target, out var known) && (known.Cost < cost || (known.Cost == cost && known.Depth <= step.Depth + 1)))
+                var next = new WalkState(edge.Target, Instantiation.Across(state.Types, edge, graph));
+                if (best.TryGetValue(next, out var known) && (known.Cost < cost || (known.Cost == cost && known.Depth <= step.Depth + 1)))
                 {
                     continue;
                 }
-                best[edge.Target] = new Step(cost, step.Depth + 1, node, edge);
+                best[next] = new Step(cost, step.Depth + 1, node, edge) { FromTypes = state.Types };
                 if (cost == step.Cost)
                 {
-                    deque.AddFirst(edge.Target);
+                    deque.AddFirst(next);
                 }
                 else
                 {
-                    deque.AddLast(edge.Target);
+                    deque.AddLast(next);
                 }
             }
         }
@@ -76,23 +92,52 @@ internal sealed class RootWalk
     public List<(CodeNode Node, Edge? Into)> Path(CodeNode node)
     {
         var path = new List<(CodeNode, Edge?)>();
-        for (CodeNode? n = node; n is not null; n = _best[n].From)
+        foreach (var (state, step) in Back(node))
         {
-            path.Add((n, _best[n].Into));
+            path.Add((state.Node, step.Into));
         }
         path.Reverse();
         return path;
     }
 
     /// <summary>The call sites of the edges on the path to <paramref name="node"/>, without building it.</summary>
-    public IEnumerable<Location> EdgeSites(CodeNode node)
+    public IEnumerable<Location> EdgeSites(CodeNode node) =>
+        Back(node).Where(s => s.Step.Into is not null).Select(s => s.Step.Into!.Site);
+
+    // The states from the node's reported one back to the entry point.
+    private IEnumerable<(WalkState State, Step Step)> Back(CodeNode node)
     {
-        for (CodeNode? n = node; n is not null; n = _best[n].From)
+        for (WalkState? s = _first[node]; s is { } state; )
         {
-            if (_best[n].Into is { } into)
+            var step = _best[state];
+            yield return (state, step);
+            s = step.From is { } from ? new WalkState(from, step.FromTypes) : null;
+        }
+    }
+
+    // A body walked with known type arguments: each call on a receiver typed by them keeps the implementations that fit.
+    private static IEnumerable<Edge> Narrowed(IEnumerable<Edge> edges, Instantiation types)
+    {
+        var list = edges as IReadOnlyList<Edge> ?? [.. edges];
+        for (var i = 0; i < list.Count; i++)
+        {
+            if (list[i].GenericReceiver is null)
             {
-                yield return into.Site;
+                yield return list[i];
+                continue;
             }
+            // The edges of one call are recorded together: same site, same receiver.
+            var j = i;
+            while (j + 1 < list.Count && list[j + 1].Site == list[i].Site && ReferenceEquals(list[j + 1].GenericReceiver, list[i].GenericReceiver))
+            {
+                j++;
+            }
+            var call = list.Skip(i).Take(j - i + 1).ToList();
+            foreach (var edge in types.Narrow(call) ?? call)
+            {
+                yield return edge;
+            }
+            i = j;
         }
     }
 

@@ -15,11 +15,12 @@ namespace Tplab.Scan.Findings;
 internal sealed class SiteOrdinals(SourceIndex index, SiteCatalogue catalogue)
 {
     private readonly HashSet<SyntaxTree> _trees = [.. index.Trees];
-    private readonly ConcurrentDictionary<string, IReadOnlyList<SiteFacts>> _byMethod = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<(string Method, Compilation Project), IReadOnlyList<SiteFacts>> _byMethod = new();
 
     public int Of(SiteFacts site)
     {
-        var sites = _byMethod.GetOrAdd(site.In.FullName, _ => SitesOfMethod(site.In));
+        // By project too: two projects may declare the same type (copies of one project), and each numbers its own sites.
+        var sites = _byMethod.GetOrAdd((site.In.FullName, index.CompilationOf(site.In.Syntax.SyntaxTree)), _ => SitesOfMethod(site.In));
         var same = sites.Where(s => s.Call.Name == site.Call.Name).Select(s => s.Site).Distinct().ToList();
         var at = same.IndexOf(site.Site);
         return at < 0 ? 0 : at;

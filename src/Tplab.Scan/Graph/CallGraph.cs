@@ -9,8 +9,10 @@ namespace Tplab.Scan.Graph;
 /// </summary>
 internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
 {
-    private readonly ConcurrentDictionary<CodeNode, NodeFacts> _facts = new();
+    // Lazy: walks from several entry points reach the same body at once; it is bound once, the others wait for it.
+    private readonly ConcurrentDictionary<CodeNode, Lazy<NodeFacts>> _facts = new();
     private readonly ConcurrentDictionary<CodeNode, bool> _reachesBlocking = new();
+    private readonly ConcurrentDictionary<CodeNode, bool> _usesTypeArguments = new();
     private int _lockIds;
 
     public SourceIndex Index => index;
@@ -19,10 +21,35 @@ internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
     public int NodesRead => _facts.Count;
 
     /// <summary>Calls source could not resolve in the bodies read (distinct places).</summary>
-    public int UnknownCalls => _facts.Values.SelectMany(f => f.Unknown).Distinct().Count();
+    public int UnknownCalls => _facts.Values.SelectMany(f => f.Value.Unknown).Distinct().Count();
 
     public NodeFacts Facts(CodeNode node) =>
-        _facts.GetOrAdd(node, n => BodyWalker.Walk(index, rules, n, () => Interlocked.Increment(ref _lockIds)));
+        _facts.GetOrAdd(node, n => new Lazy<NodeFacts>(() => BodyWalker.Walk(index, rules, n, () => Interlocked.Increment(ref _lockIds)))).Value;
+
+    /// <summary>
+    /// Whether the type arguments <paramref name="node"/> runs with can narrow a call it makes: an interface call on a
+    /// receiver typed by its type parameter, in it, in its lambdas, or in a generic method it hands them on to. A walk
+    /// carries type arguments only into such nodes (elsewhere they would only split the walk's states).
+    /// </summary>
+    public bool UsesTypeArguments(CodeNode node) => UsesTypeArguments(node, []);
+
+    private bool UsesTypeArguments(CodeNode node, HashSet<CodeNode> visiting)
+    {
+        if (_usesTypeArguments.TryGetValue(node, out var known))
+        {
+            return known;
+        }
+        if (!visiting.Add(node))
+        {
+            return false;
+        }
+        var uses = Facts(node).Edges.Any(e => e.GenericReceiver is not null
+            || ((e.Target.IsLambda || (!e.TypeArguments.IsDefaultOrEmpty && e.TypeArguments.Any(a => Instantiation.MentionsMethodTypeParameter(a))))
+                && UsesTypeArguments(e.Target, visiting)));
+        visiting.Remove(node);
+        _usesTypeArguments[node] = uses;
+        return uses;
+    }
 
     /// <summary>
     /// Whether any blocking call is reachable from <paramref name="node"/> through the solution's code (a lock with a slow

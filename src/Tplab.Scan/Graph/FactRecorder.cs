@@ -1,4 +1,6 @@
+using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
 using Tplab.Blocking;
 using Tplab.Scan.Rules;
@@ -12,6 +14,9 @@ namespace Tplab.Scan.Graph;
 /// </summary>
 internal sealed class FactRecorder(SourceIndex index, BlockingRules rules, CodeNode node, IOperation body, WalkScope scope)
 {
+    // The compile errors of each member declaration read so far (weakly held: a scan's trees go with it).
+    private static readonly ConditionalWeakTable<SyntaxNode, List<Diagnostic>> MemberErrors = new();
+
     public NodeFacts Facts { get; } = new();
 
     /// <summary>A call of <paramref name="method"/>: an edge into the solution's code, or a library call the rules judge.</summary>
@@ -43,9 +48,15 @@ internal sealed class FactRecorder(SourceIndex index, BlockingRules rules, CodeN
             var kind = targets.Count > 1 || !index.IsSource(definition) || definition.ContainingType?.TypeKind == TypeKind.Interface || definition.IsAbstract
                 ? EdgeKind.Implementation : EdgeKind.Call;
             var via = kind == EdgeKind.Implementation ? SymbolNames.Short(definition) : null;
+            var typeArguments = method.IsGenericMethod ? method.TypeArguments : default;
+            var genericReceiver = kind == EdgeKind.Implementation && targets.Count > 1 && Ops.Unwrap(receiver)?.Type is INamedTypeSymbol { IsGenericType: true } r
+                && Instantiation.MentionsMethodTypeParameter(r) ? r : null;
             foreach (var target in targets)
             {
-                Facts.Edges.Add(new Edge(target, site, kind, scope.Conditional, targets.Count, via) { LockId = scope.Lock, Basis = dispatch.Basis });
+                Facts.Edges.Add(new Edge(target, site, kind, scope.Conditional, targets.Count, via)
+                {
+                    LockId = scope.Lock, Basis = dispatch.Basis, TypeArguments = typeArguments, GenericReceiver = genericReceiver,
+                });
             }
         }
         if (index.IsSource(definition))
@@ -157,8 +168,23 @@ internal sealed class FactRecorder(SourceIndex index, BlockingRules rules, CodeN
     }
 
     /// <summary>An expression the compiler could not bind in full (a package missing): a verdict on it is unknown, not a finding.</summary>
-    public static bool HasCompileErrors(IOperation operation) =>
-        operation.SemanticModel?.GetDiagnostics(operation.Syntax.Span).Any(d => d.Severity == DiagnosticSeverity.Error) == true;
+    public static bool HasCompileErrors(IOperation operation)
+    {
+        if (operation.SemanticModel is not { } model)
+        {
+            return false;
+        }
+        var span = operation.Syntax.Span;
+        // Roslyn compiles the whole member for a span's diagnostics: its errors are read once per member, then
+        // matched by location as GetDiagnostics(span) matches them (primary or additional location intersecting).
+        if (operation.Syntax.AncestorsAndSelf().OfType<MemberDeclarationSyntax>().FirstOrDefault(m => m is not BaseTypeDeclarationSyntax and not BaseNamespaceDeclarationSyntax) is not { } member)
+        {
+            return model.GetDiagnostics(span).Any(d => d.Severity == DiagnosticSeverity.Error);
+        }
+        var errors = MemberErrors.GetValue(member, m => [.. model.GetDiagnostics(m.Span).Where(d => d.Severity == DiagnosticSeverity.Error)]);
+        return errors.Any(d => new[] { d.Location }.Concat(d.AdditionalLocations)
+            .Any(l => l.SourceTree == operation.Syntax.SyntaxTree && l.SourceSpan.IntersectsWith(span)));
+    }
 
     // With a type missing, overload resolution still picks a candidate (Queryable.Where over an array of an unknown
     // type): a call whose receiver, method or type arguments hold an error type is not judged.

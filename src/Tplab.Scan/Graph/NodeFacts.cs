@@ -42,6 +42,15 @@ public sealed record Edge(CodeNode Target, Location Site, EdgeKind Kind, bool Co
     /// implementation in the solution, a guess.
     /// </summary>
     public string? Basis { get; init; }
+
+    /// <summary>For a call of a generic method, its type arguments as the caller gives them (<c>T</c>, <c>UserCreated</c>).</summary>
+    public System.Collections.Immutable.ImmutableArray<ITypeSymbol> TypeArguments { get; init; }
+
+    /// <summary>
+    /// For an implementation edge, the receiver's type when a method's type parameter is in it
+    /// (<c>IEventConsumer&lt;T&gt;</c>): a walk that knows <c>T</c> narrows the call (<see cref="Instantiation.Narrow"/>).
+    /// </summary>
+    public INamedTypeSymbol? GenericReceiver { get; init; }
 }
 
 /// <summary>A call into a library that holds the pool thread, at <paramref name="Site"/>.</summary>

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
@@ -26,6 +27,8 @@ internal sealed class ServiceRegistry
     private static readonly HashSet<string> CreateNames = new(StringComparer.Ordinal) { "CreateInstance", "GetServiceOrCreateInstance", "CreateFactory" };
 
     private readonly Dictionary<string, Service> _services = new(StringComparer.Ordinal);
+    // The answer depends on the open type only (every question is by metadata name): asked once per call site otherwise.
+    private readonly ConcurrentDictionary<string, List<INamedTypeSymbol>?> _possible = new(StringComparer.Ordinal);
     private readonly Dictionary<string, List<(INamedTypeSymbol Type, string Lifetime)>> _byType = new(StringComparer.Ordinal);
     private readonly HashSet<string> _constructed = new(StringComparer.Ordinal);
     private readonly HashSet<string> _typeOfNames = new(StringComparer.Ordinal);
@@ -101,7 +104,10 @@ internal sealed class ServiceRegistry
     /// The concrete types an object of static type <paramref name="type"/> can be when it came from DI or from the
     /// solution's own <c>new</c>; null when nothing narrows it (not registered, or open).
     /// </summary>
-    public IReadOnlyList<INamedTypeSymbol>? PossibleTypes(INamedTypeSymbol type)
+    public IReadOnlyList<INamedTypeSymbol>? PossibleTypes(INamedTypeSymbol type) =>
+        _possible.GetOrAdd(SymbolNames.MetadataName(type), _ => FindPossibleTypes(type));
+
+    private List<INamedTypeSymbol>? FindPossibleTypes(INamedTypeSymbol type)
     {
         var found = new List<INamedTypeSymbol>();
         if (!Collect(type, found, new HashSet<string>(StringComparer.Ordinal)))

@@ -48,8 +48,14 @@ internal sealed class SourceIndex
     /// <summary>Every type declared in the source, nested ones included, each once.</summary>
     public IReadOnlyList<INamedTypeSymbol> Types => _types.Value;
 
+    /// <summary>
+    /// The tree's semantic model, without nullable flow analysis: the scan reads calls, types and symbols, never
+    /// nullability, and that analysis was four fifths of binding a body (Roslyn's own IDE features read models so).
+    /// </summary>
     public SemanticModel Model(SyntaxTree tree) =>
-        _models.GetOrAdd(tree, t => _compilationOf[t].GetSemanticModel(t, ignoreAccessibility: false));
+#pragma warning disable RSEXPERIMENTAL001 // an experimental flag of a public API, shipped since Roslyn 4.9
+        _models.GetOrAdd(tree, t => _compilationOf[t].GetSemanticModel(t, SemanticModelOptions.DisableNullableAnalysis));
+#pragma warning restore RSEXPERIMENTAL001
 
     public Compilation CompilationOf(SyntaxTree tree) => _compilationOf[tree];
 

@@ -14,14 +14,16 @@ internal sealed class PartialReads
 
     public IReadOnlyList<SkippedProject> Projects { get; }
 
-    /// <summary>Errors MSBuild reported for more than one project, in the order first seen.</summary>
+    /// <summary>Errors MSBuild reported for more than one project, in the order first seen going through the projects by path.</summary>
     public IReadOnlyList<string> Shared { get; }
 
     public static PartialReads Of(IReadOnlyList<LoadedProject> projects, ISet<string> unrestored, IReadOnlyDictionary<string, List<string>> failures)
     {
         var counts = failures.Values.SelectMany(e => e.Distinct(StringComparer.Ordinal)).GroupBy(e => e, StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
-        var shared = failures.Values.SelectMany(e => e).Where(e => counts[e] > 1).Distinct(StringComparer.Ordinal).ToList();
+        // By project path, then as MSBuild reported them: the failures arrive concurrently, and a dictionary's order is
+        // its hashing's (string hashes are randomised per process), so the report would change from run to run.
+        var shared = failures.OrderBy(f => f.Key, StringComparer.Ordinal).SelectMany(f => f.Value).Where(e => counts[e] > 1).Distinct(StringComparer.Ordinal).ToList();
         var list = new List<SkippedProject>();
         foreach (var project in projects)
         {

@@ -58,7 +58,7 @@ internal static partial class WorkspaceLoader
             workspace.RegisterWorkspaceFailedHandler(e => NoteFailure(e.Diagnostic, failures));
             var loadProgress = new LoadProgress(progress, toLoad.Count);
             await OpenAsync(workspace, input, files, toLoad, loadProgress, cancellationToken).ConfigureAwait(false);
-            var projects = new List<LoadedProject>();
+            var toCompile = new List<Project>();
             var seen = new HashSet<string>(StringComparer.Ordinal);
             foreach (var project in workspace.CurrentSolution.Projects.Where(p => p.Language == LanguageNames.CSharp))
             {
@@ -78,18 +78,31 @@ internal static partial class WorkspaceLoader
                     leftOut.Add(ProjectName.Of(project));
                     continue;
                 }
-                var compilation = await project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
-                if (compilation is null)
-                {
-                    skipped.Add(new SkippedProject(ProjectName.Of(project), "Roslyn built no compilation for it"));
-                    continue;
-                }
+                toCompile.Add(project);
+            }
+            // Compilations (source generators, declarations) are built one per core at once: Roslyn's are thread-safe,
+            // and a project another references is built once, whoever asks first.
+            var compiled = new (Compilation? Compilation, List<string> Unresolved)[toCompile.Count];
+            var parallel = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = Environment.ProcessorCount };
+            await Parallel.ForEachAsync(Enumerable.Range(0, toCompile.Count), parallel, async (i, ct) =>
+            {
+                var project = toCompile[i];
+                var compilation = await project.GetCompilationAsync(ct).ConfigureAwait(false);
                 // Names are looked for only where something is known to be missing: not restored, or MSBuild reported errors.
                 var wasUnrestored = unrestored.Any(u => u.Path == project.FilePath);
-                var unresolved = wasUnrestored || (project.FilePath is { } p && failures.ContainsKey(p))
-                    ? Unresolved(compilation, wasUnrestored, cancellationToken)
-                    : [];
-                projects.Add(new LoadedProject(project, compilation, unresolved));
+                compiled[i] = (compilation, compilation is not null && (wasUnrestored || (project.FilePath is { } p && failures.ContainsKey(p)))
+                    ? Unresolved(compilation, wasUnrestored, ct)
+                    : []);
+            }).ConfigureAwait(false);
+            var projects = new List<LoadedProject>();
+            for (var i = 0; i < toCompile.Count; i++)
+            {
+                if (compiled[i].Compilation is not { } compilation)
+                {
+                    skipped.Add(new SkippedProject(ProjectName.Of(toCompile[i]), "Roslyn built no compilation for it"));
+                    continue;
+                }
+                projects.Add(new LoadedProject(toCompile[i], compilation, compiled[i].Unresolved));
             }
             foreach (var file in toLoad.Where(f => !projects.Any(p => p.Project.FilePath == f.Path) && !leftOut.Contains(f.Name) && !skipped.Any(s => s.Name == f.Name)))
             {
@@ -268,30 +281,4 @@ internal static partial class WorkspaceLoader
 
     [GeneratedRegex("'([^']+)'")]
     private static partial Regex FirstQuoted();
-
-    /// <summary>Roslyn's per-project progress, as a status line: which project, how many of how many.</summary>
-    private sealed class LoadProgress(IScanProgress progress, int total) : IProgress<ProjectLoadProgress>
-    {
-        private readonly HashSet<string> _done = new(StringComparer.Ordinal);
-
-        public void Report(ProjectLoadProgress value)
-        {
-            lock (_done)
-            {
-                if (value.Operation == ProjectLoadOperation.Resolve)
-                {
-                    _done.Add(value.FilePath);
-                }
-                var name = Path.GetFileNameWithoutExtension(value.FilePath);
-                progress.Status(string.Create(CultureInfo.InvariantCulture, $"loading projects: {_done.Count}/{Math.Max(total, _done.Count)} ({name}: {Verb(value.Operation)})"));
-            }
-        }
-
-        private static string Verb(ProjectLoadOperation operation) => operation switch
-        {
-            ProjectLoadOperation.Evaluate => "evaluated",
-            ProjectLoadOperation.Build => "design-time build",
-            _ => "resolved",
-        };
-    }
 }

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Text;
 using Microsoft.CodeAnalysis;
 using Tplab.Blocking;
@@ -10,8 +11,15 @@ namespace Tplab.Scan.Rules;
 /// </summary>
 internal static class SymbolNames
 {
+    // Asked for the same few thousand types millions of times on a large solution (dispatch, DI): made once per
+    // definition symbol, held no longer than the compilation that owns it.
+    private static readonly ConditionalWeakTable<INamedTypeSymbol, string> Names = new();
+    private static readonly ConditionalWeakTable<IMethodSymbol, string> Keys = new();
+
     /// <summary><c>Namespace.Outer+Inner`1</c>: the open type's metadata name, as stack frames print it.</summary>
-    public static string MetadataName(INamedTypeSymbol type)
+    public static string MetadataName(INamedTypeSymbol type) => Names.GetValue(type.OriginalDefinition, MakeMetadataName);
+
+    private static string MakeMetadataName(INamedTypeSymbol type)
     {
         var parts = new Stack<string>();
         for (var t = type.OriginalDefinition; t is not null; t = t.ContainingType)
@@ -61,8 +69,7 @@ internal static class SymbolNames
     }
 
     /// <summary>A key for a method that is the same for a symbol and its retargeted twin in another project's compilation.</summary>
-    public static string Key(IMethodSymbol method) =>
-        Definition(method).GetDocumentationCommentId() ?? Definition(method).ToDisplayString();
+    public static string Key(IMethodSymbol method) => Keys.GetValue(Definition(method), m => m.GetDocumentationCommentId() ?? m.ToDisplayString());
 
     /// <summary><c>IOrderStore.Load</c>, for "one of 2 implementations of ..." lines.</summary>
     public static string Short(IMethodSymbol method)

@@ -142,4 +142,116 @@ public sealed class DispatchTests
             """);
         Assert.Equal("File.ReadAllText", Assert.Single(findings).Call.Name);
     }
+
+    // Jellyfin's EventManager: Publish<T> hands T on to PublishInternal<T>, which calls every IEventConsumer<T> DI holds.
+    private const string Events = """
+        using Microsoft.Extensions.DependencyInjection;
+        public interface IEventConsumer<in T> where T : EventArgs { void OnEvent(T e); }
+        public interface IEventManager { void Publish<T>(T e) where T : EventArgs; }
+        public sealed class UserCreated : EventArgs { }
+        public sealed class OrderPlaced : EventArgs { }
+        public sealed class UserMailer : IEventConsumer<UserCreated> { public void OnEvent(UserCreated e) => File.ReadAllText("a"); }
+        public sealed class OrderSleeper : IEventConsumer<OrderPlaced> { public void OnEvent(OrderPlaced e) => Thread.Sleep(10); }
+        public sealed class EventManager(IServiceProvider sp) : IEventManager
+        {
+            public void Publish<T>(T e) where T : EventArgs => PublishInternal(e);
+            private void PublishInternal<T>(T e) where T : EventArgs
+            {
+                foreach (var consumer in sp.GetServices<IEventConsumer<T>>()) { consumer.OnEvent(e); }
+            }
+        }
+        public static class Startup
+        {
+            public static void Configure(IServiceCollection services)
+            {
+                services.AddSingleton<IEventManager, EventManager>();
+                services.AddScoped<IEventConsumer<UserCreated>, UserMailer>();
+                services.AddScoped<IEventConsumer<OrderPlaced>, OrderSleeper>();
+            }
+        }
+        """;
+
+    [Fact]
+    public void Resolve_GenericCallWithAKnownTypeArgument_FollowsOnlyItsImplementations()
+    {
+        var findings = Snippet.Findings(Events + """
+            public static class Root { public static void Handle(IEventManager events) => events.Publish(new UserCreated()); }
+            """);
+        var finding = Assert.Single(findings);
+        Assert.Equal("File.ReadAllText", finding.Call.Name);
+        Assert.Equal(Severity.Error, finding.Severity);
+        Assert.Contains(finding.Chain, h => h.Via == "implementation of IEventConsumer.OnEvent (the type argument T = UserCreated, registered in DI)");
+        Assert.Contains("IEventConsumer.OnEvent to UserMailer.OnEvent (the type argument T = UserCreated, registered in DI)", finding.Evidence, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Resolve_GenericCallWithAnExplicitTypeArgument_FollowsOnlyItsImplementations()
+    {
+        var findings = Snippet.Findings(Events + """
+            public static class Root { public static void Handle(IEventManager events) => events.Publish<OrderPlaced>(new OrderPlaced()); }
+            """);
+        Assert.Equal("Thread.Sleep", Assert.Single(findings).Call.Name);
+    }
+
+    [Fact]
+    public void Resolve_TypeArgumentCarriedIntoALambda_FollowsOnlyItsImplementations()
+    {
+        var findings = Snippet.Findings("""
+            using Microsoft.Extensions.DependencyInjection;
+            public interface IHandler<T> { void Handle(T e); }
+            public sealed class Paid { }
+            public sealed class Refunded { }
+            public sealed class PaidMailer : IHandler<Paid> { public void Handle(Paid e) => File.ReadAllText("a"); }
+            public sealed class RefundSleeper : IHandler<Refunded> { public void Handle(Refunded e) => Thread.Sleep(10); }
+            public sealed class Bus(IServiceProvider sp)
+            {
+                public void Send<T>(T e) => sp.GetServices<IHandler<T>>().ToList().ForEach(h => h.Handle(e));
+            }
+            public static class Root { public static void Handle(Bus bus) => bus.Send(new Paid()); }
+            public static class Startup
+            {
+                public static void Configure(IServiceCollection services)
+                {
+                    services.AddSingleton<Bus>();
+                    services.AddScoped<IHandler<Paid>, PaidMailer>();
+                    services.AddScoped<IHandler<Refunded>, RefundSleeper>();
+                }
+            }
+            """);
+        Assert.Equal("File.ReadAllText", Assert.Single(findings).Call.Name);
+    }
+
+    [Fact]
+    public void Resolve_ContravariantConsumer_IsKeptForADerivedTypeArgument()
+    {
+        // IEventConsumer<in T>: a consumer of every EventArgs is an IEventConsumer<UserCreated> too.
+        var findings = Snippet.Findings(Events + """
+            public sealed class AuditAll : IEventConsumer<EventArgs> { public void OnEvent(EventArgs e) => new HttpClient().Send(new HttpRequestMessage()); }
+            public static class Root { public static void Handle(IEventManager events) => events.Publish(new UserCreated()); }
+            public static class MoreStartup { public static void Configure(IServiceCollection services) => services.AddScoped<IEventConsumer<EventArgs>, AuditAll>(); }
+            """);
+        Assert.Equal(["File.ReadAllText", "HttpClient.Send"], findings.Select(f => f.Call.Name).Order(StringComparer.Ordinal));
+    }
+
+    [Fact]
+    public void Resolve_TypeArgumentWithNoImplementation_FollowsNone()
+    {
+        // Publish<EventArgs>: no consumer of EventArgs itself is registered, and those of UserCreated or OrderPlaced cannot take one.
+        var findings = Snippet.Findings(Events + """
+            public static class Root { public static void Handle(IEventManager events) => events.Publish(EventArgs.Empty); }
+            """);
+        Assert.Empty(findings);
+    }
+
+    [Fact]
+    public void Resolve_GenericCallWithAnUnknownTypeArgument_StaysOneOfEvery()
+    {
+        // Relay<T>'s T is its class's, which the walk does not bind: every consumer DI holds may run.
+        var findings = Snippet.Findings(Events + """
+            public sealed class Relay<T>(IEventManager events) where T : EventArgs { public void Send(T e) => events.Publish(e); }
+            public static class Root { public static void Handle(Relay<UserCreated> relay) => relay.Send(new UserCreated()); }
+            """);
+        Assert.Equal(["File.ReadAllText", "Thread.Sleep"], findings.Select(f => f.Call.Name).Order(StringComparer.Ordinal));
+        Assert.All(findings, f => Assert.Contains(f.Chain, h => h.Via == "one of 2 implementations of IEventConsumer.OnEvent (registered in DI)"));
+    }
 }
