@@ -9,11 +9,6 @@ using Microsoft.CodeAnalysis.MSBuild;
 
 // Usage: FieldFix PROJECT.csproj ID...   e.g. FieldFix app.csproj VSTHRD002 VSTHRD103
 //        FieldFix PROJECT.csproj --make-async SITES.tsv   (Roslyn's "Make method async" after the user types each await: MakeAsync.cs)
-//        FieldFix --list SOLUTION ANALYZER_DIR ID...      (the analyzers' diagnostics on a solution that cannot be built: ListDiagnostics.cs)
-if (args.Length >= 4 && args[0] == "--list")
-{
-    return await ListDiagnostics.RunAsync(args[1], args[2], args[3..].ToHashSet(StringComparer.Ordinal));
-}
 if (args.Length < 2)
 {
     Console.Error.WriteLine("usage: FieldFix PROJECT.csproj DIAGNOSTIC_ID... | FieldFix PROJECT.csproj --make-async SITES.tsv");
