@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using Tplab.Blocking;
+using Tplab.Watch;
 using Tplab.Watch.Verdicts;
 
 namespace Tplab.Tests.Corpus;
@@ -56,8 +57,7 @@ internal static class CorpusReport
             captureSeconds = Math.Round(outcome.Diagnosis.CaptureDuration.TotalSeconds, 2),
             answerSeconds = Math.Round(outcome.Diagnosis.AnswerTime.TotalSeconds, 2),
             throughput = Math.Round(outcome.ThroughputDuringCapture, 1),
-            samples = outcome.Diagnosis.Pool?.Samples.Select(p => string.Create(CultureInfo.InvariantCulture,
-                $"{p.Verdict.ToWord()} t{p.ThreadCount} q{p.QueueLength} c{p.CompletedPerSecond:0} cpu{p.CpuPercent:0} lw{p.LockWaiters:0.0} r{p.RunnableWorkers:0.#}")),
+            samples = outcome.Diagnosis.Pool?.Samples.Select(SampleText),
         });
         File.AppendAllText(path, line + "\n");
     }
@@ -68,5 +68,9 @@ internal static class CorpusReport
 
     // On a wrong answer, what the stacks and the watch saw, so that a failure in a CI log can be read.
     private static string Samples(CorpusOutcome outcome) => string.Create(CultureInfo.InvariantCulture,
-        $"; busy threads {outcome.Diagnosis.Evidence.BusyThreads:0.0}; pool: {string.Join(", ", outcome.Diagnosis.Pool?.Samples.Select(p => string.Create(CultureInfo.InvariantCulture, $"{p.Verdict.ToWord()} t{p.ThreadCount} q{p.QueueLength} c{p.CompletedPerSecond:0} cpu{p.CpuPercent:0} m{p.MachineCpuPercent:0} r{p.RunnableWorkers:0.#}")) ?? [])}");
+        $"; busy threads {outcome.Diagnosis.Evidence.BusyThreads:0.0}; pool: {string.Join(", ", outcome.Diagnosis.Pool?.Samples.Select(SampleText) ?? [])}");
+
+    // One pool sample in a few characters: verdict, threads, queue, completed/s, CPU, machine CPU, lock waiters, runnable workers.
+    private static string SampleText(ThreadPoolSample p) => string.Create(CultureInfo.InvariantCulture,
+        $"{p.Verdict.ToWord()} t{p.ThreadCount} q{p.QueueLength} c{p.CompletedPerSecond:0} cpu{p.CpuPercent:0} m{p.MachineCpuPercent:0} lw{p.LockWaiters:0.0} r{p.RunnableWorkers:0.#}");
 }
