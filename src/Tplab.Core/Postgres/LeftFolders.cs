@@ -24,29 +24,18 @@ internal static class LeftFolders
         {
             foreach (var dir in Directory.EnumerateDirectories(temp, PrivatePostgres.FolderPrefix + "*"))
             {
-                if (EmptyAndOld(dir, minimumAge))
+                // An empty folder is removed by a delete that fails if anything appeared in it meanwhile.
+                Action? delete = EmptyAndOld(dir, minimumAge) ? () => Directory.Delete(dir, recursive: false)
+                    : Free(dir, minimumAge) ? () => DeleteLockLast(dir)
+                    : null;
+                try
                 {
-                    try
-                    {
-                        Directory.Delete(dir, recursive: false);
-                        removed++;
-                    }
-                    catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-                    {
-                        // Something appeared in it: another tplab's, being made.
-                    }
+                    delete?.Invoke();
+                    removed += delete is null ? 0 : 1;
                 }
-                else if (Free(dir, minimumAge))
+                catch (Exception e) when (e is IOException or UnauthorizedAccessException)
                 {
-                    try
-                    {
-                        DeleteLockLast(dir);
-                        removed++;
-                    }
-                    catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-                    {
-                        // Another user's, or being deleted by another tplab: left as it is.
-                    }
+                    // Another user's, being made or being deleted by another tplab: left as it is.
                 }
             }
         }
