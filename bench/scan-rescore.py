@@ -5,7 +5,7 @@
 
 The judged file holds two tables (issue 33 §8 format):
   precision: | # | sev | site | call | root (one of) | verdict | why |     verdict T, H or F (first letter counts)
-  recall:    | # | site | call | endpoint | found | note |
+  recall:    | # | site | call | endpoint | found | note |     a row whose found cell starts "not a site" is left out
 A site is `path/File.cs:LINE`, repo-relative. A finding matches a site when its file ends with the site's path (or the
 site's path ends with the finding's file: the scan's paths are relative to the folder scanned) and its line is the
 site's line (or within --slack lines, default 0: a site whose line moved says so).
@@ -57,6 +57,8 @@ for line in open(args.judged, encoding="utf-8"):
         continue
     row = {"n": c[0], "path": m.group(1), "line": int(m.group(2)), "call": c[ci] if ci < len(c) else "",
            "mark": c[vi] if vi < len(c) else ""}
+    if kind == "r" and row["mark"].lower().startswith("not a site"):
+        continue  # struck from the hand list after the scan, with the reason in the judged file
     (precision if kind == "p" else recall).append(row)
 
 report = json.load(open(args.report, encoding="utf-8"))
