@@ -43,7 +43,7 @@ public sealed record Baseline
     {
         try
         {
-            var text = File.ReadAllText(path);
+            var text = InputFile.ReadText(path, "--baseline", InputLimit.Baseline);
             var schema = SchemaOf(text);
             return schema switch
             {

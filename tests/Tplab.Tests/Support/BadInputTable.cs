@@ -41,17 +41,19 @@ internal static partial class BadInputTable
     };
 
     /// <summary>Runs one row under every culture and asserts it; <paramref name="line"/> is the command line after <c>tplab</c>.</summary>
-    public static async Task AssertRefusedAsync(string line, int expectedCode, string names)
+    /// <param name="more">fixtures of the row's own table beside <see cref="Fixtures"/>; every row also finds <c>{tmp}/fifo</c>, a FIFO no one writes to.</param>
+    public static async Task AssertRefusedAsync(string line, int expectedCode, string names, IReadOnlyDictionary<string, string>? more = null)
     {
         var folder = Directory.CreateTempSubdirectory("tplab-badinput-").FullName;
         try
         {
-            foreach (var (name, text) in Fixtures)
+            foreach (var (name, text) in Fixtures.Concat(more ?? new Dictionary<string, string>()))
             {
                 var path = Path.Combine(folder, name);
                 Directory.CreateDirectory(Path.GetDirectoryName(path)!);
                 File.WriteAllText(path, text);
             }
+            Fifo.Make(Path.Combine(folder, "fifo"));
             var before = Snapshot(folder);
             var args = Split(line.Replace("{tmp}", folder, StringComparison.Ordinal));
             foreach (var culture in InProcessCli.Cultures)

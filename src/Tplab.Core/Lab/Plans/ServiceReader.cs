@@ -1,4 +1,5 @@
 using System.Text;
+using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Launch;
 using Tplab.Launch.Service;
@@ -125,11 +126,11 @@ internal static class ServiceReader
             var file = r.RelativeToPlan(bodyFile);
             try
             {
-                bytes = File.ReadAllBytes(file);
+                bytes = InputFile.ReadBytes(file, "the body file", InputLimit.Body);
             }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            catch (TplabException e)
             {
-                throw r.Error(Join(at, "bodyFile"), $"cannot read {file}: {e.Message}");
+                throw r.Error(Join(at, "bodyFile"), e.Message);
             }
         }
         var headers = FieldReader.Pairs(o.Headers);
