@@ -79,7 +79,8 @@ internal static partial class BadInputTable
     }
 
     // A stack frame, an exception's type, a generic type's CLR name (System.Nullable`1[System.Int64]).
-    [GeneratedRegex(@"(^|\s)at \S+\(|\w+Exception\b|`\d+\[|System\.(Private|Runtime|Nullable|Int32|Int64|Double|Boolean|String)\b")]
+    // A CLR parameter name as ArgumentException adds it ("(Parameter 'path')").
+    [GeneratedRegex(@"(^|\s)at \S+\(|\w+Exception\b|`\d+\[|System\.(Private|Runtime|Nullable|Int32|Int64|Double|Boolean|String)\b|\(Parameter '")]
     private static partial Regex ClrLeak();
 
     // Every file and folder under the row's folder, with its size and time, so that a new file or a rewrite shows.

@@ -21,6 +21,9 @@ public sealed class ReaderBadInputTests
         ["body-folder.yaml"] = Service + "scenarios:\n  - id: a\n    requests: [{ path: /a, method: POST, bodyFile: . }]\n    load: { concurrency: 1, requests: 5 }\n",
         ["body-zero.yaml"] = Service + "scenarios:\n  - id: a\n    requests: [{ path: /a, method: POST, bodyFile: /dev/zero }]\n    load: { concurrency: 1, requests: 5 }\n",
         ["body-fifo.yaml"] = Service + "scenarios:\n  - id: a\n    requests: [{ path: /a, method: POST, bodyFile: fifo }]\n    load: { concurrency: 1, requests: 5 }\n",
+        ["scan/baseline-text-schema.json"] = """{"schema": "2", "findings": []}""",
+        ["scan/baseline-null-id.json"] = """{"schema": 2, "findings": [{"id": null, "userMethod": "A.B()", "blockingCall": "Task.Result"}]}""",
+        ["scan/baseline-number-method.json"] = """{"schema": 1, "findings": [{"userMethod": 5, "blockingCall": "Task.Result"}]}""",
     };
 
     public static TheoryData<string, int, string> Rows => new()
@@ -59,6 +62,10 @@ public sealed class ReaderBadInputTests
         { "scan {tmp}/scan/app.csproj --baseline /dev/zero", ExitCodes.Usage, "is not a regular file" },
         { "scan {tmp}/scan/app.csproj --config /dev/zero", ExitCodes.Usage, "is not a regular file" },
         { "fix {tmp}/scan/app.csproj --from /dev/zero", ExitCodes.Usage, "is not a regular file" },
+        // a baseline's fields of the wrong kind: one line, not an internal error
+        { "scan {tmp}/scan/app.csproj --baseline {tmp}/scan/baseline-text-schema.json", ExitCodes.Usage, "not a tplab scan baseline" },
+        { "scan {tmp}/scan/app.csproj --baseline {tmp}/scan/baseline-null-id.json", ExitCodes.Usage, "findings[0]" },
+        { "scan {tmp}/scan/app.csproj --baseline {tmp}/scan/baseline-number-method.json", ExitCodes.Usage, "userMethod and blockingCall" },
     };
 
     [Theory]
