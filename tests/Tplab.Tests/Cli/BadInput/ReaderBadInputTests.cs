@@ -18,9 +18,15 @@ public sealed class ReaderBadInputTests
 
     private static readonly Dictionary<string, string> Files = new(StringComparer.Ordinal)
     {
+        ["double-slash.yaml"] = Service + "scenarios:\n  - id: a\n    requests: ['//evil.example/x']\n    load: { concurrency: 1, requests: 5 }\n",
+        ["backslash.yaml"] = Service + "scenarios:\n  - id: a\n    requests: ['/\\evil.example/x']\n    load: { concurrency: 1, requests: 5 }\n",
         ["body-folder.yaml"] = Service + "scenarios:\n  - id: a\n    requests: [{ path: /a, method: POST, bodyFile: . }]\n    load: { concurrency: 1, requests: 5 }\n",
         ["body-zero.yaml"] = Service + "scenarios:\n  - id: a\n    requests: [{ path: /a, method: POST, bodyFile: /dev/zero }]\n    load: { concurrency: 1, requests: 5 }\n",
         ["body-fifo.yaml"] = Service + "scenarios:\n  - id: a\n    requests: [{ path: /a, method: POST, bodyFile: fifo }]\n    load: { concurrency: 1, requests: 5 }\n",
+        ["body-nul.json"] = """{"name": "svc", "service": {"command": "dotnet app.dll"}, "scenarios": [{"id": "a", "requests": [{"path": "/a", "bodyFile": "a\u0000b"}], "load": {"concurrency": 1, "requests": 5}}]}""",
+        ["userinfo-url.yaml"] = "name: svc\nservice:\n  pid: 1\n  url: http://me:secret@127.0.0.1:5000/\n" + Scenario,
+        ["query-url.yaml"] = "name: svc\nservice:\n  pid: 1\n  url: http://127.0.0.1:5000/?tenant=a\n" + Scenario,
+        ["bad-setting.yaml"] = Service + "  minThreadsVia: setting\n  minThreadsSetting: 'A=B'\n" + Scenario,
         ["scan/baseline-text-schema.json"] = """{"schema": "2", "findings": []}""",
         ["scan/baseline-null-id.json"] = """{"schema": 2, "findings": [{"id": null, "userMethod": "A.B()", "blockingCall": "Task.Result"}]}""",
         ["scan/baseline-number-method.json"] = """{"schema": 1, "findings": [{"userMethod": 5, "blockingCall": "Task.Result"}]}""",
@@ -66,6 +72,14 @@ public sealed class ReaderBadInputTests
         { "scan {tmp}/scan/app.csproj --baseline {tmp}/scan/baseline-text-schema.json", ExitCodes.Usage, "not a tplab scan baseline" },
         { "scan {tmp}/scan/app.csproj --baseline {tmp}/scan/baseline-null-id.json", ExitCodes.Usage, "findings[0]" },
         { "scan {tmp}/scan/app.csproj --baseline {tmp}/scan/baseline-number-method.json", ExitCodes.Usage, "userMethod and blockingCall" },
+        // a plan's paths mean what they say: no other host, no NUL byte, no working folder that is not there
+        { $"run --plan {{tmp}}/double-slash.yaml {Results}", ExitCodes.Usage, "must start with one '/'" },
+        { $"run --plan {{tmp}}/backslash.yaml {Results}", ExitCodes.Usage, "must start with one '/'" },
+        { $"run --plan {{tmp}}/body-nul.json {Results}", ExitCodes.Usage, "holds a NUL byte" },
+        // service fields: advice that fits the field, names checked like environment names
+        { $"run --plan {{tmp}}/userinfo-url.yaml {Results}", ExitCodes.Usage, "drop the user info" },
+        { $"run --plan {{tmp}}/query-url.yaml {Results}", ExitCodes.Usage, "put '?tenant=a' at the end of each request's path" },
+        { $"run --plan {{tmp}}/bad-setting.yaml {Results}", ExitCodes.Usage, "service.minThreadsSetting" },
     };
 
     [Theory]
