@@ -24,6 +24,7 @@ public sealed class ReaderBadInputTests
         ["body-zero.yaml"] = Service + "scenarios:\n  - id: a\n    requests: [{ path: /a, method: POST, bodyFile: /dev/zero }]\n    load: { concurrency: 1, requests: 5 }\n",
         ["body-fifo.yaml"] = Service + "scenarios:\n  - id: a\n    requests: [{ path: /a, method: POST, bodyFile: fifo }]\n    load: { concurrency: 1, requests: 5 }\n",
         ["body-nul.json"] = """{"name": "svc", "service": {"command": "dotnet app.dll"}, "scenarios": [{"id": "a", "requests": [{"path": "/a", "bodyFile": "a\u0000b"}], "load": {"concurrency": 1, "requests": 5}}]}""",
+        ["no-folder.yaml"] = "name: svc\nservice:\n  command: dotnet app.dll\n  workingDirectory: no/such/folder\n" + Scenario,
         ["userinfo-url.yaml"] = "name: svc\nservice:\n  pid: 1\n  url: http://me:secret@127.0.0.1:5000/\n" + Scenario,
         ["query-url.yaml"] = "name: svc\nservice:\n  pid: 1\n  url: http://127.0.0.1:5000/?tenant=a\n" + Scenario,
         ["bad-setting.yaml"] = Service + "  minThreadsVia: setting\n  minThreadsSetting: 'A=B'\n" + Scenario,
@@ -76,6 +77,7 @@ public sealed class ReaderBadInputTests
         { $"run --plan {{tmp}}/double-slash.yaml {Results}", ExitCodes.Usage, "must start with one '/'" },
         { $"run --plan {{tmp}}/backslash.yaml {Results}", ExitCodes.Usage, "must start with one '/'" },
         { $"run --plan {{tmp}}/body-nul.json {Results}", ExitCodes.Usage, "holds a NUL byte" },
+        { $"run --plan {{tmp}}/no-folder.yaml {Results}", ExitCodes.Usage, "no such folder" },
         // service fields: advice that fits the field, names checked like environment names
         { $"run --plan {{tmp}}/userinfo-url.yaml {Results}", ExitCodes.Usage, "drop the user info" },
         { $"run --plan {{tmp}}/query-url.yaml {Results}", ExitCodes.Usage, "put '?tenant=a' at the end of each request's path" },
