@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tplab load as a crank job on two agents, end to end on loopback (issue 28 §3), against a real crank built from
-# source (/work/shared/tools/crank, or CRANK_SRC): builds crank (cached in bench/.crank), publishes tplab (./tplab does),
+# source (../shared/tools/crank beside the project, or CRANK_SRC): builds crank (cached in bench/.crank), publishes tplab (./tplab does),
 # starts two crank agents and tplab's target, runs bench/crank/tplab-load.yml's two-agent profile, then checks:
 #   - every agent's interval log was downloaded under its own name (a missing one is a failure: crank itself only logs it);
 #   - crank's reduced request count = the sum of its agents' counts = `tplab load merge`'s count;
@@ -10,7 +10,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rate="${1:-500}"
 seconds="${2:-10}"
-crank_src="${CRANK_SRC:-/work/shared/tools/crank}"
+crank_src="${CRANK_SRC:-$root/../shared/tools/crank}"
 cache="$root/bench/.crank"
 work="$(mktemp -d)"
 pids=()

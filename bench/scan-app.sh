@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # tplab scan on one large public application (bench, not CI): what it reports and what it costs.
-# Copies APP (the checkouts under /work/apps are read-only, and a restore writes obj/), names its commit, then scans it
+# Copies APP (app checkouts may be read-only, and a restore writes obj/), names its commit, then scans it
 # once per format (json, sarif, text) under /usr/bin/time -v: the first run pays the restore. Prints a Markdown table:
 # sites (= findings), entry point × site pairs (what the report would hold at one finding per pair), errors and
 # warnings, each file's size (SARIF also gzipped: GitHub's upload limit is 10 MB gzipped), wall, CPU (user + sys, the
 # scan with its build host and restore) and peak RSS per run.
 # Usage: bench/scan-app.sh APP_DIR [SOLUTION (relative to APP_DIR; default: what tplab finds)]
-# Example: bench/scan-app.sh /work/apps/jellyfin Jellyfin.sln
+# Example: bench/scan-app.sh "$APPS/jellyfin" Jellyfin.sln (APPS: the folder of your app checkouts; see BENCHMARKS.md)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 app="${1:?usage: bench/scan-app.sh APP_DIR [SOLUTION]}"

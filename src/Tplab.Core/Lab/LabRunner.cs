@@ -22,6 +22,10 @@ public static class LabRunner
         ArgumentNullException.ThrowIfNull(options);
         options.Validated();
         var experiments = LabSelection.Select(options);
+        foreach (var experiment in experiments)
+        {
+            experiment.Service?.CheckWorkingFolder();
+        }
         foreach (var (unfinished, reason) in ResultsFolder.ReportUnfinished(options.ResultsRoot))
         {
             observer.Noticed($"{unfinished} is unfinished: {reason}; what it holds is whole and kept");

@@ -51,9 +51,6 @@ public sealed class TargetStack : IServiceLauncher, IAsyncDisposable
     /// <summary>The private PostgreSQL, when tplab started one.</summary>
     public PrivatePostgres? PrivatePostgres => _postgres;
 
-    /// <summary>The private downstream process, when tplab started one.</summary>
-    public TargetProcess? DownstreamProcess => _downstream;
-
     /// <summary>Starts what is not given: the downstream and, when wanted and installed, a private PostgreSQL.</summary>
     public static async Task<TargetStack> StartAsync(TargetStackOptions options, CancellationToken cancellationToken = default)
     {

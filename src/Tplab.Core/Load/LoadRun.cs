@@ -57,12 +57,12 @@ public static class LoadRun
         }
         foreach (var failure in failures)
         {
-            await terminal.Error.WriteLineAsync($"tplab: {failure}").ConfigureAwait(false);
+            await terminal.Error.WriteLineAsync("tplab: " + TerminalText.Line(failure)).ConfigureAwait(false);
         }
         var (code, message) = LoadExit.Decide(result.Summary, failures);
         if (message is not null)
         {
-            await terminal.Error.WriteLineAsync($"tplab: {message}").ConfigureAwait(false);
+            await terminal.Error.WriteLineAsync("tplab: " + TerminalText.Line(message)).ConfigureAwait(false);
         }
         return code;
     }

@@ -97,9 +97,6 @@ public sealed class PrivatePostgres : IAsyncDisposable
     /// <summary>Npgsql connection string (Unix socket).</summary>
     public string ConnectionString { get; }
 
-    /// <summary>Process id of the guardian shell.</summary>
-    public int GuardianProcessId => _guardian.Id;
-
     /// <summary>The server's process id (postmaster.pid's first line), or null when it has none.</summary>
     public int? ServerProcessId => ReadPid(Path.Combine(Folder, "data", "postmaster.pid"));
 

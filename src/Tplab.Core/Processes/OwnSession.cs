@@ -35,9 +35,6 @@ internal static class OwnSession
     /// <summary>Whether children can have a session of their own here.</summary>
     public static bool Available => Setsid is not null;
 
-    /// <summary>Whether children can get the kernel's parent-death signal here.</summary>
-    public static bool ParentDeathSignal => Setsid is not null && Setpriv is not null;
-
     /// <summary>
     /// Rewrites <paramref name="info"/> so its program runs in a session of its own (same pid: <c>setsid</c> and
     /// <c>setpriv</c> exec, they do not fork), with SIGKILL on tplab's death when <paramref name="dieWithTplab"/>.

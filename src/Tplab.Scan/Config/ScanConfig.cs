@@ -35,7 +35,7 @@ public sealed record ScanConfig
     {
         try
         {
-            var config = JsonNulls.Check(JsonSerializer.Deserialize(File.ReadAllText(path), ScanConfigJson.Default.ScanConfig)
+            var config = JsonNulls.Check(JsonSerializer.Deserialize(InputFile.ReadText(path, "the scan config", InputLimit.ScanConfig), ScanConfigJson.Default.ScanConfig)
                 ?? throw TplabException.Usage($"{path}: empty config"));
             if (config.Schema != CurrentSchema)
             {

@@ -43,11 +43,11 @@ public sealed record Baseline
     {
         try
         {
-            var text = File.ReadAllText(path);
+            var text = InputFile.ReadText(path, "--baseline", InputLimit.Baseline);
             var schema = SchemaOf(text);
             return schema switch
             {
-                CurrentSchema => JsonNulls.Check(JsonSerializer.Deserialize(text, Json.Baseline) ?? new Baseline()),
+                CurrentSchema => Complete(JsonNulls.Check(JsonSerializer.Deserialize(text, Json.Baseline) ?? new Baseline())),
                 1 => ReadSchema1(text),
                 _ => throw TplabException.Usage($"{path}: baseline schema {schema} is not one tplab reads (it reads 1 and {CurrentSchema})"),
             };
@@ -64,10 +64,17 @@ public sealed record Baseline
 
     public void Write(TextWriter writer) => TplabJson.Write(this, Json.Baseline, writer);
 
+    // A key with a field null (the reader lets a null scalar through) would match nothing and fail later, inside tplab.
+    private static Baseline Complete(Baseline baseline)
+    {
+        var i = baseline.Findings.ToList().FindIndex(k => k.Id is null || k.UserMethod is null || k.BlockingCall is null);
+        return i < 0 ? baseline : throw new JsonException($"findings[{i}]: id, userMethod and blockingCall are each a string, not null");
+    }
+
     private static int SchemaOf(string text)
     {
         using var document = JsonDocument.Parse(text);
-        return document.RootElement.ValueKind == JsonValueKind.Object && document.RootElement.TryGetProperty("schema", out var s) && s.TryGetInt32(out var n)
+        return document.RootElement.ValueKind == JsonValueKind.Object && document.RootElement.TryGetProperty("schema", out var s) && s.ValueKind == JsonValueKind.Number && s.TryGetInt32(out var n)
             ? n
             : throw new JsonException("no \"schema\" number");
     }
@@ -87,8 +94,8 @@ public sealed record Baseline
                     throw new JsonException($"findings[{i}]: {(f.ValueKind == JsonValueKind.Null ? "null" : "not an object")}");
                 }
                 i++;
-                var method = f.TryGetProperty("userMethod", out var m) ? m.GetString() : null;
-                var call = f.TryGetProperty("blockingCall", out var c) ? c.GetString() : null;
+                var method = f.TryGetProperty("userMethod", out var m) && m.ValueKind == JsonValueKind.String ? m.GetString() : null;
+                var call = f.TryGetProperty("blockingCall", out var c) && c.ValueKind == JsonValueKind.String ? c.GetString() : null;
                 if (method is null || call is null)
                 {
                     throw new JsonException("a schema 1 finding needs userMethod and blockingCall");

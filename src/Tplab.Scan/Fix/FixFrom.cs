@@ -15,15 +15,7 @@ internal static class FixFrom
 {
     public static HashSet<string> ReadIds(string path, string scanned, string rootFolder)
     {
-        string text;
-        try
-        {
-            text = File.ReadAllText(path);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            throw TplabException.Usage($"cannot read {path}: {e.Message}");
-        }
+        var text = InputFile.ReadText(path, "--from", InputLimit.Report);
         var what = $"{path} is not a tplab scan report";
         // A SARIF log has runs and no schema number; scan's JSON has its schema number first.
         var json = TplabJson.Read(text, ScanJsonFormat.Json.ScanDocument, what);

@@ -97,9 +97,6 @@ internal sealed class ServiceRegistry
     public IReadOnlyList<(INamedTypeSymbol Type, string Lifetime)> ConstructedFor(INamedTypeSymbol service) =>
         _byType.GetValueOrDefault(SymbolNames.MetadataName(service)) ?? [];
 
-    /// <summary>How many service types have registrations that narrow them (for the tests and the bench).</summary>
-    public int ClosedServices => _services.Values.Count(s => !s.Open);
-
     /// <summary>
     /// The concrete types an object of static type <paramref name="type"/> can be when it came from DI or from the
     /// solution's own <c>new</c>; null when nothing narrows it (not registered, or open).

@@ -24,6 +24,12 @@ public sealed class FolderOrderTests
         var declared = SourceReferences.Declared(files);
         var folders = Directory.EnumerateDirectories(Path.Combine(RepoPaths.Root, "src", project)).Select(Path.GetFileName).ToHashSet(StringComparer.Ordinal);
 
+        // A global using (in any file, one with no namespace included, or a project's <Using> item) is used by every file.
+        var source = Path.Combine(RepoPaths.Root, "src", project);
+        var globals = SourceReferences.GlobalUsings(
+            Directory.EnumerateFiles(source, "*.cs", SearchOption.AllDirectories).Where(p => !p.Contains("/obj/", StringComparison.Ordinal) && !p.Contains("/bin/", StringComparison.Ordinal)),
+            [.. Directory.EnumerateFiles(source, "*.*proj"), .. Directory.EnumerateFiles(source, "*.props"), Path.Combine(RepoPaths.Root, "Directory.Build.props")]);
+
         var against = new List<string>();
         foreach (var file in files)
         {
@@ -37,6 +43,13 @@ public sealed class FolderOrderTests
                 if (Place(used, rootNamespace) is { } to && folders.Contains(to.Folder) && !map.Allows(from, to))
                 {
                     against.Add($"{Path.GetRelativePath(RepoPaths.Root, file.Path)}: {Name(from)} uses {Name(to)}");
+                }
+            }
+            foreach (var (used, where) in globals)
+            {
+                if (Place(used, rootNamespace) is { } to && folders.Contains(to.Folder) && !map.Allows(from, to))
+                {
+                    against.Add($"{Path.GetRelativePath(RepoPaths.Root, where)}: global using {used} makes {Name(from)} use {Name(to)}");
                 }
             }
         }
@@ -60,7 +73,7 @@ public sealed class FolderOrderTests
             }
             foreach (var sub in Directory.EnumerateDirectories(dir).Where(HasCode).Select(Path.GetFileName))
             {
-                if (project == "Tplab.Core" && !map.SubfoldersOf(folder).Contains(sub!))
+                if (!map.SubfoldersOf(folder).Contains(sub!))
                 {
                     missing.Add($"{folder}/{sub}/");
                 }
@@ -121,6 +134,40 @@ public sealed class FolderOrderTests
         Assert.Contains(refs.Namespaces, n => n.StartsWith("Tplab.Scan.Findings", StringComparison.Ordinal));
         Assert.DoesNotContain("Tplab.Scan.Output", refs.Namespaces);
         Assert.DoesNotContain("Tplab.Scan.Plan", refs.Namespaces);
+    }
+
+    [Fact]
+    public void SourceReferences_SeeNamesQualifiedTwoLevelsFromAnOuterNamespace()
+    {
+        var files = new List<(string Path, string Namespace, string Code)>
+        {
+            ("a.cs", "Tplab.Lab.Running", "namespace Tplab.Lab.Running; class A { object v = Watch.Verdicts.PoolVerdict.Starving; }"),
+            ("b.cs", "Tplab.Watch.Verdicts", "namespace Tplab.Watch.Verdicts; enum PoolVerdict { Starving }"),
+        };
+        var declared = SourceReferences.Declared(files);
+
+        Assert.Contains("Tplab.Watch.Verdicts", SourceReferences.Of(files[0], "Tplab", declared).Namespaces);
+    }
+
+    [Fact]
+    public void GlobalUsings_FromAFileWithNoNamespaceAndFromUsingItems()
+    {
+        var folder = Directory.CreateTempSubdirectory("tplab-global-usings-").FullName;
+        try
+        {
+            var usings = Path.Combine(folder, "GlobalUsings.cs");
+            File.WriteAllText(usings, "global using Tplab.Diagnose;\n// global using Tplab.Lab;\n");
+            var project = Path.Combine(folder, "P.csproj");
+            File.WriteAllText(project, """<Project><ItemGroup><Using Include="Tplab.Watch.Verdicts" /><Using Include="System.Text" /></ItemGroup></Project>""");
+
+            var globals = SourceReferences.GlobalUsings([usings], [project]).Select(g => g.Namespace).ToList();
+
+            Assert.Equal(["Tplab.Diagnose", "Tplab.Watch.Verdicts", "System.Text"], globals);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
     }
 
     private static FolderMap Map(string project, string rootNamespace) =>

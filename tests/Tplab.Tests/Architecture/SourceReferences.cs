@@ -46,20 +46,64 @@ internal sealed partial record SourceReferences(string Path, string Namespace, I
                 }
             }
         }
-        // Graph.Callers inside Tplab.Scan.Rules: a name qualified by a namespace beside the file's own.
-        var parent = file.Namespace.Contains('.', StringComparison.Ordinal) ? file.Namespace[..file.Namespace.LastIndexOf('.')] : "";
+        // Graph.Callers inside Tplab.Scan.Rules, Watch.Verdicts.PoolVerdict inside Tplab.Lab.Running: a name qualified
+        // relative to the file's namespace or any namespace around it, innermost first, as the compiler looks it up.
+        var scopes = Ancestors(file.Namespace).ToList();
         foreach (Match r in Relative().Matches(file.Code))
         {
-            foreach (var scope in new[] { parent, rootNamespace })
+            var parts = r.Value.Split('.');
+            var resolved = false;
+            foreach (var scope in scopes)
             {
-                var ns = scope + "." + r.Groups[1].Value;
-                if (declared[ns].Contains(r.Groups[2].Value, StringComparer.Ordinal))
+                for (var n = parts.Length - 1; n >= 1 && !resolved; n--)
                 {
-                    found.Add(ns);
+                    var ns = scope + "." + string.Join('.', parts[..n]);
+                    if (declared[ns].Contains(parts[n], StringComparer.Ordinal))
+                    {
+                        found.Add(ns);
+                        resolved = true;
+                    }
+                }
+                if (resolved)
+                {
+                    break;
                 }
             }
         }
         return new(file.Path, file.Namespace, [.. found.Where(n => n.StartsWith(rootNamespace + ".", StringComparison.Ordinal)).Order(StringComparer.Ordinal)]);
+    }
+
+    /// <summary>
+    /// The project namespaces every file of a project uses without saying so: <c>global using</c> lines in any file
+    /// (a file with no namespace included) and <c>&lt;Using Include="…"/&gt;</c> items of its project and props files.
+    /// Each with where it was found.
+    /// </summary>
+    public static IReadOnlyList<(string Namespace, string Where)> GlobalUsings(IEnumerable<string> sources, IEnumerable<string> projectFiles)
+    {
+        var found = new List<(string, string)>();
+        foreach (var path in sources)
+        {
+            found.AddRange(GlobalUsing().Matches(Code(File.ReadAllText(path))).Select(m => (m.Groups[1].Value, path)));
+        }
+        foreach (var path in projectFiles)
+        {
+            found.AddRange(UsingItems(File.ReadAllText(path)).Select(ns => (ns, path)));
+        }
+        return found;
+    }
+
+    /// <summary>The namespaces of a project file's <c>&lt;Using Include="…"/&gt;</c> items (not those with an alias or <c>Static</c>, which name types).</summary>
+    public static IEnumerable<string> UsingItems(string projectXml) =>
+        System.Xml.Linq.XDocument.Parse(projectXml).Descendants().Where(e => e.Name.LocalName == "Using")
+            .Select(e => e.Attribute("Include")?.Value).OfType<string>().SelectMany(v => v.Split(';', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries));
+
+    // Tplab.Lab.Plans → Tplab.Lab.Plans, Tplab.Lab, Tplab.
+    private static IEnumerable<string> Ancestors(string ns)
+    {
+        for (var at = ns; at.Length > 0; at = at.Contains('.', StringComparison.Ordinal) ? at[..at.LastIndexOf('.')] : "")
+        {
+            yield return at;
+        }
     }
 
     /// <summary>The code with comments and string literals blanked (raw strings, verbatim, interpolated and plain; then // and /* */).</summary>
@@ -84,8 +128,11 @@ internal sealed partial record SourceReferences(string Path, string Namespace, I
     [GeneratedRegex(@"(?<![\w.])(?:global::)?Tplab(?:\.[A-Z]\w*)+")]
     private static partial Regex Qualified();
 
-    [GeneratedRegex(@"(?<![\w.])([A-Z]\w*)\.([A-Z]\w*)")]
+    [GeneratedRegex(@"(?<![\w.])[A-Z]\w*(?:\.[A-Z]\w*)+")]
     private static partial Regex Relative();
+
+    [GeneratedRegex(@"^\s*global\s+using\s+(?:static\s+)?(?:\w+\s*=\s*)?(Tplab[\w.]*)", RegexOptions.Multiline)]
+    private static partial Regex GlobalUsing();
 
     [GeneratedRegex(@"\b(?:class|record|struct|enum|interface)\s+([A-Z]\w*)")]
     private static partial Regex Declaration();

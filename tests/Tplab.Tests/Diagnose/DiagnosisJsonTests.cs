@@ -24,7 +24,8 @@ public sealed class DiagnosisJsonTests
         var read = DiagnosisJson.Read(json);
 
         Assert.Equal(json, DiagnosisJson.Write(read));
-        Assert.Equal(3, read.Schema);
+        Assert.Equal(3, read.SchemaVersion);
+        Assert.Contains("\"schemaVersion\": 3", json, StringComparison.Ordinal);
         var culprit = Assert.Single(read.Culprits);
         Assert.Equal(document.Culprits[0].Chain, culprit.Chain);
         Assert.Equal(document.Culprits[0].Context, culprit.Context);
@@ -32,8 +33,21 @@ public sealed class DiagnosisJsonTests
         Assert.Equal(document.Culprits[0].BlockingKind, culprit.BlockingKind);
     }
 
+    [Fact]
+    public void Read_FileWrittenBeforeTheRename_ReadsTheSame()
+    {
+        // Diagnoses written before schemaVersion called their version "schema", as no other format did.
+        var json = DiagnosisJson.Write(DiagnosisJsonWriter.ToDocument(SampleDiagnosis()));
+        var old = json.Replace("\"schemaVersion\": 3", "\"schema\": 3", StringComparison.Ordinal);
+        Assert.NotEqual(json, old);
+
+        Assert.Equal(json, DiagnosisJson.Write(DiagnosisJson.Read(old)));
+    }
+
     [Theory]
     [InlineData("{\"schema\": 2, \"culprits\": []}", "schema 2")]
+    [InlineData("{\"schemaVersion\": \"3\", \"culprits\": []}", "schema 0")] // a string: one line, not an internal error
+    [InlineData("[1]", "not a diagnosis")]
     [InlineData("not json", "not a diagnosis")]
     public void Read_AnotherSchemaOrNotJson_IsOneLineUsageError(string json, string message)
     {

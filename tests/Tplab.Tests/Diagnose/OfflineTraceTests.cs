@@ -170,7 +170,7 @@ public sealed class OfflineTraceTests
     // a file that is not a trace, an empty one, one that does not exist
     [InlineData("hello, not a trace\n", "is not a .nettrace file")]
     [InlineData("", "is not a .nettrace file")]
-    [InlineData(null, "cannot read --trace")]
+    [InlineData(null, "no such file")]
     public async Task BadTraceFile_OneLineExit2_NothingOnStdout(string? content, string message)
     {
         var path = Path.Combine(Path.GetTempPath(), $"tplab-bad-{Guid.NewGuid():N}.nettrace");

@@ -138,4 +138,45 @@ public sealed class PlanWriterTests : IDisposable
         Assert.Equal(ExitCodes.Usage, error.ExitCode);
         Assert.Contains(expected, error.Message, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("big.yaml")]
+    [InlineData("big.json")]
+    public void Write_PlanPastTheReadersBound_RefusedBeforeAByteIsWritten(string file)
+    {
+        // scan --plan of an app with hundreds of endpoints: a plan run --plan would refuse must not be written.
+        var one = Plan().Scenarios[0];
+        var plan = Plan() with { Scenarios = [.. Enumerable.Range(0, 2000).Select(i => one with { Id = $"s{i}" })] };
+        var writer = new StringWriter();
+
+        var error = Assert.Throws<TplabException>(() => PlanWriter.Write(plan, Path.Combine(_folder, file), ["a comment"], writer));
+
+        Assert.Equal(ExitCodes.Usage, error.ExitCode);
+        Assert.Contains("more than the 20,000 tplab run --plan reads", error.Message, StringComparison.Ordinal);
+        Assert.Equal("", writer.ToString());
+    }
+
+    [Fact]
+    public void Write_PlanJustUnderTheBound_ReadsBack()
+    {
+        // The writer counts as the reader does: the largest plan it writes is one the reader takes.
+        var one = Plan().Scenarios[0];
+        var path = Path.Combine(_folder, "under.yaml");
+        var count = 1;
+        for (var n = 64; n <= 4096; n *= 2)
+        {
+            var candidate = Plan() with { Scenarios = [.. Enumerable.Range(0, n).Select(i => one with { Id = $"s{i}" })] };
+            try
+            {
+                AtomicFile.Write(path, w => PlanWriter.Write(candidate, path, [], w));
+                count = n;
+            }
+            catch (TplabException)
+            {
+                break;
+            }
+        }
+
+        Assert.Equal(count, PlanReader.Read(path).Scenarios.Count);
+    }
 }

@@ -41,17 +41,19 @@ internal static partial class BadInputTable
     };
 
     /// <summary>Runs one row under every culture and asserts it; <paramref name="line"/> is the command line after <c>tplab</c>.</summary>
-    public static async Task AssertRefusedAsync(string line, int expectedCode, string names)
+    /// <param name="more">fixtures of the row's own table beside <see cref="Fixtures"/>; every row also finds <c>{tmp}/fifo</c>, a FIFO no one writes to.</param>
+    public static async Task AssertRefusedAsync(string line, int expectedCode, string names, IReadOnlyDictionary<string, string>? more = null)
     {
         var folder = Directory.CreateTempSubdirectory("tplab-badinput-").FullName;
         try
         {
-            foreach (var (name, text) in Fixtures)
+            foreach (var (name, text) in Fixtures.Concat(more ?? new Dictionary<string, string>()))
             {
                 var path = Path.Combine(folder, name);
                 Directory.CreateDirectory(Path.GetDirectoryName(path)!);
                 File.WriteAllText(path, text);
             }
+            Fifo.Make(Path.Combine(folder, "fifo"));
             var before = Snapshot(folder);
             var args = Split(line.Replace("{tmp}", folder, StringComparison.Ordinal));
             foreach (var culture in InProcessCli.Cultures)
@@ -77,7 +79,8 @@ internal static partial class BadInputTable
     }
 
     // A stack frame, an exception's type, a generic type's CLR name (System.Nullable`1[System.Int64]).
-    [GeneratedRegex(@"(^|\s)at \S+\(|\w+Exception\b|`\d+\[|System\.(Private|Runtime|Nullable|Int32|Int64|Double|Boolean|String)\b")]
+    // A CLR parameter name as ArgumentException adds it ("(Parameter 'path')").
+    [GeneratedRegex(@"(^|\s)at \S+\(|\w+Exception\b|`\d+\[|System\.(Private|Runtime|Nullable|Int32|Int64|Double|Boolean|String)\b|\(Parameter '")]
     private static partial Regex ClrLeak();
 
     // Every file and folder under the row's folder, with its size and time, so that a new file or a rewrite shows.

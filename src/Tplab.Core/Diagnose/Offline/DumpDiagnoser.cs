@@ -26,10 +26,8 @@ public static class DumpDiagnoser
     {
         ArgumentNullException.ThrowIfNull(options);
         var started = Stopwatch.GetTimestamp();
-        if (!File.Exists(path))
-        {
-            throw TplabException.Usage($"cannot read --dump {path}: no such file");
-        }
+        // A regular file, never a folder, a FIFO or a device: ClrMD would wait on a pipe forever.
+        InputFile.Open(path, "--dump").Dispose();
         DataTarget target;
         try
         {

@@ -87,7 +87,7 @@ public static class TraceDiagnoser
         int read;
         try
         {
-            using var file = File.OpenRead(path);
+            using var file = InputFile.Open(path, "--trace");
             read = file.ReadAtLeast(head, head.Length, throwOnEndOfStream: false);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.Json.Nodes;
 using System.Text.Json.Serialization;
 using Tplab.Blocking;
 using Tplab.Common.Json;
@@ -11,7 +12,7 @@ namespace Tplab.Diagnose.Output;
 /// <see cref="DiagnosisJsonWriter"/> and read back by <see cref="DiagnosisJson.Read"/>.
 /// </summary>
 public sealed record DiagnosisDocument(
-    int Schema,
+    int SchemaVersion,
     int ProcessId,
     string ProcessName,
     string? RuntimeVersion,
@@ -112,18 +113,31 @@ public static class DiagnosisJson
 
     public static string Write(DiagnosisDocument document) => JsonSerializer.Serialize(document, Context.DiagnosisDocument);
 
-    /// <summary>A document written by tplab diagnose --format json; a usage error for another schema or what is not one.</summary>
+    /// <summary>
+    /// A document written by tplab diagnose --format json; a usage error for another schema or what is not one. Its
+    /// version is <c>schemaVersion</c>, as in every other format; files written before called it <c>schema</c>, and read the same.
+    /// </summary>
     public static DiagnosisDocument Read(string json)
     {
         int schema;
         try
         {
-            using var parsed = JsonDocument.Parse(json);
-            schema = parsed.RootElement.TryGetProperty("schema", out var s) && s.TryGetInt32(out var n) ? n : 0;
+            var root = JsonNode.Parse(json) as JsonObject ?? throw Common.TplabException.Usage("not a diagnosis: not a JSON object");
+            if (!root.ContainsKey("schemaVersion") && root["schema"] is { } old)
+            {
+                root.Remove("schema");
+                root["schemaVersion"] = old;
+                json = root.ToJsonString();
+            }
+            schema = root["schemaVersion"] is JsonValue v && v.GetValueKind() == JsonValueKind.Number && v.TryGetValue<int>(out var n) ? n : 0;
         }
         catch (JsonException e)
         {
             throw Common.TplabException.Usage($"not a diagnosis: {e.Message}");
+        }
+        catch (ArgumentException)
+        {
+            throw Common.TplabException.Usage("not a diagnosis: a key is given twice");
         }
         if (schema != Schema)
         {

@@ -46,15 +46,7 @@ public sealed record ResultsFile(string Path, string? StartedAt, IReadOnlyList<S
                 ? $"{path}: no summary.json in this folder (give a results folder written by tplab run, or its summary.json)"
                 : $"{path}: no such results folder or summary.json");
         }
-        string text;
-        try
-        {
-            text = File.ReadAllText(file);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            throw TplabException.Usage($"{file}: not a readable tplab summary.json ({e.Message.ReplaceLineEndings(" ")})");
-        }
+        var text = InputFile.ReadText(file, "compare:", InputLimit.Summary);
         var summary = TplabJson.Read(text, SummaryJsonContext.Indented.SummaryJson, $"{file}: not a tplab summary.json", $"{file}: not a readable tplab summary.json");
         if (summary.SchemaVersion > SummaryJson.CurrentSchema)
         {

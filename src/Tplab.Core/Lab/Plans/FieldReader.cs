@@ -137,7 +137,9 @@ internal sealed class FieldReader(PlanDocument document)
     public static IReadOnlyList<KeyValuePair<string, string>> Pairs(IReadOnlyDictionary<string, string>? map) => map is null ? [] : [.. map];
 
     /// <summary>A file or folder named in the plan, relative to the plan's folder.</summary>
-    public string RelativeToPlan(string file) => System.IO.Path.GetFullPath(file, System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(Path))!);
+    public string RelativeToPlan(string file) => file.Contains('\0', StringComparison.Ordinal)
+        ? throw TplabException.Usage($"--plan {Path}: the path '{file}' holds a NUL byte, which no path can")
+        : System.IO.Path.GetFullPath(file, System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(Path))!);
 
     // System.Text.Json's path ("$.scenarios[0]['a.b']") as the plan's field ("scenarios[0].a.b").
     private static string FieldOf(string? path)

@@ -16,7 +16,7 @@ namespace Tplab.Lab.Plans;
 /// </summary>
 internal sealed class PlanDocument
 {
-    public const int MaxBytes = 1 << 20;
+    public static int MaxBytes => (int)InputLimit.Plan.Bytes;
     public const int MaxDepth = 32;
     public const int MaxNodes = 20_000;
 
@@ -50,26 +50,7 @@ internal sealed class PlanDocument
         {
             throw TplabException.Usage("--plan: the path is empty; give a plan file (JSON or YAML, see docs/lab.md)");
         }
-        if (Directory.Exists(path))
-        {
-            throw TplabException.Usage($"--plan {path}: is a folder, not a file; give a plan file (JSON or YAML, see docs/lab.md)");
-        }
-        byte[] bytes;
-        try
-        {
-            using var stream = File.OpenRead(path);
-            if (stream.CanSeek && stream.Length > MaxBytes)
-            {
-                throw TplabException.Usage($"--plan {path}: the file is larger than {MaxBytes / 1024} KiB; a plan is a short list of scenarios");
-            }
-            using var buffer = new MemoryStream();
-            stream.CopyTo(buffer);
-            bytes = buffer.ToArray();
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            throw TplabException.Usage($"--plan {path}: {e.Message}");
-        }
+        var bytes = InputFile.ReadBytes(path, "--plan", InputLimit.Plan);
         return Parse(path, bytes);
     }
 
@@ -78,7 +59,7 @@ internal sealed class PlanDocument
     {
         if (bytes.Length > MaxBytes)
         {
-            throw TplabException.Usage($"--plan {path}: the file is larger than {MaxBytes / 1024} KiB; a plan is a short list of scenarios");
+            throw InputLimit.Plan.TooLarge("--plan", path);
         }
         var doc = new PlanDocument(path);
         string text;

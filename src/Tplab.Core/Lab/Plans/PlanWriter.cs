@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using System.Text.Json.Nodes;
 using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Launch.Service;
@@ -22,12 +23,19 @@ public static class PlanWriter
         ArgumentNullException.ThrowIfNull(comments);
         ArgumentNullException.ThrowIfNull(writer);
         var json = planPath.EndsWith(".json", StringComparison.OrdinalIgnoreCase);
+        var file = From(plan, planPath);
+        var tree = JsonSerializer.SerializeToNode(file, PlanJsonContext.Plans.PlanFile)!;
+        // The reader's bound, checked before a byte is written: a plan tplab writes is one it reads back.
+        if (Values(tree) is var values && values > PlanDocument.MaxNodes)
+        {
+            throw TplabException.Usage(string.Create(CultureInfo.InvariantCulture,
+                $"--plan {planPath}: the plan would hold {values:#,0} values in {(file.Scenarios?.Count ?? 0):#,0} scenarios, more than the {PlanDocument.MaxNodes:#,0} tplab run --plan reads; plan a part at a time (scan one project or folder)"));
+        }
         foreach (var line in comments)
         {
             var text = TerminalText.Escape(line); // a comment is for people: a control character in it would make the file unreadable
             writer.WriteLine(json ? (text.Length == 0 ? "//" : "// " + text) : (text.Length == 0 ? "#" : "# " + text));
         }
-        var file = From(plan, planPath);
         if (json)
         {
             writer.Write(JsonSerializer.Serialize(file, PlanJsonContext.Plans.PlanFile));
@@ -35,9 +43,17 @@ public static class PlanWriter
         }
         else
         {
-            PlanYaml.Write(JsonSerializer.SerializeToNode(file, PlanJsonContext.Plans.PlanFile)!, writer);
+            PlanYaml.Write(tree, writer);
         }
     }
+
+    // Values as the reader counts them: every object, list and scalar (keys are not values).
+    private static int Values(JsonNode? node) => node switch
+    {
+        JsonObject o => 1 + o.Sum(p => Values(p.Value)),
+        JsonArray a => 1 + a.Sum(Values),
+        _ => 1,
+    };
 
     /// <summary>The records of <paramref name="plan"/>, a plan of the user's service, to be saved at <paramref name="planPath"/>.</summary>
     internal static PlanFile From(Experiment plan, string planPath)

@@ -1,4 +1,5 @@
 using System.Text;
+using Tplab.Common;
 using Tplab.Lab.Experiments;
 using Tplab.Launch;
 using Tplab.Launch.Service;
@@ -34,7 +35,7 @@ internal static class ServiceReader
         if (url is not null && (url.AbsolutePath != "/" || url.Query.Length > 0 || url.Fragment.Length > 0 || url.UserInfo.Length > 0))
         {
             // The requests' paths are sent as written; a path here would be dropped, changing what is loaded.
-            throw r.Error("service.url", $"must be the service's address only (scheme, host and port), got '{urlText}': put '{url.AbsolutePath.TrimEnd('/')}' at the start of each request's path");
+            throw r.Error("service.url", $"must be the service's address only (scheme, host and port), got '{urlText}': {AddressOnly(url)}");
         }
         if (url is not null && !Load.LoadOptions.IsLoopback(url))
         {
@@ -62,6 +63,10 @@ internal static class ServiceReader
         if ((via == MinThreadsVia.Setting) != (setting is not null))
         {
             throw r.Error("service.minThreadsSetting", "names the environment variable your app reads for SetMinThreads; it goes with minThreadsVia: setting, and only with it");
+        }
+        if (setting is not null && !IsVariableName(setting))
+        {
+            throw r.Error("service.minThreadsSetting", VariableRule);
         }
         if (via == MinThreadsVia.RuntimeConfig && DotnetCommand.TryParse(command) is null)
         {
@@ -125,11 +130,11 @@ internal static class ServiceReader
             var file = r.RelativeToPlan(bodyFile);
             try
             {
-                bytes = File.ReadAllBytes(file);
+                bytes = InputFile.ReadBytes(file, "the body file", InputLimit.Body);
             }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            catch (TplabException e)
             {
-                throw r.Error(Join(at, "bodyFile"), $"cannot read {file}: {e.Message}");
+                throw r.Error(Join(at, "bodyFile"), e.Message);
             }
         }
         var headers = FieldReader.Pairs(o.Headers);
@@ -151,17 +156,49 @@ internal static class ServiceReader
     {
         foreach (var (name, value) in variables)
         {
-            if (name.Length == 0 || name.Contains('=', StringComparison.Ordinal) || name.Any(char.IsControl) || value.Contains('\0', StringComparison.Ordinal))
+            if (!IsVariableName(name) || value.Contains('\0', StringComparison.Ordinal))
             {
-                throw r.Error(Join(at, name), "an environment variable's name is a non-empty word without '=' or control characters, and its value holds no NUL byte");
+                throw r.Error(Join(at, name), VariableRule + ", and its value holds no NUL byte");
             }
         }
         return variables;
     }
 
+    private const string VariableRule = "an environment variable's name is a non-empty word without '=' or control characters";
+
+    private static bool IsVariableName(string name) => name.Length > 0 && !name.Contains('=', StringComparison.Ordinal) && !name.Any(char.IsControl);
+
+    // What to do with each part of service.url beyond scheme, host and port, said for the parts it has.
+    private static string AddressOnly(Uri url)
+    {
+        var advice = new List<string>();
+        if (url.UserInfo.Length > 0)
+        {
+            advice.Add("drop the user info (a request's headers can carry credentials)");
+        }
+        if (url.AbsolutePath != "/")
+        {
+            advice.Add($"put '{url.AbsolutePath.TrimEnd('/')}' at the start of each request's path");
+        }
+        if (url.Query.Length > 0)
+        {
+            advice.Add($"put '{url.Query}' at the end of each request's path");
+        }
+        if (url.Fragment.Length > 0)
+        {
+            advice.Add($"drop '{url.Fragment}' (a fragment is never sent)");
+        }
+        return string.Join("; ", advice);
+    }
+
+    // '//host/x' or '/\host/x' is another host's address to a URL parser, and a '\' becomes '/': either would send
+    // another path than the one written.
     private static string CheckPath(FieldReader r, string path, string at) =>
-        path.StartsWith('/') && Uri.TryCreate("http://h" + path, UriKind.Absolute, out _) ? path
-            : throw r.Error(at, $"must be a path on the service starting with '/', got '{path}'");
+        !path.StartsWith('/') || !Uri.TryCreate("http://h" + path, UriKind.Absolute, out _)
+            ? throw r.Error(at, $"must be a path on the service starting with '/', got '{path}'")
+            : path.Split('?', 2)[0].Contains('\\', StringComparison.Ordinal) || path.StartsWith("//", StringComparison.Ordinal)
+                ? throw r.Error(at, $"must start with one '/' and hold no '\\' before its query (a URL parser reads them as another host or another path), got '{path}'")
+                : path;
 
     private static string Slug(string path)
     {

@@ -135,9 +135,9 @@ public static class ResultsFolder
     {
         try
         {
-            return File.ReadAllText(path);
+            return File.Exists(path) ? InputFile.ReadText(path, "the marker", InputLimit.Marker) : null;
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        catch (TplabException)
         {
             return null;
         }
@@ -149,7 +149,7 @@ public static class ResultsFolder
         {
             int? pid = null;
             ulong? start = null;
-            foreach (var field in File.ReadAllText(path).Split(' ', '\n'))
+            foreach (var field in InputFile.ReadText(path, "the marker", InputLimit.Marker).Split(' ', '\n'))
             {
                 var parts = field.Split('=', 2);
                 if (parts is ["pid", var p] && int.TryParse(p, NumberStyles.None, CultureInfo.InvariantCulture, out var id))
@@ -163,7 +163,7 @@ public static class ResultsFolder
             }
             return (pid, start);
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        catch (TplabException)
         {
             return (null, null);
         }

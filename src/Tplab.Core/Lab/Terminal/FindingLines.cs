@@ -27,7 +27,7 @@ internal static class FindingLines
         {
             var c = f.Check;
             var where = f.Watched ? $"{c.Root} (watched)" : c.Root;
-            console.Write(Cells.Hanging($"  {Mark(f.State)}", $"[bold]{Cells.Escape(where)}[/] — {c.Rule}, {c.Severity}"));
+            console.Write(Cells.Hanging($"  {Mark(f.State)}", $"[bold]{Cells.Escape(where)}[/] — {Cells.Escape($"{c.Rule}, {c.Severity}")}"));
             console.Write(Cells.Hanging("      static: ", Cells.Escape($"{c.BlockingCall} in {c.UserMethod}{(c.At is { } at ? $" ({at})" : "")}")));
             console.Write(Cells.Hanging("      run:    ", Cells.Escape(Runtime(f))));
         }

@@ -25,6 +25,7 @@ public static class TuneRunner
         {
             throw TplabException.Usage($"tune starts the service fresh for each tried value: give service.command in the plan, not a running pid ({running.Describe()})");
         }
+        options.Service?.CheckWorkingFolder();
         foreach (var (unfinished, reason) in ResultsFolder.ReportUnfinished(options.ResultsRoot))
         {
             observer.Noticed($"{unfinished} is unfinished: {reason}; what it holds is whole and kept");

@@ -1,3 +1,5 @@
+using Tplab.Common;
+
 namespace Tplab.Launch.Service;
 
 /// <summary>How a scenario's minimum worker threads reach the user's service (docs/lab.md, "Your own service").</summary>
@@ -58,4 +60,18 @@ public sealed record ServiceDefinition
 
     /// <summary>A short description for tables and summary.json.</summary>
     public string Describe() => Command is { } c ? c : $"process {ProcessId} at {Url}";
+
+    /// <summary>
+    /// A usage error when the command's working folder is not there: called by run and tune before the results folder
+    /// is created, so that exit 2 creates nothing (the start would find it missing only after).
+    /// </summary>
+    public void CheckWorkingFolder()
+    {
+        if (Command is not null && !Directory.Exists(WorkingDirectory))
+        {
+            throw TplabException.Usage(File.Exists(WorkingDirectory)
+                ? $"service.workingDirectory {WorkingDirectory}: is a file, not a folder"
+                : $"service.workingDirectory {WorkingDirectory}: no such folder");
+        }
+    }
 }

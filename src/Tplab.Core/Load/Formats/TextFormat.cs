@@ -1,3 +1,4 @@
+using Tplab.Common;
 using Tplab.Load.Summary;
 
 namespace Tplab.Load.Formats;
@@ -75,7 +76,7 @@ public sealed class TextFormat : ISummaryFormat
         writer.WriteLine("Per target (latency ms)");
         var rows = summary.Targets.Select(t => new[]
         {
-            t.Label, Num.F(t.Requests), Num.F(t.Failed), Num.Fixed(t.LatencyMs.Mean, 2), Num.Fixed(t.LatencyMs.P50, 2),
+            TerminalText.Escape(t.Label), Num.F(t.Requests), Num.F(t.Failed), Num.Fixed(t.LatencyMs.Mean, 2), Num.Fixed(t.LatencyMs.P50, 2),
             Num.Fixed(t.LatencyMs.P99, 2), Num.Fixed(t.LatencyMs.Max, 2), Codes(t.StatusCodes),
         }).Prepend(["target", "requests", "failed", "mean", "p50", "p99", "max", "status codes"]).ToList();
         var widths = Enumerable.Range(0, rows[0].Length).Select(c => rows.Max(r => r[c].Length)).ToArray();

@@ -46,15 +46,7 @@ public static class HistogramLog
         DateTimeOffset? first = null, last = null;
         foreach (var path in paths)
         {
-            string[] lines;
-            try
-            {
-                lines = File.ReadAllLines(path);
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
-            {
-                throw TplabException.Usage($"cannot read {path}: {e.Message}");
-            }
+            var lines = InputFile.ReadText(path, "load merge:", InputLimit.IntervalLog).ReplaceLineEndings("\n").Split('\n');
             var startTime = DateTimeOffset.UnixEpoch;
             var sawLegend = false;
             for (var i = 0; i < lines.Length; i++)

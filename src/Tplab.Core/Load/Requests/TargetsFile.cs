@@ -16,15 +16,7 @@ public static class TargetsFile
     /// <summary>Reads the targets in <paramref name="path"/>; <paramref name="extraHeaders"/> (from -H) go on every target.</summary>
     public static IReadOnlyList<RequestTemplate> Load(string path, IReadOnlyList<KeyValuePair<string, string>> extraHeaders)
     {
-        string text;
-        try
-        {
-            text = File.ReadAllText(path);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
-        {
-            throw TplabException.Usage($"cannot read the targets file {path}: {e.Message}");
-        }
+        var text = InputFile.ReadText(path, "the targets file", InputLimit.Targets);
         return Parse(text, path, extraHeaders, ReadBody);
     }
 
@@ -93,5 +85,5 @@ public static class TargetsFile
         }
     }
 
-    private static byte[] ReadBody(string path) => File.ReadAllBytes(path);
+    private static byte[] ReadBody(string path) => InputFile.ReadBytes(path, "the body file", InputLimit.Body);
 }

@@ -116,16 +116,8 @@ public static class WatchRun
     // A saved watch written again in another format: the records in time order, then the summary, as a live watch delivers them.
     private static int Rewrite(WatchRunOptions options, string from, WatchTerminal terminal)
     {
-        PoolTimeline timeline;
-        try
-        {
-            using var input = new StreamReader(from);
-            timeline = JsonlWatchReader.Read(input);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            throw TplabException.Usage($"cannot read --from {from}: {e.Message}");
-        }
+        using var input = new StringReader(InputFile.ReadText(from, "--from", InputLimit.SavedWatch));
+        var timeline = JsonlWatchReader.Read(input);
         // The file's own interval, not the --interval default: the header describes the watch that was saved.
         var format = options.EffectiveFormat;
         using var page = format.WrittenWhole && options.Output is { } pagePath ? OpenPage(pagePath) : null;

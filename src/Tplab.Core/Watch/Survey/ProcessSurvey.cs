@@ -15,9 +15,6 @@ public sealed record SurveyedProcess(int ProcessId, string Name, Version? Runtim
 /// </summary>
 public static class ProcessSurvey
 {
-    /// <summary>The default sample: six samples at the shortest interval, enough for the verdict's lookback.</summary>
-    public static readonly TimeSpan DefaultSample = TimeSpan.FromSeconds(1.5);
-
     /// <summary>Surveys every attachable .NET process, by ascending pid.</summary>
     public static async Task<IReadOnlyList<SurveyedProcess>> SurveyAsync(TimeSpan sample, CancellationToken cancellationToken = default)
     {

@@ -98,7 +98,7 @@ public sealed class HostilePlanTests : IDisposable
 
         var error = Assert.Throws<TplabException>(() => PlanReader.Read(path));
 
-        Assert.Contains("larger than 1024 KiB", error.Message, StringComparison.Ordinal);
+        Assert.Contains("larger than 1 MiB, the most tplab reads as a plan", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
