@@ -51,7 +51,7 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
             {
                 reasons.Add($"in a branch ({path[i - 1].Node.RelativePath}:{CallPosition.Of(into.Site).Line})");
             }
-            if (into.Alternatives > 1)
+            if (RootWalk.Uncertain(into))
             {
                 reasons.Add($"through one of {into.Alternatives} implementations of {into.Via}{(into.Basis is null ? ", a guess" : "")}");
             }
