@@ -67,9 +67,11 @@ public static class Scanner
         var locks = new LockAnalysis(graph, options.MaxDepth, cancellationToken);
         var builder = new FindingBuilder(graph, locks, rootSet, options.MaxDepth);
         var (findings, suppressed) = builder.Build(progress, cancellationToken);
-        // Worst first: severity, then how many entry points reach the site, then where it is.
+        // Worst first: severity; then what runs on every request before what runs once (a singleton's constructor
+        // reached from hundreds of endpoints still runs once); then how many request paths reach it, how many entry
+        // points in all, and where it is.
         IEnumerable<Finding> Ordered(IEnumerable<Finding> list) => list
-            .OrderByDescending(f => f.Severity).ThenByDescending(f => f.Roots.Count)
+            .OrderByDescending(f => f.Severity).ThenBy(f => f.RunsOnce).ThenByDescending(f => f.RequestRoots).ThenByDescending(f => f.Roots.Count)
             .ThenBy(f => f.Site.File, StringComparer.Ordinal).ThenBy(f => f.Site.Line).ThenBy(f => f.Site.Column).ThenBy(f => f.Id, StringComparer.Ordinal);
         return new ScanResult(
             code.Input,
