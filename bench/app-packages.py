@@ -6,6 +6,8 @@ fails a project's whole restore, and then Roslyn resolves no package type at all
 part and fix cannot compile it. This rewrites the copy's PackageReference / PackageVersion versions:
   - a version that is served: kept;
   - else the lowest served version above it of the same major, else the lowest above it, else the newest served;
+  - an exact version (NuGet's "[2.1.66]"): the served one equal or nearest above, else nearest below, kept exact;
+  - a range ("[1.2,2.0)", "(,3.0]"): its lower bound as above (written as that version), or below its upper bound;
   - a package with no served version: the reference is removed (its types stay unresolved: the scan says "unknown").
 Prints one line per change, so the bench note can say exactly what was read. Only the copy is changed.
 Usage: bench/app-packages.py COPY_DIR [NUGET_TSV]
@@ -35,10 +37,14 @@ def key(v):
     return [int(p) if p.isdigit() else -1 for p in parts]
 
 
-def choose(name, wanted):
-    versions = served.get(name.lower())
-    if not versions:
-        return None
+def nearest(versions, wanted):
+    """The served version equal to or nearest above wanted, else the nearest below."""
+    ordered = sorted(versions, key=key)
+    above = [v for v in ordered if key(v) >= key(wanted)]
+    return above[0] if above else ordered[-1]
+
+
+def choose_plain(versions, wanted):
     if wanted in versions:
         return wanted
     major = wanted.split(".")[0]
@@ -51,6 +57,26 @@ def choose(name, wanted):
     if higher:
         return higher[0]
     return sorted(versions, key=key)[-1]
+
+
+def choose(name, wanted):
+    versions = served.get(name.lower())
+    if not versions:
+        return None
+    if wanted in versions:
+        return wanted
+    # NuGet's version ranges: brackets are not part of a version, so compare the bounds, never the written text.
+    exact = re.fullmatch(r"\[\s*([^,\s\]]+)\s*\]", wanted)
+    if exact:
+        return "[" + nearest(versions, exact.group(1)) + "]"
+    ranged = re.fullmatch(r"([\[(])\s*([^,\s]*)\s*,\s*([^\])\s]*)\s*([\])])", wanted)
+    if ranged:
+        lower, upper = ranged.group(2), ranged.group(3)
+        if lower:
+            return choose_plain(versions, lower)
+        below = [v for v in sorted(versions, key=key) if key(v) <= key(upper)]
+        return below[-1] if below else sorted(versions, key=key)[0]
+    return choose_plain(versions, wanted)
 
 
 removed = set()

@@ -30,13 +30,15 @@ public static class Scanner
         {
             progress.Line($"tplab scan: skipped {skipped}");
         }
-        foreach (var inPart in code.ReadInPart)
-        {
-            progress.Line($"tplab scan: read in part {inPart}");
-        }
         if (code.SharedErrors.Count > 0)
         {
             progress.Line("tplab scan: MSBuild errors in several projects: " + SkippedProject.OneLine(code.SharedErrors));
+        }
+        var result = Analyse(code, options, config, baseline, progress, loaded, cancellationToken);
+        // After the analysis: the calls it could not resolve name their projects as read in part too.
+        foreach (var inPart in result.ReadInPart)
+        {
+            progress.Line($"tplab scan: read in part {inPart}");
         }
         if (options.Verbose)
         {
@@ -49,20 +51,7 @@ public static class Scanner
                 progress.Line(detail);
             }
         }
-        return Analyse(code, options, config, baseline, progress, loaded, cancellationToken);
-    }
-
-    /// <summary>
-    /// The sites one entry point reaches (its key, <see cref="Roots.EntryPoint.Key"/>), each with that entry point's own
-    /// chain, severity and reasons: a site's other ways in, rebuilt on demand (a report shows only the worst one's chain).
-    /// </summary>
-    internal static IReadOnlyList<Finding> From(LoadedCode code, ScanConfig config, string rootKey, int maxDepth, CancellationToken cancellationToken)
-    {
-        var index = new SourceIndex(code);
-        var graph = new CallGraph(index, new BlockingRules(config.Entries(), new Callers(index)));
-        var rootSet = RootFinder.Find(index, cancellationToken);
-        var root = rootSet.Roots.FirstOrDefault(r => r.Key == rootKey) ?? throw new ArgumentException($"no entry point {rootKey}", nameof(rootKey));
-        return new FindingBuilder(graph, new LockAnalysis(graph, maxDepth, cancellationToken), rootSet, maxDepth).For(root);
+        return result;
     }
 
     /// <summary>The analysis of code already loaded (tests load a fixture once and analyse it under several options).</summary>
@@ -78,9 +67,11 @@ public static class Scanner
         var locks = new LockAnalysis(graph, options.MaxDepth, cancellationToken);
         var builder = new FindingBuilder(graph, locks, rootSet, options.MaxDepth);
         var (findings, suppressed) = builder.Build(progress, cancellationToken);
-        // Worst first: severity, then how many entry points reach the site, then where it is.
+        // Worst first: severity; then what runs on every request before what runs once (a singleton's constructor
+        // reached from hundreds of endpoints still runs once); then how many request paths reach it, how many entry
+        // points in all, and where it is.
         IEnumerable<Finding> Ordered(IEnumerable<Finding> list) => list
-            .OrderByDescending(f => f.Severity).ThenByDescending(f => f.Roots.Count)
+            .OrderByDescending(f => f.Severity).ThenBy(f => f.RunsOnce).ThenByDescending(f => f.RequestRoots).ThenByDescending(f => f.Roots.Count)
             .ThenBy(f => f.Site.File, StringComparer.Ordinal).ThenBy(f => f.Site.Line).ThenBy(f => f.Site.Column).ThenBy(f => f.Id, StringComparer.Ordinal);
         return new ScanResult(
             code.Input,
@@ -94,7 +85,7 @@ public static class Scanner
             loadTime,
             options.Time.GetElapsedTime(started))
         {
-            ReadInPart = code.ReadInPart,
+            ReadInPart = PartialReads.WithUnknownCalls(code.ReadInPart, code.Projects, graph.UnknownSites),
             SharedErrors = code.SharedErrors,
             RequestCodeRead = roots.Any(ScanResult.IsRequestRoot),
             Unknown = graph.UnknownCalls,

@@ -66,6 +66,12 @@ public sealed record Finding(
     /// <summary>The reason of an inline <c>// tplab-ignore: reason</c> that suppresses it, or null.</summary>
     public string? Suppression { get; init; }
 
+    /// <summary>From <see cref="Root"/>, the site runs once per process (a singleton built on first use), not on every request.</summary>
+    public bool RunsOnce { get; init; }
+
+    /// <summary>How many of <see cref="Roots"/> are on the request path (endpoints, middleware, filters...), not background work.</summary>
+    public int RequestRoots => Roots.Count(r => PlaceWords.IsRequestPath(r.Root.Place));
+
     /// <summary>Accepted in the baseline: reported, but not counted for --fail-on.</summary>
     public bool Baselined { get; init; }
 

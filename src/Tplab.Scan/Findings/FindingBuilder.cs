@@ -76,6 +76,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
                 Roots = [.. c.Roots.Select(h => new SiteRoot(all[h.Root], h.Severity, h.Depth))],
                 OtherChains = [.. c.Shown.Skip(1).Select(r => new RootChain(all[r], views[(r, facts.Key)].Chain, views[(r, facts.Key)].Reasons))],
                 Suppression = c.Suppressed ? main.Suppression ?? "" : null,
+                RunsOnce = main.RunsOnce,
                 Evidence = main.Dispatch is null ? facts.Evidence : facts.Evidence is null ? main.Dispatch : $"{facts.Evidence}; {main.Dispatch}",
             };
             (c.Suppressed ? suppressed : findings).Add(finding);

@@ -10,6 +10,12 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
     /// <summary>How sure each interface or virtual hop of the chain is: <c>dispatch: IStore.Load to SqlStore.Load (registered in DI)</c>, or null.</summary>
     public string? Dispatch { get; init; }
 
+    /// <summary>
+    /// The code runs once per process, not per request, from this entry point: a singleton built on first use (its
+    /// constructor, or its factory as an entry point). It ranks below what runs on every request at the same severity.
+    /// </summary>
+    public bool RunsOnce { get; init; }
+
     /// <summary>The severity of a site from an entry point, without building the chain: what <see cref="Of"/> would say.</summary>
     public static Severity SeverityOf(EntryPoint root, SiteFacts site, Step step) =>
         site.Call.Kind == BlockingKind.TaskRunOffload ? Severity.Note
@@ -24,6 +30,7 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
         var hops = new List<ChainHop>(path.Count);
         var dispatch = new List<string>();
         var reasons = new List<string>();
+        var runsOnce = root.Place == CodePlace.DiFactory && root.Lifetime == "singleton";
         var context = site.Context;
         if (PlaceWords.IsRequestPath(root.Place))
         {
@@ -45,13 +52,14 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
             }
             if (into.Kind == EdgeKind.Injection && into.Conditional)
             {
+                runsOnce = true;
                 reasons.Add("the singleton is built once, on the first request that needs it (the requests that arrive meanwhile wait for it)");
             }
             else if (into.Conditional)
             {
                 reasons.Add($"in a branch ({path[i - 1].Node.RelativePath}:{CallPosition.Of(into.Site).Line})");
             }
-            if (into.Alternatives > 1)
+            if (RootWalk.Uncertain(into))
             {
                 reasons.Add($"through one of {into.Alternatives} implementations of {into.Via}{(into.Basis is null ? ", a guess" : "")}");
             }
@@ -70,12 +78,26 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
         }
         reasons.AddRange(PlaceReasons(root));
         var severity = site.Call.Kind == BlockingKind.TaskRunOffload ? Severity.Note : reasons.Count > 0 ? Severity.Warning : Severity.Error;
-        var advice = BlockingAdvice.For(site.Call, root.Place, context, site.AdviceMethod ?? site.In.ShortName, root.Node.ShortName);
+        var method = site.AdviceMethod ?? site.In.ShortName;
+        var advice = AlreadyAsync(root)
+            // "Make the action async" to an action that already is would send the team to the wrong method: the fix is
+            // where the blocking call is, and the synchronous methods between it and the entry point.
+            ? BlockingAdvice.For(site.Call, CodePlace.Unknown, context, method)
+                + (path.Count > 1 ? $" {root.Node.ShortName} is already async: make the methods between it and {method} async with it." : "")
+            : BlockingAdvice.For(site.Call, root.Place, context, method, root.Node.ShortName);
         return new RootView(root, severity, hops, context, reasons, advice, InlineIgnore.Find(path, site.Site))
         {
             Dispatch = dispatch.Count > 0 ? "dispatch: " + string.Join("; ", dispatch) : null,
+            RunsOnce = runsOnce,
         };
     }
+
+    // An entry point whose own method already returns a task (an async action, handler or hub method): the place's
+    // usual advice, to make it async, would not apply. Places whose advice is about their kind (a filter's interface,
+    // a factory, a timer) keep it.
+    private static bool AlreadyAsync(EntryPoint root) =>
+        root.Place is CodePlace.MvcAction or CodePlace.MinimalApi or CodePlace.Hub or CodePlace.RazorPage
+        && (root.Node.Symbol.IsAsync || root.Node.Symbol.ReturnType.Name is "Task" or "ValueTask");
 
     private static IEnumerable<string> PlaceReasons(EntryPoint root) => root.Place switch
     {

@@ -35,6 +35,12 @@ internal sealed class RootWalk
 
     public Step this[CodeNode node] => _best[_first[node]];
 
+    /// <summary>
+    /// Whether an edge may not be taken on a given call: one of several implementations, unless DI's registrations pick
+    /// one when the app starts (then every call of that deployment takes it).
+    /// </summary>
+    public static bool Uncertain(Edge edge) => edge.Alternatives > 1 && !DispatchTargets.ChosenAtStartup(edge.Basis);
+
     public static RootWalk From(EntryPoint root, CallGraph graph, RootSet roots, int maxDepth)
     {
         var walk = new RootWalk(root);
@@ -68,7 +74,7 @@ internal sealed class RootWalk
                     : graph.Facts(node).Edges;
             foreach (var edge in state.Types is null ? edges : Narrowed(edges, state.Types))
             {
-                var cost = step.Cost + (edge.Conditional || edge.Alternatives > 1 ? 1 : 0);
+                var cost = step.Cost + (edge.Conditional || Uncertain(edge) ? 1 : 0);
                 var next = new WalkState(edge.Target, Instantiation.Across(state.Types, edge, graph));
                 if (best.TryGetValue(next, out var known) && (known.Cost < cost || (known.Cost == cost && known.Depth <= step.Depth + 1)))
                 {

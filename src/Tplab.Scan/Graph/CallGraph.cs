@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using Microsoft.CodeAnalysis;
 using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Graph;
@@ -21,7 +22,10 @@ internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
     public int NodesRead => _facts.Count;
 
     /// <summary>Calls source could not resolve in the bodies read (distinct places).</summary>
-    public int UnknownCalls => _facts.Values.SelectMany(f => f.Value.Unknown).Distinct().Count();
+    public int UnknownCalls => UnknownSites.Count;
+
+    /// <summary>Where those calls are, each once (a scan names the projects that hold them as read in part).</summary>
+    public IReadOnlyList<Location> UnknownSites => [.. _facts.Values.SelectMany(f => f.Value.Unknown).Distinct()];
 
     public NodeFacts Facts(CodeNode node) =>
         _facts.GetOrAdd(node, n => new Lazy<NodeFacts>(() => BodyWalker.Walk(index, rules, n, () => Interlocked.Increment(ref _lockIds)))).Value;

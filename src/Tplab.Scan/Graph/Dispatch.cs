@@ -8,6 +8,12 @@ internal sealed record DispatchTargets(List<CodeNode> Nodes, string? Basis)
 {
     public const string Registered = "registered in DI";
     public const string ReceiverType = "the receiver's type";
+
+    /// <summary>DI's registrations choose one when the app starts (configuration, environment): each deployment runs one on every call.</summary>
+    public const string Configured = "registered in DI, one chosen at startup by configuration";
+
+    /// <summary>Whether an edge's implementations are alternatives of one deployment's choice, not a guess among several per call.</summary>
+    public static bool ChosenAtStartup(string? basis) => basis?.Contains(Configured, StringComparison.Ordinal) == true;
 }
 
 /// <summary>
@@ -63,7 +69,7 @@ internal static class Dispatch
         if (basis is null && receiverType is not null && candidates.Count > 0 && index.Services.PossibleTypes(receiverType) is { } possible)
         {
             candidates = [.. candidates.Where(c => possible.Any(p => Runs(p, definition, c)))];
-            basis = DispatchTargets.Registered;
+            basis = index.Services.ChosenAtStartup(receiverType) ? DispatchTargets.Configured : DispatchTargets.Registered;
         }
         return new([.. candidates.Select(c => index.NodeFor(c)).OfType<CodeNode>().Distinct()], basis);
     }

@@ -1,5 +1,6 @@
 using System.Collections.Immutable;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
 using Tplab.Scan.Rules;
 
@@ -29,6 +30,13 @@ internal sealed class ServiceRegistration(INamedTypeSymbol service, string? life
     /// <summary>Source cannot tell what it hands out (a factory returning an interface, a type in a variable).</summary>
     public bool Open { get; set; }
 
+    /// <summary>
+    /// The implementation is one of several chosen when the app starts: the registration sits under an <c>if</c>, a
+    /// <c>switch</c> or a <c>?:</c> (on configuration, the environment), or its factory picks one by such a condition.
+    /// Each deployment runs one of them on every call, not one call in N.
+    /// </summary>
+    public bool Chosen { get; set; }
+
     /// <summary>The type DI builds by calling its constructor, for a type registration.</summary>
     public INamedTypeSymbol? Constructed { get; set; }
 
@@ -52,7 +60,7 @@ internal sealed class ServiceRegistration(INamedTypeSymbol service, string? life
         {
             return null;
         }
-        var entry = new ServiceRegistration(service, LifetimeOf(method, arguments));
+        var entry = new ServiceRegistration(service, LifetimeOf(method, arguments)) { Chosen = UnderCondition(syntax) };
         var implementation = typeArguments.FirstOrDefault(p => p.First.Name == "TImplementation").Second as INamedTypeSymbol
             ?? TypeOf(Argument(arguments, "implementationType"));
         var instance = Ops.Unwrap(Argument(arguments, "implementationInstance"));
@@ -100,7 +108,15 @@ internal sealed class ServiceRegistration(INamedTypeSymbol service, string? life
         value = Ops.Unwrap(value) ?? value;
         switch (value)
         {
+            case ISwitchExpressionOperation s when depth < 4:
+                entry.Chosen = true;
+                foreach (var arm in s.Arms)
+                {
+                    ReadValue(arm.Value, entry, body, depth + 1);
+                }
+                return;
             case IConditionalOperation c when depth < 4:
+                entry.Chosen = true;
                 ReadValue(c.WhenTrue, entry, body, depth + 1);
                 if (c.WhenFalse is not null)
                 {
@@ -134,6 +150,24 @@ internal sealed class ServiceRegistration(INamedTypeSymbol service, string? life
         {
             entry.Open = true;
         }
+    }
+
+    // Under a branch of the method that registers it: an if (either side), a switch section or arm, a ?: side.
+    private static bool UnderCondition(SyntaxNode syntax)
+    {
+        foreach (var node in syntax.Ancestors())
+        {
+            switch (node)
+            {
+                case IfStatementSyntax or ElseClauseSyntax or SwitchSectionSyntax or SwitchExpressionArmSyntax:
+                    return true;
+                case ConditionalExpressionSyntax c when c.Condition.Span.End <= syntax.SpanStart:
+                    return true;
+                case MemberDeclarationSyntax or LocalFunctionStatementSyntax or AnonymousFunctionExpressionSyntax:
+                    return false;
+            }
+        }
+        return false;
     }
 
     // AddSingleton, ServiceDescriptor.Scoped, Describe(..., ServiceLifetime.Transient): singleton, scoped or transient.

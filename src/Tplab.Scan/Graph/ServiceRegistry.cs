@@ -98,6 +98,14 @@ internal sealed class ServiceRegistry
         _byType.GetValueOrDefault(SymbolNames.MetadataName(service)) ?? [];
 
     /// <summary>
+    /// Whether what DI hands out for <paramref name="type"/> is picked when the app starts (every registration of it
+    /// under a condition, or a factory choosing by one): each deployment runs one implementation on every call.
+    /// </summary>
+    public bool ChosenAtStartup(INamedTypeSymbol type) =>
+        _services.TryGetValue(SymbolNames.MetadataName(type), out var service) && !service.Open && !service.Unchosen
+        && service.Implementations.Count + service.Aliases.Count > 0;
+
+    /// <summary>
     /// The concrete types an object of static type <paramref name="type"/> can be when it came from DI or from the
     /// solution's own <c>new</c>; null when nothing narrows it (not registered, or open).
     /// </summary>
@@ -179,6 +187,10 @@ internal sealed class ServiceRegistry
         entry.Implementations.AddRange(registration.Implementations);
         entry.Aliases.AddRange(registration.Aliases);
         entry.Open |= registration.Open;
+        if (registration.Implementations.Count + registration.Aliases.Count > 0)
+        {
+            entry.Unchosen |= !registration.Chosen;
+        }
         if (registration.Constructed is { } type && registration.Lifetime is { } lifetime)
         {
             ByType(registration.Service, type, lifetime);
@@ -299,5 +311,8 @@ internal sealed class ServiceRegistry
         public List<INamedTypeSymbol> Aliases { get; } = [];
 
         public bool Open { get; set; }
+
+        /// <summary>A registration of it stands whatever the configuration: not every implementation is a startup choice.</summary>
+        public bool Unchosen { get; set; }
     }
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Microsoft.CodeAnalysis;
 
 namespace Tplab.Scan.Loading;
 
@@ -56,6 +57,36 @@ internal sealed class PartialReads
         }
         return new PartialReads(list, shared);
     }
+
+    /// <summary>
+    /// <paramref name="readInPart"/> with every project whose code on the paths followed holds calls source could not
+    /// resolve (<paramref name="unknown"/>, where they are): counted in its line, and the project named as read in part
+    /// when nothing else had named it (restored, no MSBuild error, yet a reference did not resolve).
+    /// </summary>
+    public static IReadOnlyList<SkippedProject> WithUnknownCalls(IReadOnlyList<SkippedProject> readInPart, IReadOnlyList<LoadedProject> projects, IReadOnlyList<Location> unknown)
+    {
+        var byFile = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (var project in projects)
+        {
+            foreach (var document in project.Project.Documents)
+            {
+                if (document.FilePath is { } file)
+                {
+                    byFile.TryAdd(file, project.Name);
+                }
+            }
+        }
+        var counts = unknown.Select(l => l.SourceTree?.FilePath is { } f && byFile.TryGetValue(f, out var name) ? name : null).OfType<string>()
+            .GroupBy(n => n, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
+        var list = readInPart.Select(p => counts.TryGetValue(p.Name, out var n) ? p with { Reason = p.Reason + "; " + Calls(n) } : p).ToList();
+        foreach (var project in projects.Where(p => counts.ContainsKey(p.Name) && !readInPart.Any(r => r.Name == p.Name)))
+        {
+            list.Add(new SkippedProject(project.Name, Calls(counts[project.Name]) + " (a reference that did not resolve)"));
+        }
+        return list;
+    }
+
+    private static string Calls(int count) => string.Create(CultureInfo.InvariantCulture, $"{count} unresolved call(s) on the paths followed");
 
     private static string Unresolved(IReadOnlyList<string> names) => names.Count <= 3
         ? $"{string.Join(", ", names)} unresolved"

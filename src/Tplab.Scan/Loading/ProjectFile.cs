@@ -3,7 +3,7 @@ using System.Xml.Linq;
 
 namespace Tplab.Scan.Loading;
 
-/// <summary>What tplab reads from a project file before MSBuild loads it: whether it is C#, a test project, and restored.</summary>
+/// <summary>What tplab reads from a project file before MSBuild loads it: whether it is C# and whether it is a test project (where its restore output is, <see cref="RestoreState"/> asks MSBuild).</summary>
 public sealed record ProjectFile(string Path)
 {
     // The packages that make a project a test project, whatever its name or folder.
@@ -45,9 +45,6 @@ public sealed record ProjectFile(string Path)
                 .Any(p => TestPackages.Contains(p, StringComparer.OrdinalIgnoreCase));
         }
     }
-
-    /// <summary>Whether <c>dotnet restore</c> has run: obj/project.assets.json exists (the SDK's default place).</summary>
-    public bool IsRestored => File.Exists(System.IO.Path.Combine(System.IO.Path.GetDirectoryName(Path)!, "obj", "project.assets.json"));
 
     private XElement? Read()
     {

@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using System.Globalization;
-using System.Text.Json;
 using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.MSBuild;
@@ -22,6 +21,8 @@ internal static partial class WorkspaceLoader
 
     public static async Task<LoadedCode> LoadAsync(ScanInput input, ScanOptions options, IScanProgress progress, CancellationToken cancellationToken)
     {
+        // An SDK global.json pins but this machine lacks fails every project, and the build host with them: said first, once.
+        await SdkCheck.EnsureResolvableAsync(input.Root, cancellationToken).ConfigureAwait(false);
         var listed = input.Solution is { } sln ? await SolutionFile.ProjectsAsync(sln, cancellationToken).ConfigureAwait(false) : input.Projects;
         var files = listed.Distinct(StringComparer.Ordinal).Select(p => new ProjectFile(p)).ToList();
         var skipped = new List<SkippedProject>();
@@ -44,12 +45,8 @@ internal static partial class WorkspaceLoader
                 : $"no C# project to scan in {input.DisplayName}");
         }
 
-        var unrestored = toLoad.Where(f => !f.IsRestored).ToList();
-        if (unrestored.Count > 0 && options.Restore)
-        {
-            await RestoreAsync(input, unrestored, progress, cancellationToken).ConfigureAwait(false);
-            unrestored = [.. unrestored.Where(f => !f.IsRestored)];
-        }
+        using var target = LoadTarget.For(input, files, toLoad);
+        var unrestored = await RestoreAsync(input, target, toLoad, options.Restore, progress, cancellationToken).ConfigureAwait(false);
 
         var failures = new ConcurrentDictionary<string, List<string>>(StringComparer.Ordinal);
         var workspace = MSBuildWorkspace.Create();
@@ -57,7 +54,7 @@ internal static partial class WorkspaceLoader
         {
             workspace.RegisterWorkspaceFailedHandler(e => NoteFailure(e.Diagnostic, failures));
             var loadProgress = new LoadProgress(progress, toLoad.Count);
-            await OpenAsync(workspace, input, files, toLoad, loadProgress, cancellationToken).ConfigureAwait(false);
+            await OpenAsync(workspace, target, loadProgress, cancellationToken).ConfigureAwait(false);
             var toCompile = new List<Project>();
             var seen = new HashSet<string>(StringComparer.Ordinal);
             foreach (var project in workspace.CurrentSolution.Projects.Where(p => p.Language == LanguageNames.CSharp))
@@ -120,32 +117,21 @@ internal static partial class WorkspaceLoader
         }
     }
 
-    private static async Task OpenAsync(MSBuildWorkspace workspace, ScanInput input, IReadOnlyList<ProjectFile> all, IReadOnlyList<ProjectFile> toLoad, LoadProgress progress, CancellationToken cancellationToken)
+    private static async Task OpenAsync(MSBuildWorkspace workspace, LoadTarget target, LoadProgress progress, CancellationToken cancellationToken)
     {
-        string? temp = null;
         // Roslyn starts MSBuild's build host itself; a watchdog per host ends it if tplab is killed mid-load.
         using var guard = ChildGuard.Start(args => args.Any(a => a.Contains(BuildHostName, StringComparison.Ordinal)), TimeSpan.FromMilliseconds(10));
         try
         {
-            if (toLoad.Count == 1)
+            // WaitAsync: Roslyn does not watch the token while it waits for a build host to connect.
+            if (target.IsProject)
             {
-                // WaitAsync: Roslyn does not watch the token while it waits for a build host to connect.
-                await workspace.OpenProjectAsync(toLoad[0].Path, progress, cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
-                return;
-            }
-            string solution;
-            if (input.Solution is { } sln && toLoad.Count == all.Count && !sln.EndsWith(".slnf", StringComparison.OrdinalIgnoreCase))
-            {
-                solution = sln;
+                await workspace.OpenProjectAsync(target.Path, progress, cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
             }
             else
             {
-                temp = Directory.CreateTempSubdirectory("tplab-scan-").FullName;
-                solution = input.Solution is { } original && !original.EndsWith(".slnf", StringComparison.OrdinalIgnoreCase)
-                    ? WriteFilter(temp, original, toLoad)
-                    : WriteSolution(temp, toLoad);
+                await workspace.OpenSolutionAsync(target.Path, progress, cancellationToken: cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
             }
-            await workspace.OpenSolutionAsync(solution, progress, cancellationToken: cancellationToken).WaitAsync(cancellationToken).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -158,75 +144,46 @@ internal static partial class WorkspaceLoader
             throw new TplabException(ExitCodes.Environment,
                 $"MSBuild's build host could not run ({e.Message.ReplaceLineEndings(" ")}); it ships beside tplab in BuildHost-netcore/ (docs/scan.md)", e);
         }
-        finally
+    }
+
+    // The projects scanned that have no restore output after this step: restored once, all through the one target
+    // (only the projects scanned, never the solution's test projects), unless the same inputs failed to restore before.
+    private static async Task<List<ProjectFile>> RestoreAsync(
+        ScanInput input, LoadTarget target, IReadOnlyList<ProjectFile> toLoad, bool restore, IScanProgress progress, CancellationToken cancellationToken)
+    {
+        var folder = LoadTarget.FolderOf(input);
+        var state = await RestoreState.ReadAsync(target, folder, toLoad, progress, cancellationToken).ConfigureAwait(false);
+        var unrestored = toLoad.Where(f => !state.IsRestored(f)).ToList();
+        if (unrestored.Count == 0 || !restore)
         {
-            if (temp is not null)
-            {
-                Directory.Delete(temp, recursive: true);
-            }
+            return unrestored;
         }
-    }
-
-    // A solution filter keeps the user's solution as the solution MSBuild sees ($(SolutionDir) stays theirs).
-    private static string WriteFilter(string folder, string solution, IReadOnlyList<ProjectFile> projects)
-    {
-        var path = Path.Combine(folder, "scan.slnf");
-        var slnFolder = Path.GetDirectoryName(solution)!;
-        using (var file = AtomicFile.Create(path))
-        {
-            using (var json = new Utf8JsonWriter(((StreamWriter)file.Writer).BaseStream, new JsonWriterOptions { Indented = true }))
-            {
-                json.WriteStartObject();
-                json.WriteStartObject("solution");
-                json.WriteString("path", solution);
-                json.WriteStartArray("projects");
-                foreach (var p in projects)
-                {
-                    json.WriteStringValue(Path.GetRelativePath(slnFolder, p.Path));
-                }
-                json.WriteEndArray();
-                json.WriteEndObject();
-                json.WriteEndObject();
-            }
-            file.Commit();
-        }
-        return path;
-    }
-
-    // Projects found in a folder have no solution: a temporary one lists them so they load together.
-    private static string WriteSolution(string folder, IReadOnlyList<ProjectFile> projects)
-    {
-        var path = Path.Combine(folder, "scan.slnx");
-        AtomicFile.Write(path, w =>
-        {
-            w.WriteLine("<Solution>");
-            foreach (var p in projects)
-            {
-                w.WriteLine($"  <Project Path=\"{System.Security.SecurityElement.Escape(p.Path)}\" />");
-            }
-            w.WriteLine("</Solution>");
-        });
-        return path;
-    }
-
-    private static async Task RestoreAsync(ScanInput input, IReadOnlyList<ProjectFile> unrestored, IScanProgress progress, CancellationToken cancellationToken)
-    {
-        // One restore of the solution restores every project in it; a folder's projects are restored one by one.
-        var targets = input.Solution is { } sln && !sln.EndsWith(".slnf", StringComparison.OrdinalIgnoreCase) ? [sln] : unrestored.Select(u => u.Path).ToList();
         var names = unrestored.Count <= 4
             ? string.Join(", ", unrestored.Select(u => u.Name))
             : string.Join(", ", unrestored.Take(3).Select(u => u.Name)) + string.Create(CultureInfo.InvariantCulture, $" and {unrestored.Count - 3} more");
-        progress.Line(string.Create(CultureInfo.InvariantCulture,
-            $"tplab scan: restoring {unrestored.Count} project(s) that have no restore output ({names}): {string.Join("; ", targets.Select(Restorer.CommandFor))}"));
-        foreach (var target in targets)
+        var memory = RestoreMemory.FileFor(unrestored);
+        if (RestoreMemory.Failed(memory) is { } before)
         {
-            progress.Status($"restoring {Path.GetFileName(target)}...");
-            var failed = await Restorer.RestoreAsync(target, cancellationToken).ConfigureAwait(false);
-            if (failed is not null)
+            progress.Line(string.Create(CultureInfo.InvariantCulture,
+                $"tplab scan: not restoring {unrestored.Count} project(s) ({names}): their restore failed before with these same files ({SkippedProject.OneLine([before], 120)}); analysing without their packages (delete {memory} to try again)"));
+            return unrestored;
+        }
+        var command = target.IsTemporary
+            ? string.Create(CultureInfo.InvariantCulture, $"dotnet restore -nodeReuse:false of the {toLoad.Count} project(s) scanned")
+            : Restorer.CommandFor(target.Path);
+        progress.Line(string.Create(CultureInfo.InvariantCulture, $"tplab scan: restoring {unrestored.Count} project(s) that have no restore output ({names}): {command}"));
+        progress.Status($"restoring {names}...");
+        var failed = await Restorer.RestoreAsync(target.Path, folder, cancellationToken).ConfigureAwait(false);
+        unrestored = [.. unrestored.Where(f => !state.IsRestored(f))];
+        if (failed is not null)
+        {
+            progress.Line($"tplab scan: the restore failed ({failed}); analysing without its packages");
+            if (unrestored.Count > 0)
             {
-                progress.Line($"tplab scan: restore of {Path.GetFileName(target)} failed ({failed}); analysing without its packages");
+                RestoreMemory.Remember(RestoreMemory.FileFor(unrestored), failed);
             }
         }
+        return unrestored;
     }
 
     private static SkippedProject Failed(string name, string prefix, List<string> errors) =>

@@ -7,9 +7,6 @@ public static class ScanFormats
 {
     public static FormatCatalogue<IScanFormat> Catalogue { get; } = new(new ScanTextFormat(), new ScanJsonFormat(), new SarifFormat());
 
-    /// <summary>Every format, the default first.</summary>
-    public static IReadOnlyList<IScanFormat> All => Catalogue.All;
-
     public static string Names => Catalogue.Names;
 
     /// <summary>The format called <paramref name="name"/> (any case); a usage error naming the known ones otherwise.</summary>

@@ -1,7 +1,10 @@
 using Tplab.Scan;
 using Tplab.Scan.Config;
 using Tplab.Scan.Findings;
+using Tplab.Scan.Graph;
 using Tplab.Scan.Loading;
+using Tplab.Scan.Roots;
+using Tplab.Scan.Rules;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Scan;
@@ -32,7 +35,15 @@ public sealed class ShopScan : IAsyncLifetime
         Scanner.Analyse(Code, new ScanOptions { Path = Folder }, config ?? Config, baseline ?? new Baseline(), SilentProgress.Instance, TimeSpan.Zero, CancellationToken.None);
 
     /// <summary>The sites <paramref name="rootKey"/> reaches, each with that entry point's own chain (a report shows only the worst one's).</summary>
-    public IReadOnlyList<Finding> From(string rootKey) => Scanner.From(Code, Config, rootKey, 40, CancellationToken.None);
+    /// <remarks>The builder the scan runs, given that one entry point, as the rules' tests give it theirs (<c>Snippet</c>).</remarks>
+    public IReadOnlyList<Finding> From(string rootKey)
+    {
+        var index = new SourceIndex(Code);
+        var graph = new CallGraph(index, new BlockingRules(Config.Entries(), new Callers(index)));
+        var roots = RootFinder.Find(index, CancellationToken.None);
+        var root = roots.Roots.Single(r => r.Key == rootKey);
+        return new FindingBuilder(graph, new LockAnalysis(graph, 40, CancellationToken.None), roots, 40).For(root);
+    }
 
     public Task DisposeAsync()
     {

@@ -73,6 +73,54 @@ public sealed class WorkspaceLoaderTests
     }
 
     [Fact]
+    public async Task Scan_DirectoryBuildPropsMovesObj_RestoresOnceAndReadsInFull()
+    {
+        // The restore output is where MSBuild's ProjectAssetsFile says (artifacts/obj/Api/), not Api/obj/.
+        var folder = Directory.CreateTempSubdirectory("tplab-scan-moved-").FullName;
+        try
+        {
+            Copy(Path.Combine(RepoPaths.Root, "tests", "scan-fixtures", "MovedObj"), folder);
+            var first = new RecordingProgress();
+            var result = await Scanner.ScanAsync(new ScanOptions { Path = folder }, first, CancellationToken.None);
+            Assert.Empty(result.ReadInPart);
+            Assert.Contains(result.Findings, f => f.Call.Name == "Thread.Sleep" && f.Root.Key == "GET /report");
+            Assert.True(File.Exists(Path.Combine(folder, "artifacts", "obj", "Api", "project.assets.json")));
+            Assert.False(Directory.Exists(Path.Combine(folder, "Api", "obj")));
+
+            var second = new RecordingProgress();
+            result = await Scanner.ScanAsync(new ScanOptions { Path = folder }, second, CancellationToken.None);
+            Assert.DoesNotContain(second.Lines, l => l.Contains("restor", StringComparison.Ordinal));
+            Assert.Empty(result.ReadInPart);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Scan_GlobalJsonPinsAMissingSdk_OneLineExit3BeforeLoading()
+    {
+        var folder = NewApi();
+        try
+        {
+            File.WriteAllText(Path.Combine(folder, "global.json"), """{ "sdk": { "version": "9.0.999", "rollForward": "disable" } }""");
+            var progress = new RecordingProgress();
+            var error = await Assert.ThrowsAsync<TplabException>(() => Scanner.ScanAsync(new ScanOptions { Path = folder }, progress, CancellationToken.None));
+            Assert.Equal(ExitCodes.Environment, error.ExitCode);
+            Assert.StartsWith(Path.Combine(folder, "global.json") + " asks for the .NET SDK 9.0.999, which is not installed (installed: ", error.Message, StringComparison.Ordinal);
+            Assert.DoesNotContain('\n', error.Message);
+            // Before any restore or load.
+            Assert.Empty(progress.Lines);
+            Assert.False(Directory.Exists(Path.Combine(folder, "obj")));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task Scan_TestProjectAlone_NeedsIncludeTests()
     {
         var tests = Path.Combine(ShopScan.Folder, "Shop.Web.Tests", "Shop.Web.Tests.csproj");
@@ -82,6 +130,17 @@ public sealed class WorkspaceLoaderTests
 
         var result = await Scanner.ScanAsync(new ScanOptions { Path = tests, IncludeTests = true }, new RecordingProgress(), CancellationToken.None);
         Assert.Contains(result.Findings, f => f.Roots.Any(r => r.Root.Key == "GET /fake-partner") && f.Call.Name == "Thread.Sleep");
+    }
+
+    private static void Copy(string from, string to)
+    {
+        foreach (var file in Directory.EnumerateFiles(from, "*", SearchOption.AllDirectories)
+            .Where(f => !f.Contains("/obj/", StringComparison.Ordinal) && !f.Contains("/artifacts/", StringComparison.Ordinal) && !f.Contains("/bin/", StringComparison.Ordinal)))
+        {
+            var target = Path.Combine(to, Path.GetRelativePath(from, file));
+            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+            File.Copy(file, target);
+        }
     }
 
     private static string NewApi()

@@ -1,0 +1,42 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.Text;
+using Tplab.Scan.Loading;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Scan.Loading;
+
+/// <summary>A project whose calls did not all resolve is read in part, counted, even when it restored without an error.</summary>
+[ParallelSafe]
+public sealed class PartialReadsTests
+{
+    [Fact]
+    public void WithUnknownCalls_RestoredProjectWithUnresolvedCalls_IsReadInPartWithTheCount()
+    {
+        using var workspace = new AdhocWorkspace();
+        var (api, apiTree) = Project(workspace, "Api", "class A { void M() { Missing.Call(); Missing.Other(); } }");
+        var (data, _) = Project(workspace, "Data", "class B { }");
+        var (web, webTree) = Project(workspace, "Web", "class C { void M() { Gone.Call(); } }");
+        var projects = new[] { api, data, web };
+        // Web was already read in part (not restored): its line gets the count too.
+        var earlier = new[] { new SkippedProject("Web", "not restored") };
+        var unknown = new[] { Location.Create(apiTree, new TextSpan(20, 4)), Location.Create(apiTree, new TextSpan(36, 4)), Location.Create(webTree, new TextSpan(20, 4)) };
+
+        var inPart = PartialReads.WithUnknownCalls(earlier, projects, unknown);
+
+        Assert.Equal(["Web: not restored; 1 unresolved call(s) on the paths followed", "Api: 2 unresolved call(s) on the paths followed (a reference that did not resolve)"],
+            inPart.Select(p => p.ToString()));
+    }
+
+    private static (LoadedProject Project, SyntaxTree Tree) Project(AdhocWorkspace workspace, string name, string code)
+    {
+        var id = ProjectId.CreateNewId();
+        var solution = workspace.CurrentSolution
+            .AddProject(ProjectInfo.Create(id, VersionStamp.Default, name, name, LanguageNames.CSharp, filePath: $"/src/{name}/{name}.csproj"))
+            .AddDocument(DocumentId.CreateNewId(id), "Code.cs", SourceText.From(code), filePath: $"/src/{name}/Code.cs");
+        workspace.TryApplyChanges(solution);
+        var project = workspace.CurrentSolution.GetProject(id)!;
+        var compilation = project.GetCompilationAsync().GetAwaiter().GetResult()!;
+        return (new LoadedProject(project, compilation, []), compilation.SyntaxTrees.Single());
+    }
+}
