@@ -30,7 +30,7 @@ public sealed class FixProofTests
             var ids = FixSelection.Targets(before.Findings).Select(t => t.Id).ToList();
             Assert.NotEmpty(ids);
 
-            var (code, report) = await RunAsync(new FixOptions { Path = app, Apply = true, Format = "json" });
+            var (code, report) = await RunAsync(new FixOptions { Path = app, Apply = true, Force = true, Format = "json" });
             Assert.True(code == ExitCodes.Ok, report);
             Assert.Contains("\"status\": \"fixed\"", report, StringComparison.Ordinal);
             var service = File.ReadAllText(Path.Combine(app, "OrderService.cs"));
@@ -70,7 +70,7 @@ public sealed class FixProofTests
             await apply.WaitForExitAsync();
             Assert.True(apply.ExitCode == 0, "git apply: " + error);
 
-            Assert.Equal(ExitCodes.Ok, (await RunAsync(new FixOptions { Path = Path.Combine(applied, "Tplab.OrdersService"), Apply = true })).Code);
+            Assert.Equal(ExitCodes.Ok, (await RunAsync(new FixOptions { Path = Path.Combine(applied, "Tplab.OrdersService"), Apply = true, Force = true })).Code);
             foreach (var file in new[] { "OrderService.cs", "Program.cs" })
             {
                 Assert.Equal(File.ReadAllBytes(Path.Combine(applied, "Tplab.OrdersService", file)), File.ReadAllBytes(Path.Combine(patched, "Tplab.OrdersService", file)));
