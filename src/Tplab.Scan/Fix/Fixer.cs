@@ -257,6 +257,11 @@ public static class Fixer
                         : "the blocking call is not an expression tplab can rewrite at this place", [], [], [], []);
                     continue;
                 }
+                if (InactiveBranches.Reason(node, t.First.Call) is { } inactive)
+                {
+                    outcomes[t.Id] = Outcome(t, FixStatus.Refused, inactive, [], [], [], []);
+                    continue;
+                }
                 var mark = new SyntaxAnnotation(SiteMark, t.Id);
                 marks[node] = mark;
                 sites[t.Id] = (document.Id, mark);
