@@ -26,6 +26,9 @@ public static class Scanner
         var started = options.Time.GetTimestamp();
         using var code = await WorkspaceLoader.LoadAsync(input, options, progress, cancellationToken).ConfigureAwait(false);
         var loaded = options.Time.GetElapsedTime(started);
+        // What the load read (sibling projects' sources, imported props, the config) is never an output.
+        ScanInputs.CheckOutputs([("--output", options.Output), ("--write-baseline", options.WriteBaseline), ("--plan", options.PlanFile)], code,
+            [("the config read", File.Exists(configPath) ? configPath : null), ("the --baseline read", options.BaselineFile)]);
         foreach (var skipped in code.Skipped)
         {
             progress.Line($"tplab scan: skipped {skipped}");

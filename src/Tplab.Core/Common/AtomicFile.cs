@@ -129,6 +129,20 @@ public sealed class AtomicFile : IDisposable
         }
     }
 
+    /// <summary>
+    /// Gives the file <paramref name="mode"/> before it appears (set on the temporary file, so no reader ever sees the
+    /// new content with the default mode: a 600 file never becomes world-readable, not even for a moment).
+    /// </summary>
+    [System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
+    public void SetMode(UnixFileMode mode)
+    {
+        ObjectDisposedException.ThrowIf(_done, this);
+        if (_temp is not null)
+        {
+            File.SetUnixFileMode(_temp, mode);
+        }
+    }
+
     /// <summary>Flushes, closes and renames the temporary file over <see cref="Path"/>.</summary>
     public void Commit()
     {

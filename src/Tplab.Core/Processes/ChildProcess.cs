@@ -230,10 +230,16 @@ public sealed class ChildProcess : IAsyncDisposable
         LineReceived?.Invoke(line);
     }
 
+    // How long the output of an exited child may take to reach its end.
+    private static readonly TimeSpan OutputDrain = TimeSpan.FromSeconds(5);
+
     private void OnExited()
     {
-        // Let the last output lines arrive before anyone reads RecentOutput.
-        _process.WaitForExit();
+        // Let the last output lines arrive before anyone reads RecentOutput, for a bounded time: something the child
+        // started in a session of its own may hold the pipe open long after it exited (a --verify command that left a
+        // daemon), and this runs on the thread that asked HasExited, which would then wait for that daemon.
+        // (WaitForExit with a timeout does not wait for the output at all: the unbounded one, waited for with a bound.)
+        Task.Run(() => _process.WaitForExit()).Wait(OutputDrain);
         _exitCode = SafeExitCode();
         _watchdog?.Dispose();
         _exited.TrySetResult();

@@ -7,14 +7,17 @@ namespace Tplab.Scan.Findings;
 
 /// <summary>
 /// Findings a team accepts for now (<c>--baseline FILE</c>, written by <c>--write-baseline FILE</c>): keyed by site (the
-/// finding's id: user method, blocking call, which of that method's calls of that name), never by line or entry point,
-/// so edits elsewhere and route changes do not break it. Schema 1 files (keyed by entry point too) are still read: an
-/// entry accepts its method's calls of that name, whatever the entry point. Read and written by this type only.
+/// finding's id: project, user method, blocking call, which of that method's calls of that name), never by line or entry
+/// point, so edits elsewhere and route changes do not break it. Older files are still read: schema 2 (ids without the
+/// project) matches each entry by the id as it was then (<see cref="FindingId.WithoutProject"/>), so it accepts that
+/// site in every project that declares the method, as it did; schema 1 (keyed by entry point too) accepts its
+/// method's calls of that name, whatever the entry point. <c>--write-baseline</c> writes schema 3. Read and written by
+/// this type only.
 /// </summary>
 public sealed record Baseline
 {
-    /// <summary>Bumped when a field changes meaning (2: keyed by site, not by entry point).</summary>
-    public const int CurrentSchema = 2;
+    /// <summary>Bumped when a field changes meaning (2: keyed by site, not by entry point; 3: the id names the project).</summary>
+    public const int CurrentSchema = 3;
 
     public int Schema { get; init; } = CurrentSchema;
 
@@ -23,13 +26,16 @@ public sealed record Baseline
 
     public IReadOnlyList<BaselineKey> Findings { get; init; } = [];
 
-    /// <summary>Whether the baseline accepts <paramref name="key"/>: the same id, or (a schema 1 entry, no id) the same method and call.</summary>
+    /// <summary>
+    /// Whether the baseline accepts <paramref name="key"/>: the same id; in a schema 2 file, the same id as it was
+    /// written then (without the project); in a schema 1 entry (no id), the same method and call.
+    /// </summary>
     public bool Contains(BaselineKey key)
     {
         ArgumentNullException.ThrowIfNull(key);
-        return Findings.Any(k => k.Id.Length > 0
-            ? k.Id == key.Id
-            : k.UserMethod == key.UserMethod && k.BlockingCall == key.BlockingCall);
+        return Findings.Any(k => k.Id.Length == 0 ? k.UserMethod == key.UserMethod && k.BlockingCall == key.BlockingCall
+            : Schema == 2 ? k.Id == key.IdWithoutProject
+            : k.Id == key.Id);
     }
 
     /// <summary>The baseline for <paramref name="findings"/>, sorted so that it diffs well.</summary>
@@ -47,9 +53,9 @@ public sealed record Baseline
             var schema = SchemaOf(text);
             return schema switch
             {
-                CurrentSchema => Complete(JsonNulls.Check(JsonSerializer.Deserialize(text, Json.Baseline) ?? new Baseline())),
+                CurrentSchema or 2 => Complete(JsonNulls.Check(JsonSerializer.Deserialize(text, Json.Baseline) ?? new Baseline())) with { Schema = schema },
                 1 => ReadSchema1(text),
-                _ => throw TplabException.Usage($"{path}: baseline schema {schema} is not one tplab reads (it reads 1 and {CurrentSchema})"),
+                _ => throw TplabException.Usage($"{path}: baseline schema {schema} is not one tplab reads (it reads 1 to {CurrentSchema})"),
             };
         }
         catch (JsonException e)
@@ -103,7 +109,7 @@ public sealed record Baseline
                 keys.Add(new BaselineKey("", method, call));
             }
         }
-        return new Baseline { Schema = CurrentSchema, Findings = [.. keys.Distinct()] };
+        return new Baseline { Schema = 1, Findings = [.. keys.Distinct()] };
     }
 
     private static readonly BaselineJson Json = new(TplabJson.Options(indented: true));

@@ -75,9 +75,21 @@ public sealed record Finding(
     /// <summary>Accepted in the baseline: reported, but not counted for --fail-on.</summary>
     public bool Baselined { get; init; }
 
-    /// <summary>The key a baseline stores: the site (user method, blocking call, which of its calls of that name), never a line or a root.</summary>
-    public BaselineKey Key => new(Id, UserFrame, Call.Name);
+    /// <summary>The id as tplab wrote it before ids named the project (<see cref="FindingId.WithoutProject"/>): how a schema 2 baseline names it (default empty).</summary>
+    public string IdWithoutProject { get; init; } = "";
+
+    /// <summary>The key a baseline stores: the site (project, user method, blocking call, which of its calls of that name), never a line or a root.</summary>
+    public BaselineKey Key => new(Id, UserFrame, Call.Name) { IdWithoutProject = IdWithoutProject };
 }
 
 /// <summary>What identifies a finding across edits: its <see cref="FindingId"/>, with the method and call it is made of for people reading the file.</summary>
-public sealed record BaselineKey(string Id, string UserMethod, string BlockingCall);
+public sealed record BaselineKey(string Id, string UserMethod, string BlockingCall)
+{
+    /// <summary>The finding's id without its project, matched by the entries of a schema 2 baseline; never written (default empty).</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public string IdWithoutProject { get; init; } = "";
+
+    public bool Equals(BaselineKey? other) => other is not null && Id == other.Id && UserMethod == other.UserMethod && BlockingCall == other.BlockingCall;
+
+    public override int GetHashCode() => HashCode.Combine(Id, UserMethod, BlockingCall);
+}

@@ -71,8 +71,10 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
         {
             var facts = c.Reach.Facts;
             var main = views[(c.Shown[0], facts.Key)];
-            var finding = new Finding(FindingId.For(facts.In.FullName, facts.Call.Name, ordinals.Of(facts)), facts.Call, main.Severity, main.Root, main.Chain, main.Context, main.Reasons, main.Advice)
+            var ordinal = ordinals.Of(facts);
+            var finding = new Finding(FindingId.For(ordinals.ProjectOf(facts), facts.In.FullName, facts.Call.Name, ordinal), facts.Call, main.Severity, main.Root, main.Chain, main.Context, main.Reasons, main.Advice)
             {
+                IdWithoutProject = FindingId.WithoutProject(facts.In.FullName, facts.Call.Name, ordinal),
                 Roots = [.. c.Roots.Select(h => new SiteRoot(all[h.Root], h.Severity, h.Depth))],
                 OtherChains = [.. c.Shown.Skip(1).Select(r => new RootChain(all[r], views[(r, facts.Key)].Chain, views[(r, facts.Key)].Reasons))],
                 Suppression = c.Suppressed ? main.Suppression ?? "" : null,

@@ -1,4 +1,6 @@
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.Text;
 using Tplab.Scan.Graph;
 
 namespace Tplab.Scan.Findings;
@@ -30,18 +32,26 @@ internal static class InlineIgnore
     private static string? OnLine(SyntaxTree tree, int line)
     {
         var text = tree.GetText();
-        var same = Reason(text.Lines[line].ToString());
+        var root = tree.GetRoot();
+        var same = InComment(root, text.Lines[line].Span);
         if (same is not null || line == 0)
         {
             return same;
         }
-        var above = text.Lines[line - 1].ToString().Trim();
-        return above.StartsWith("//", StringComparison.Ordinal) ? Reason(above) : null;
+        var above = text.Lines[line - 1];
+        return above.ToString().TrimStart().StartsWith("//", StringComparison.Ordinal) ? InComment(root, above.Span) : null;
     }
+
+    // Only a comment counts (the compiler's trivia): "// tplab-ignore" inside a string literal is text of the program.
+    private static string? InComment(SyntaxNode root, TextSpan line) =>
+        root.DescendantTrivia(line)
+            .Where(t => t.IsKind(SyntaxKind.SingleLineCommentTrivia) && line.Contains(t.SpanStart))
+            .Select(t => Reason(t.ToString()))
+            .FirstOrDefault(r => r is not null);
 
     private static string? Reason(string line)
     {
-        // "// tplab-ignore: reason", whatever precedes the comment (a URL's "//" in a string does not count).
+        // "// tplab-ignore: reason": the marker opens the comment.
         var at = line.IndexOf(Marker, StringComparison.Ordinal);
         if (at < 0 || !line[..at].TrimEnd().EndsWith("//", StringComparison.Ordinal))
         {

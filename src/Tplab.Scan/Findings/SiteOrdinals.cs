@@ -17,6 +17,9 @@ internal sealed class SiteOrdinals(SourceIndex index, SiteCatalogue catalogue)
     private readonly HashSet<SyntaxTree> _trees = [.. index.Trees];
     private readonly ConcurrentDictionary<(string Method, Compilation Project), IReadOnlyList<SiteFacts>> _byMethod = new();
 
+    /// <summary>The project (assembly name) the site's code is compiled in: part of its <see cref="FindingId"/>.</summary>
+    public string ProjectOf(SiteFacts site) => index.CompilationOf(site.In.Syntax.SyntaxTree).AssemblyName ?? "";
+
     public int Of(SiteFacts site)
     {
         // By project too: two projects may declare the same type (copies of one project), and each numbers its own sites.

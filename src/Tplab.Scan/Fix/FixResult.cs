@@ -61,6 +61,9 @@ public sealed record FixResult(string Scanned, string Root, IReadOnlyList<FixOut
         };
     }
 
+    /// <summary>The resolved tree the files were checked to lie in (<see cref="ApplyScope"/>); the patch is relative to it (default null: the git top of <see cref="Root"/>).</summary>
+    public string? PatchRoot { get; init; }
+
     /// <summary>Whether the files were written (<c>--apply</c>).</summary>
     public bool Applied { get; init; }
 
@@ -74,7 +77,7 @@ public sealed record FixResult(string Scanned, string Root, IReadOnlyList<FixOut
     {
         get
         {
-            var top = GitTop(Root) ?? Root;
+            var top = PatchRoot ?? GitTop(Root) ?? Root;
             return string.Concat(Files.Select(f => UnifiedDiff.Of(System.IO.Path.GetRelativePath(top, f.Path).Replace('\\', '/'), f.Before, f.After)));
         }
     }

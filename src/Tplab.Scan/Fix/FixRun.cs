@@ -20,32 +20,20 @@ public static class FixRun
         using var output = options.Output is { } o ? AtomicFile.OpenOutput(o, "--output") : null;
         using var planFile = options.Plan is { } p ? AtomicFile.OpenOutput(p, "--plan") : null;
 
+        if (Directory.Exists(options.Path) || File.Exists(options.Path))
+        {
+            // A fix --apply killed mid-way left a journal: its originals are put back before anything is read.
+            await FixApply.RecoverAsync(options, progress, cancellationToken).ConfigureAwait(false);
+        }
         var result = await Fixer.FixAsync(options, progress, cancellationToken).ConfigureAwait(false);
         // The proof plan is built before any file is edited: a fix with nothing to prove under load changes nothing.
         var plan = planFile is null ? null : FixPlan.Build(result, options, progress);
 
-        if (options.Apply && result.Files.Count > 0)
+        // Where fix may write is one rule (ApplyScope), for the patch's paths and for --apply's files alike.
+        result = await FixApply.ContainAsync(result, options, cancellationToken).ConfigureAwait(false);
+        if (options.Apply)
         {
-            if (!options.Force)
-            {
-                var dirty = await FixFiles.UncommittedAsync(result.Root, [.. result.Files.Select(f => f.Path)], cancellationToken).ConfigureAwait(false);
-                if (dirty.Count > 0)
-                {
-                    throw TplabException.Usage($"{dirty[0]}{(dirty.Count > 1 ? $" and {dirty.Count - 1} more" : "")} has uncommitted changes: commit or stash them first, or pass --force; nothing was changed");
-                }
-            }
-            var originals = FixFiles.Write(result.Files);
-            result = result with { Applied = true };
-            if (options.Verify is { } verify)
-            {
-                progress.Line($"tplab fix: wrote {result.Files.Count} file(s); running --verify: {verify}");
-                var code = await FixFiles.VerifyAsync(verify, result.Root, Console.Error, cancellationToken).ConfigureAwait(false);
-                if (code != 0)
-                {
-                    FixFiles.Revert(originals);
-                    throw new TplabException(ExitCodes.Failed, $"--verify failed (exit {code}): every change was reverted");
-                }
-            }
+            result = await FixApply.ApplyAsync(result, options, progress, cancellationToken).ConfigureAwait(false);
         }
         if (output is null)
         {

@@ -41,6 +41,9 @@ public static class Fixer
             throw TplabException.Usage($"no project of {input.DisplayName} could be loaded");
         }
         var configPath = Path.Combine(input.Root, ScanConfig.DefaultFileName);
+        // What the load read (sibling projects' sources, imported props, the config) is never an output.
+        ScanInputs.CheckOutputs([("--output", options.Output), ("--plan", options.Plan)], code,
+            [("the config read", File.Exists(configPath) ? configPath : null), ("the --from report read", options.From)]);
         var config = File.Exists(configPath) ? ScanConfig.Read(configPath) : new ScanConfig();
         var scan = Scanner.Analyse(code, scanOptions, config, new Baseline(), progress, TimeSpan.Zero, cancellationToken);
         var targets = FixSelection.Select(FixSelection.Targets(scan.Findings), options, input.DisplayName, fromIds);
@@ -252,6 +255,11 @@ public static class Fixer
                     outcomes[t.Id] = Outcome(t, FixStatus.Refused, t.First.Call.Frame.MethodName == "GetEnumerator"
                         ? "a foreach over a database query: iterate with await foreach (… in query.AsAsyncEnumerable()) or load it with await query.ToListAsync() first"
                         : "the blocking call is not an expression tplab can rewrite at this place", [], [], [], []);
+                    continue;
+                }
+                if (InactiveBranches.Reason(node, t.First.Call) is { } inactive)
+                {
+                    outcomes[t.Id] = Outcome(t, FixStatus.Refused, inactive, [], [], [], []);
                     continue;
                 }
                 var mark = new SyntaxAnnotation(SiteMark, t.Id);

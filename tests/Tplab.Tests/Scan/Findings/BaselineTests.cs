@@ -11,7 +11,7 @@ public sealed class BaselineTests
     {
         var baseline = new Baseline
         {
-            Findings = [new BaselineKey(FindingId.For("Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep"), new BaselineKey(FindingId.For("Shop.Tenant.Resolve", "Task.Result", 1), "Shop.Tenant.Resolve", "Task.Result")],
+            Findings = [new BaselineKey(FindingId.For("Shop", "Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep"), new BaselineKey(FindingId.For("Shop", "Shop.Tenant.Resolve", "Task.Result", 1), "Shop.Tenant.Resolve", "Task.Result")],
         };
         var writer = new StringWriter();
         baseline.Write(writer);
@@ -30,10 +30,10 @@ public sealed class BaselineTests
     [Fact]
     public void Contains_KeyedBySite_AcceptsItFromAnyEntryPointButNotAnotherCallOfTheMethod()
     {
-        var baseline = new Baseline { Findings = [new BaselineKey(FindingId.For("Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep")] };
+        var baseline = new Baseline { Findings = [new BaselineKey(FindingId.For("Shop", "Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep")] };
 
-        Assert.True(baseline.Contains(new BaselineKey(FindingId.For("Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep")));
-        Assert.False(baseline.Contains(new BaselineKey(FindingId.For("Shop.Orders.Load", "Thread.Sleep", 1), "Shop.Orders.Load", "Thread.Sleep")));
+        Assert.True(baseline.Contains(new BaselineKey(FindingId.For("Shop", "Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep")));
+        Assert.False(baseline.Contains(new BaselineKey(FindingId.For("Shop", "Shop.Orders.Load", "Thread.Sleep", 1), "Shop.Orders.Load", "Thread.Sleep")));
     }
 
     [Fact]
@@ -45,8 +45,39 @@ public sealed class BaselineTests
         {
             var baseline = Baseline.Read(path);
 
-            Assert.True(baseline.Contains(new BaselineKey(FindingId.For("Shop.Orders.Load", "Thread.Sleep", 1), "Shop.Orders.Load", "Thread.Sleep")));
-            Assert.False(baseline.Contains(new BaselineKey(FindingId.For("Shop.Orders.Load", "Task.Wait", 0), "Shop.Orders.Load", "Task.Wait")));
+            Assert.True(baseline.Contains(new BaselineKey(FindingId.For("Shop", "Shop.Orders.Load", "Thread.Sleep", 1), "Shop.Orders.Load", "Thread.Sleep")));
+            Assert.False(baseline.Contains(new BaselineKey(FindingId.For("Shop", "Shop.Orders.Load", "Task.Wait", 0), "Shop.Orders.Load", "Task.Wait")));
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Fact]
+    public void Contains_CurrentSchema_ASiteOfProjectANeverSilencesTheSameSiteOfProjectB()
+    {
+        var a = new BaselineKey(FindingId.For("Shop.A", "Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep") { IdWithoutProject = FindingId.WithoutProject("Shop.Orders.Load", "Thread.Sleep", 0) };
+        var b = new BaselineKey(FindingId.For("Shop.B", "Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep") { IdWithoutProject = FindingId.WithoutProject("Shop.Orders.Load", "Thread.Sleep", 0) };
+        var baseline = new Baseline { Findings = [a] };
+
+        Assert.NotEqual(a.Id, b.Id);
+        Assert.True(baseline.Contains(a));
+        Assert.False(baseline.Contains(b));
+    }
+
+    [Fact]
+    public void Read_Schema2IdsWithoutTheProject_StillMatchTheirSite()
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"tplab-baseline-{Guid.NewGuid():N}.json");
+        var old = FindingId.WithoutProject("Shop.Orders.Load", "Thread.Sleep", 0);
+        File.WriteAllText(path, $$"""{ "schema": 2, "tool": "tplab scan", "findings": [ { "id": "{{old}}", "userMethod": "Shop.Orders.Load", "blockingCall": "Thread.Sleep" } ] }""");
+        try
+        {
+            var baseline = Baseline.Read(path);
+
+            Assert.True(baseline.Contains(new BaselineKey(FindingId.For("Shop", "Shop.Orders.Load", "Thread.Sleep", 0), "Shop.Orders.Load", "Thread.Sleep") { IdWithoutProject = old }));
+            Assert.False(baseline.Contains(new BaselineKey(FindingId.For("Shop", "Shop.Orders.Load", "Thread.Sleep", 1), "Shop.Orders.Load", "Thread.Sleep") { IdWithoutProject = FindingId.WithoutProject("Shop.Orders.Load", "Thread.Sleep", 1) }));
         }
         finally
         {

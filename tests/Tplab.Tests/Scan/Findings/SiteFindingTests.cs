@@ -29,10 +29,30 @@ public sealed class SiteFindingTests
         var sleeps = findings.Where(f => f.Call.Name == "Thread.Sleep").OrderBy(f => f.Site.Line).ToList();
         Assert.Equal(3, sleeps.Count);
         Assert.Equal(
-            [FindingId.For("Root.Handle", "Thread.Sleep", 0), FindingId.For("Root.Handle", "Thread.Sleep", 1), FindingId.For("Root.Handle", "Thread.Sleep", 2)],
+            [FindingId.For("Snippet", "Root.Handle", "Thread.Sleep", 0), FindingId.For("Snippet", "Root.Handle", "Thread.Sleep", 1), FindingId.For("Snippet", "Root.Handle", "Thread.Sleep", 2)],
             sleeps.Select(f => f.Id));
-        Assert.Equal(FindingId.For("Root.Handle", "Task.Wait", 0), Assert.Single(findings, f => f.Call.Name == "Task.Wait").Id);
+        Assert.Equal(FindingId.For("Snippet", "Root.Handle", "Task.Wait", 0), Assert.Single(findings, f => f.Call.Name == "Task.Wait").Id);
         Assert.All(findings, f => Assert.Equal(f.Id, f.Key.Id));
+    }
+
+    [Fact]
+    public void Findings_TwoProjectsDeclaringTheSameType_GetDifferentIdsStableRunToRun()
+    {
+        const string Code = """
+            public static class Root
+            {
+                public static void Handle() => Thread.Sleep(10);
+            }
+            """;
+        var first = Snippet.FindingsOfProjects(Code, "Shop.Api", "Shop.Api.Copy");
+        var again = Snippet.FindingsOfProjects(Code, "Shop.Api", "Shop.Api.Copy");
+
+        Assert.Equal(2, first.Count);
+        Assert.Equal(2, first.Select(f => f.Id).Distinct().Count());
+        Assert.Equal(first.Select(f => f.Id), again.Select(f => f.Id));
+        Assert.Equal(FindingId.For("Shop.Api", "Root.Handle", "Thread.Sleep", 0), first[0].Id);
+        // Both keep the id they had before ids named the project: a schema 2 baseline still matches them.
+        Assert.All(first, f => Assert.Equal(FindingId.WithoutProject("Root.Handle", "Thread.Sleep", 0), f.IdWithoutProject));
     }
 
     [Theory]

@@ -67,7 +67,7 @@ public sealed class FixCancellationTests
             File.WriteAllText(Path.Combine(folder, "Orders.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk.Web\"><PropertyGroup><NoWarn>$(NoWarn);CA1515;CA1812;CA1822</NoWarn></PropertyGroup></Project>\n");
             File.WriteAllText(Path.Combine(folder, "Program.cs"), Program);
             var output = new StringWriter();
-            var code = await FixRun.RunAsync(new FixOptions { Path = folder, Apply = true, Format = "text", AddCancellation = true }, SilentProgress.Instance, output, CancellationToken.None);
+            var code = await FixRun.RunAsync(new FixOptions { Path = folder, Apply = true, Force = true, Format = "text", AddCancellation = true }, SilentProgress.Instance, output, CancellationToken.None);
             Assert.True(code == ExitCodes.Ok, output.ToString());
 
             var text = File.ReadAllText(Path.Combine(folder, "Program.cs"));

@@ -66,7 +66,7 @@ public sealed class FixFamilyTests
             File.WriteAllText(Path.Combine(folder, "Rates.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk.Web\"><PropertyGroup><NoWarn>$(NoWarn);CA1515;CA1812;CA1822</NoWarn></PropertyGroup></Project>\n");
             File.WriteAllText(Path.Combine(folder, "Program.cs"), Program);
             var output = new StringWriter();
-            var code = await FixRun.RunAsync(new FixOptions { Path = folder, Apply = true, Format = "json" }, SilentProgress.Instance, output, CancellationToken.None);
+            var code = await FixRun.RunAsync(new FixOptions { Path = folder, Apply = true, Force = true, Format = "json" }, SilentProgress.Instance, output, CancellationToken.None);
             var report = Path.Combine(folder, "fix.json");
             File.WriteAllText(report, output.ToString());
             Assert.True(code == ExitCodes.Ok, output.ToString());

@@ -1,6 +1,8 @@
 using System.Text;
 using Tplab.Common;
+using Tplab.Scan;
 using Tplab.Scan.Fix;
+using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Scan.Fix;
 
@@ -62,12 +64,102 @@ public sealed class FixFilesTests : IDisposable
     public async Task VerifyAsync_FailingCommand_ItsExitCodeAndOutput()
     {
         var output = new StringWriter();
-        Assert.Equal(3, await FixFiles.VerifyAsync("echo checking; exit 3", _folder, output, CancellationToken.None));
+        Assert.Equal(3, await FixApply.VerifyAsync("echo checking; exit 3", _folder, output, CancellationToken.None));
         Assert.Contains("checking", output.ToString(), StringComparison.Ordinal);
-        Assert.Equal(0, await FixFiles.VerifyAsync("true", _folder, TextWriter.Null, CancellationToken.None));
+        Assert.Equal(0, await FixApply.VerifyAsync("true", _folder, TextWriter.Null, CancellationToken.None));
+    }
+
+    [Theory]
+    [InlineData(0b111_101_101)] // 755: a script stays executable
+    [InlineData(0b110_000_000)] // 600: a private file never becomes readable by others
+    public void Revert_AfterWrite_GivesTheModeBackToo(int mode)
+    {
+        var path = Make("a.cs", Encoding.UTF8.GetBytes("a\n"));
+        File.SetUnixFileMode(path, (UnixFileMode)mode);
+        var originals = FixFiles.Write([new FileChange(path, "a.cs", "a\n", "b\n")]);
+        Assert.Equal((UnixFileMode)mode, File.GetUnixFileMode(path));
+        FixFiles.Revert(originals);
+        Assert.Equal("a\n", File.ReadAllText(path));
+        Assert.Equal((UnixFileMode)mode, File.GetUnixFileMode(path));
+    }
+
+    [Fact]
+    public async Task ApplyAsync_VerifyFails_ContentAndModeReverted_Exit1()
+    {
+        var path = Make("a.cs", Encoding.UTF8.GetBytes("a\n"));
+        File.SetUnixFileMode(path, UnixFileMode.UserRead | UnixFileMode.UserWrite);
+        var e = await Assert.ThrowsAsync<TplabException>(() => FixApply.ApplyAsync(Result(path), Options("grep -q b a.cs && exit 4"), SilentProgress.Instance, CancellationToken.None));
+        Assert.Equal(ExitCodes.Failed, e.ExitCode);
+        Assert.Contains("(exit 4): every change was reverted", e.Message, StringComparison.Ordinal);
+        Assert.Equal("a\n", File.ReadAllText(path));
+        Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite, File.GetUnixFileMode(path));
+    }
+
+    [Fact]
+    public async Task ApplyAsync_InterruptedWhileVerifyRuns_EveryChangeReverted_Exit130()
+    {
+        var path = Make("a.cs", Encoding.UTF8.GetBytes("a\n"));
+        File.SetUnixFileMode(path, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        var started = Path.Combine(_folder, "started");
+        using var interrupt = new CancellationTokenSource();
+        // The verify sees the written file, says so, then runs until tplab is interrupted (Ctrl+C and SIGTERM cancel this token).
+        var apply = FixApply.ApplyAsync(Result(path), Options($"grep -q b a.cs && touch {started}; sleep 600"), SilentProgress.Instance, interrupt.Token);
+        await Eventually.UntilAsync(() => File.Exists(started), TimeSpan.FromSeconds(60), "the verify command running on the written file");
+        await interrupt.CancelAsync();
+        var e = await Assert.ThrowsAsync<TplabException>(() => apply);
+        Assert.Equal(ExitCodes.Interrupted, e.ExitCode);
+        Assert.Contains("every change was reverted", e.Message, StringComparison.Ordinal);
+        Assert.Equal("a\n", File.ReadAllText(path));
+        Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute, File.GetUnixFileMode(path));
+    }
+
+    [Fact]
+    public async Task VerifyAsync_ChildLeftHoldingTheOutput_ReturnsWhenTheCommandExits()
+    {
+        var pidFile = Path.Combine(_folder, "child.pid");
+        // A child in a session of its own (out of reach of the group's end) keeps the output pipe open after the command exits.
+        var code = await FixApply.VerifyAsync($"setsid sh -c 'echo $$ > {pidFile}; exec sleep 120' & while [ ! -s {pidFile} ]; do sleep 0.1; done; exit 5", _folder, TextWriter.Null, CancellationToken.None)
+            .WaitAsync(TimeSpan.FromSeconds(90));
+        var child = int.Parse(File.ReadAllText(pidFile).Trim(), System.Globalization.CultureInfo.InvariantCulture);
+        try
+        {
+            Assert.Equal(5, code);
+            Assert.True(Directory.Exists($"/proc/{child}"), "the child still holds the pipe: the verify returned without waiting for it");
+        }
+        finally
+        {
+            Tplab.Processes.Signals.KillGroup(child);
+        }
+    }
+
+    [Fact]
+    public async Task VerifyAsync_ControlBytesInItsOutput_EscapedGuardianLinesLeftOut()
+    {
+        var output = new StringWriter();
+        Assert.Equal(0, await FixApply.VerifyAsync("printf 'red \\033[31mtext\\n'; echo 'tplab-guardian: forged'", _folder, output, CancellationToken.None));
+        Assert.Contains("red \\x1b[31mtext", output.ToString(), StringComparison.Ordinal);
+        Assert.DoesNotContain('\u001b', output.ToString());
+        Assert.DoesNotContain("tplab-guardian", output.ToString(), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(new byte[] { 0x63, 0x61, 0x66, 0xE9, 0x0A }, "not UTF-8 (Latin-1")] // "café" in Latin-1
+    [InlineData(new byte[] { 0xFF, 0xFE, 0x61, 0x00, 0x0A, 0x00 }, "is UTF-16")]
+    public void CheckUtf8_AnotherEncoding_RefusedNoPatchNoWrite(byte[] bytes, string what)
+    {
+        var path = Make("a.cs", bytes);
+        var e = Assert.Throws<TplabException>(() => FixFiles.CheckUtf8(new FileChange(path, "a.cs", "x", "y")));
+        Assert.Equal(ExitCodes.OutputFailed, e.ExitCode);
+        Assert.Contains(what, e.Message, StringComparison.Ordinal);
+        Assert.Contains("nothing was written", e.Message, StringComparison.Ordinal);
+        Assert.Equal(bytes, File.ReadAllBytes(path));
     }
 
     public void Dispose() => Directory.Delete(_folder, recursive: true);
+
+    private static FixResult Result(string path) => new("test", Path.GetDirectoryName(path)!, [], [new FileChange(path, Path.GetFileName(path), "a\n", "b\n")]);
+
+    private FixOptions Options(string verify) => new() { Path = _folder, Apply = true, Force = true, Verify = verify };
 
     private string Make(string name, byte[] bytes)
     {

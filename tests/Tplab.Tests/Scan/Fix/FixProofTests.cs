@@ -30,7 +30,7 @@ public sealed class FixProofTests
             var ids = FixSelection.Targets(before.Findings).Select(t => t.Id).ToList();
             Assert.NotEmpty(ids);
 
-            var (code, report) = await RunAsync(new FixOptions { Path = app, Apply = true, Format = "json" });
+            var (code, report) = await RunAsync(new FixOptions { Path = app, Apply = true, Force = true, Format = "json" });
             Assert.True(code == ExitCodes.Ok, report);
             Assert.Contains("\"status\": \"fixed\"", report, StringComparison.Ordinal);
             var service = File.ReadAllText(Path.Combine(app, "OrderService.cs"));
@@ -70,7 +70,7 @@ public sealed class FixProofTests
             await apply.WaitForExitAsync();
             Assert.True(apply.ExitCode == 0, "git apply: " + error);
 
-            Assert.Equal(ExitCodes.Ok, (await RunAsync(new FixOptions { Path = Path.Combine(applied, "Tplab.OrdersService"), Apply = true })).Code);
+            Assert.Equal(ExitCodes.Ok, (await RunAsync(new FixOptions { Path = Path.Combine(applied, "Tplab.OrdersService"), Apply = true, Force = true })).Code);
             foreach (var file in new[] { "OrderService.cs", "Program.cs" })
             {
                 Assert.Equal(File.ReadAllBytes(Path.Combine(applied, "Tplab.OrdersService", file)), File.ReadAllBytes(Path.Combine(patched, "Tplab.OrdersService", file)));
@@ -90,7 +90,7 @@ public sealed class FixProofTests
         try
         {
             var app = Path.Combine(folder, "Tplab.OrdersService");
-            var id = FindingId.For("Orders.LegacyOrderStore.RoundTrip", "Thread.Sleep", 0);
+            var id = FindingId.For("Tplab.OrdersService", "Orders.LegacyOrderStore.RoundTrip", "Thread.Sleep", 0);
             var (code, json) = await RunAsync(new FixOptions { Path = app, Route = "GET /orders/{id:int}", FindingIds = [id], Severity = Severity.Error, Format = "json" });
             Assert.Equal(ExitCodes.Ok, code);
             Assert.Contains($"\"id\": \"{id}\"", json, StringComparison.Ordinal);
@@ -98,7 +98,7 @@ public sealed class FixProofTests
             var noRoute = await Assert.ThrowsAsync<TplabException>(() => RunAsync(new FixOptions { Path = app, Route = "/nope" }));
             Assert.Equal(ExitCodes.Usage, noRoute.ExitCode);
             Assert.Contains("no finding on /nope", noRoute.Message, StringComparison.Ordinal);
-            var other = FindingId.For("Orders.OrderService.Find", "Thread.Sleep", 0);
+            var other = FindingId.For("Tplab.OrdersService", "Orders.OrderService.Find", "Thread.Sleep", 0);
             var noId = await Assert.ThrowsAsync<TplabException>(() => RunAsync(new FixOptions { Path = app, FindingIds = [other] }));
             Assert.Contains($"no finding {other}", noId.Message, StringComparison.Ordinal);
             Assert.Equal(File.ReadAllText(Path.Combine(RepoPaths.Root, "tests", "Tplab.OrdersService", "OrderService.cs")), File.ReadAllText(Path.Combine(app, "OrderService.cs")));

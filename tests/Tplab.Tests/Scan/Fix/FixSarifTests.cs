@@ -48,7 +48,7 @@ public sealed class FixSarifTests
             }
             Assert.Contains(expected.Keys, p => p.EndsWith("OrderService.cs", StringComparison.Ordinal));
 
-            Assert.Equal(ExitCodes.Ok, (await FixProofTests.RunAsync(new FixOptions { Path = app, Apply = true })).Code);
+            Assert.Equal(ExitCodes.Ok, (await FixProofTests.RunAsync(new FixOptions { Path = app, Apply = true, Force = true })).Code);
             foreach (var (path, bytes) in expected)
             {
                 Assert.True(bytes.AsSpan().SequenceEqual(File.ReadAllBytes(path)), $"the SARIF replacements of {path} differ from what --apply wrote");

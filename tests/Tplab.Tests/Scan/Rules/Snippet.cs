@@ -97,4 +97,33 @@ internal static class Snippet
         var builder = new FindingBuilder(graph, new LockAnalysis(graph, 40, CancellationToken.None), new RootSet([root], new Dictionary<string, List<EntryPoint>>()), 40);
         return [.. builder.For(root)];
     }
+
+    /// <summary>
+    /// The findings reached from <c>Root.Handle</c> of each of <paramref name="projects"/> (assembly names), every one
+    /// compiled from the same <paramref name="code"/> in one solution: two projects that declare the same type.
+    /// </summary>
+    public static IReadOnlyList<Finding> FindingsOfProjects(string code, params string[] projects)
+    {
+        using var workspace = new AdhocWorkspace();
+        var solution = workspace.CurrentSolution;
+        var ids = new List<ProjectId>();
+        foreach (var name in projects)
+        {
+            var projectId = ProjectId.CreateNewId();
+            ids.Add(projectId);
+            solution = solution
+                .AddProject(ProjectInfo.Create(projectId, VersionStamp.Default, name, name, LanguageNames.CSharp,
+                    compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable),
+                    metadataReferences: References.Value))
+                .AddDocument(DocumentId.CreateNewId(projectId), "Snippet.cs", SourceText.From(Usings + code), filePath: $"/snippet/{name}/Snippet.cs");
+        }
+        var loadedProjects = ids.Select(id => solution.GetProject(id)!).Select(p => new LoadedProject(p, p.GetCompilationAsync().GetAwaiter().GetResult()!, [])).ToList();
+        using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), loadedProjects, [], []);
+        var index = new SourceIndex(loaded);
+        var roots = loadedProjects.Select(p => new EntryPoint(index.NodeFor(p.Compilation.GetTypeByMetadataName("Root")!.GetMembers("Handle").OfType<IMethodSymbol>().Single())!,
+            CodePlace.MinimalApi, new HttpEndpoint("GET", "/" + p.Compilation.AssemblyName))).ToList();
+        var graph = new CallGraph(index, new BlockingRules(new ScanConfig().Entries(), new Callers(index)));
+        var builder = new FindingBuilder(graph, new LockAnalysis(graph, 40, CancellationToken.None), new RootSet(roots, new Dictionary<string, List<EntryPoint>>()), 40);
+        return [.. roots.SelectMany(builder.For)];
+    }
 }
