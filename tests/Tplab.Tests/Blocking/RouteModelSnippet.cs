@@ -96,6 +96,9 @@ internal sealed class RouteModelSnippet : IDisposable
         return routes;
     }
 
+    /// <summary>diagnose's minimal API registrations, read from the DLL's IL: "VERB /route" sorted.</summary>
+    public IReadOnlyList<string> DiagnoseMaps() => [.. _il.Endpoints.Select(e => $"{e.Verb} {e.Route}").Order(StringComparer.Ordinal)];
+
     public void Dispose()
     {
         _il.Dispose();

@@ -222,6 +222,30 @@ public sealed class RouteModelTests(RouteModelTests.Lab lab) : IClassFixture<Rou
         Assert.Equal(table.Order(StringComparer.Ordinal), scan.Order(StringComparer.Ordinal));
     }
 
+    [Fact]
+    public void MapMethods_ThePatternAndEachMethod_TheSameForScanAndDiagnose()
+    {
+        using var maps = new RouteModelSnippet("""
+            using Microsoft.AspNetCore.Builder;
+            using Microsoft.AspNetCore.Routing;
+
+            namespace Lab.Api;
+
+            public static class StockEndpoints
+            {
+                public static void Map(IEndpointRouteBuilder app)
+                {
+                    app.MapMethods("/stock/{sku}", new[] { "GET", "head" }, (string sku) => sku);
+                    app.MapGroup("/api").MapMethods("/prices", new[] { "PUT" }, () => "ok");
+                }
+            }
+            """);
+        var scan = maps.Roots.Where(r => r.Endpoint is not null).Select(r => r.Endpoint!.ToString()).Order(StringComparer.Ordinal).ToList();
+
+        Assert.Equal(["GET /stock/{sku}", "HEAD /stock/{sku}", "PUT /api/prices"], scan);
+        Assert.Equal(scan, maps.DiagnoseMaps());
+    }
+
     /// <summary>The snippet compiled once for the class.</summary>
     public sealed class Lab : IDisposable
     {
