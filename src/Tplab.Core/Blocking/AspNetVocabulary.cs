@@ -5,8 +5,8 @@ namespace Tplab.Blocking;
 /// <summary>
 /// The words of ASP.NET Core and ADO.NET that <c>diagnose</c> (reading IL and stacks) and <c>scan</c> (reading
 /// source) both read code with, in one place so that the two commands name the same code the same way: the HTTP verb
-/// of each <c>Map*</c> method and <c>[HttpX]</c> attribute, the route tokens of attribute routes, and the synchronous
-/// database methods. The place and context words are <see cref="PlaceWords"/>'.
+/// of each <c>Map*</c> method and the synchronous database methods. MVC's routes are <see cref="MvcRouteModel"/>'s
+/// rules; the place and context words are <see cref="PlaceWords"/>'.
 /// </summary>
 public static partial class AspNetVocabulary
 {
@@ -20,9 +20,6 @@ public static partial class AspNetVocabulary
     public const string SyncDatabaseCalls =
         "ExecuteNonQuery|ExecuteReader|ExecuteScalar|ExecuteBatch|Open|OpenConnection|ChangeDatabase|Read|NextResult|Commit|Rollback|BeginTransaction|Prepare"
         + "|Query|QueryFirst|QueryFirstOrDefault|QuerySingle|QuerySingleOrDefault|QueryMultiple|Execute";
-
-    /// <summary>The route tokens MVC replaces in attribute routes, with what replaces each.</summary>
-    public static readonly IReadOnlyList<string> RouteTokens = ["[controller]", "[action]", "[area]"];
 
     /// <summary><see cref="SyncDatabaseCalls"/> as a set.</summary>
     public static IReadOnlySet<string> SyncDatabaseMethods { get; } = SyncDatabaseCalls.Split('|').ToHashSet(StringComparer.Ordinal);
@@ -42,39 +39,8 @@ public static partial class AspNetVocabulary
         _ => null,
     };
 
-    /// <summary>
-    /// The verb of an MVC routing attribute by its type's simple name: <c>HttpGetAttribute</c> is <c>GET</c>, and so on
-    /// for POST, PUT, DELETE, PATCH, HEAD and OPTIONS; <c>RouteAttribute</c> is <see cref="AnyMethod"/>; null for any
-    /// other attribute.
-    /// </summary>
-    public static string? AttributeVerb(string attributeName) => attributeName switch
-    {
-        "HttpGetAttribute" => "GET",
-        "HttpPostAttribute" => "POST",
-        "HttpPutAttribute" => "PUT",
-        "HttpDeleteAttribute" => "DELETE",
-        "HttpPatchAttribute" => "PATCH",
-        "HttpHeadAttribute" => "HEAD",
-        "HttpOptionsAttribute" => "OPTIONS",
-        "RouteAttribute" => AnyMethod,
-        _ => null,
-    };
-
-    /// <summary>An attribute route with its tokens replaced: <c>[controller]</c>, <c>[action]</c> and <c>[area]</c> (empty when none), in any case.</summary>
-    public static string ReplaceTokens(string route, string controller, string action, string? area)
-    {
-        ArgumentNullException.ThrowIfNull(route);
-        return route.Replace("[controller]", controller, StringComparison.OrdinalIgnoreCase)
-            .Replace("[action]", action, StringComparison.OrdinalIgnoreCase)
-            .Replace("[area]", area ?? "", StringComparison.OrdinalIgnoreCase);
-    }
-
     /// <summary><c>/orders/{id:int}</c> → <c>/orders/{id}</c>, <c>{**path:nonfile}</c> → <c>{**path}</c>: the route as a user reads it.</summary>
     public static string WithoutConstraints(string route) => Constraint().Replace(route, "{$1}");
-
-    /// <summary><c>OrdersController</c> → <c>Orders</c>: the <c>[controller]</c> token's value.</summary>
-    public static string ControllerToken(string typeName) =>
-        typeName.EndsWith("Controller", StringComparison.Ordinal) && typeName.Length > "Controller".Length ? typeName[..^"Controller".Length] : typeName;
 
     [GeneratedRegex(@"\{(\*{0,2}\w+\??)(:[^}]*)?\}")]
     private static partial Regex Constraint();

@@ -44,7 +44,8 @@ public sealed class ScanJsonFormat : IScanFormat
     internal static ScanDocument ToDocument(ScanResult r)
     {
         var entryPoints = EntryPoints(r.Findings);
-        var index = entryPoints.Select((e, i) => (e.Key, i)).ToDictionary(x => x.Key, x => x.i, StringComparer.Ordinal);
+        // By the entry point itself, never by its key: two actions with one route are two entries.
+        var index = entryPoints.Select((e, i) => (e, i)).ToDictionary(x => x.e, x => x.i, (IEqualityComparer<EntryPoint>)ReferenceEqualityComparer.Instance);
         return new(
             SchemaVersion,
             new ToolDocument("tplab", typeof(ScanJsonFormat).Assembly.GetName().Version?.ToString(3) ?? "0"),
@@ -61,8 +62,8 @@ public sealed class ScanJsonFormat : IScanFormat
     /// <summary>The entry points that reach at least one reported site, in the order their first site is reported.</summary>
     internal static List<EntryPoint> EntryPoints(IEnumerable<Finding> findings)
     {
-        var seen = new HashSet<string>(StringComparer.Ordinal);
-        return [.. findings.SelectMany(f => f.Roots).Select(r => r.Root).Where(r => seen.Add(r.Key))];
+        var seen = new HashSet<EntryPoint>(ReferenceEqualityComparer.Instance);
+        return [.. findings.SelectMany(f => f.Roots).Select(r => r.Root).Where(seen.Add)];
     }
 
     private static EntryPointDocument EntryPoint(EntryPoint e) => new(
@@ -74,7 +75,7 @@ public sealed class ScanJsonFormat : IScanFormat
         e.Node.Line,
         e.Guards);
 
-    private static FindingDocument Finding(Finding f, Dictionary<string, int> index) => new(
+    private static FindingDocument Finding(Finding f, Dictionary<EntryPoint, int> index) => new(
         f.Id,
         SeverityId(f.Severity),
         f.Site.File,
@@ -95,7 +96,7 @@ public sealed class ScanJsonFormat : IScanFormat
         f.Advice,
         f.Baselined,
         f.Roots.Count,
-        [.. f.Roots.Select(r => index[r.Root.Key])],
+        [.. f.Roots.Select(r => index[r.Root]).Distinct()],
         new SeveritiesDocument(f.Roots.Count(r => r.Severity == Severity.Error), f.Roots.Count(r => r.Severity == Severity.Warning), f.Roots.Count(r => r.Severity == Severity.Note)));
 }
 

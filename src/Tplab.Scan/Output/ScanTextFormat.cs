@@ -1,6 +1,7 @@
 using System.Globalization;
 using Tplab.Blocking;
 using Tplab.Scan.Findings;
+using Tplab.Scan.Roots;
 
 namespace Tplab.Scan.Output;
 
@@ -95,8 +96,10 @@ public sealed record ScanTextFormat : IScanFormat
         var kinds = r.Findings.GroupBy(f => PlaceWords.KindId(f.Call.Kind)).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
             .Select(g => string.Create(Inv, $"{g.Key} {g.Count()}"));
         writer.WriteLine(ScanTextSites.Limit("by kind: ", kinds, 6));
-        var reached = r.Findings.SelectMany(f => f.Roots).GroupBy(x => x.Root.Key, StringComparer.Ordinal)
-            .Select(g => (Key: g.Key, Sites: g.Count())).OrderByDescending(x => x.Sites).ThenBy(x => x.Key, StringComparer.Ordinal).ToList();
+        // Grouped by the entry point itself (two actions can share a route), counted once per site.
+        IEqualityComparer<EntryPoint> same = ReferenceEqualityComparer.Instance;
+        var reached = r.Findings.SelectMany(f => f.Roots.Select(x => x.Root).Distinct(same)).GroupBy(x => x, same)
+            .Select(g => (Key: g.Key.Key, Sites: g.Count())).OrderByDescending(x => x.Sites).ThenBy(x => x.Key, StringComparer.Ordinal).ToList();
         writer.WriteLine(ScanTextSites.Limit(string.Create(Inv, $"{reached.Count} entry point(s) reach them; most sites: "),
             reached.Select(x => string.Create(Inv, $"{x.Key} ({x.Sites})")), 5));
     }

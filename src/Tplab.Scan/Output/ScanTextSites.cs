@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using Tplab.Blocking;
 using Tplab.Scan.Findings;
+using Tplab.Scan.Roots;
 
 namespace Tplab.Scan.Output;
 
@@ -26,8 +27,8 @@ internal static class ScanTextSites
 
     public static void WriteByEndpoint(ScanResult r, int? top, TextWriter writer)
     {
-        var byRoot = r.Findings.SelectMany(f => f.Roots.Select(x => (Finding: f, Reach: x))).GroupBy(x => x.Reach.Root.Key, StringComparer.Ordinal)
-            .OrderByDescending(g => g.Max(x => x.Reach.Severity)).ThenByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal).ToList();
+        var byRoot = r.Findings.SelectMany(f => f.Roots.Select(x => (Finding: f, Reach: x))).GroupBy(x => x.Reach.Root, (IEqualityComparer<EntryPoint>)ReferenceEqualityComparer.Instance)
+            .OrderByDescending(g => g.Max(x => x.Reach.Severity)).ThenByDescending(g => g.Count()).ThenBy(g => g.First().Reach.Root.Key, StringComparer.Ordinal).ToList();
         var shown = top is { } n ? byRoot.Take(n).ToList() : byRoot;
         foreach (var group in shown)
         {

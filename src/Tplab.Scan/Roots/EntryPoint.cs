@@ -1,3 +1,4 @@
+using Microsoft.CodeAnalysis;
 using Tplab.Blocking;
 using Tplab.Scan.Graph;
 
@@ -11,12 +12,19 @@ public sealed record HttpEndpoint(string Method, string Route)
 
 /// <summary>
 /// Where requests (or the pool) enter the solution's code: an action, a handler, a middleware, a hosted service, a
-/// timer, a factory... with the endpoint it serves when there is one.
+/// timer, a factory... with the endpoint it serves when there is one. An entry point is its method (and, for an MVC
+/// action, the concrete controller it runs on), never its route: two actions with one route stay two entry points.
 /// </summary>
 public sealed record EntryPoint(CodeNode Node, CodePlace Place, HttpEndpoint? Endpoint)
 {
     /// <summary>For a middleware or filter: the paths or endpoints it guards, when the code shows them (empty: every request); for a hub method, the hub's route.</summary>
     public IReadOnlyList<string> Guards { get; init; } = [];
+
+    /// <summary>
+    /// For an MVC action: the concrete controller it runs on (an inherited action is an entry point of each controller
+    /// that inherits it), the type a walk from it resolves <c>this</c>-calls on; null for other entry points.
+    /// </summary>
+    public INamedTypeSymbol? Controller { get; init; }
 
     /// <summary>For a dependency-injection factory: singleton, scoped or transient.</summary>
     public string? Lifetime { get; init; }

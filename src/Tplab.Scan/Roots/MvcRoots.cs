@@ -7,10 +7,9 @@ using Tplab.Scan.Rules;
 namespace Tplab.Scan.Roots;
 
 /// <summary>
-/// MVC and Razor Pages entry points as ASP.NET Core routes them: controller actions with controller-level and action
-/// routes, <c>[Http*]</c> templates, areas and the <c>[controller]</c>/<c>[action]</c>/<c>[area]</c> tokens (conventional
-/// <c>/{controller}/{action}</c> otherwise); page handlers <c>On{Verb}[Handler][Async]</c> at the page's path and
-/// <c>@page</c> template.
+/// MVC and Razor Pages entry points as ASP.NET Core routes them: controller actions with the routes of the one route
+/// model (<see cref="MvcRouteModel"/>, read through <see cref="SourceRouting"/>); page handlers
+/// <c>On{Verb}[Handler][Async]</c> at the page's path and <c>@page</c> template.
 /// </summary>
 internal static partial class MvcRoots
 {
@@ -22,54 +21,23 @@ internal static partial class MvcRoots
     public static bool IsPageModel(INamedTypeSymbol type) =>
         type is { TypeKind: TypeKind.Class, IsAbstract: false } && Ops.IsOrDerives(type, Mvc + "RazorPages.PageModel");
 
-    public static IEnumerable<EntryPoint> Actions(INamedTypeSymbol controller, SourceIndex index)
+    /// <summary>
+    /// The actions of the concrete controller <paramref name="controller"/>, its own and those it inherits, each with
+    /// the routes <see cref="MvcRouteModel"/> gives it on this controller: an inherited action is an entry point of each
+    /// controller that inherits it.
+    /// </summary>
+    public static IEnumerable<EntryPoint> Actions(INamedTypeSymbol controller, SourceIndex index, SourceRouting routing, IReadOnlyList<ConventionalRoute> conventional)
     {
-        var controllerName = StripSuffix(controller.Name, "Controller");
-        var area = Attributes(controller, inherit: true).Where(a => Name(a) == Mvc + "AreaAttribute").Select(a => a.ConstructorArguments.FirstOrDefault().Value as string).FirstOrDefault();
-        var controllerRoutes = Attributes(controller, inherit: true).Where(a => IsRouteAttribute(a)).Select(Template).ToList();
+        var controllerFacts = routing.Controller(controller);
         foreach (var action in ActionMethods(controller))
         {
             if (index.NodeFor(action) is not { } node)
             {
                 continue;
             }
-            var actionName = StripSuffix(action.Name, "Async");
-            var routes = new List<(string Verb, string? Template)>();
-            foreach (var attribute in action.GetAttributes())
+            foreach (var route in MvcRouteModel.Routes(controllerFacts, routing.Action(action), conventional))
             {
-                var name = Name(attribute);
-                if (name.StartsWith(Mvc, StringComparison.Ordinal) && name != Mvc + "RouteAttribute" && AspNetVocabulary.AttributeVerb(name[Mvc.Length..]) is { } verb)
-                {
-                    routes.Add((verb, Template(attribute)));
-                }
-                else if (name == Mvc + "AcceptVerbsAttribute")
-                {
-                    var verbs = attribute.ConstructorArguments.SelectMany(a => a.Kind == TypedConstantKind.Array ? a.Values : [a]).Select(v => v.Value as string).OfType<string>();
-                    var template = attribute.NamedArguments.FirstOrDefault(n => n.Key == "Route").Value.Value as string;
-                    routes.AddRange(verbs.Select(v => (v.ToUpperInvariant(), template)));
-                }
-                else if (IsRouteAttribute(attribute))
-                {
-                    routes.Add((AspNetVocabulary.AnyMethod, Template(attribute)));
-                }
-            }
-            // [Route] on the action and [HttpGet] without a template on the same action: one route, that verb.
-            if (routes.Count > 1 && routes.Any(r => r.Verb == AspNetVocabulary.AnyMethod && r.Template is not null) && routes.Any(r => r.Verb != AspNetVocabulary.AnyMethod && r.Template is null))
-            {
-                var template = routes.First(r => r.Verb == AspNetVocabulary.AnyMethod).Template;
-                routes = [.. routes.Where(r => r.Verb != AspNetVocabulary.AnyMethod).Select(r => (r.Verb, r.Template ?? template))];
-            }
-            if (routes.Count == 0)
-            {
-                routes.Add((AspNetVocabulary.AnyMethod, null));
-            }
-            foreach (var (verb, template) in routes)
-            {
-                foreach (var route in Combine(controllerRoutes, template, area))
-                {
-                    var text = Tokens(route, controllerName, actionName, area);
-                    yield return new EntryPoint(node, CodePlace.MvcAction, new HttpEndpoint(verb, text));
-                }
+                yield return new EntryPoint(node, CodePlace.MvcAction, new HttpEndpoint(route.Method, route.Route)) { Controller = controller };
             }
         }
     }
@@ -115,35 +83,6 @@ internal static partial class MvcRoots
             }
         }
     }
-
-    private static IEnumerable<string> Combine(IReadOnlyList<string?> controllerRoutes, string? actionTemplate, string? area)
-    {
-        if (actionTemplate is not null && (actionTemplate.StartsWith('/') || actionTemplate.StartsWith("~/", StringComparison.Ordinal)))
-        {
-            yield return RoutePrefixes.Join("", actionTemplate);
-            yield break;
-        }
-        if (controllerRoutes.Count == 0)
-        {
-            // Conventional routing: {area}/{controller}/{action}, or the action's own template after the controller.
-            yield return actionTemplate is null
-                ? RoutePrefixes.Join(area is null ? "" : "[area]", "[controller]/[action]")
-                : RoutePrefixes.Join("", actionTemplate);
-            yield break;
-        }
-        foreach (var c in controllerRoutes)
-        {
-            yield return RoutePrefixes.Join(c ?? "", actionTemplate ?? "");
-        }
-    }
-
-    private static string Tokens(string route, string controller, string action, string? area) =>
-        AspNetVocabulary.ReplaceTokens(route, controller, action, area);
-
-    private static bool IsRouteAttribute(AttributeData a) => Name(a) == Mvc + "RouteAttribute";
-
-    private static string? Template(AttributeData a) =>
-        a.ConstructorArguments.FirstOrDefault(c => c.Value is string).Value as string;
 
     // Pages/Orders/Edit.cshtml.cs → /Orders/Edit, Pages/Index → /, Areas/Admin/Pages/Users/Index → /Admin/Users; plus the @page template.
     private static string PageRoute(string codeBehind)

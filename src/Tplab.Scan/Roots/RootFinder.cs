@@ -49,12 +49,15 @@ internal static class RootFinder
         var roots = registrations.Find().ToList();
         roots.AddRange(PoolCallbacks.Find(index, sites));
         var parts = new ApplicationParts(sites);
+        var trees = index.Trees.ToHashSet();
+        var routing = new SourceRouting(tree => trees.Contains(tree) ? index.Model(tree) : null);
+        var conventional = ConventionalRoutes.Find(sites);
         foreach (var type in index.Types)
         {
             cancellationToken.ThrowIfCancellationRequested();
             if (MvcRoots.IsController(type) && parts.Contains(type))
             {
-                roots.AddRange(MvcRoots.Actions(type, index));
+                roots.AddRange(MvcRoots.Actions(type, index, routing, conventional));
             }
             else if (MvcRoots.IsPageModel(type))
             {
@@ -67,7 +70,7 @@ internal static class RootFinder
         var hosted = roots.Where(r => r.Place == CodePlace.HostedService).Select(r => r.Node).ToHashSet();
         roots = [.. roots.Where(r => !(r.Place == CodePlace.Timer && hosted.Contains(r.Node)))];
         return new RootSet(
-            [.. roots.DistinctBy(r => (r.Node, r.Place, r.Endpoint, string.Join("|", r.Guards)))
+            [.. roots.DistinctBy(r => (r.Node, r.Place, r.Endpoint, r.Controller, string.Join("|", r.Guards)))
                 .OrderBy(r => r.Node.RelativePath, StringComparer.Ordinal).ThenBy(r => r.Node.Line).ThenBy(r => r.Key, StringComparer.Ordinal)],
             registrations.FactoriesByService);
     }

@@ -22,32 +22,6 @@ public sealed class AspNetVocabularyTests
     [InlineData("MapHub", null)]
     public void MapVerb_Table(string method, string? verb) => Assert.Equal(verb, AspNetVocabulary.MapVerb(method));
 
-    [Theory]
-    [InlineData("HttpGetAttribute", "GET")]
-    [InlineData("HttpPostAttribute", "POST")]
-    [InlineData("HttpPutAttribute", "PUT")]
-    [InlineData("HttpDeleteAttribute", "DELETE")]
-    [InlineData("HttpPatchAttribute", "PATCH")]
-    [InlineData("HttpHeadAttribute", "HEAD")]
-    [InlineData("HttpOptionsAttribute", "OPTIONS")]
-    [InlineData("RouteAttribute", "ANY")]
-    [InlineData("ApiControllerAttribute", null)]
-    public void AttributeVerb_Table(string attribute, string? verb) => Assert.Equal(verb, AspNetVocabulary.AttributeVerb(attribute));
-
-    [Theory]
-    [InlineData("api/[controller]/[action]", null, "api/Orders/List")]
-    [InlineData("[area]/[controller]", "Admin", "Admin/Orders")]
-    [InlineData("[AREA]/[Controller]/[ACTION]", "Admin", "Admin/Orders/List")]
-    [InlineData("[area]/x", null, "/x")]
-    public void ReplaceTokens_EveryToken_AnyCase(string route, string? area, string expected) =>
-        Assert.Equal(expected, AspNetVocabulary.ReplaceTokens(route, "Orders", "List", area));
-
-    [Theory]
-    [InlineData("OrdersController", "Orders")]
-    [InlineData("Orders", "Orders")]
-    [InlineData("Controller", "Controller")]
-    public void ControllerToken_DropsTheSuffix(string type, string token) => Assert.Equal(token, AspNetVocabulary.ControllerToken(type));
-
     [Fact]
     public void SyncDatabaseMethods_AdoNetAndDapper_OneList()
     {

@@ -89,8 +89,11 @@ public sealed class ApplicationCode : IDisposable
     /// <inheritdoc cref="TypeRoles.IsAssignableTo"/>
     public bool IsAssignableTo(string typeName, string baseName) => _types.IsAssignableTo(typeName, baseName);
 
-    /// <inheritdoc cref="TypeRoles.ActionRoute"/>
-    public EndpointRegistration? ActionRoute(string typeName, string methodName) => _types.ActionRoute(typeName, methodName);
+    /// <inheritdoc cref="TypeRoles.ActionRoutes"/>
+    public IReadOnlyList<EndpointRegistration> ActionRoutes(string typeName, string methodName) => _types.ActionRoutes(typeName, methodName);
+
+    /// <summary>The first of <see cref="ActionRoutes"/> (an attribute route before a conventional one), null for a method that is no action.</summary>
+    public EndpointRegistration? ActionRoute(string typeName, string methodName) => ActionRoutes(typeName, methodName) is [var first, ..] ? first : null;
 
     /// <inheritdoc cref="ApplicationRegistrations.Endpoints"/>
     public IReadOnlyList<EndpointRegistration> Endpoints => _registrations.Endpoints;

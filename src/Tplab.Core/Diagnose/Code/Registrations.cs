@@ -4,7 +4,7 @@ using Tplab.Blocking;
 namespace Tplab.Diagnose.Code;
 
 /// <summary>A minimal API endpoint as the application's IL registers it: <c>app.MapGet("/orders/{id}", handler)</c>, with its groups' prefixes.</summary>
-/// <param name="Verb">GET, POST, ... from the Map method (<c>*</c> for <c>Map</c>/<c>MapMethods</c>).</param>
+/// <param name="Verb">GET, POST, ... from the Map method (<c>ANY</c> for <c>Map</c>; one registration per method of <c>MapMethods</c>).</param>
 /// <param name="Route">The route as written, group prefixes put in front where the IL shows them (<c>/api/prices/{sku}</c>).</param>
 /// <param name="Handler">The lambda or method handed to Map, as the IL names it (<c>Shop.PricingEndpoints+&lt;&gt;c</c>, <c>&lt;MapPricing&gt;b__0_0</c>).</param>
 public sealed record EndpointRegistration(string Verb, string Route, (string Type, string Method) Handler)
@@ -36,6 +36,7 @@ internal static class Registrations
         var locals = new Dictionary<int, string>();
         string? current = null;      // the prefix of the value loaded last (a local, an argument, a group just made)
         string? route = null;        // the last string loaded
+        var strings = new List<string>(); // the strings loaded since the last call: MapMethods' pattern, then its methods
         string? routeReceiver = null;
         (string Type, string Method)? pointer = null;
         for (var i = 0; i < body.Count; i++)
@@ -52,6 +53,10 @@ internal static class Registrations
                 case IlKind.String:
                     route = IlInstructions.UserString(reader, instruction);
                     routeReceiver = current;
+                    if (route is not null)
+                    {
+                        strings.Add(route);
+                    }
                     break;
                 case IlKind.Pointer:
                     pointer = IlCalls.Callee(reader, instruction);
@@ -78,9 +83,16 @@ internal static class Registrations
                         current = prefix;
                         route = null;
                         pointer = null;
+                        strings.Clear();
                         break;
                     }
-                    if (pointer is { } handler && type.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal) && method.StartsWith("Map", StringComparison.Ordinal) && route is not null)
+                    if (pointer is { } methodsHandler && type.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal) && method == "MapMethods" && strings.Count > 1)
+                    {
+                        // MapMethods("/stock/{sku}", ["GET", "HEAD"], handler): the pattern, then one endpoint per method.
+                        endpoints.AddRange(strings.Skip(1).Select(m => m.ToUpperInvariant()).Distinct()
+                            .Select(m => new EndpointRegistration(m, Combine(routeReceiver, strings[0]), methodsHandler)));
+                    }
+                    else if (pointer is { } handler && type.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal) && method.StartsWith("Map", StringComparison.Ordinal) && route is not null)
                     {
                         endpoints.Add(new EndpointRegistration(Verb(method), Combine(routeReceiver, route), handler));
                     }
@@ -101,6 +113,7 @@ internal static class Registrations
                     }
                     pointer = null;
                     current = null;
+                    strings.Clear();
                     break;
             }
         }

@@ -6,6 +6,8 @@ namespace Tplab.Diagnose.Code;
 /// </summary>
 internal sealed class TypeRoles(AssemblyIndex index)
 {
+    private readonly MetadataRouting _routing = new(index);
+
     private static readonly string[] HostedServiceBases =
     [
         "Microsoft.Extensions.Hosting.BackgroundService", "Microsoft.Extensions.Hosting.IHostedService", "Microsoft.Extensions.Hosting.IHostedLifecycleService",
@@ -35,16 +37,19 @@ internal sealed class TypeRoles(AssemblyIndex index)
     public bool IsAssignableTo(string typeName, string baseName) => typeName == baseName || Derives(typeName, [baseName]);
 
     /// <summary>
-    /// The route an MVC action's attributes give it (<c>[Route("api/[controller]")]</c> on the controller, <c>[HttpGet("{id:int}")]</c>
-    /// on the action, tokens replaced), as a registration; null for a method that is no attribute-routed action.
+    /// The routes an MVC action's attributes give it on the controller <paramref name="typeName"/>, by the one route model
+    /// (<see cref="Tplab.Blocking.MvcRouteModel"/>, read through <see cref="MetadataRouting"/>), as registrations, one per
+    /// route and method: attribute routes, else the conventional <c>{controller}/{action}</c>; empty for a method that
+    /// is no action.
     /// </summary>
-    public EndpointRegistration? ActionRoute(string typeName, string methodName)
+    public IReadOnlyList<EndpointRegistration> ActionRoutes(string typeName, string methodName)
     {
-        if (!index.TryGetType(typeName, out var found) || !ActionCandidates(page: false).Contains((typeName, methodName)))
+        if (methodName.StartsWith('<') || methodName.StartsWith('.') || !Derives(typeName, ControllerBases) || _routing.Action(typeName, methodName) is not { } action)
         {
-            return null;
+            return [];
         }
-        return AttributeRoutes.Of(found.Reader, found.Type, typeName, methodName);
+        return [.. Tplab.Blocking.MvcRouteModel.Routes(_routing.Controller(typeName), action)
+            .Select(r => new EndpointRegistration(r.Method, r.Route, (typeName, methodName)))];
     }
 
     /// <summary>Walks the base types through the application's own types; an interface counts where it is implemented.</summary>

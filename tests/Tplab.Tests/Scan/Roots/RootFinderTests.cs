@@ -18,13 +18,13 @@ public sealed class RootFinderTests(ShopScan shop)
     [InlineData("GET /stock/{sku}", "minimal-api", "Shop.Web.Endpoints.StockEndpoint.Handle")]
     [InlineData("HEAD /stock/{sku}", "minimal-api", "Shop.Web.Endpoints.StockEndpoint.Handle")]
     [InlineData("GET /ping", "minimal-api", "Program.Main")]
-    // MVC: controller and action routes, tokens, an absolute template, an area, conventional routing.
+    // MVC: controller and action routes, tokens, an absolute template, an area, the app's conventional route.
     [InlineData("GET /api/Invoices/{id:int}", "mvc-action", "Shop.Web.Controllers.InvoicesController.Get")]
     [InlineData("POST /api/Invoices", "mvc-action", "Shop.Web.Controllers.InvoicesController.Post")]
     [InlineData("GET /absolute/invoices", "mvc-action", "Shop.Web.Controllers.InvoicesController.List")]
     [InlineData("ANY /Admin/Users/List", "mvc-action", "Shop.Web.Controllers.UsersController.List")]
-    [InlineData("ANY /Home/Index", "mvc-action", "Shop.Web.Controllers.HomeController.Index")]
-    [InlineData("POST /Home/Contact", "mvc-action", "Shop.Web.Controllers.HomeController.Contact")]
+    [InlineData("ANY /Home/Index/{id?}", "mvc-action", "Shop.Web.Controllers.HomeController.Index")]
+    [InlineData("POST /Home/Contact/{id?}", "mvc-action", "Shop.Web.Controllers.HomeController.Contact")]
     // Razor Pages: the page's path, its @page template, a named handler.
     [InlineData("GET /Orders/Details/{id:int}", "razor-page", "Shop.Web.Pages.Orders.DetailsModel.OnGet")]
     [InlineData("POST /Orders/Details/{id:int}?handler=Cancel", "razor-page", "Shop.Web.Pages.Orders.DetailsModel.OnPostCancelAsync")]
