@@ -30,6 +30,9 @@ internal sealed class RootWalk
 
     public EntryPoint Root { get; }
 
+    /// <summary>The walk stopped at the depth bound where the code went on calling (the chain there is cut).</summary>
+    public bool ReachedMaxDepth { get; private set; }
+
     /// <summary>The nodes reached, surest first.</summary>
     public List<CodeNode> Order { get; } = [];
 
@@ -60,6 +63,7 @@ internal sealed class RootWalk
             var step = best[state];
             if (step.Depth >= maxDepth)
             {
+                walk.ReachedMaxDepth |= graph.Facts(node).Edges.Count > 0;
                 continue;
             }
             var edges = node == root.Node ? graph.Facts(node).Edges.Concat(Injections(root, roots)).Concat(Resolutions.Of(root, graph.Index))
