@@ -50,8 +50,14 @@ public sealed record ScanOptions
     /// <summary>Every error of a skipped or partly read project, and every unresolved name (default false: one line each).</summary>
     public bool Verbose { get; init; }
 
-    /// <summary>Longest chain followed from an entry point, in calls (default 40; 2 to 200).</summary>
-    public int MaxDepth { get; init; } = 40;
+    /// <summary>The default of <see cref="MaxDepth"/>.</summary>
+    public const int DefaultMaxDepth = 40;
+
+    /// <summary>The largest <see cref="MaxDepth"/> accepted.</summary>
+    public const int MaxMaxDepth = 200;
+
+    /// <summary>Longest chain followed from an entry point, in calls (<c>--max-depth</c>; default 40; 2 to 200).</summary>
+    public int MaxDepth { get; init; } = DefaultMaxDepth;
 
     /// <summary>Time source for the durations reported (default the system clock).</summary>
     public TimeProvider Time { get; init; } = TimeProvider.System;
@@ -63,10 +69,7 @@ public sealed record ScanOptions
         {
             throw TplabException.Usage("the path to scan is empty");
         }
-        if (MaxDepth is < 2 or > 200)
-        {
-            throw TplabException.Usage($"the chain depth must be between 2 and 200 calls, got {MaxDepth.ToString(System.Globalization.CultureInfo.InvariantCulture)}");
-        }
+        CheckMaxDepth(MaxDepth);
         if (Top is < 1)
         {
             throw TplabException.Usage($"--top must be 1 or more, got {Top.Value.ToString(System.Globalization.CultureInfo.InvariantCulture)}");
@@ -88,6 +91,15 @@ public sealed record ScanOptions
             throw TplabException.Usage($"no baseline file {BaselineFile} (write one with --write-baseline)");
         }
         return this;
+    }
+
+    /// <summary>A usage error when <paramref name="maxDepth"/> is out of range (scan's and fix's <c>--max-depth</c>).</summary>
+    internal static void CheckMaxDepth(int maxDepth)
+    {
+        if (maxDepth is < 2 or > MaxMaxDepth)
+        {
+            throw TplabException.Usage(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--max-depth must be between 2 and {MaxMaxDepth} calls, got {maxDepth}"));
+        }
     }
 }
 

@@ -32,6 +32,16 @@ public sealed record ScanResult(
     /// </summary>
     public int Unknown { get; init; }
 
+    /// <summary>The longest chain followed from an entry point, in calls (<c>--max-depth</c>).</summary>
+    public int MaxDepth { get; init; } = ScanOptions.DefaultMaxDepth;
+
+    /// <summary>Entry points whose walk reached <see cref="MaxDepth"/> with calls still to follow: what lies deeper was not read.</summary>
+    public int WalksAtMaxDepth { get; init; }
+
+    /// <summary>The one line that says the depth bound cut some walks, or null.</summary>
+    public string? MaxDepthLine => WalksAtMaxDepth == 0 ? null : string.Create(System.Globalization.CultureInfo.InvariantCulture,
+        $"depth bound: {WalksAtMaxDepth} entry point(s) call deeper than {MaxDepth} calls; the walk stopped there (--max-depth raises it, up to {ScanOptions.MaxMaxDepth})");
+
     /// <summary>Projects analysed without some of their references (named once, not also as skipped).</summary>
     public IReadOnlyList<SkippedProject> ReadInPart { get; init; } = [];
 

@@ -92,6 +92,8 @@ public static class Scanner
             SharedErrors = code.SharedErrors,
             RequestCodeRead = roots.Any(ScanResult.IsRequestRoot),
             Unknown = graph.UnknownCalls,
+            MaxDepth = options.MaxDepth,
+            WalksAtMaxDepth = builder.WalksAtMaxDepth,
         };
     }
 }

@@ -31,9 +31,10 @@ internal static class FixCommand
         var plan = new Option<string?>("--plan") { Description = "Also write the lab plan that proves the fix under load (scan --plan's plan, for the fixed findings' endpoints): run it before and after --apply, then compare" };
         var planWrites = new Option<bool>("--plan-writes") { Description = "Keep the plan's POST, PUT, PATCH and DELETE scenarios switched on (default: written switched off, so a plan never writes by surprise)" };
         var noRestore = new Option<bool>("--no-restore") { Description = "Do not restore projects that have no restore output" };
+        var maxDepth = new Option<int?>("--max-depth") { Description = $"Longest chain of calls scan follows from an entry point (default {Tplab.Scan.ScanOptions.DefaultMaxDepth}, at most {Tplab.Scan.ScanOptions.MaxMaxDepth})" };
         var command = new Command("fix", "Rewrite scan's findings async all the way up: the blocking call awaited, every caller, interface and implementation updated, each fix compiled before it is kept; a patch by default, --apply to edit in place")
         {
-            path, route, finding, severity, from, apply, force, output, format, rename, addCancellation, verify, plan, planWrites, noRestore,
+            path, route, finding, severity, from, apply, force, output, format, rename, addCancellation, verify, plan, planWrites, noRestore, maxDepth,
         };
         command.Writes(output).Writes(plan).Reads(from, "the --from report").ReadsProject(path);
         command.SetAction((r, ct) => FixRun.RunAsync(new FixOptions
@@ -53,6 +54,7 @@ internal static class FixCommand
             Plan = r.GetValue(plan),
             PlanWrites = r.GetValue(planWrites),
             Restore = !r.GetValue(noRestore),
+            MaxDepth = r.GetValue(maxDepth) ?? Tplab.Scan.ScanOptions.DefaultMaxDepth,
         }, new ScanProgressLine(Console.Error, interactive: !Console.IsErrorRedirected), Console.Out, ct));
         return command;
     }

@@ -32,10 +32,11 @@ internal static class ScanCommand
         var groupBy = new Option<string?>("--group-by") { Description = "Text report: site (each blocking site once, worst first; the default) or endpoint (each entry point with the sites it reaches)" };
         groupBy.AcceptOnly("site", "endpoint");
         var verbose = new Option<bool>("--verbose") { Description = "Also list every error of a skipped or partly read project (package resolution, unresolved names)" };
+        var maxDepth = new Option<int?>("--max-depth") { Description = $"Longest chain of calls followed from an entry point (default {ScanOptions.DefaultMaxDepth}, at most {ScanOptions.MaxMaxDepth}); the report says when a walk reached it" };
         var planWrites = new Option<bool>("--plan-writes") { Description = "Keep the plan's POST, PUT, PATCH and DELETE scenarios switched on (default: written switched off, so a plan never writes by surprise)" };
         var command = new Command("scan", "Find the code that blocks thread-pool threads before it ships: every blocking call reached from an endpoint, middleware, hosted service or timer, with the chain of calls, file and line, and the fix")
         {
-            path, format, output, failOn, top, groupBy, verbose, includeTests, allowPartial, noRestore, baseline, writeBaseline, config, plan, planWrites,
+            path, format, output, failOn, top, groupBy, verbose, includeTests, allowPartial, noRestore, baseline, writeBaseline, config, plan, planWrites, maxDepth,
         };
         command.Writes(output).Writes(writeBaseline).Writes(plan).Reads(baseline, "the --baseline read").Reads(config, "the --config read").ReadsProject(path);
         command.SetAction((r, ct) => Run(new ScanOptions
@@ -55,6 +56,7 @@ internal static class ScanCommand
             Top = r.GetValue(top),
             GroupBy = r.GetValue(groupBy) == "endpoint" ? ScanGrouping.Endpoint : ScanGrouping.Site,
             Verbose = r.GetValue(verbose),
+            MaxDepth = r.GetValue(maxDepth) ?? ScanOptions.DefaultMaxDepth,
         }, ct));
         return command;
     }

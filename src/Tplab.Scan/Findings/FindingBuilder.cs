@@ -23,6 +23,10 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
     private readonly SiteCatalogue _catalogue = new(graph, locks);
     private readonly ConcurrentDictionary<object, SiteReach> _sites = new(ReferenceEqualityComparer.Instance);
     private readonly ConcurrentDictionary<Location, bool> _ignored = new();
+    private int _cut;
+
+    /// <summary>How many entry points' walks reached the depth bound with calls still to follow (known after <see cref="Build"/>).</summary>
+    public int WalksAtMaxDepth => _cut;
 
     /// <summary>The sites one entry point reaches, as if it were the only one, suppressed ones included (the rules' tests read them).</summary>
     public IReadOnlyList<Finding> For(EntryPoint root)
@@ -43,7 +47,12 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
         Bind(all, options, progress);
         Parallel.For(0, all.Count, options, i =>
         {
-            Note(i, RootWalk.From(all[i], graph, roots, maxDepth));
+            var walk = RootWalk.From(all[i], graph, roots, maxDepth);
+            if (walk.ReachedMaxDepth)
+            {
+                Interlocked.Increment(ref _cut);
+            }
+            Note(i, walk);
             var n = Interlocked.Increment(ref done);
             progress.Status(string.Create(CultureInfo.InvariantCulture, $"following calls: {n}/{all.Count} entry points, {graph.NodesRead} methods read, {_sites.Count} blocking sites"));
         });

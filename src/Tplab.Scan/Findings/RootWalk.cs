@@ -30,6 +30,9 @@ internal sealed class RootWalk
 
     public EntryPoint Root { get; }
 
+    /// <summary>The walk stopped at the depth bound where the code went on calling (the chain there is cut).</summary>
+    public bool ReachedMaxDepth { get; private set; }
+
     /// <summary>The nodes reached, surest first.</summary>
     public List<CodeNode> Order { get; } = [];
 
@@ -46,7 +49,7 @@ internal sealed class RootWalk
         var walk = new RootWalk(root);
         var best = walk._best;
         var deque = new LinkedList<WalkState>();
-        var start = new WalkState(root.Node, null);
+        var start = new WalkState(root.Node, Instantiation.Root(root.Node, ThisOf(root, graph.Index), graph));
         best[start] = new Step(0, 0, null, null);
         deque.AddFirst(start);
         var done = new HashSet<WalkState>();
@@ -66,6 +69,7 @@ internal sealed class RootWalk
             var step = best[state];
             if (step.Depth >= maxDepth)
             {
+                walk.ReachedMaxDepth |= graph.Facts(node).Edges.Count > 0;
                 continue;
             }
             var edges = node == root.Node ? graph.Facts(node).Edges.Concat(Injections(root, roots)).Concat(Resolutions.Of(root, graph.Index))
@@ -94,6 +98,14 @@ internal sealed class RootWalk
         return walk;
     }
 
+    /// <summary>
+    /// The concrete type of <c>this</c> when the entry point runs: the one place an entry point's concrete type is read.
+    /// By default the method's own type when nothing in the solution derives from it (it is then exactly that type);
+    /// null (not known) for an abstract type, a type with subclasses, or a static method.
+    /// </summary>
+    public static INamedTypeSymbol? ThisOf(EntryPoint root, SourceIndex index) =>
+        root.Node.Symbol.IsStatic ? null : Instantiation.Exact(root.Node.Symbol.ContainingType, index);
+
     /// <summary>The chain from the entry point to <paramref name="node"/>: each node with the edge that entered it.</summary>
     public List<(CodeNode Node, Edge? Into)> Path(CodeNode node)
     {
@@ -121,25 +133,29 @@ internal sealed class RootWalk
         }
     }
 
-    // A body walked with known type arguments: each call on a receiver typed by them keeps the implementations that fit.
+    // A body walked with known types: each call on a receiver typed by its type parameters keeps the implementations
+    // that fit, each virtual call on this the override the concrete type runs.
     private static IEnumerable<Edge> Narrowed(IEnumerable<Edge> edges, Instantiation types)
     {
         var list = edges as IReadOnlyList<Edge> ?? [.. edges];
         for (var i = 0; i < list.Count; i++)
         {
-            if (list[i].GenericReceiver is null)
+            if (list[i].GenericReceiver is null && list[i].VirtualOnThis is null)
             {
                 yield return list[i];
                 continue;
             }
             // The edges of one call are recorded together: same site, same receiver.
             var j = i;
-            while (j + 1 < list.Count && list[j + 1].Site == list[i].Site && ReferenceEquals(list[j + 1].GenericReceiver, list[i].GenericReceiver))
+            while (j + 1 < list.Count && list[j + 1].Site == list[i].Site && ReferenceEquals(list[j + 1].GenericReceiver, list[i].GenericReceiver)
+                && ReferenceEquals(list[j + 1].VirtualOnThis, list[i].VirtualOnThis))
             {
                 j++;
             }
-            var call = list.Skip(i).Take(j - i + 1).ToList();
-            foreach (var edge in types.Narrow(call) ?? call)
+            IReadOnlyList<Edge> call = [.. list.Skip(i).Take(j - i + 1)];
+            call = call[0].GenericReceiver is null ? call : types.Narrow(call) ?? call;
+            call = call.Count == 0 || call[0].VirtualOnThis is null ? call : types.NarrowThis(call) ?? call;
+            foreach (var edge in call)
             {
                 yield return edge;
             }

@@ -70,6 +70,9 @@ public sealed record FixOptions
     /// <summary>Restore projects that have no restore output before loading them (default true).</summary>
     public bool Restore { get; init; } = true;
 
+    /// <summary>Longest chain scan follows from an entry point, in calls (<c>--max-depth</c>, as scan's; default 40; 2 to 200).</summary>
+    public int MaxDepth { get; init; } = ScanOptions.DefaultMaxDepth;
+
     /// <summary>Most methods one finding's fix may change before it is refused as too wide (default 200).</summary>
     public int MaxMethods { get; init; } = 200;
 
@@ -104,6 +107,7 @@ public sealed record FixOptions
         {
             throw TplabException.Usage("--verify needs a command");
         }
+        ScanOptions.CheckMaxDepth(MaxDepth);
         if (Severity is Findings.Severity.Note)
         {
             throw TplabException.Usage("--severity must be warning or error");

@@ -30,7 +30,7 @@ public static class Fixer
         var input = ScanInput.Resolve(options.Path);
         // The report is read before anything loads: another solution's report fails at once.
         var fromIds = options.From is { } from ? FixSelection.ReadReport(from, input.DisplayName, input.Root) : null;
-        var scanOptions = new ScanOptions { Path = options.Path, Restore = options.Restore };
+        var scanOptions = new ScanOptions { Path = options.Path, Restore = options.Restore, MaxDepth = options.MaxDepth };
         using var code = await WorkspaceLoader.LoadAsync(input, scanOptions, progress, cancellationToken).ConfigureAwait(false);
         foreach (var skipped in code.Skipped)
         {
@@ -46,6 +46,10 @@ public static class Fixer
             [("the config read", File.Exists(configPath) ? configPath : null), ("the --from report read", options.From)]);
         var config = File.Exists(configPath) ? ScanConfig.Read(configPath) : new ScanConfig();
         var scan = Scanner.Analyse(code, scanOptions, config, new Baseline(), progress, TimeSpan.Zero, cancellationToken);
+        if (scan.MaxDepthLine is { } depth)
+        {
+            progress.Line("tplab fix: " + depth);
+        }
         var targets = FixSelection.Select(FixSelection.Targets(scan.Findings), options, input.DisplayName, fromIds);
         return await FixTargetsAsync(code, scan, targets, options, progress, cancellationToken).ConfigureAwait(false);
     }

@@ -14,6 +14,7 @@ internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
     private readonly ConcurrentDictionary<CodeNode, Lazy<NodeFacts>> _facts = new();
     private readonly ConcurrentDictionary<CodeNode, bool> _reachesBlocking = new();
     private readonly ConcurrentDictionary<CodeNode, bool> _usesTypeArguments = new();
+    private readonly ConcurrentDictionary<CodeNode, bool> _usesThis = new();
     private int _lockIds;
 
     public SourceIndex Index => index;
@@ -48,10 +49,33 @@ internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
             return false;
         }
         var uses = Facts(node).Edges.Any(e => e.GenericReceiver is not null
-            || ((e.Target.IsLambda || (!e.TypeArguments.IsDefaultOrEmpty && e.TypeArguments.Any(a => Instantiation.MentionsMethodTypeParameter(a))))
+            || ((e.Target.IsLambda || (e.CalledOn is { } on && TypeShapes.MentionsTypeParameter(on)) || (!e.TypeArguments.IsDefaultOrEmpty && e.TypeArguments.Any(a => TypeShapes.MentionsTypeParameter(a))))
                 && UsesTypeArguments(e.Target, visiting)));
         visiting.Remove(node);
         _usesTypeArguments[node] = uses;
+        return uses;
+    }
+
+    /// <summary>
+    /// Whether the concrete type of <c>this</c> can narrow a call <paramref name="node"/> makes: a virtual call on
+    /// <c>this</c> with several overrides, in it, in its lambdas, or in what it calls on <c>this</c>. A walk carries
+    /// <c>this</c> only into such nodes.
+    /// </summary>
+    public bool UsesThis(CodeNode node) => UsesThis(node, []);
+
+    private bool UsesThis(CodeNode node, HashSet<CodeNode> visiting)
+    {
+        if (_usesThis.TryGetValue(node, out var known))
+        {
+            return known;
+        }
+        if (!visiting.Add(node))
+        {
+            return false;
+        }
+        var uses = Facts(node).Edges.Any(e => e.VirtualOnThis is not null || ((e.OnThis || e.Target.IsLambda) && UsesThis(e.Target, visiting)));
+        visiting.Remove(node);
+        _usesThis[node] = uses;
         return uses;
     }
 

@@ -43,17 +43,16 @@ internal static class Dispatch
             return new([], null);
         }
         string? basis = null;
-        var candidates = index.Implementations(definition).ToList();
+        var candidates = WithOverrides(index, index.Implementations(definition));
         if (isSource && !definition.IsAbstract && definition.ContainingType?.TypeKind != TypeKind.Interface)
         {
             candidates.Add(definition);
         }
-        // IHandler<OrderPlaced>.Handle: only the implementations of that constructed interface (or generic ones that may be it).
-        if (receiverType is { TypeKind: TypeKind.Interface, IsGenericType: true } && receiverType.TypeArguments.All(t => t.TypeKind != TypeKind.TypeParameter))
+        // IHandler<OrderPlaced>.Handle, IHandle<EntityChanged<TEntity>>.Handle, Repository<Order>.Query: only the types
+        // whose own instantiation of the receiver's generic type can be it (a type parameter stands for any type).
+        if (receiverType is { IsGenericType: true, TypeKind: TypeKind.Interface or TypeKind.Class })
         {
-            candidates = [.. candidates.Where(c => c.ContainingType is not { } owner || owner.IsGenericType
-                || owner.AllInterfaces.Any(i => SymbolEqualityComparer.Default.Equals(i, receiverType))
-                || !owner.AllInterfaces.Any(i => SymbolEqualityComparer.Default.Equals(i.OriginalDefinition, receiverType.OriginalDefinition)))];
+            candidates = [.. candidates.Where(c => c.ContainingType is not { } owner || TypeShapes.CanBe(owner, receiverType, receiverType.TypeArguments))];
         }
         if (receiverType is { TypeKind: TypeKind.Class or TypeKind.Struct })
         {
@@ -74,6 +73,21 @@ internal static class Dispatch
         return new([.. candidates.Select(c => index.NodeFor(c)).OfType<CodeNode>().Distinct()], basis);
     }
 
+    // The implementations, and the overrides of those that are abstract or virtual: an interface member implemented by
+    // an abstract member of a base class goes on to the overrides in its subclasses (a plugin layer behind a base).
+    private static List<IMethodSymbol> WithOverrides(SourceIndex index, IReadOnlyList<IMethodSymbol> implementations)
+    {
+        var all = new List<IMethodSymbol>(implementations);
+        for (var i = 0; i < all.Count; i++)
+        {
+            if ((all[i].IsAbstract || all[i].IsVirtual || all[i].IsOverride) && !all[i].IsSealed && all[i].ContainingType?.TypeKind == TypeKind.Class)
+            {
+                all.AddRange(index.Implementations(all[i]).Where(o => !all.Contains(o, SymbolEqualityComparer.Default)));
+            }
+        }
+        return all;
+    }
+
     // Whether an object of concrete type p runs candidate c when definition is called on it. Symbols are compared by
     // key: p, the call and c may come from three projects' compilations (retargeted twins are not equal symbols).
     private static bool Runs(INamedTypeSymbol p, IMethodSymbol definition, IMethodSymbol c)
@@ -86,6 +100,8 @@ internal static class Dispatch
             var constructed = p.AllInterfaces.FirstOrDefault(i => SymbolNames.MetadataName(i) == name);
             var member = constructed?.GetMembers(definition.Name).OfType<IMethodSymbol>().FirstOrDefault(m => SymbolNames.Key(m) == key);
             runs = member is null ? null : p.FindImplementationForInterfaceMember(member) as IMethodSymbol;
+            // An interface member implemented by an abstract (or virtual) member of a base: p runs its override.
+            runs = runs is null ? null : Visible(SymbolNames.Key(runs), p) ?? runs;
         }
         else
         {
@@ -93,6 +109,9 @@ internal static class Dispatch
         }
         return runs is not null ? SymbolNames.Key(runs) == SymbolNames.Key(c) : c.ContainingType is { } owner && DerivesFrom(p, owner);
     }
+
+    /// <summary>The method an object of concrete type <paramref name="type"/> runs when <paramref name="definition"/> is called on it (by key: another project's twin).</summary>
+    public static IMethodSymbol? RunBy(INamedTypeSymbol type, IMethodSymbol definition) => Visible(SymbolNames.Key(definition), type);
 
     // The implementation a receiver of this static type runs when it is exactly that type.
     private static IMethodSymbol? Visible(IMethodSymbol definition, INamedTypeSymbol receiverType)

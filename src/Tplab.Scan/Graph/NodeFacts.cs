@@ -51,6 +51,24 @@ public sealed record Edge(CodeNode Target, Location Site, EdgeKind Kind, bool Co
     /// (<c>IEventConsumer&lt;T&gt;</c>): a walk that knows <c>T</c> narrows the call (<see cref="Instantiation.Narrow"/>).
     /// </summary>
     public INamedTypeSymbol? GenericReceiver { get; init; }
+
+    /// <summary>
+    /// The type the called method is a member of as the caller names it, when it is generic (<c>Repository&lt;Order&gt;</c>,
+    /// <c>IRepository&lt;TEntity&gt;</c>): a walk binds the target class's type parameters from it (<see cref="Instantiation.Across"/>).
+    /// </summary>
+    public INamedTypeSymbol? CalledOn { get; init; }
+
+    /// <summary>For a call on another object, its static type when it is a class: the callee's <c>this</c> when nothing derives from it.</summary>
+    public INamedTypeSymbol? ReceiverClass { get; init; }
+
+    /// <summary>The call is made on <c>this</c> or <c>base</c> (written or implicit): the callee runs on the caller's object.</summary>
+    public bool OnThis { get; init; }
+
+    /// <summary>
+    /// For the edges of a virtual call on <c>this</c> that reach several overrides, the method called: a walk that
+    /// knows the concrete type of <c>this</c> keeps only the override that type runs.
+    /// </summary>
+    public IMethodSymbol? VirtualOnThis { get; init; }
 }
 
 /// <summary>A call into a library that holds the pool thread, at <paramref name="Site"/>.</summary>

@@ -19,6 +19,7 @@ internal sealed class SourceIndex
     private readonly Lazy<Dictionary<string, List<IMethodSymbol>>> _implementations;
     private readonly Lazy<List<INamedTypeSymbol>> _types;
     private readonly Lazy<ServiceRegistry> _services;
+    private readonly Lazy<HashSet<string>> _extended;
 
     public SourceIndex(LoadedCode code)
     {
@@ -35,6 +36,7 @@ internal sealed class SourceIndex
         _types = new(ListTypes);
         _implementations = new(IndexImplementations);
         _services = new(() => new ServiceRegistry(this));
+        _extended = new(() => [.. Types.Select(t => t.BaseType).OfType<INamedTypeSymbol>().Select(SymbolNames.MetadataName)]);
     }
 
     /// <summary>Per-solution memo of facts the rules compute about a method once (whether it runs a delegate parameter, what it returns).</summary>
@@ -48,6 +50,9 @@ internal sealed class SourceIndex
     /// <summary>Every type declared in the source, nested ones included, each once.</summary>
     public IReadOnlyList<INamedTypeSymbol> Types => _types.Value;
 
+    /// <summary>Whether a class of the source derives from <paramref name="type"/> (compared by name: another project's twin counts).</summary>
+    public bool IsExtended(INamedTypeSymbol type) => _extended.Value.Contains(SymbolNames.MetadataName(type));
+
     /// <summary>
     /// The tree's semantic model, without nullable flow analysis: the scan reads calls, types and symbols, never
     /// nullability, and that analysis was four fifths of binding a body (Roslyn's own IDE features read models so).
@@ -58,8 +63,6 @@ internal sealed class SourceIndex
 #pragma warning restore RSEXPERIMENTAL001
 
     public Compilation CompilationOf(SyntaxTree tree) => _compilationOf[tree];
-
-    public IEnumerable<Compilation> Compilations => _compilationOf.Values.Distinct();
 
     /// <summary>What dependency injection can hand out per service type (read on first use).</summary>
     public ServiceRegistry Services => _services.Value;

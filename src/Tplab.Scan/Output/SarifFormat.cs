@@ -64,6 +64,7 @@ public sealed class SarifFormat : IScanFormat
             .Concat(r.ReadInPart.Select(s => new SarifNotification(new SarifMessage($"read in part {s.Name}: {s.Reason}"), "warning")))
             .Concat(r.SharedErrorsLine is { } shared ? [new SarifNotification(new SarifMessage(shared), "warning")] : [])
             .Concat(r.NoRequestCodeLine is { } nothing ? [new SarifNotification(new SarifMessage(nothing), "error")] : [])
+            .Concat(r.MaxDepthLine is { } depth ? [new SarifNotification(new SarifMessage(depth), "warning")] : [])
             .ToList();
         var version = typeof(SarifFormat).Assembly.GetName().Version?.ToString(3) ?? "0";
         return new SarifLog(

@@ -54,7 +54,7 @@ public sealed class ScanJsonFormat : IScanFormat
                 [.. r.ReadInPart.Select(p => new InPartDocument(p.Name, p.Reason))], r.SharedErrors),
             new SummaryDocument(r.Count(Severity.Error), r.Count(Severity.Warning), r.Count(Severity.Note), r.Baselined, r.Suppressed.Count,
                 r.Findings.Count, r.EntryPoints, entryPoints.Count, r.MethodsRead, Math.Round(r.LoadTime.TotalSeconds, 3), Math.Round(r.AnalysisTime.TotalSeconds, 3),
-                r.Partial, r.RequestCodeRead, r.Unknown),
+                r.Partial, r.RequestCodeRead, r.Unknown, r.MaxDepth, r.WalksAtMaxDepth),
             [.. entryPoints.Select(EntryPoint)],
             [.. r.Findings.Select(f => Finding(f, index))]);
     }
@@ -113,7 +113,7 @@ internal sealed record SkippedDocument(string Project, string Reason);
 internal sealed record InPartDocument(string Project, string Reason);
 
 internal sealed record SummaryDocument(int Errors, int Warnings, int Notes, int Baselined, int Suppressed, int Sites, int EntryPoints, int EntryPointsReachingSites,
-    int MethodsFollowed, double LoadSeconds, double AnalysisSeconds, bool Partial, bool RequestCodeRead, int Unknown);
+    int MethodsFollowed, double LoadSeconds, double AnalysisSeconds, bool Partial, bool RequestCodeRead, int Unknown, int MaxDepth, int WalksAtMaxDepth);
 
 internal sealed record EntryPointDocument(string Key, EndpointDocument? Endpoint, string Place, string Method, string File, int Line, IReadOnlyList<string> Guards);
 

@@ -58,6 +58,10 @@ public sealed record ScanTextFormat : IScanFormat
         {
             writer.WriteLine(string.Create(Inv, $"unknown: {r.Unknown} call(s) on the paths followed could not be resolved (a package missing?): neither followed nor judged"));
         }
+        if (r.MaxDepthLine is { } depth)
+        {
+            writer.WriteLine(depth);
+        }
         WriteSummary(r, writer);
         if (r.Findings.Count == 0)
         {

@@ -27,6 +27,7 @@ public sealed class ScanCliTests
             { "unknown format", ["scan", Fixture("Shop"), "--format", "xml"], ExitCodes.Usage, "--format must be one of text, json, sarif; got 'xml'" },
             { "fail on note", ["scan", Fixture("Shop"), "--fail-on", "note"], ExitCodes.Usage, "'note'" },
             { "unwritable output", ["scan", Fixture("Shop"), "-o", "/no/such/folder/scan.json"], ExitCodes.OutputFailed, "cannot write --output /no/such/folder/scan.json" },
+            { "depth out of range", ["scan", Fixture("Shop"), "--max-depth", "1"], ExitCodes.Usage, "--max-depth must be between 2 and 200 calls, got 1" },
             { "missing baseline", ["scan", Fixture("Shop"), "--baseline", "/no/such/baseline.json"], ExitCodes.Usage, "no baseline file" },
         };
     }

@@ -31,8 +31,8 @@ public sealed class ShopScan : IAsyncLifetime
         Result = Analyse();
     }
 
-    public ScanResult Analyse(ScanConfig? config = null, Baseline? baseline = null) =>
-        Scanner.Analyse(Code, new ScanOptions { Path = Folder }, config ?? Config, baseline ?? new Baseline(), SilentProgress.Instance, TimeSpan.Zero, CancellationToken.None);
+    public ScanResult Analyse(ScanConfig? config = null, Baseline? baseline = null, int maxDepth = ScanOptions.DefaultMaxDepth) =>
+        Scanner.Analyse(Code, new ScanOptions { Path = Folder, MaxDepth = maxDepth }, config ?? Config, baseline ?? new Baseline(), SilentProgress.Instance, TimeSpan.Zero, CancellationToken.None);
 
     /// <summary>The sites <paramref name="rootKey"/> reaches, each with that entry point's own chain (a report shows only the worst one's).</summary>
     /// <remarks>The builder the scan runs, given that one entry point, as the rules' tests give it theirs (<c>Snippet</c>).</remarks>

@@ -244,12 +244,24 @@ public sealed class DispatchTests
     }
 
     [Fact]
-    public void Resolve_GenericCallWithAnUnknownTypeArgument_StaysOneOfEvery()
+    public void Resolve_ClassTypeArgumentFromTheCaller_FollowsOnlyItsImplementations()
     {
-        // Relay<T>'s T is its class's, which the walk does not bind: every consumer DI holds may run.
+        // Relay<T>'s T is its class's: the caller's Relay<UserCreated> binds it, and Publish<T> gets UserCreated.
         var findings = Snippet.Findings(Events + """
             public sealed class Relay<T>(IEventManager events) where T : EventArgs { public void Send(T e) => events.Publish(e); }
             public static class Root { public static void Handle(Relay<UserCreated> relay) => relay.Send(new UserCreated()); }
+            """);
+        Assert.Equal("File.ReadAllText", Assert.Single(findings).Call.Name);
+    }
+
+    [Fact]
+    public void Resolve_GenericCallWithAnUnknownTypeArgument_StaysOneOfEvery()
+    {
+        // Relay<T> reached through a non-generic interface: nothing binds T, every consumer DI holds may run.
+        var findings = Snippet.Findings(Events + """
+            public interface IRelay { void Flush(); }
+            public sealed class Relay<T>(IEventManager events, T last) : IRelay where T : EventArgs { public void Flush() => events.Publish(last); }
+            public static class Root { public static void Handle(IRelay relay) => relay.Flush(); }
             """);
         Assert.Equal(["File.ReadAllText", "Thread.Sleep"], findings.Select(f => f.Call.Name).Order(StringComparer.Ordinal));
         Assert.All(findings, f => Assert.Contains(f.Chain, h => h.Via == "one of 2 implementations of IEventConsumer.OnEvent (registered in DI)"));
