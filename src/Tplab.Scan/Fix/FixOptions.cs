@@ -70,8 +70,14 @@ public sealed record FixOptions
     /// <summary>Restore projects that have no restore output before loading them (default true).</summary>
     public bool Restore { get; init; } = true;
 
-    /// <summary>Most methods one finding's fix may change before it is refused as too wide (default 200).</summary>
+    /// <summary>Most methods one finding's fix may change before it is refused as too wide, checked before the callers are visited (default 200; <c>--max-methods</c>).</summary>
     public int MaxMethods { get; init; } = 200;
+
+    /// <summary>
+    /// Exit 0 when some findings were fixed and others refused or partly fixed (default false: exit 12), so the loop
+    /// goes on with what was fixed; with nothing fixed at all it is still 12.
+    /// </summary>
+    public bool AllowPartial { get; init; }
 
     /// <summary>The report format this run writes.</summary>
     public string EffectiveFormat => FixFormats.For(Format, Output, Apply).Name;
@@ -122,7 +128,7 @@ public sealed record FixOptions
         }
         if (MaxMethods < 1)
         {
-            throw TplabException.Usage("the method limit must be positive");
+            throw TplabException.Usage("--max-methods must be at least 1");
         }
         return this;
     }
