@@ -30,11 +30,13 @@ internal static class FixCommand
         var verify = new Option<string?>("--verify") { Description = "With --apply: run this command after writing (e.g. \"dotnet test\"); every change is reverted when it fails" };
         var plan = new Option<string?>("--plan") { Description = "Also write the lab plan that proves the fix under load (scan --plan's plan, for the fixed findings' endpoints): run it before and after --apply, then compare" };
         var planWrites = new Option<bool>("--plan-writes") { Description = "Keep the plan's POST, PUT, PATCH and DELETE scenarios switched on (default: written switched off, so a plan never writes by surprise)" };
+        var allowPartial = new Option<bool>("--allow-partial") { Description = "Exit 0 when some findings were fixed and others refused or partly fixed (default: exit 12), so a loop goes on with what was fixed" };
+        var maxMethods = new Option<int>("--max-methods") { Description = "Most methods one finding's fix may change; a wider one is refused before its callers are visited (default 200)", DefaultValueFactory = _ => 200 };
         var noRestore = new Option<bool>("--no-restore") { Description = "Do not restore projects that have no restore output" };
         var maxDepth = new Option<int?>("--max-depth") { Description = $"Longest chain of calls scan follows from an entry point (default {Tplab.Scan.ScanOptions.DefaultMaxDepth}, at most {Tplab.Scan.ScanOptions.MaxMaxDepth})" };
         var command = new Command("fix", "Rewrite scan's findings async all the way up: the blocking call awaited, every caller, interface and implementation updated, each fix compiled before it is kept; a patch by default, --apply to edit in place")
         {
-            path, route, finding, severity, from, apply, force, output, format, rename, addCancellation, verify, plan, planWrites, noRestore, maxDepth,
+            path, route, finding, severity, from, apply, force, output, format, rename, addCancellation, verify, plan, planWrites, allowPartial, maxMethods, noRestore, maxDepth,
         };
         command.Writes(output).Writes(plan).Reads(from, "the --from report").ReadsProject(path);
         command.SetAction((r, ct) => FixRun.RunAsync(new FixOptions
@@ -55,6 +57,8 @@ internal static class FixCommand
             PlanWrites = r.GetValue(planWrites),
             Restore = !r.GetValue(noRestore),
             MaxDepth = r.GetValue(maxDepth) ?? Tplab.Scan.ScanOptions.DefaultMaxDepth,
+            AllowPartial = r.GetValue(allowPartial),
+            MaxMethods = r.GetValue(maxMethods),
         }, new ScanProgressLine(Console.Error, interactive: !Console.IsErrorRedirected), Console.Out, ct));
         return command;
     }

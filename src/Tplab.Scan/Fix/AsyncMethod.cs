@@ -113,6 +113,14 @@ internal sealed class AsyncMethod(FixContext context, CallerUpdate callers, Filt
                 .SelectMany(r => r.Locations).Where(l => !l.IsImplicit).Select(l => l.Location));
         }
         locations = [.. locations.Distinct()];
+        // The bound before the work: every caller would become a method to change (with its own callers after it), and
+        // visiting thousands of them builds a semantic model per file first.
+        var callerCount = locations.Select(l => l.SourceTree is { } t ? AsyncRules.Container(t.GetRoot(context.CancellationToken).FindNode(l.SourceSpan, getInnermostNodeForTie: true)).Container : null)
+            .OfType<SyntaxNode>().Where(c => !context.Changes.Containers.ContainsKey(c)).Distinct().Count();
+        if (context.Changes.MethodCount + declarations.Count + callerCount > context.MaxMethods)
+        {
+            throw new FixTooWideException(FixTooWideException.Say(context.MaxMethods, $"{symbol.ContainingType?.Name}.{symbol.Name} alone has {callerCount} caller(s)"));
+        }
         foreach (var location in locations)
         {
             if (location.SourceTree is { } t && (context.Solution.GetDocument(t) is null || FixContext.IsGenerated(t)))

@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Tplab.Scan.Fix.Checks;
 
 namespace Tplab.Scan.Fix;
 
@@ -24,7 +25,7 @@ internal sealed class AsyncPropagation
 
     public AsyncPropagation(Solution solution, ChangeSet changes, FixNaming naming, int maxMethods, CancellationToken cancellationToken, bool addCancellation = false)
     {
-        _context = new FixContext(solution, changes, naming, cancellationToken, addCancellation);
+        _context = new FixContext(solution, changes, naming, cancellationToken, addCancellation) { MaxMethods = maxMethods };
         _maxMethods = maxMethods;
         _callers = new CallerUpdate(_context, RequireAwaitAsync, Reshaped);
         _locks = new LockToSemaphore(_context, RequireAwaitAsync, Reshaped);
@@ -42,6 +43,16 @@ internal sealed class AsyncPropagation
 
     /// <summary>What changed beyond the methods made async (a lock made a semaphore, a filter made async), for the report.</summary>
     public List<string> Reshaped { get; } = [];
+
+    /// <summary>
+    /// Every place this fix made await or wait on a task (the site, each caller), in the solution before the fix: where
+    /// an exception now comes out as the awaited task's, for <see cref="ExceptionShape"/>.
+    /// </summary>
+    public List<SyntaxNode> Points { get; } = [];
+
+    public Task<SemanticModel> ModelAsync(SyntaxTree tree) => _context.ModelAsync(tree);
+
+    public string Where(SyntaxNode node) => _context.Where(node);
 
     /// <summary>The token at <paramref name="node"/> once the fix is planned: one in scope, or the parameter <c>--add-cancellation</c> gives its method.</summary>
     public string? Token(SemanticModel model, SyntaxNode node) => _context.Token(model, node);
@@ -69,6 +80,14 @@ internal sealed class AsyncPropagation
         {
             return "it is not inside a method";
         }
+        Points.Add(node);
+        // What an await here would change at run time (a thread-owned region, the thread's identity): it keeps waiting.
+        var model = await _context.ModelAsync(node.SyntaxTree).ConfigureAwait(false);
+        if ((ThreadAffinity.Region(model, node, container, _context.CancellationToken)
+            ?? ThreadIdentity.ReadAfter(model, node, container, _context.CancellationToken)) is { } behaviour)
+        {
+            return behaviour;
+        }
         if (_decided.TryGetValue(container, out var known))
         {
             if (known is null && changes.Containers.TryGetValue(container, out var existing))
@@ -86,7 +105,7 @@ internal sealed class AsyncPropagation
         }
         if (changes.MethodCount > _maxMethods)
         {
-            throw new FixTooWideException($"the change reaches more than {_maxMethods} methods: fix the chain by hand, or select fewer findings");
+            throw new FixTooWideException(FixTooWideException.Say(_maxMethods, $"{changes.MethodCount} planned so far"));
         }
         return reason;
     }
@@ -101,9 +120,10 @@ internal sealed class AsyncPropagation
             case AnonymousFunctionExpressionSyntax lambda:
                 return await _lambdas.DecideAsync(model, lambda).ConfigureAwait(false);
             case LocalFunctionStatementSyntax local:
-                return await _methods.LocalFunctionAsync(model, local).ConfigureAwait(false);
+                return (local.Modifiers.Any(Microsoft.CodeAnalysis.CSharp.SyntaxKind.AsyncKeyword) ? null : ThreadIdentity.SetsContext(model, local, _context.CancellationToken)) ?? await _methods.LocalFunctionAsync(model, local).ConfigureAwait(false);
             case MethodDeclarationSyntax method:
-                return await _methods.MethodAsync(model, method).ConfigureAwait(false);
+                return (method.Modifiers.Any(Microsoft.CodeAnalysis.CSharp.SyntaxKind.AsyncKeyword) ? null : ThreadIdentity.SetsContext(model, method, _context.CancellationToken))
+                    ?? await _methods.MethodAsync(model, method).ConfigureAwait(false);
             case ConstructorDeclarationSyntax:
                 return "a constructor cannot be async: build the value in an async factory method or initialise it at startup";
             case AccessorDeclarationSyntax or ArrowExpressionClauseSyntax:

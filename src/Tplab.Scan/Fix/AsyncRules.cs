@@ -83,4 +83,8 @@ internal static class FixTypes
 }
 
 /// <summary>A fix that would change more methods than allowed.</summary>
-internal sealed class FixTooWideException(string message) : Exception(message);
+internal sealed class FixTooWideException(string message) : Exception(message)
+{
+    public static string Say(int max, string why) =>
+        $"the change reaches more than {max} methods ({why}): fix the chain by hand, select fewer findings, or raise the bound with --max-methods";
+}

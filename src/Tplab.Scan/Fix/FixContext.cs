@@ -21,16 +21,24 @@ internal sealed class FixContext(Solution solution, ChangeSet changes, FixNaming
 
     public CancellationToken CancellationToken { get; } = cancellationToken;
 
+    /// <summary>Most methods one fix may change (<c>--max-methods</c>; default: no bound).</summary>
+    public int MaxMethods { get; init; } = int.MaxValue;
+
     /// <summary><c>--add-cancellation</c>: methods whose return type changes gain a token parameter.</summary>
     public bool AddCancellation { get; } = addCancellation;
 
     /// <summary>
-    /// The token at <paramref name="node"/>: one already in scope (<see cref="AsyncSiblings.TokenInScope"/>), else the
-    /// parameter this fix adds to the method around it (<c>--add-cancellation</c>), unless a static lambda or local
+    /// With <c>--add-cancellation</c>, the token at <paramref name="node"/>: one already in scope (<see cref="AsyncSiblings.TokenInScope"/>), else the
+    /// parameter this fix adds to the method around it, unless a static lambda or local
     /// function in between cannot capture it; null when there is none.
     /// </summary>
     public string? Token(SemanticModel model, SyntaxNode node)
     {
+        // Without --add-cancellation no call gains a token it did not have (TPFIX004).
+        if (!AddCancellation)
+        {
+            return null;
+        }
         if (AsyncSiblings.TokenInScope(model, node) is { } inScope)
         {
             return inScope;

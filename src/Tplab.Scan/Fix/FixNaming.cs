@@ -13,7 +13,11 @@ namespace Tplab.Scan.Fix;
 /// </summary>
 internal sealed class FixNaming(RenameMode mode, bool suffixConvention, IReadOnlySet<string> rootKeys, string root)
 {
-    /// <summary>Whether the solution suffixes: more of its task-returning methods end in Async than not (none: yes, the .NET guideline).</summary>
+    /// <summary>
+    /// Whether the solution suffixes: more of its task-returning methods end in Async than not (none: yes, the .NET
+    /// guideline). Endpoints do not vote: an action's, a page handler's or a hub method's name is a route or a contract,
+    /// and teams that suffix their own methods still write <c>public async Task&lt;IActionResult&gt; Get()</c>.
+    /// </summary>
     public static async Task<bool> ConventionAsync(Solution solution, CancellationToken cancellationToken)
     {
         int suffixed = 0, plain = 0;
@@ -23,13 +27,32 @@ internal sealed class FixNaming(RenameMode mode, bool suffixConvention, IReadOnl
             foreach (var method in syntax!.DescendantNodes().OfType<MethodDeclarationSyntax>())
             {
                 var type = method.ReturnType.ToString();
-                if ((type.StartsWith("Task", StringComparison.Ordinal) || type.StartsWith("ValueTask", StringComparison.Ordinal)) && method.Identifier.ValueText != "Main")
+                if ((type.StartsWith("Task", StringComparison.Ordinal) || type.StartsWith("ValueTask", StringComparison.Ordinal)) && method.Identifier.ValueText != "Main" && !IsEndpoint(method))
                 {
                     _ = method.Identifier.ValueText.EndsWith("Async", StringComparison.Ordinal) ? suffixed++ : plain++;
                 }
             }
         }
         return suffixed >= plain;
+    }
+
+    // By its declaration (the vote reads syntax only): a public method of a controller, page model or hub, a method
+    // with an [Http…]/[Route] attribute, a middleware's Invoke.
+    private static bool IsEndpoint(MethodDeclarationSyntax method)
+    {
+        if (method.Identifier.ValueText is "Invoke" or "InvokeAsync"
+            || method.AttributeLists.SelectMany(l => l.Attributes).Any(a => a.Name.ToString() is var n && (n.StartsWith("Http", StringComparison.Ordinal) || n is "Route" or "AcceptVerbs")))
+        {
+            return true;
+        }
+        if (method.Parent is not ClassDeclarationSyntax type || !method.Modifiers.Any(Microsoft.CodeAnalysis.CSharp.SyntaxKind.PublicKeyword))
+        {
+            return false;
+        }
+        var bases = type.BaseList?.Types.Select(b => b.Type.ToString()) ?? [];
+        return type.Identifier.ValueText.EndsWith("Controller", StringComparison.Ordinal)
+            || type.AttributeLists.SelectMany(l => l.Attributes).Any(a => a.Name.ToString() is "ApiController" or "Controller")
+            || bases.Any(b => b is "Controller" or "ControllerBase" or "PageModel" or "Hub" || b.StartsWith("Hub<", StringComparison.Ordinal));
     }
 
     public bool Suffixes => mode == RenameMode.Async || (mode == RenameMode.Auto && suffixConvention);

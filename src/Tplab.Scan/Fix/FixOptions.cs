@@ -73,8 +73,14 @@ public sealed record FixOptions
     /// <summary>Longest chain scan follows from an entry point, in calls (<c>--max-depth</c>, as scan's; default 40; 2 to 200).</summary>
     public int MaxDepth { get; init; } = ScanOptions.DefaultMaxDepth;
 
-    /// <summary>Most methods one finding's fix may change before it is refused as too wide (default 200).</summary>
+    /// <summary>Most methods one finding's fix may change before it is refused as too wide, checked before the callers are visited (default 200; <c>--max-methods</c>).</summary>
     public int MaxMethods { get; init; } = 200;
+
+    /// <summary>
+    /// Exit 0 when some findings were fixed and others refused or partly fixed (default false: exit 12), so the loop
+    /// goes on with what was fixed; with nothing fixed at all it is still 12.
+    /// </summary>
+    public bool AllowPartial { get; init; }
 
     /// <summary>The report format this run writes.</summary>
     public string EffectiveFormat => FixFormats.For(Format, Output, Apply).Name;
@@ -126,7 +132,7 @@ public sealed record FixOptions
         }
         if (MaxMethods < 1)
         {
-            throw TplabException.Usage("the method limit must be positive");
+            throw TplabException.Usage("--max-methods must be at least 1");
         }
         return this;
     }

@@ -23,9 +23,16 @@ public static class FixPlan
         ArgumentNullException.ThrowIfNull(progress);
         if (result.Changed() is not { Findings.Count: > 0 } changed)
         {
-            throw TplabException.Usage($"--plan: no finding was fixed ({result.Count(FixStatus.Refused)} refused), so there is nothing to prove under load; nothing was changed");
+            throw TplabException.Usage(result.Count(FixStatus.Fixed) + result.Count(FixStatus.PartlyFixed) == 0
+                ? $"--plan: no finding was fixed ({result.Count(FixStatus.Refused)} refused), so there is nothing to prove under load; nothing was changed"
+                : $"--plan: every endpoint the fixed findings are on still reaches a refused one ({string.Join(", ", result.NotHealed().Keys.Order(StringComparer.Ordinal).Take(3))}), so none would be healed under load; nothing was changed");
         }
         var notes = new List<string>();
+        var fixedRoots = result.Targets.Where(t => result.Outcomes.Any(o => o.Id == t.Id && o.Status != FixStatus.Refused)).SelectMany(t => t.Roots).ToHashSet(StringComparer.Ordinal);
+        foreach (var (root, refused) in result.NotHealed().Where(n => fixedRoots.Contains(n.Key)).OrderBy(n => n.Key, StringComparer.Ordinal))
+        {
+            notes.Add($"--plan leaves out {root}: not healed, it still reaches {refused.Id} ({refused.BlockingCall} in {refused.UserMethod}), refused{(refused.Check is { } check ? " " + check : "")}");
+        }
         var plan = PlanBuilder.Build(changed, options.PlanWrites, notes, By);
         foreach (var note in notes)
         {

@@ -66,6 +66,10 @@ public static class FixReport
             {
                 writer.WriteLine($"    {(o.Status == FixStatus.Refused ? "why" : "left")}: {o.Reason}");
             }
+            if (o.Check is not null && o.Reason?.Contains(o.Check, StringComparison.Ordinal) != true)
+            {
+                writer.WriteLine($"    check: {o.Check}");
+            }
             foreach (var b in o.Boundaries)
             {
                 writer.WriteLine($"    boundary: {b}");
@@ -100,7 +104,7 @@ public static class FixReport
         r.Scanned,
         r.Applied,
         new FixSummaryDocument(r.Count(FixStatus.Fixed), r.Count(FixStatus.PartlyFixed), r.Count(FixStatus.Refused), r.Files.Count),
-        [.. r.Outcomes.Select(o => new FixOutcomeDocument(o.Id, StatusId(o.Status), o.BlockingCall, o.UserMethod, o.File, o.Line, o.Roots, o.Reason, o.Changes,
+        [.. r.Outcomes.Select(o => new FixOutcomeDocument(o.Id, StatusId(o.Status), o.BlockingCall, o.UserMethod, o.File, o.Line, o.Roots, o.Reason, o.Check, o.Changes,
             [.. o.Touched.Select(t => new TouchedDocument(t.File, t.Lines))], o.Boundaries, o.Notes))],
         [.. r.Files.Select(f => f.Relative)],
         r.Patch);
@@ -111,7 +115,7 @@ internal sealed record FixDocument(int Schema, string Scanned, bool Applied, Fix
 internal sealed record FixSummaryDocument(int Fixed, int PartlyFixed, int Refused, int Files);
 
 internal sealed record FixOutcomeDocument(string Id, string Status, string BlockingCall, string UserFrame, string File, int Line, IReadOnlyList<string> Roots, string? Reason,
-    IReadOnlyList<string> Changes, IReadOnlyList<TouchedDocument> Touched, IReadOnlyList<string> Boundaries, IReadOnlyList<string> Notes);
+    string? Check, IReadOnlyList<string> Changes, IReadOnlyList<TouchedDocument> Touched, IReadOnlyList<string> Boundaries, IReadOnlyList<string> Notes);
 
 internal sealed record TouchedDocument(string File, IReadOnlyList<int> Lines);
 

@@ -31,6 +31,10 @@ public sealed record FixOutcome(
     IReadOnlyList<string> Boundaries,
     IReadOnlyList<string> Notes)
 {
+    /// <summary>The behaviour check (<c>TPFIX0xx</c>, docs/fix.md) that refused it or stopped it at a boundary; null when none did.</summary>
+    public string? Check => Status == FixStatus.Fixed ? null
+        : Checks.BehaviourChecks.IdIn(Reason) ?? Boundaries.Select(Checks.BehaviourChecks.IdIn).FirstOrDefault(id => id is not null);
+
     /// <summary>Other selected findings this fix removed too (a contended lock it turned into a semaphore); they get this outcome.</summary>
     public IReadOnlyList<string> AlsoFixed { get; init; } = [];
 }
@@ -54,15 +58,33 @@ public sealed record FixResult(string Scanned, string Root, IReadOnlyList<FixOut
     public ScanResult? Changed()
     {
         var status = Outcomes.ToDictionary(o => o.Id, o => o.Status, StringComparer.Ordinal);
+        var notHealed = NotHealed();
+        // An endpoint that still reaches a refused finding still holds the pool: loading it proves nothing of the fix.
         return Scan is null ? null : Scan with
         {
-            Findings = [.. Targets.Where(t => status.GetValueOrDefault(t.Id, FixStatus.Refused) != FixStatus.Refused).SelectMany(t => t.Findings)],
+            Findings = [.. Targets.Where(t => status.GetValueOrDefault(t.Id, FixStatus.Refused) != FixStatus.Refused).SelectMany(t => t.Findings)
+                .Select(f => f with { Roots = [.. f.Roots.Where(r => !notHealed.ContainsKey(r.Root.Key))] })
+                .Where(f => f.Roots.Count > 0)],
             Suppressed = [],
         };
     }
 
     /// <summary>The resolved tree the files were checked to lie in (<see cref="ApplyScope"/>); the patch is relative to it (default null: the git top of <see cref="Root"/>).</summary>
     public string? PatchRoot { get; init; }
+
+    /// <summary>The roots that still reach a refused finding (by scan's key), each with the first such outcome: not healed by this fix.</summary>
+    public IReadOnlyDictionary<string, FixOutcome> NotHealed()
+    {
+        var notHealed = new Dictionary<string, FixOutcome>(StringComparer.Ordinal);
+        foreach (var o in Outcomes.Where(o => o.Status == FixStatus.Refused))
+        {
+            foreach (var root in o.Roots)
+            {
+                notHealed.TryAdd(root, o);
+            }
+        }
+        return notHealed;
+    }
 
     /// <summary>Whether the files were written (<c>--apply</c>).</summary>
     public bool Applied { get; init; }

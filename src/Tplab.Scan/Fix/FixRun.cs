@@ -6,7 +6,8 @@ namespace Tplab.Scan.Fix;
 /// The whole of <c>tplab fix</c> as the CLI runs it: the output file opened before any work, the fix, then the patch or
 /// the report; with <c>--apply</c> the files written all or none (refused when git shows uncommitted changes in one of
 /// them, unless <c>--force</c>) and <c>--verify</c>'s command run, every change reverted when it fails (exit 1). Exit 12
-/// when a selected finding was refused or only partly fixed; 0 when every one was fixed (or there was none). With
+/// when a selected finding was refused or only partly fixed (0 with <c>--allow-partial</c> when some were fixed); 0 when
+/// every one was fixed (or there was none). With
 /// <c>--plan</c>, the proof plan (<see cref="FixPlan"/>) is written last, whole.
 /// </summary>
 public static class FixRun
@@ -58,6 +59,7 @@ public static class FixRun
             FixPlan.Write(plan, result, options, planFile!, progress);
         }
         var incomplete = result.Count(FixStatus.Refused) + result.Count(FixStatus.PartlyFixed);
-        return incomplete > 0 ? ExitCodes.Partial : ExitCodes.Ok;
+        var someFixed = result.Count(FixStatus.Fixed) + result.Count(FixStatus.PartlyFixed) > 0;
+        return incomplete == 0 || (options.AllowPartial && someFixed) ? ExitCodes.Ok : ExitCodes.Partial;
     }
 }

@@ -30,7 +30,7 @@ internal static class FixSarif
             return r with
             {
                 Fixes = o.Status != FixStatus.Refused && fix is not null ? [fix] : null,
-                Properties = r.Properties with { FixStatus = FixReport.StatusId(o.Status), FixReason = o.Reason },
+                Properties = r.Properties with { FixStatus = FixReport.StatusId(o.Status), FixReason = o.Reason, FixCheck = o.Check },
             };
         }).ToList();
         var driver = run.Tool.Driver with { FullName = "tplab fix: code that blocks thread-pool threads, rewritten async up to each entry point" };

@@ -9,6 +9,7 @@ using Tplab.Scan.Rules;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Graph;
 using Tplab.Scan.Loading;
+using Tplab.Scan.Fix.Checks;
 
 namespace Tplab.Scan.Fix;
 
@@ -152,10 +153,22 @@ public static class Fixer
                 ? $"the lock cannot become a SemaphoreSlim(1, 1): {why}; otherwise keep the blocking work out of the lock"
                 : $"{target.First.Call.Name} cannot be awaited where it is: {why}"), current);
         }
-        // --add-cancellation: the method around the site may have gained the token; the call takes it where an overload does.
-        if (edit is not null && options.AddCancellation && AsyncSiblings.TokenInScope(model, node) is null && propagation.Token(model, node) is { } planned)
+        // --add-cancellation: the token in scope, or the one the method around the site gained; the call takes it where an overload does.
+        var cancellationNote = default(string);
+        if (edit is not null && propagation.Token(model, node) is { } token
+            && SiteRewriter.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree), token).Edit is { } withToken && withToken.Description != edit.Description)
         {
-            edit = SiteRewriter.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree), planned).Edit ?? edit;
+            edit = withToken;
+            cancellationNote = CancellationNote.Say(node, token, edit.Description[(edit.Description.IndexOf('→', StringComparison.Ordinal) + 1)..].Split(" (with", 2)[0].Trim());
+        }
+        // The exception an await throws is the inner one: a catch up the chain that reads the aggregate keeps it, or the finding is refused.
+        if (edit is not null && ExceptionShape.Changes(model, node, target.First.Call, cancellationToken) && ExceptionShape.FirstObserver(propagation) is { } observer)
+        {
+            edit = ExceptionShape.KeepAggregate(node, changes.ConfigureAwait(node.SyntaxTree), observer);
+            if (edit is null)
+            {
+                return (Refused(ExceptionShape.Refusal(target.First.Call, observer)), current);
+            }
         }
         if (edit is not null)
         {
@@ -210,7 +223,7 @@ public static class Fixer
         {
             description.Add($"--add-cancellation: a CancellationToken parameter added to {string.Join(", ", tokened)}, passed where they are called with a token in scope");
         }
-        var notes = propagation.Notes.Concat(warnings.Select(w => "new warning: " + w))
+        var notes = (cancellationNote is null ? propagation.Notes : [cancellationNote, .. propagation.Notes]).Concat(warnings.Select(w => "new warning: " + w))
             .Concat(propagation.Boundaries.Except(onChain).Select(b => $"another caller waits on the task: {b}")).ToList();
         var status = onChain.Count > 0 ? FixStatus.PartlyFixed : FixStatus.Fixed;
         // Other selected findings on a lock this fix turned into a semaphore: that lock is gone with this change.

@@ -18,7 +18,7 @@ internal sealed class LockToSemaphore(FixContext context, Func<SyntaxNode, Task<
 {
     private readonly Dictionary<ISymbol, string?> _locks = new(SymbolEqualityComparer.Default);
     // Per block, the lock statements (by index) to splice, with the awaited wait planned for each.
-    private readonly Dictionary<BlockSyntax, Dictionary<int, string>> _splices = [];
+    private readonly Dictionary<BlockSyntax, Dictionary<int, Func<string>>> _splices = [];
 
     /// <summary>The lock statements this fix turned into semaphores (their original nodes).</summary>
     public List<LockStatementSyntax> ConvertedLocks { get; } = [];
@@ -130,9 +130,11 @@ internal sealed class LockToSemaphore(FixContext context, Func<SyntaxNode, Task<
                 var newline = AsyncSyntax.Newline(block.SyntaxTree.GetRoot(context.CancellationToken));
                 context.Changes.Replace(block, n => Splice((BlockSyntax)n, planned, newline));
             }
-            var token = context.Token(await context.ModelAsync(l.SyntaxTree).ConfigureAwait(false), l);
+            var model = await context.ModelAsync(l.SyntaxTree).ConfigureAwait(false);
             var configure = context.Changes.ConfigureAwait(l.SyntaxTree) ? ".ConfigureAwait(false)" : "";
-            planned[block.Statements.IndexOf(l)] = $"await {l.Expression.WithoutTrivia()}.WaitAsync({token}){configure};";
+            // Asked when the edit is applied: by then the method around it has the token --add-cancellation gives it.
+            var lockStatement = l;
+            planned[block.Statements.IndexOf(l)] = () => $"await {lockStatement.Expression.WithoutTrivia()}.WaitAsync({context.Token(model, lockStatement)}){configure};";
             ConvertedLocks.Add(l);
         }
         reshaped.Add($"lock ({field.Name}) → await {field.Name}.WaitAsync() … finally {field.Name}.Release(), {name} a SemaphoreSlim(1, 1) ({locks.Count} lock statement(s))");
@@ -140,7 +142,7 @@ internal sealed class LockToSemaphore(FixContext context, Func<SyntaxNode, Task<
     }
 
     // Each lock statement at the given indices becomes two: the awaited wait, and the body in try/finally.
-    private static BlockSyntax Splice(BlockSyntax block, Dictionary<int, string> waits, string newline)
+    private static BlockSyntax Splice(BlockSyntax block, Dictionary<int, Func<string>> waits, string newline)
     {
         var statements = new List<StatementSyntax>();
         for (var i = 0; i < block.Statements.Count; i++)
@@ -155,7 +157,7 @@ internal sealed class LockToSemaphore(FixContext context, Func<SyntaxNode, Task<
             var unit = body.Statements.FirstOrDefault()?.GetLeadingTrivia().LastOrDefault(t => t.IsKind(SyntaxKind.WhitespaceTrivia)).ToString() is { } inner && inner.Length > indent.Length
                 ? inner[indent.Length..] : "    ";
             var gate = l.Expression.WithoutTrivia().ToString();
-            statements.Add(ParseStatement(wait).WithLeadingTrivia(l.GetLeadingTrivia()).WithTrailingTrivia(EndOfLine(newline)));
+            statements.Add(ParseStatement(wait()).WithLeadingTrivia(l.GetLeadingTrivia()).WithTrailingTrivia(EndOfLine(newline)));
             var release = ParseStatement($"{gate}.Release();").WithLeadingTrivia(Whitespace(indent + unit)).WithTrailingTrivia(EndOfLine(newline));
             var finallyBlock = Block(Token(SyntaxKind.OpenBraceToken).WithLeadingTrivia(Whitespace(indent)).WithTrailingTrivia(EndOfLine(newline)),
                 SingletonList(release), Token(SyntaxKind.CloseBraceToken).WithLeadingTrivia(Whitespace(indent)).WithTrailingTrivia(l.GetTrailingTrivia()));

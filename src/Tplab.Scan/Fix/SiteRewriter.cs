@@ -17,11 +17,13 @@ internal sealed record SiteEdit(SyntaxNode Node, Func<SyntaxNode, SyntaxNode> Re
 /// </summary>
 internal static class SiteRewriter
 {
-    /// <param name="plannedToken">A token the fix gives the method around the site (<c>--add-cancellation</c>), used when none is in scope.</param>
-    public static (SiteEdit? Edit, string? Refusal) Rewrite(SemanticModel model, SyntaxNode site, BlockingCall call, bool configureAwait, string? plannedToken = null)
+    /// <param name="token">
+    /// The token the new call takes where an overload does (<c>--add-cancellation</c> only: a call that had none never
+    /// gains one otherwise, TPFIX004): one in scope, or the parameter the fix gives the method around the site.
+    /// </param>
+    public static (SiteEdit? Edit, string? Refusal) Rewrite(SemanticModel model, SyntaxNode site, BlockingCall call, bool configureAwait, string? token = null)
     {
         var rewrite = BlockingCallCatalogue.RewriteFor(call);
-        var token = AsyncSiblings.TokenInScope(model, site) ?? plannedToken;
         switch (rewrite.Kind)
         {
             case AsyncRewriteKind.None:
@@ -70,7 +72,7 @@ internal static class SiteRewriter
                     return (null, $"{SymbolNames.Short(method)} has no async sibling returning the same result ({method.Name}Async with the same arguments does not bind here): look for the library's async API or move the call off the request path");
                 }
                 return (new SiteEdit(site, n => AsyncSyntax.Await(((InvocationExpressionSyntax)n).WithExpression(((InvocationExpressionSyntax)sibling.Call).Expression).WithArgumentList(((InvocationExpressionSyntax)sibling.Call).ArgumentList), site, configureAwait),
-                    sibling.Using is null ? [] : [sibling.Using], $"{method.Name} → await {sibling.Method.Name}" + (sibling.Method.Parameters.Length > method.Parameters.Length && token is not null ? $" (with {token})" : "")), null);
+                    sibling.Using is null ? [] : [sibling.Using], $"{method.Name} → await {sibling.Method.Name}" + (token is not null && ((InvocationExpressionSyntax)sibling.Call).ArgumentList.Arguments.LastOrDefault()?.ToString() == token ? $" (with {token})" : "")), null);
             case AsyncRewriteKind.ParallelAsync when site is InvocationExpressionSyntax inv:
                 return ParallelLoops.Rewrite(model, inv, configureAwait);
             default:

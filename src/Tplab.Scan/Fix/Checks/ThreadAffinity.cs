@@ -1,0 +1,66 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+
+namespace Tplab.Scan.Fix.Checks;
+
+/// <summary>
+/// TPFIX001: a new await between a thread-affine acquire and its release in the same body. The code after an await may
+/// run on another pool thread, and these primitives are owned by the thread that took them: <c>Monitor.Exit</c> there
+/// throws <c>SynchronizationLockException</c>, <c>ReaderWriterLockSlim</c> throws or stays held, a <c>Mutex</c> is
+/// abandoned. (A <c>lock</c> statement is the compiler's own rule, CS1996: <see cref="AsyncRules"/> makes it a semaphore or a boundary.)
+/// </summary>
+internal static class ThreadAffinity
+{
+    // type → (acquire methods, release methods)
+    private static readonly Dictionary<string, (string[] Acquire, string[] Release)> Primitives = new(StringComparer.Ordinal)
+    {
+        ["System.Threading.Monitor"] = (["Enter", "TryEnter"], ["Exit"]),
+        ["System.Threading.ReaderWriterLockSlim"] = (["EnterReadLock", "EnterWriteLock", "EnterUpgradeableReadLock", "TryEnterReadLock", "TryEnterWriteLock", "TryEnterUpgradeableReadLock"], ["ExitReadLock", "ExitWriteLock", "ExitUpgradeableReadLock"]),
+        ["System.Threading.ReaderWriterLock"] = (["AcquireReaderLock", "AcquireWriterLock", "UpgradeToWriterLock"], ["ReleaseReaderLock", "ReleaseWriterLock", "ReleaseLock", "DowngradeFromWriterLock"]),
+        ["System.Threading.Mutex"] = (["WaitOne"], ["ReleaseMutex"]),
+        ["System.Threading.SpinLock"] = (["Enter", "TryEnter"], ["Exit"]),
+    };
+
+    /// <summary>Why an await at <paramref name="point"/> would leave a thread-affine region held by another thread; null when it is in none.</summary>
+    public static string? Region(SemanticModel model, SyntaxNode point, SyntaxNode container, CancellationToken cancellationToken)
+    {
+        var calls = container.DescendantNodes().OfType<InvocationExpressionSyntax>().Where(i => AsyncSyntax.DirectlyIn(i, container)).ToList();
+        foreach (var acquire in calls.Where(c => c.SpanStart < point.SpanStart))
+        {
+            if (Kind(model, acquire, release: false, cancellationToken) is not { } type)
+            {
+                continue;
+            }
+            var release = calls.FirstOrDefault(c => c.SpanStart > point.Span.End && Kind(model, c, release: true, cancellationToken) == type);
+            if (release is not null)
+            {
+                var name = type[(type.LastIndexOf('.') + 1)..];
+                return BehaviourChecks.ThreadAffine.Say(
+                    $"it is between {name}.{Method(acquire)} (line {Line(acquire)}) and {name}.{Method(release)} (line {Line(release)}), a region its thread owns; after an await another thread would release it ({(name == "Monitor" ? "SynchronizationLockException" : "an exception, or the lock left held")}). Keep the wait out of the region, or use a SemaphoreSlim(1, 1) awaited with WaitAsync");
+            }
+        }
+        return null;
+    }
+
+    private static string? Kind(SemanticModel model, InvocationExpressionSyntax call, bool release, CancellationToken cancellationToken)
+    {
+        if (model.GetSymbolInfo(call, cancellationToken).Symbol is not IMethodSymbol method)
+        {
+            return null;
+        }
+        // Mutex.WaitOne is WaitHandle's: the receiver's type says it is a mutex.
+        var type = method.Name == "WaitOne" && call.Expression is MemberAccessExpressionSyntax ma
+            ? model.GetTypeInfo(ma.Expression, cancellationToken).Type?.ToDisplayString()
+            : method.ContainingType?.ToDisplayString();
+        return type is not null && Primitives.TryGetValue(type, out var names) && (release ? names.Release : names.Acquire).Contains(method.Name, StringComparer.Ordinal) ? type : null;
+    }
+
+    private static string Method(InvocationExpressionSyntax call) => call.Expression switch
+    {
+        MemberAccessExpressionSyntax m => m.Name.Identifier.ValueText,
+        SimpleNameSyntax s => s.Identifier.ValueText,
+        _ => call.Expression.ToString(),
+    };
+
+    internal static int Line(SyntaxNode node) => node.GetLocation().GetLineSpan().StartLinePosition.Line + 1;
+}
