@@ -54,6 +54,10 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         {
             return null;
         }
+        if (ArgumentRules.Judge(call, matched, body, callers, out var judged))
+        {
+            return judged;
+        }
         var invocation = call as IInvocationOperation;
         switch (matched.Kind)
         {
