@@ -7,10 +7,10 @@ namespace Tplab.Tests.Scan.Rules;
 [ParallelSafe]
 public sealed class BufferedBodyTests
 {
-    private const string Http = "using Microsoft.AspNetCore.Http; using Microsoft.AspNetCore.Mvc; public sealed record Dto(int Id); ";
+    private const string Http = "using Microsoft.AspNetCore.Builder; using Microsoft.AspNetCore.Http; using Microsoft.AspNetCore.Mvc; public sealed record Dto(int Id); ";
 
     // A pipeline with one middleware class, and an MVC action that binds [FromBody] then re-reads the body.
-    private const string Pipeline = "using Microsoft.AspNetCore.Builder; public static class Startup { public static void Configure(IApplicationBuilder app) => app.UseMiddleware<Buffering>(); } public static class Root { public static string Handle(OrdersController c) => c.Post(new Dto(1)); } public sealed class OrdersController : ControllerBase { public string Post([FromBody] Dto dto) { Request.Body.Position = 0; using var reader = new StreamReader(Request.Body); return reader.ReadToEnd(); } } ";
+    private const string Pipeline = "public static class Startup { public static void Configure(IApplicationBuilder app) => app.UseMiddleware<Buffering>(); } public static class Root { public static string Handle(OrdersController c) => c.Post(new Dto(1)); } public sealed class OrdersController : ControllerBase { public string Post([FromBody] Dto dto) { Request.Body.Position = 0; using var reader = new StreamReader(Request.Body); return reader.ReadToEnd(); } } ";
 
     public static TheoryData<string, string, bool> Bodies => new()
     {
