@@ -70,6 +70,13 @@ public static class BlockingAdvice
             _ => $"`await task` instead of {Form(call)}",
         },
         BlockingKind.Lock => "keep the critical section short and free of I/O; if it must wait for async work inside, use `await semaphore.WaitAsync()` (a SemaphoreSlim(1, 1)) instead of lock",
+        BlockingKind.SyncWait when call.Name == "Log.CloseAndFlush" => "`await Log.CloseAndFlushAsync()`, once at shutdown rather than per request",
+        BlockingKind.SyncWait when call.Name is "LogManager.Flush" or "LogFactory.Flush" =>
+            "no flush per request (NLog writes on its own; flush once at shutdown), or `await LogManager.LogFactory.FlushAsync(token)` (NLog 5.5 and later)",
+        BlockingKind.SyncDatabaseIO when call.Frame.MethodName == "RemoveRange" => "`await query.ExecuteDeleteAsync()` (EF Core 7 and later), or `RemoveRange(await query.ToListAsync())`",
+        BlockingKind.SyncStreamIO when call.Frame.MethodName == "ComputeHash" => "`await hash.ComputeHashAsync(stream)`",
+        BlockingKind.SyncStreamIO when IsListing(call) => "a cached listing (refreshed by a background service or a file watcher): the file system has no async listing",
+        BlockingKind.SyncStreamIO when IsOpen(call) => "a file opened with `FileOptions.Asynchronous` (`useAsync: true`) and awaited reads and writes (opening itself has no async form)",
         BlockingKind.SyncWait when call.Name == "Process.WaitForExit" => "`await process.WaitForExitAsync()`",
         BlockingKind.SyncWait when call.Name == "SemaphoreSlim.Wait" => "`await semaphore.WaitAsync()`",
         BlockingKind.SyncWait => "an async signal instead (`await semaphore.WaitAsync()`, an awaited TaskCompletionSource, a Channel)",
@@ -114,6 +121,14 @@ public static class BlockingAdvice
             _ => $"In {m}, use {change}.",
         };
     }
+
+    private static bool IsListing(BlockingCall call) =>
+        call.Frame.TypeName is "System.IO.Directory" or "System.IO.DirectoryInfo" or "System.IO.Enumeration.FileSystemEnumerator`1";
+
+    private static bool IsOpen(BlockingCall call) =>
+        (call.Frame.TypeName == "System.IO.FileStream" && call.Frame.MethodName == ".ctor")
+        || (call.Frame.TypeName is "System.IO.File" or "System.IO.FileInfo" && (call.Frame.MethodName.StartsWith("Open", StringComparison.Ordinal)
+            || call.Frame.MethodName.StartsWith("Create", StringComparison.Ordinal) || call.Frame.MethodName == "AppendText"));
 
     private static string Form(BlockingCall call) => call.Name switch
     {

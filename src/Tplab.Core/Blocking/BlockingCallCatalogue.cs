@@ -14,6 +14,12 @@ public static class BlockingCallCatalogue
     /// </summary>
     public sealed record Entry(string Type, IReadOnlySet<string> Methods, BlockingKind Kind, string? Name = null, AsyncRewrite? Fix = null)
     {
+        /// <summary>
+        /// A call that blocks only in what it calls (<c>ComputeHash(Stream)</c> reads its stream; <c>ComputeHash(byte[])</c>
+        /// only computes): on a stack it names the wait only around another row's frame, never alone.
+        /// </summary>
+        public bool Around { get; init; }
+
         /// <summary>How <c>tplab fix</c> rewrites a call of this row.</summary>
         public AsyncRewrite Rewrite => Fix ?? AsyncRewrite.For(Kind);
 
@@ -25,6 +31,19 @@ public static class BlockingCallCatalogue
     private const string WaitHandleAdvice = "a WaitHandle has no async wait: use a TaskCompletionSource or SemaphoreSlim.WaitAsync, or ThreadPool.RegisterWaitForSingleObject wrapped in a task";
     private const string Awaiters = "GetResult|HandleNonSuccessAndDebuggerNotification";
     private const string DbCalls = AspNetVocabulary.SyncDatabaseCalls;
+    private const string FileOpens = "Open|OpenRead|OpenWrite|OpenText|Create|CreateText|AppendText";
+
+    /// <summary>What to do about opening a file, which has no async form.</summary>
+    public const string OpenAdvice = "opening a file has no async form: open it with FileOptions.Asynchronous (or useAsync: true) and await its reads and writes, or keep file work on a path the load rarely takes";
+
+    /// <summary>What to do about a directory listing, which has no async form.</summary>
+    public const string ListingAdvice = "a directory listing has no async form: cache it (refreshed by a background service or a file watcher), or keep the listing off the request path";
+
+    /// <summary>What to do about NLog's synchronous flush.</summary>
+    public const string NLogFlushAdvice = "do not flush per request: NLog writes on its own; flush once at shutdown, or await LogManager.LogFactory.FlushAsync(token) (NLog 5.5 and later)";
+
+    /// <summary>What to do about EF Core's RemoveRange over a query.</summary>
+    public const string RemoveRangeAdvice = "RemoveRange enumerates the query synchronously: await query.ExecuteDeleteAsync() (EF Core 7 and later, no tracking), or RemoveRange(await query.ToListAsync())";
 
     /// <summary>Every entry, in no particular order (matching picks the outermost frame, not the first entry).</summary>
     public static readonly IReadOnlyList<Entry> Entries =
@@ -79,6 +98,24 @@ public static class BlockingCallCatalogue
         E("System.IO.File", "ReadAllText|ReadAllBytes|ReadAllLines|WriteAllText|WriteAllBytes|WriteAllLines|AppendAllText|Copy|Move", BlockingKind.SyncStreamIO),
         E("System.IO.FileStream", "Read|Write|Flush|ReadByte|WriteByte|CopyTo", BlockingKind.SyncStreamIO),
         E("System.IO.RandomAccess", "Read|Write", BlockingKind.SyncStreamIO),
+        // Opening a file is a system call with no async form: a wait on a network share or a busy disk.
+        E("System.IO.FileStream", ".ctor", BlockingKind.SyncStreamIO, "new FileStream", AsyncRewrite.None(OpenAdvice)),
+        E("System.IO.File", FileOpens, BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(OpenAdvice)),
+        E("System.IO.FileInfo", FileOpens, BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(OpenAdvice)),
+        // Directory listings read the file system on the calling thread; .NET has no async listing. A lazy listing
+        // (Enumerate*) reads as it is enumerated: at run time its frame is the enumerator's.
+        E("System.IO.Directory", "GetFiles|GetDirectories|GetFileSystemEntries|EnumerateFiles|EnumerateDirectories|EnumerateFileSystemEntries", BlockingKind.SyncStreamIO,
+            fix: AsyncRewrite.None(ListingAdvice)),
+        E("System.IO.DirectoryInfo", "GetFiles|GetDirectories|GetFileSystemInfos|EnumerateFiles|EnumerateDirectories|EnumerateFileSystemInfos", BlockingKind.SyncStreamIO,
+            fix: AsyncRewrite.None(ListingAdvice)),
+        E("System.IO.Enumeration.FileSystemEnumerator`1", "MoveNext", BlockingKind.SyncStreamIO, "directory enumeration", AsyncRewrite.None(ListingAdvice)),
+        // ComputeHash(Stream) reads the stream to its end (scan reports it over a stream only; a frame cannot tell the
+        // overload, so on a stack it names the read below it, never a thread busy hashing bytes).
+        E("System.Security.Cryptography.HashAlgorithm", "ComputeHash", BlockingKind.SyncStreamIO, "HashAlgorithm.ComputeHash", AsyncRewrite.Sibling) with { Around = true },
+        // Logging frameworks' flush waits for every target or sink to write what it queued.
+        E("NLog.LogManager", "Flush", BlockingKind.SyncWait, "LogManager.Flush", AsyncRewrite.None(NLogFlushAdvice)),
+        E("NLog.LogFactory", "Flush", BlockingKind.SyncWait, "LogFactory.Flush", AsyncRewrite.None(NLogFlushAdvice)),
+        E("Serilog.Log", "CloseAndFlush", BlockingKind.SyncWait, "Log.CloseAndFlush", AsyncRewrite.Sibling),
         // Archives: opening reads the central directory, extracting reads and writes every entry, on the calling thread.
         E("System.IO.Compression.ZipFile", "OpenRead|Open|ExtractToDirectory|CreateFromDirectory", BlockingKind.SyncStreamIO),
         E("System.IO.Compression.ZipFileExtensions", "ExtractToDirectory|ExtractToFile|CreateEntryFromFile", BlockingKind.SyncStreamIO),
@@ -107,6 +144,10 @@ public static class BlockingCallCatalogue
         E("Oracle.ManagedDataAccess.", DbCalls, BlockingKind.SyncDatabaseIO),
         E("System.Data.Common.", DbCalls, BlockingKind.SyncDatabaseIO),
         E("Dapper.", DbCalls, BlockingKind.SyncDatabaseIO),
+        // EF Core's RemoveRange over a query runs it to find the entities (scan reports it over a query only; a list is in memory).
+        E("Microsoft.EntityFrameworkCore.DbSet`1", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbSet.RemoveRange", AsyncRewrite.None(RemoveRangeAdvice)),
+        E("Microsoft.EntityFrameworkCore.Internal.InternalDbSet`1", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbSet.RemoveRange", AsyncRewrite.None(RemoveRangeAdvice)),
+        E("Microsoft.EntityFrameworkCore.DbContext", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbContext.RemoveRange", AsyncRewrite.None(RemoveRangeAdvice)),
     ];
 
     /// <summary>The blocking call a frame is, or null when the frame is not in the catalogue.</summary>
@@ -192,6 +233,9 @@ public static class BlockingCallCatalogue
         var inner = name[1..end].TrimStart('<');
         return name.Contains("PInvoke", StringComparison.Ordinal) ? inner : inner + " (lambda)";
     }
+
+    /// <summary>Whether the frame's row names a wait only around another row's frame (<see cref="Entry.Around"/>).</summary>
+    public static bool OnlyAround(StackFrame frame) => EntryFor(frame)?.Around == true;
 
     /// <summary>The row a frame matches (the team's <paramref name="extra"/> rows first), or null.</summary>
     public static Entry? EntryFor(StackFrame frame, IReadOnlyList<Entry>? extra = null) =>

@@ -54,6 +54,10 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         {
             return null;
         }
+        if (ArgumentRules.Judge(call, matched, body, callers, out var judged))
+        {
+            return judged;
+        }
         var invocation = call as IInvocationOperation;
         switch (matched.Kind)
         {
@@ -67,7 +71,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
             case BlockingKind.SyncOverAsync when CompletedTasks.IsProven(TaskOf(call, receiver), call, body):
                 return null;
             case BlockingKind.SyncStreamIO or BlockingKind.SyncSocketIO when StreamTypes.Contains(type) || type == "System.IO.FileStream":
-                return ForStream(matched, receiver, body, callers);
+                return ForStream(matched, call, receiver, body, callers);
             default:
                 return new Verdict(matched, Certainty.Certain);
         }
@@ -214,10 +218,16 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         return null;
     }
 
-    private static Verdict? ForStream(BlockingCall matched, IOperation? receiver, IOperation body, IArgumentSource? callers)
+    private static Verdict? ForStream(BlockingCall matched, IOperation at, IOperation? receiver, IOperation body, IArgumentSource? callers)
     {
         var origin = StreamOrigins.Classify(receiver, body, callers);
         var name = matched.Frame.MethodName;
+        // A re-read of a body already buffered whole reads memory (or the buffer's temporary file), not the connection.
+        if (origin == StreamOrigin.RequestBody && name is "Read" or "ReadByte" or "CopyTo" or "ReadExactly" or "ReadAtLeast" or "ReadToEnd" or "ReadLine" or "ReadBlock"
+            && BufferedBodies.IsBufferRead(at, body, callers))
+        {
+            return null;
+        }
         var call = matched with { On = StreamOrigins.Words(origin) };
         if (origin == StreamOrigin.RequestBody && matched.Frame.TypeName == "System.IO.Stream" && name is "Read" or "ReadByte" or "CopyTo" or "ReadExactly" or "ReadAtLeast")
         {

@@ -6,8 +6,9 @@ namespace Tplab.Scan.Rules;
 /// <summary>
 /// Proves that a task is complete where <c>.Result</c>, <c>.Wait()</c> or <c>GetResult()</c> reads it, so that reading
 /// it blocks nothing: a task made complete (<c>Task.FromResult</c>, <c>Task.CompletedTask</c>), one awaited earlier in the
-/// same body (alone or through <c>Task.WhenAll</c>, also as an element of an awaited collection), one read under an
-/// <c>IsCompleted</c>/<c>IsCompletedSuccessfully</c> guard, and a <c>ContinueWith</c> continuation's antecedent.
+/// same body (alone or through <c>Task.WhenAll</c>, also as an element of an awaited collection), the task an awaited
+/// <c>Task.WhenAny</c> returns, one read where a test proves it complete (<see cref="CompletionGuards"/>), and a
+/// <c>ContinueWith</c> continuation's antecedent.
 /// </summary>
 internal static class CompletedTasks
 {
@@ -64,7 +65,7 @@ internal static class CompletedTasks
         {
             return true;
         }
-        return UnderCompletionGuard(at, symbol);
+        return symbol is not null && CompletionGuards.Holds(at, symbol, body);
     }
 
     private static bool MadeComplete(IOperation op) => op switch
@@ -76,6 +77,8 @@ internal static class CompletedTasks
         IObjectCreationOperation c => Ops.NameOf(c.Type) == "System.Threading.Tasks.ValueTask`1" && c.Arguments.Length == 1
             && !Ops.IsOrDerives(c.Arguments[0].Value.Type, "System.Threading.Tasks.Task"),
         IDefaultValueOperation d => Ops.NameOf(d.Type) is "System.Threading.Tasks.ValueTask" or "System.Threading.Tasks.ValueTask`1",
+        // (await Task.WhenAny(a, b)).Result, var first = await Task.WhenAny(a, b); first.Result: the task that finished.
+        IAwaitOperation a => CompletionGuards.IsWhenAny(a.Operation),
         _ => false,
     };
 
@@ -137,24 +140,5 @@ internal static class CompletedTasks
             }
         }
         return null;
-    }
-
-    // if (t.IsCompletedSuccessfully) { ... t.Result ... } or t.IsCompleted ? t.Result : await t.
-    private static bool UnderCompletionGuard(IOperation at, ISymbol? symbol)
-    {
-        if (symbol is null)
-        {
-            return false;
-        }
-        for (var p = at.Parent; p is not null; p = p.Parent)
-        {
-            if (p is IConditionalOperation conditional && conditional.Condition.DescendantsAndSelf().Any(c =>
-                    c is IPropertyReferenceOperation { Property.Name: "IsCompleted" or "IsCompletedSuccessfully" or "Status" } guard
-                    && SymbolEqualityComparer.Default.Equals(Ops.Referenced(guard.Instance), symbol)))
-            {
-                return true;
-            }
-        }
-        return false;
     }
 }

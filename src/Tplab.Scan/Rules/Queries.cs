@@ -27,6 +27,9 @@ internal static class Queries
         "Load", "ExecuteDelete", "ExecuteUpdate",
     };
 
+    // The in-memory operators that enumerate a second sequence as well as their source.
+    private static readonly HashSet<string> Combining = new(StringComparer.Ordinal) { "Join", "GroupJoin", "Zip", "Concat", "Union", "Intersect", "Except" };
+
     public static bool IsQueryable(ITypeSymbol? type) =>
         type is not null && (Ops.NameOf(type) is "System.Linq.IQueryable`1" or "System.Linq.IQueryable" || Ops.Implements(type, "System.Linq.IQueryable"));
 
@@ -82,6 +85,13 @@ internal static class Queries
                 }
                 // query.WhereIf(cond, ...): a helper that composes the query it is given: the receiver's origin.
                 return IsSequence(i.Type) && Ops.Receiver(i) is { } composed ? Trace(composed, body, index, depth + 1) : (QueryOrigin.Unknown, null);
+            case IInvocationOperation i when Ops.NameOf(i.TargetMethod.ContainingType) == "System.Linq.Enumerable" && Combining.Contains(i.TargetMethod.Name) && i.Arguments.Length > 1:
+                // list.Join(db.Products, ...): an in-memory join enumerates its inner sequence whole, a query when it is one.
+                var outer = Trace(Ops.Receiver(i), body, index, depth + 1);
+                var other = Trace(i.Arguments[1].Value, body, index, depth + 1);
+                return outer.Origin != QueryOrigin.Database && other.Origin == QueryOrigin.Database
+                    ? (QueryOrigin.Database, $"{other.Evidence}, enumerated whole as the inner sequence of an in-memory {i.TargetMethod.Name}")
+                    : outer;
             case IInvocationOperation i when IsSequence(i.Type):
                 return Trace(Ops.Receiver(i), body, index, depth + 1);
             case ILocalReferenceOperation l:
@@ -96,6 +106,9 @@ internal static class Queries
                     : held.FirstOrDefault(o => o.Origin == QueryOrigin.Database) is { Origin: QueryOrigin.Database } stored ? stored : (QueryOrigin.Unknown, null);
             case IPropertyReferenceOperation p when Ops.IsOrDerives(p.Property.ContainingType, "Microsoft.EntityFrameworkCore.DbContext") && IsQueryable(p.Type):
                 return (QueryOrigin.Database, $"{p.Property.ContainingType.Name}.{p.Property.Name} (EF Core)");
+            case ITranslatedQueryOperation translated:
+                // from l in lines join o in db.Orders ...: the query expression's calls.
+                return Trace(translated.Operation, body, index, depth + 1);
             case IAwaitOperation awaited:
                 // (await repository.GetAllAsync()).ToList(): what the awaited method returns.
                 return Trace(awaited.Operation, body, index, depth + 1);

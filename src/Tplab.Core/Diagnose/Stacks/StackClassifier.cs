@@ -38,7 +38,8 @@ public sealed class StackClassifier(LibraryCode library)
         for (var i = 0; i < searchEnd; i++)
         {
             // Keep the outermost match: it is the call the application (or its framework) made.
-            if (BlockingCallCatalogue.Match(frames[i]) is { } match && !InsideAsyncApi(match, frames, i, searchEnd))
+            if (BlockingCallCatalogue.Match(frames[i]) is { } match && (call is not null || !BlockingCallCatalogue.OnlyAround(frames[i]))
+                && !InsideAsyncApi(match, frames, i, searchEnd))
             {
                 call = match;
                 callIndex = i;

@@ -20,5 +20,9 @@ public static class PriceEndpoints
         quotes.MapGet("/{sku}", (string sku, string currency, QuoteService service) => Results.Ok(service.Quote(sku, currency)));
         quotes.MapGet("/{sku}/fast", async (string sku, string currency, QuoteService service) =>
             Results.Ok(await service.QuoteFastAsync(sku, currency)));
+        quotes.MapGet("/{sku}/tag", async (string sku, string currency, QuoteService service) =>
+            Results.Ok(await service.QuoteTagAsync(sku, currency)));
+        quotes.MapGet("/{sku}/within", async (string sku, string currency, int? ms, QuoteService service) =>
+            Results.Ok(await service.QuoteWithinAsync(sku, currency, TimeSpan.FromMilliseconds(ms ?? 200))));
     }
 }

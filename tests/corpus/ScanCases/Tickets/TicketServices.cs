@@ -1,3 +1,4 @@
+using Microsoft.EntityFrameworkCore;
 using ScanCases.Infrastructure;
 
 namespace ScanCases.Tickets;
@@ -31,10 +32,21 @@ public static class TicketServiceCollection
             .AddSingleton(TimeProvider.System);
 }
 
+public sealed record GateCount(string Gate, int CheckIns);
+
 public sealed class TicketRepository(BoxOfficeDb db)
 {
     public IReadOnlyList<Ticket> ForEvent(int eventId) =>
         db.Tickets.Where(t => t.EventId == eventId).OrderBy(t => t.Seat).ToList();
+
+    /// <summary>An event called off: its tickets go (the PSP refunds them on its side).</summary>
+    public async Task<int> ReleaseEventAsync(int eventId)
+    {
+        db.Tickets.RemoveRange(OfEvent(eventId));
+        return await db.SaveChangesAsync();
+    }
+
+    private IQueryable<Ticket> OfEvent(int eventId) => db.Tickets.Where(ticket => ticket.EventId == eventId);
 }
 
 public sealed class CheckInService(BoxOfficeDb db, TimeProvider clock)
@@ -45,5 +57,16 @@ public sealed class CheckInService(BoxOfficeDb db, TimeProvider clock)
         db.CheckIns.Add(checkIn);
         db.SaveChanges();
         return checkIn;
+    }
+
+    /// <summary>How many of the event's tickets each gate has scanned, for the gate staff's tablets.</summary>
+    public async Task<IReadOnlyList<GateCount>> AtGatesAsync(int eventId)
+    {
+        var tickets = await db.Tickets.Where(ticket => ticket.EventId == eventId).ToListAsync();
+        return tickets
+            .Join(db.CheckIns, t => t.Id, c => c.TicketId, (t, c) => c.Gate)
+            .GroupBy(gate => gate)
+            .Select(g => new GateCount(g.Key, g.Count()))
+            .ToList();
     }
 }

@@ -16,6 +16,13 @@ public sealed class TicketsController(TicketRepository tickets, CheckInService c
         var checkIn = checkIns.CheckIn(id, gate);
         return Ok(new { checkIn.TicketId, checkIn.Gate, checkIn.At });
     }
+
+    [HttpGet("gates")]
+    public async Task<IActionResult> Gates([FromQuery] int eventId) => Ok(await checkIns.AtGatesAsync(eventId));
+
+    /// <summary>The promoter called the event off.</summary>
+    [HttpDelete]
+    public async Task<IActionResult> Release([FromQuery] int eventId) => Ok(new { released = await tickets.ReleaseEventAsync(eventId) });
 }
 
 [ApiController]

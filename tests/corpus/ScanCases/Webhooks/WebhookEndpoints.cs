@@ -13,6 +13,17 @@ public static class WebhookEndpoints
             var notice = await request.ReadFromJsonAsync<PspEvent>(ct);
             return notice is null ? Results.BadRequest() : Results.Ok(new { received = notice.Type, notice.OrderId });
         });
+
+    /// <summary>The PSP's settlement notices: parsed, and kept verbatim for the accountants.</summary>
+    public static void MapPspNotices(this IEndpointRouteBuilder app) =>
+        app.MapPost("/api/psp/notices", async (HttpRequest request, CancellationToken ct) =>
+        {
+            request.EnableBuffering();
+            var notice = await request.ReadFromJsonAsync<PspEvent>(ct);
+            request.Body.Position = 0;
+            var verbatim = SignatureVerifier.RawText(request);
+            return notice is null ? Results.BadRequest() : Results.Ok(new { received = notice.Type, bytes = verbatim.Length });
+        });
 }
 
 /// <summary>The PSP signs each webhook with HMAC-SHA256 over the raw body; unsigned calls are refused.</summary>
@@ -40,6 +51,12 @@ public static class SignatureVerifier
         var body = ReadBody(request.Body);
         var expected = Convert.ToHexString(HMACSHA256.HashData(secret, body));
         return string.Equals(request.Headers["X-Signature"].ToString(), expected, StringComparison.OrdinalIgnoreCase);
+    }
+
+    public static string RawText(HttpRequest request)
+    {
+        using var reader = new StreamReader(request.Body, Encoding.UTF8, leaveOpen: true);
+        return reader.ReadToEnd();
     }
 
     private static byte[] ReadBody(Stream body)

@@ -1,0 +1,95 @@
+using Tplab.Blocking;
+using Tplab.Diagnose.Stacks;
+using Tplab.Scan.Findings;
+using static Tplab.Tests.Diagnose.Stacks;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Scan.Rules;
+
+/// <summary>
+/// The catalogue rows where real apps block beyond the classic calls (file opens, directory listings, a hash over a
+/// stream, logging flushes, EF Core's RemoveRange over a query, a query joined in memory), and the shapes beside them
+/// that do not block.
+/// </summary>
+[ParallelSafe]
+public sealed class CatalogueRowsTests
+{
+    private const string Ef = "using Microsoft.EntityFrameworkCore; public sealed class Order { public int Id; public bool Old; } public sealed class Line { public int OrderId; } public sealed class Shop : DbContext { public DbSet<Order> Orders { get; } = null!; public DbSet<Line> Lines { get; } = null!; } ";
+
+    public static TheoryData<string, string, string?, Severity?> Cases => new()
+    {
+        // Files: opening and listing.
+        { "new file stream", "public static class Root { public static long Handle() { using var f = new FileStream(\"a\", FileMode.Open); return f.Length; } }", "new FileStream", Severity.Error },
+        { "file open read", "public static class Root { public static long Handle() { using var f = File.OpenRead(\"a\"); return f.Length; } }", "File.OpenRead", Severity.Error },
+        { "file create text", "public static class Root { public static void Handle() { using var w = Store.Writer(\"a\"); } } public static class Store { public static StreamWriter Writer(string p) => File.CreateText(p); }", "File.CreateText", Severity.Error },
+        { "file info open", "public static class Root { public static long Handle() { using var f = new FileInfo(\"a\").OpenRead(); return f.Length; } }", "FileInfo.OpenRead", Severity.Error },
+        { "directory get files", "public static class Root { public static int Handle() => Directory.GetFiles(\"/data\").Length; }", "Directory.GetFiles", Severity.Error },
+        { "directory enumerate through a helper", "public static class Root { public static int Handle() => Folders.Names(\"/data\").Count; } public static class Folders { public static List<string> Names(string p) => Directory.EnumerateDirectories(p).ToList(); }", "Directory.EnumerateDirectories", Severity.Error },
+        { "directory info files", "public static class Root { public static int Handle() => new DirectoryInfo(\"/data\").GetFiles(\"*.csv\").Length; }", "DirectoryInfo.GetFiles", Severity.Error },
+        { "file exists is metadata", "public static class Root { public static bool Handle() => File.Exists(\"a\") && Directory.Exists(\"b\"); }", null, null },
+        { "path work is memory", "public static class Root { public static string Handle() => Path.Combine(\"a\", Path.GetFileName(\"b/c\")); }", null, null },
+        // Hashes: over a stream they read it; over bytes or memory they compute.
+        { "hash over a file", "public static class Root { public static byte[] Handle(FileStream upload) { using var sha = System.Security.Cryptography.SHA256.Create(); return Hash(sha, upload); } static byte[] Hash(System.Security.Cryptography.HashAlgorithm h, Stream s) => h.ComputeHash(s); }", "HashAlgorithm.ComputeHash", Severity.Error },
+        { "hash over bytes", "public static class Root { public static byte[] Handle(byte[] data) { using var sha = System.Security.Cryptography.SHA256.Create(); return sha.ComputeHash(data); } }", null, null },
+        { "hash over memory", "public static class Root { public static byte[] Handle(byte[] data) { using var sha = System.Security.Cryptography.SHA256.Create(); return sha.ComputeHash(new MemoryStream(data)); } }", null, null },
+        // Logging frameworks' flush.
+        { "nlog flush", "public static class Root { public static void Handle() => NLog.LogManager.Flush(); }", "LogManager.Flush", Severity.Error },
+        { "serilog close and flush", "public static class Root { public static void Handle() => Serilog.Log.CloseAndFlush(); }", "Log.CloseAndFlush", Severity.Error },
+        // EF Core: RemoveRange over a query enumerates it; over entities in hand it does not.
+        { "remove range of a query", Ef + "public static class Root { public static void Handle(Shop db) => db.Orders.RemoveRange(db.Orders.Where(o => o.Old)); }", "DbSet.RemoveRange", Severity.Error },
+        { "context remove range of a query", Ef + "public static class Root { public static void Handle(Shop db) => Purge(db); static void Purge(Shop db) { var old = db.Orders.Where(o => o.Old); db.RemoveRange(old); } }", "DbContext.RemoveRange", Severity.Error },
+        { "remove range of a list", Ef + "public static class Root { public static void Handle(Shop db, List<Order> done) => db.Orders.RemoveRange(done); }", null, null },
+        { "remove range of entities", Ef + "public static class Root { public static void Handle(Shop db, Order a, Order b) => db.Orders.RemoveRange(a, b); }", null, null },
+        { "remove range after tolistasync", Ef + "public static class Root { public static async Task Handle(Shop db) { var old = await Fetch(db); db.Orders.RemoveRange(old); } static Task<List<Order>> Fetch(Shop db) => Task.FromResult(new List<Order>()); }", null, null },
+        // A query as the inner sequence of an in-memory join is enumerated whole.
+        { "join over a dbset", Ef + "public static class Root { public static int Handle(Shop db, List<Line> lines) => lines.Join(db.Orders, l => l.OrderId, o => o.Id, (l, o) => o).ToList().Count; }", "Enumerable.ToList", Severity.Error },
+        { "query join over a dbset", Ef + "public static class Root { public static int Handle(Shop db, List<Line> lines) { var q = from l in lines join o in db.Orders on l.OrderId equals o.Id select o; var n = 0; foreach (var o in q) { n++; } return n; } }", "IQueryable foreach (EF Core)", Severity.Error },
+        { "join in memory", Ef + "public static class Root { public static int Handle(List<Order> orders, List<Line> lines) => lines.Join(orders, l => l.OrderId, o => o.Id, (l, o) => o).ToList().Count; }", null, null },
+        { "join over a materialised query", Ef + "public static class Root { public static int Handle(Shop db, List<Line> lines) { var orders = db.Orders.Where(o => o.Old).ToList(); return lines.Join(orders, l => l.OrderId, o => o.Id, (l, o) => o).Count(); } }", "Enumerable.ToList", Severity.Error },
+    };
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public void Findings_CatalogueRow_ReportsTheCallOrNothing(string name, string code, string? blockingCall, Severity? severity)
+    {
+        var findings = Snippet.Findings(code, library: PackageFakes.Code);
+        if (blockingCall is null)
+        {
+            Assert.True(findings.Count == 0, $"{name}: expected nothing, got {string.Join("; ", findings.Select(f => $"{f.Call.Name} ({f.Severity})"))}");
+            return;
+        }
+        var finding = findings.FirstOrDefault(f => f.Call.Name == blockingCall);
+        Assert.True(finding is not null, $"{name}: expected {blockingCall}, got {string.Join("; ", findings.Select(f => f.Call.Name))}");
+        Assert.Equal(severity, finding.Severity);
+        Assert.True(findings.Count == 1, $"{name}: one finding expected, got {string.Join("; ", findings.Select(f => f.Call.Name))}");
+    }
+
+    [Fact]
+    public void Catalogue_NewRows_MatchTheFramesDiagnoseSees()
+    {
+        Assert.Equal("new FileStream", BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.FileStream", ".ctor"))?.Name);
+        Assert.Equal("directory enumeration", BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.Enumeration.FileSystemEnumerator`1", "MoveNext"))?.Name);
+        Assert.Equal("DbSet.RemoveRange", BlockingCallCatalogue.Match(new StackFrame("Microsoft.EntityFrameworkCore", "Microsoft.EntityFrameworkCore.Internal.InternalDbSet`1", "RemoveRange"))?.Name);
+        Assert.Equal(BlockingKind.SyncWait, BlockingCallCatalogue.Match(new StackFrame("NLog", "NLog.LogManager", "Flush"))?.Kind);
+        Assert.Equal(AsyncRewriteKind.None, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.Directory", "GetFiles"))!).Kind);
+        Assert.Equal(AsyncRewriteKind.Sibling, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("Serilog", "Serilog.Log", "CloseAndFlush"))!).Kind);
+        Assert.Null(BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.File", "Exists")));
+        // ComputeHash names a wait only around the stream read below it: a thread hashing a byte array is not blocked.
+        Assert.True(BlockingCallCatalogue.OnlyAround(new StackFrame("System.Security.Cryptography", "System.Security.Cryptography.HashAlgorithm", "ComputeHash")));
+        Assert.False(BlockingCallCatalogue.OnlyAround(new StackFrame("System.Private.CoreLib", "System.IO.FileStream", "Read")));
+    }
+
+    [Fact]
+    public void Classify_ComputeHash_NamesTheHashAroundItsReadAndNothingWhileItOnlyComputes()
+    {
+        const string Hash = "System.Security.Cryptography!System.Security.Cryptography.HashAlgorithm.ComputeHash(class System.IO.Stream)";
+        const string Read = "System.Private.CoreLib!System.IO.FileStream.Read(value class System.Span`1<unsigned int8>)";
+        var classifier = new StackClassifier();
+
+        var reading = classifier.Classify(Of(One(Read), One(Hash), One("App!Shop.Exports.Checksum()"), MvcAction, PoolBottom));
+        var hashing = classifier.Classify(Of(One(Hash), One("App!Shop.Exports.Checksum()"), MvcAction, PoolBottom));
+
+        Assert.Equal("HashAlgorithm.ComputeHash", reading?.Call.Name);
+        Assert.Null(hashing);
+    }
+}
