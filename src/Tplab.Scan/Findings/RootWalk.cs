@@ -100,11 +100,12 @@ internal sealed class RootWalk
 
     /// <summary>
     /// The concrete type of <c>this</c> when the entry point runs: the one place an entry point's concrete type is read.
-    /// By default the method's own type when nothing in the solution derives from it (it is then exactly that type);
-    /// null (not known) for an abstract type, a type with subclasses, or a static method.
+    /// An MVC action runs on exactly its concrete controller (MVC creates that type, and an inherited action is an entry
+    /// point per controller); otherwise the method's own type when nothing in the solution derives from it (it is then
+    /// exactly that type); null (not known) for an abstract type, a type with subclasses, or a static method.
     /// </summary>
     public static INamedTypeSymbol? ThisOf(EntryPoint root, SourceIndex index) =>
-        root.Node.Symbol.IsStatic ? null : Instantiation.Exact(root.Node.Symbol.ContainingType, index);
+        root.Node.Symbol.IsStatic ? null : root.Controller ?? Instantiation.Exact(root.Node.Symbol.ContainingType, index);
 
     /// <summary>The chain from the entry point to <paramref name="node"/>: each node with the edge that entered it.</summary>
     public List<(CodeNode Node, Edge? Into)> Path(CodeNode node)

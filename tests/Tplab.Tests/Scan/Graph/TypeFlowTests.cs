@@ -183,4 +183,30 @@ public sealed class TypeFlowTests
         Assert.Equal("File.ReadAllText", finding.Call.Name);
         Assert.Contains(finding.Chain, h => h.Via == "one of 2 implementations of Repository.Query (the type argument T = Customer)");
     }
+
+    // The same shape as MVC sees it: the inherited public action is an entry point of each concrete controller, and each
+    // walk resolves this.Load() on its own controller, so no controller's endpoint reaches another's blocking call.
+    [Fact]
+    public void ThisCall_InheritedMvcAction_EachControllerEntryReachesOnlyItsOwnOverride()
+    {
+        var byRoot = Snippet.FindingsByRoot("""
+            using Microsoft.AspNetCore.Mvc;
+            public abstract class CrudController : ControllerBase
+            {
+                public string Get(int id) => Load(id);
+                protected abstract string Load(int id);
+            }
+            public sealed class OrdersController : CrudController { protected override string Load(int id) => File.ReadAllText("orders"); }
+            public sealed class UsersController : CrudController { protected override string Load(int id) { Thread.Sleep(10); return ""; } }
+            public sealed class TagsController : CrudController { protected override string Load(int id) { Task.Delay(1).Wait(); return ""; } }
+            """, PackageFakes.Code);
+
+        var gets = byRoot.Where(r => r.Root.Node.Symbol.Name == "Get").ToList();
+        Assert.Equal(["OrdersController", "TagsController", "UsersController"], gets.Select(r => r.Root.Controller?.Name ?? "?").Order());
+        foreach (var (root, findings) in gets)
+        {
+            var site = Assert.Single(findings);
+            Assert.Equal(root.Controller!.Name, site.Chain[^1].Method.Split('.')[^2]);
+        }
+    }
 }

@@ -99,6 +99,32 @@ internal static class Snippet
     }
 
     /// <summary>
+    /// Every entry point <see cref="RootFinder"/> finds in a snippet, each with the findings its own walk reaches (the
+    /// scan's path from a real root: its place, its concrete controller); <paramref name="library"/> as in <see cref="Findings"/>.
+    /// </summary>
+    public static IReadOnlyList<(EntryPoint Root, IReadOnlyList<Finding> Findings)> FindingsByRoot(string code, string? library = null)
+    {
+        var references = library is null ? References.Value : [.. References.Value, Library(library)];
+        using var workspace = new AdhocWorkspace();
+        var projectId = ProjectId.CreateNewId();
+        var solution = workspace.CurrentSolution
+            .AddProject(ProjectInfo.Create(projectId, VersionStamp.Default, "Snippet", "Snippet", LanguageNames.CSharp,
+                compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable),
+                metadataReferences: references))
+            .AddDocument(DocumentId.CreateNewId(projectId), "Snippet.cs", SourceText.From(Usings + code), filePath: "/snippet/Snippet.cs");
+        var project = solution.GetProject(projectId)!;
+        var compilation = project.GetCompilationAsync().GetAwaiter().GetResult()!;
+        var errors = compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error).ToList();
+        Assert.True(errors.Count == 0, "the snippet does not compile: " + string.Join("; ", errors.Take(3)));
+        using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
+        var index = new SourceIndex(loaded);
+        var roots = RootFinder.Find(index, CancellationToken.None);
+        var graph = new CallGraph(index, new BlockingRules(new ScanConfig().Entries(), new Callers(index)));
+        var builder = new FindingBuilder(graph, new LockAnalysis(graph, 40, CancellationToken.None), roots, 40);
+        return [.. roots.Roots.Select(r => (r, (IReadOnlyList<Finding>)[.. builder.For(r)]))];
+    }
+
+    /// <summary>
     /// The findings reached from <c>Root.Handle</c> of each of <paramref name="projects"/> (assembly names), every one
     /// compiled from the same <paramref name="code"/> in one solution: two projects that declare the same type.
     /// </summary>
