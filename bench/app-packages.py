@@ -80,6 +80,21 @@ def choose(name, wanted):
 
 
 removed = set()
+comment = re.compile(r"<!--.*?-->", re.S)
+
+
+def outside_comments(pattern, fn, text):
+    """pattern.sub(fn) on the text between XML comments: a reference the project already commented out stays as it is
+    (replacing it would nest a comment, which MSBuild refuses to load)."""
+    parts, last = [], 0
+    for m in comment.finditer(text):
+        parts.append(pattern.sub(fn, text[last:m.start()]))
+        parts.append(m.group(0))
+        last = m.end()
+    parts.append(pattern.sub(fn, text[last:]))
+    return "".join(parts)
+
+
 element = re.compile(r'<(PackageReference|PackageVersion)\s+Include="([^"]+)"\s+Version="([^"]+)"\s*(/>|>(.*?)</\1>)', re.S)
 changes = 0
 for folder, _, files in os.walk(root):
@@ -107,7 +122,7 @@ for folder, _, files in os.walk(root):
                 return m.group(0).replace(f'Version="{version}"', f'Version="{chosen}"', 1)
             return m.group(0)
 
-        new = element.sub(rewrite, text)
+        new = outside_comments(element, rewrite, text)
         if new != text:
             open(path, "w", encoding="utf-8").write(new)
 # With central package management a project's reference has no version: it goes with the removed PackageVersion.
@@ -117,7 +132,7 @@ for folder, _, files in os.walk(root):
         if name.endswith(".csproj") or name.endswith(".props") or name.endswith(".targets"):
             path = os.path.join(folder, name)
             text = open(path, encoding="utf-8-sig").read()
-            new = versionless.sub(lambda m: f"<!-- tplab bench: {m.group(1)} not served -->" if m.group(1).lower() in removed else m.group(0), text)
+            new = outside_comments(versionless, lambda m: f"<!-- tplab bench: {m.group(1)} not served -->" if m.group(1).lower() in removed else m.group(0), text)
             if new != text:
                 open(path, "w", encoding="utf-8").write(new)
 
