@@ -17,6 +17,7 @@ public sealed class ChildProcess : IAsyncDisposable
     private readonly Process _process;
     private readonly ChildOutput _output = new();
     private readonly TaskCompletionSource _exited = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource _reading = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly string _name;
     private Watchdog? _watchdog;
     private int? _exitCode;
@@ -100,6 +101,7 @@ public sealed class ChildProcess : IAsyncDisposable
         }
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
+        child._reading.TrySetResult();
         return child;
     }
 
@@ -239,6 +241,9 @@ public sealed class ChildProcess : IAsyncDisposable
         // started in a session of its own may hold the pipe open long after it exited (a --verify command that left a
         // daemon), and this runs on the thread that asked HasExited, which would then wait for that daemon.
         // (WaitForExit with a timeout does not wait for the output at all: the unbounded one, waited for with a bound.)
+        // A child that exits at once can be reaped before Start began reading its output; WaitForExit then waits for
+        // nothing, and the last lines would arrive after Exited (a --verify command's "exited" line did, under load).
+        _reading.Task.Wait(OutputDrain);
         Task.Run(() => _process.WaitForExit()).Wait(OutputDrain);
         _exitCode = SafeExitCode();
         _watchdog?.Dispose();

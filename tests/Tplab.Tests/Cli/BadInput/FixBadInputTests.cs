@@ -33,6 +33,13 @@ public sealed class FixBadInputTests
         { "fix {tmp} --rename sometimes", ExitCodes.Usage, "'sometimes'" },
         { "fix {tmp} --add-cancellation=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} --no-restore=maybe", ExitCodes.Usage, "'maybe'" },
+        { "fix {tmp} --allow-partial=maybe", ExitCodes.Usage, "'maybe'" },
+        { "fix {tmp} --max-methods 0", ExitCodes.Usage, "--max-methods must be at least 1" },
+        { "fix {tmp} --max-methods many", ExitCodes.Usage, "'many'" },
+        { "fix {tmp} --max-methods", ExitCodes.Usage, "--max-methods" },
+        { "fix {tmp} --max-depth 1", ExitCodes.Usage, "--max-depth must be between 2 and 200 calls, got 1" },
+        { "fix {tmp} --max-depth 2.5", ExitCodes.Usage, "'2.5'" },
+        { "fix {tmp} --max-depth", ExitCodes.Usage, "--max-depth" },
         { "fix {tmp} -o {tmp}/no/such/folder/fix.patch", ExitCodes.OutputFailed, "{tmp}/no/such/folder/fix.patch" },
         { "fix {tmp}/scan -o {tmp}/scan/Program.cs", ExitCodes.Usage, "is a source file of the project read" },
         // the proof plan: checked and opened before any project loads; --plan-writes only says something with --plan

@@ -39,6 +39,11 @@ public sealed class ScanBadInputTests
         { "scan {tmp} --top ten", ExitCodes.Usage, "'ten'" },
         { "scan {tmp} --top 2,5", ExitCodes.Usage, "'2,5'" },
         { "scan {tmp} --top", ExitCodes.Usage, "--top" },
+        // the walk's bound: a whole number of calls in 2..200, read in the invariant culture
+        { "scan {tmp} --max-depth 1", ExitCodes.Usage, "--max-depth must be between 2 and 200 calls, got 1" },
+        { "scan {tmp} --max-depth 201", ExitCodes.Usage, "--max-depth must be between 2 and 200 calls, got 201" },
+        { "scan {tmp} --max-depth 4,5", ExitCodes.Usage, "'4,5'" },
+        { "scan {tmp} --max-depth", ExitCodes.Usage, "--max-depth" },
         // files: read, or opened for writing, before any project loads
         { "scan {tmp} -o {tmp}/no/such/folder/scan.json", ExitCodes.OutputFailed, "{tmp}/no/such/folder/scan.json" },
         { "scan {tmp} --output", ExitCodes.Usage, "--output" },
