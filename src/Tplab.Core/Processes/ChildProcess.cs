@@ -153,15 +153,17 @@ public sealed class ChildProcess : IAsyncDisposable
         {
             Signals.Terminate(_process.Id, OwnGroup);
         }
-        using var cts = new CancellationTokenSource(grace);
+        // Exited, not WaitForExitAsync: that one also waits for the output's end, which a child the program left behind
+        // in a session of its own can hold open for as long as it lives (a --verify command's daemon hung the dispose
+        // once in seven runs); Exited comes after a bounded drain.
         try
         {
-            await _process.WaitForExitAsync(cts.Token).ConfigureAwait(false);
+            await _exited.Task.WaitAsync(grace).ConfigureAwait(false);
         }
-        catch (OperationCanceledException)
+        catch (TimeoutException)
         {
             Kill();
-            await _process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+            await _exited.Task.ConfigureAwait(false);
         }
         _watchdog?.Dispose();
     }

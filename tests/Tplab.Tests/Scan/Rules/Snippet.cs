@@ -55,29 +55,10 @@ internal static class Snippet
         return path;
     }
 
-    /// <summary>The entry points <see cref="RootFinder"/> finds in a snippet (no <c>Root.Handle</c> needed).</summary>
-    public static RootSet Roots(string code)
-    {
-        using var workspace = new AdhocWorkspace();
-        var projectId = ProjectId.CreateNewId();
-        var solution = workspace.CurrentSolution
-            .AddProject(ProjectInfo.Create(projectId, VersionStamp.Default, "Snippet", "Snippet", LanguageNames.CSharp,
-                compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable),
-                metadataReferences: References.Value))
-            .AddDocument(DocumentId.CreateNewId(projectId), "Snippet.cs", SourceText.From(Usings + code), filePath: "/snippet/Snippet.cs");
-        var project = solution.GetProject(projectId)!;
-        var compilation = project.GetCompilationAsync().GetAwaiter().GetResult()!;
-        var errors = compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error).ToList();
-        Assert.True(errors.Count == 0, "the snippet does not compile: " + string.Join("; ", errors.Take(3)));
-        using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
-        return RootFinder.Find(new SourceIndex(loaded), CancellationToken.None);
-    }
-
-    /// <summary>The findings reached from <c>Root.Handle</c>; <paramref name="library"/> is compiled apart and referenced, as a package would be.</summary>
-    public static IReadOnlyList<Finding> Findings(string code, ScanConfig? config = null, string? library = null)
+    // The snippet as the one project of a workspace, compiled; a compile error fails the test with the first errors.
+    private static (Project Project, Compilation Compilation) Compile(AdhocWorkspace workspace, string code, string? library)
     {
         var references = library is null ? References.Value : [.. References.Value, Library(library)];
-        using var workspace = new AdhocWorkspace();
         var projectId = ProjectId.CreateNewId();
         var solution = workspace.CurrentSolution
             .AddProject(ProjectInfo.Create(projectId, VersionStamp.Default, "Snippet", "Snippet", LanguageNames.CSharp,
@@ -88,6 +69,23 @@ internal static class Snippet
         var compilation = project.GetCompilationAsync().GetAwaiter().GetResult()!;
         var errors = compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error).ToList();
         Assert.True(errors.Count == 0, "the snippet does not compile: " + string.Join("; ", errors.Take(3)));
+        return (project, compilation);
+    }
+
+    /// <summary>The entry points <see cref="RootFinder"/> finds in a snippet (no <c>Root.Handle</c> needed).</summary>
+    public static RootSet Roots(string code)
+    {
+        using var workspace = new AdhocWorkspace();
+        var (project, compilation) = Compile(workspace, code, null);
+        using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
+        return RootFinder.Find(new SourceIndex(loaded), CancellationToken.None);
+    }
+
+    /// <summary>The findings reached from <c>Root.Handle</c>; <paramref name="library"/> is compiled apart and referenced, as a package would be.</summary>
+    public static IReadOnlyList<Finding> Findings(string code, ScanConfig? config = null, string? library = null)
+    {
+        using var workspace = new AdhocWorkspace();
+        var (project, compilation) = Compile(workspace, code, library);
 
         using var code2 = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
         var index = new SourceIndex(code2);
@@ -104,18 +102,8 @@ internal static class Snippet
     /// </summary>
     public static IReadOnlyList<(EntryPoint Root, IReadOnlyList<Finding> Findings)> FindingsByRoot(string code, string? library = null)
     {
-        var references = library is null ? References.Value : [.. References.Value, Library(library)];
         using var workspace = new AdhocWorkspace();
-        var projectId = ProjectId.CreateNewId();
-        var solution = workspace.CurrentSolution
-            .AddProject(ProjectInfo.Create(projectId, VersionStamp.Default, "Snippet", "Snippet", LanguageNames.CSharp,
-                compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable),
-                metadataReferences: references))
-            .AddDocument(DocumentId.CreateNewId(projectId), "Snippet.cs", SourceText.From(Usings + code), filePath: "/snippet/Snippet.cs");
-        var project = solution.GetProject(projectId)!;
-        var compilation = project.GetCompilationAsync().GetAwaiter().GetResult()!;
-        var errors = compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error).ToList();
-        Assert.True(errors.Count == 0, "the snippet does not compile: " + string.Join("; ", errors.Take(3)));
+        var (project, compilation) = Compile(workspace, code, library);
         using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
         var index = new SourceIndex(loaded);
         var roots = RootFinder.Find(index, CancellationToken.None);
