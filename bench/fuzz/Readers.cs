@@ -9,6 +9,7 @@ using Tplab.Scan.Config;
 using Tplab.Scan.Fix;
 using Tplab.Scan.Findings;
 using Tplab.Watch.Output;
+using Tplab.Scan.Fix.Selecting;
 
 namespace Tplab.Fuzz;
 

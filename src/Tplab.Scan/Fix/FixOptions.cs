@@ -1,5 +1,6 @@
 using Tplab.Common;
 using Tplab.Scan.Findings;
+using Tplab.Scan.Fix.Output;
 
 namespace Tplab.Scan.Fix;
 

@@ -1,3 +1,6 @@
+using Tplab.Scan.Fix.Output;
+using Tplab.Scan.Fix.Selecting;
+
 namespace Tplab.Scan.Fix;
 
 /// <summary>What became of a finding.</summary>

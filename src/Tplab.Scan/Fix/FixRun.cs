@@ -1,4 +1,6 @@
 using Tplab.Common;
+using Tplab.Scan.Fix.Applying;
+using Tplab.Scan.Fix.Output;
 
 namespace Tplab.Scan.Fix;
 

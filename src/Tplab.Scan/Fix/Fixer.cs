@@ -10,6 +10,11 @@ using Tplab.Scan.Findings;
 using Tplab.Scan.Graph;
 using Tplab.Scan.Loading;
 using Tplab.Scan.Fix.Checks;
+using Tplab.Scan.Fix.Editing;
+using Tplab.Scan.Fix.Output;
+using Tplab.Scan.Fix.Propagation;
+using Tplab.Scan.Fix.Rewrites;
+using Tplab.Scan.Fix.Selecting;
 
 namespace Tplab.Scan.Fix;
 
@@ -162,7 +167,7 @@ public static class Fixer
             cancellationNote = CancellationNote.Say(node, token, edit.Description[(edit.Description.IndexOf('→', StringComparison.Ordinal) + 1)..].Split(" (with", 2)[0].Trim());
         }
         // The exception an await throws is the inner one: a catch up the chain that reads the aggregate keeps it, or the finding is refused.
-        if (edit is not null && ExceptionShape.Changes(model, node, target.First.Call, cancellationToken) && ExceptionShape.FirstObserver(propagation) is { } observer)
+        if (edit is not null && ExceptionShape.Changes(model, node, target.First.Call, cancellationToken) && ExceptionShape.FirstObserver(propagation.Points, propagation.Where) is { } observer)
         {
             edit = ExceptionShape.KeepAggregate(node, changes.ConfigureAwait(node.SyntaxTree), observer);
             if (edit is null)

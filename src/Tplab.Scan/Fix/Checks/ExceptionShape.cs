@@ -2,6 +2,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Blocking;
+using Tplab.Scan.Fix.Editing;
 
 namespace Tplab.Scan.Fix.Checks;
 
@@ -55,11 +56,11 @@ internal static class ExceptionShape
     }
 
     /// <summary>The first catch that reads the exception's shape around any place the fix awaits or waits on (the site, every caller); null when none.</summary>
-    public static string? FirstObserver(AsyncPropagation propagation)
+    public static string? FirstObserver(IEnumerable<SyntaxNode> points, Func<SyntaxNode, string> where)
     {
-        foreach (var point in propagation.Points)
+        foreach (var point in points)
         {
-            if (AsyncRules.Container(point).Container is { } container && Observer(point, container, propagation.Where) is { } observer)
+            if (AsyncRules.Container(point).Container is { } container && Observer(point, container, where) is { } observer)
             {
                 return observer;
             }

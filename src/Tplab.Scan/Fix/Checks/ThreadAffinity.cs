@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Tplab.Scan.Fix.Editing;
 
 namespace Tplab.Scan.Fix.Checks;
 

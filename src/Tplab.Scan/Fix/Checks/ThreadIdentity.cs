@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Tplab.Scan.Fix.Editing;
 
 namespace Tplab.Scan.Fix.Checks;
 

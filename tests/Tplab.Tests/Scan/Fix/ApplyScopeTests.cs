@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Tplab.Common;
 using Tplab.Scan;
 using Tplab.Scan.Fix;
+using Tplab.Scan.Fix.Applying;
 
 namespace Tplab.Tests.Scan.Fix;
 

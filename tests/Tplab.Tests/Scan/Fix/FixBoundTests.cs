@@ -3,6 +3,8 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Scan.Fix;
 using Tplab.Tests.Support;
+using Tplab.Scan.Fix.Editing;
+using Tplab.Scan.Fix.Propagation;
 
 namespace Tplab.Tests.Scan.Fix;
 

@@ -5,6 +5,8 @@ using Tplab.Blocking;
 using Tplab.Scan.Fix;
 using Tplab.Scan.Fix.Checks;
 using Tplab.Tests.Support;
+using Tplab.Scan.Fix.Editing;
+using Tplab.Scan.Fix.Rewrites;
 
 namespace Tplab.Tests.Scan.Fix;
 
@@ -44,7 +46,7 @@ public sealed class FixChecksRunTests
         var changes = new ChangeSet();
         var (propagation, site, model, solution) = await FixChecksTests.PlanAsync(Quotes, FixChecksTests.ResultRead, changes: changes);
         Assert.Null(await propagation.RequireAwaitAsync(site));
-        var observer = ExceptionShape.FirstObserver(propagation);
+        var observer = ExceptionShape.FirstObserver(propagation.Points, propagation.Where);
         var edit = keepShape ? ExceptionShape.KeepAggregate(site, configureAwait: false, observer!)! : SiteRewriter.Rewrite(model, site, ResultCall, configureAwait: false).Edit!;
         changes.Replace(site, edit.Replace);
         var fixedSolution = await changes.ApplyAsync(solution, CancellationToken.None);

@@ -3,6 +3,8 @@ using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Scan.Fix;
 using Tplab.Scan.Fix.Checks;
 using Tplab.Tests.Support;
+using Tplab.Scan.Fix.Editing;
+using Tplab.Scan.Fix.Propagation;
 
 namespace Tplab.Tests.Scan.Fix;
 
@@ -181,7 +183,7 @@ public sealed class FixChecksTests
         var (propagation, site, model, _) = await PlanAsync(FixChecksRunTests.Quotes, ResultRead);
         Assert.Null(await propagation.RequireAwaitAsync(site));
 
-        var observer = ExceptionShape.FirstObserver(propagation);
+        var observer = ExceptionShape.FirstObserver(propagation.Points, propagation.Where);
 
         Assert.Equal("catch (AggregateException ae) when (…) at Parts.cs:11", observer);
         Assert.True(ExceptionShape.Changes(model, site, FixChecksRunTests.ResultCall, CancellationToken.None));
@@ -214,7 +216,7 @@ public sealed class FixChecksTests
         Assert.Null(await propagation.RequireAwaitAsync(site));
         var call = new Tplab.Blocking.BlockingCall(Tplab.Blocking.BlockingKind.SyncOverAsync, "Task.WaitAll", new Tplab.Blocking.StackFrame("System.Private.CoreLib", "System.Threading.Tasks.Task", "WaitAll"));
 
-        var observer = ExceptionShape.FirstObserver(propagation);
+        var observer = ExceptionShape.FirstObserver(propagation.Points, propagation.Where);
 
         Assert.True(ExceptionShape.Changes(model, site, call, CancellationToken.None));
         Assert.Null(ExceptionShape.KeepAggregate(site, configureAwait: false, observer!));
@@ -235,7 +237,7 @@ public sealed class FixChecksTests
         var (propagation, site, _, _) = await PlanAsync($"using System; using System.Threading.Tasks; public static class C {{ public static int M(Task<int> t) {{ try {{ return t.Result; }} {handler} }} }}", ResultRead);
         Assert.Null(await propagation.RequireAwaitAsync(site));
 
-        Assert.Equal(reads, ExceptionShape.FirstObserver(propagation) is not null);
+        Assert.Equal(reads, ExceptionShape.FirstObserver(propagation.Points, propagation.Where) is not null);
     }
 
     [Fact]

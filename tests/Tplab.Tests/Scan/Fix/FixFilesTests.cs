@@ -3,6 +3,7 @@ using Tplab.Common;
 using Tplab.Scan;
 using Tplab.Scan.Fix;
 using Tplab.Tests.Support;
+using Tplab.Scan.Fix.Applying;
 
 namespace Tplab.Tests.Scan.Fix;
 

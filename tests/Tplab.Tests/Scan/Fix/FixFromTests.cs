@@ -3,6 +3,7 @@ using Tplab.Scan;
 using Tplab.Scan.Fix;
 using Tplab.Scan.Output;
 using Tplab.Tests.Support;
+using Tplab.Scan.Fix.Selecting;
 
 namespace Tplab.Tests.Scan.Fix;
 

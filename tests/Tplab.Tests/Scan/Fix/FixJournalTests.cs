@@ -1,6 +1,7 @@
 using System.Text;
 using Tplab.Scan;
 using Tplab.Scan.Fix;
+using Tplab.Scan.Fix.Applying;
 
 namespace Tplab.Tests.Scan.Fix;
 

@@ -1,6 +1,9 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Scan.Fix;
+using Tplab.Scan.Fix.Editing;
+using Tplab.Scan.Fix.Propagation;
+using Tplab.Scan.Fix.Rewrites;
 
 namespace Tplab.Tests.Scan.Fix;
 

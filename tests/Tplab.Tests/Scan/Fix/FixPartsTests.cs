@@ -3,6 +3,8 @@ using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Text;
 using Tplab.Scan.Fix;
+using Tplab.Scan.Fix.Editing;
+using Tplab.Scan.Fix.Propagation;
 
 namespace Tplab.Tests.Scan.Fix;
 

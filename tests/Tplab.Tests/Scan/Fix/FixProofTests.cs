@@ -7,6 +7,7 @@ using Tplab.Scan.Findings;
 using Tplab.Scan.Fix;
 using Tplab.Scan.Loading;
 using Tplab.Tests.Support;
+using Tplab.Scan.Fix.Selecting;
 
 namespace Tplab.Tests.Scan.Fix;
 

@@ -2,6 +2,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Scan.Fix;
 using Tplab.Tests.Support;
+using Tplab.Scan.Fix.Editing;
 
 namespace Tplab.Tests.Scan.Fix;
 

@@ -1,6 +1,8 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Scan.Fix;
+using Tplab.Scan.Fix.Editing;
+using Tplab.Scan.Fix.Propagation;
 
 namespace Tplab.Tests.Scan.Fix;
 

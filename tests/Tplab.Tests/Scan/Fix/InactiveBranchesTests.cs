@@ -3,6 +3,7 @@ using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Blocking;
 using Tplab.Scan.Fix;
 using Tplab.Tests.Support;
+using Tplab.Scan.Fix.Selecting;
 
 namespace Tplab.Tests.Scan.Fix;
 

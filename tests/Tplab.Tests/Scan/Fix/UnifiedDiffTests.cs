@@ -1,4 +1,5 @@
 using Tplab.Scan.Fix;
+using Tplab.Scan.Fix.Output;
 
 namespace Tplab.Tests.Scan.Fix;
 

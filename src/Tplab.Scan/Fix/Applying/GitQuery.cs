@@ -1,0 +1,70 @@
+using System.Diagnostics;
+using Tplab.Common;
+using Tplab.Processes;
+
+namespace Tplab.Scan.Fix.Applying;
+
+/// <summary>
+/// One short git command, run through tplab's process runner (its own session; the kernel's parent-death signal ends
+/// it with tplab, even on kill -9) and bounded in time: a git waiting on a lock must not hold fix forever.
+/// </summary>
+internal static class GitQuery
+{
+    // A status of the touched files answers in well under a second.
+    public static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
+
+    /// <summary>git's exit code and lines (stdout and stderr together) in <paramref name="folder"/>; a null code when git cannot be started.</summary>
+    public static async Task<(int? ExitCode, IReadOnlyList<string> Lines)> RunAsync(string folder, IReadOnlyList<string> arguments, CancellationToken cancellationToken)
+    {
+        var info = new ProcessStartInfo("git") { WorkingDirectory = folder };
+        foreach (var a in arguments)
+        {
+            info.ArgumentList.Add(a);
+        }
+        var name = "git " + arguments[0];
+        ChildProcess git;
+        try
+        {
+            git = ChildProcess.Start(info, name, WhenTplabEnds.ChildEndsItself);
+        }
+        catch (TplabException e) when (e.Message.StartsWith($"could not start {name} ", StringComparison.Ordinal))
+        {
+            return (null, []);
+        }
+        await using (git.ConfigureAwait(false))
+        {
+            var lines = new List<string>();
+            var seen = new HashSet<string>(StringComparer.Ordinal);
+            var gate = new Lock();
+            void Keep(string line)
+            {
+                lock (gate)
+                {
+                    if (seen.Add(line))
+                    {
+                        lines.Add(line);
+                    }
+                }
+            }
+            git.LineReceived += Keep;
+            // Lines printed before the handler was attached are among the recent ones; the set takes each once.
+            foreach (var line in git.RecentOutput)
+            {
+                Keep(line);
+            }
+            try
+            {
+                await git.Exited.WaitAsync(Timeout, cancellationToken).ConfigureAwait(false);
+            }
+            catch (TimeoutException)
+            {
+                throw new TplabException(ExitCodes.Environment,
+                    $"{name} did not answer within {Timeout.TotalSeconds:0} s in {folder}, so uncommitted changes cannot be ruled out: nothing was changed");
+            }
+            lock (gate)
+            {
+                return (git.ExitCode, [.. lines]);
+            }
+        }
+    }
+}
