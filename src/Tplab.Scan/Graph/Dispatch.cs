@@ -38,7 +38,9 @@ internal static class Dispatch
         var receiverType = Ops.Unwrap(receiver)?.Type as INamedTypeSymbol;
         // A library virtual (Stream.Read, IDisposable.Dispose) is followed into the solution only when the receiver's
         // own type is the solution's: otherwise every Dispose would reach every IDisposable the solution declares.
-        if (!isSource && (receiverType is null || !index.IsSource(receiverType)))
+        // A library interface over the solution's own type (IObserver<ServerConfig>.OnNext) reaches the solution's
+        // implementations of that instantiation only.
+        if (!isSource && (receiverType is null || !index.IsSource(receiverType)) && !Implementers.OverSourceType(index, receiverType))
         {
             return new([], null);
         }
@@ -53,6 +55,11 @@ internal static class Dispatch
         if (receiverType is { IsGenericType: true, TypeKind: TypeKind.Interface or TypeKind.Class })
         {
             candidates = [.. candidates.Where(c => c.ContainingType is not { } owner || TypeShapes.CanBe(owner, receiverType, receiverType.TypeArguments))];
+        }
+        // IDisposable.Dispose called on an IHlsSessionWorker: what the receiver interface's implementers run, not every Dispose.
+        if (receiverType is not null && Implementers.Inherited(definition, receiverType) && Implementers.Of(index, receiverType) is { Count: > 0 } implementers)
+        {
+            candidates = [.. candidates.Where(c => implementers.Any(p => Runs(p, definition, c)))];
         }
         if (receiverType is { TypeKind: TypeKind.Class or TypeKind.Struct })
         {

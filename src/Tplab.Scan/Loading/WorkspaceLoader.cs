@@ -56,11 +56,12 @@ internal static partial class WorkspaceLoader
             var loadProgress = new LoadProgress(progress, toLoad.Count);
             await OpenAsync(workspace, target, loadProgress, cancellationToken).ConfigureAwait(false);
             var toCompile = new List<Project>();
-            var seen = new HashSet<string>(StringComparer.Ordinal);
-            foreach (var project in workspace.CurrentSolution.Projects.Where(p => p.Language == LanguageNames.CSharp))
+            var csharp = workspace.CurrentSolution.Projects.Where(p => p.Language == LanguageNames.CSharp).ToList();
+            // A multi-targeted project loads once per framework: read once, as the app that references it does.
+            var flavours = Flavours.Choose(csharp);
+            foreach (var project in csharp)
             {
-                // A multi-targeted project loads once per framework: its source is the same, read it once.
-                if (project.FilePath is { } path && !seen.Add(path))
+                if (!flavours.Contains(project.Id))
                 {
                     continue;
                 }

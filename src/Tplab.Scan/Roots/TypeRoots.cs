@@ -48,8 +48,7 @@ internal static class TypeRoots
 
         if (Ops.IsOrDerives(type, "Microsoft.AspNetCore.SignalR.Hub") || Ops.IsOrDerives(type, "Microsoft.AspNetCore.SignalR.Hub`1"))
         {
-            found = Declared(type, m => m.DeclaredAccessibility == Accessibility.Public && (m.MethodKind == MethodKind.Ordinary || m.IsOverride) && !m.IsStatic && m.Name != "Dispose")
-                .Select(m => (m, CodePlace.Hub, (HttpEndpoint?)null));
+            found = HubMethods(type).Select(m => (m, CodePlace.Hub, (HttpEndpoint?)null));
         }
         else if (GrpcBase(type) is { } grpcBase)
         {
@@ -170,6 +169,36 @@ internal static class TypeRoots
             }
         }
         return null;
+    }
+
+    // A hub's methods clients call, its own and those of its abstract bases up to Hub (OnConnectedAsync in a base hub
+    // every hub of the app derives from), each the most derived override, once per concrete hub.
+    private static List<IMethodSymbol> HubMethods(INamedTypeSymbol type)
+    {
+        var methods = new List<IMethodSymbol>();
+        for (var t = type; t is not null && SymbolNames.MetadataName(t) is not ("Microsoft.AspNetCore.SignalR.Hub" or "Microsoft.AspNetCore.SignalR.Hub`1"); t = t.BaseType)
+        {
+            foreach (var m in Declared(t, m => m.DeclaredAccessibility == Accessibility.Public && !m.IsStatic && m.Name != "Dispose"))
+            {
+                if (!methods.Any(d => Overrides(d, m)))
+                {
+                    methods.Add(m);
+                }
+            }
+        }
+        return methods;
+    }
+
+    private static bool Overrides(IMethodSymbol derived, IMethodSymbol baseMethod)
+    {
+        for (var o = derived.OverriddenMethod; o is not null; o = o.OverriddenMethod)
+        {
+            if (SymbolEqualityComparer.Default.Equals(o.OriginalDefinition, baseMethod.OriginalDefinition))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static IEnumerable<IMethodSymbol> Declared(INamedTypeSymbol type, Func<IMethodSymbol, bool> where) =>

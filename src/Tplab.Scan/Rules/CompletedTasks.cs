@@ -44,7 +44,7 @@ internal static class CompletedTasks
         // t.Result inside tasks.Select(t => t.Result) or foreach (var t in tasks), after the collection was awaited.
         collection ??= symbol switch
         {
-            IParameterSymbol p => LambdaSource(p, at),
+            IParameterSymbol p => CompletedFilters.Source(p, at),
             ILocalSymbol l => ForEachSource(l, at),
             _ => null,
         };
@@ -62,6 +62,11 @@ internal static class CompletedTasks
             && Ops.NameOf(i.TargetMethod.ContainingType) == "System.Threading.Tasks.Task"
             && ((i.TargetMethod.Name == "WaitAll" && (Mentions(i, symbol) || Mentions(i, collection)))
                 || (i.TargetMethod.Name == "Wait" && symbol is not null && SymbolEqualityComparer.Default.Equals(Ops.Referenced(i.Instance), symbol)))))
+        {
+            return true;
+        }
+        // tasks.Where(t => t.Status == TaskStatus.RanToCompletion).Select(t => t.Result): the filter proved it.
+        if (symbol is IParameterSymbol filtered && CompletedFilters.Holds(filtered, at, body))
         {
             return true;
         }
@@ -106,16 +111,6 @@ internal static class CompletedTasks
         var lambda = EnclosingLambda(at, parameter);
         return lambda?.Parent is IDelegateCreationOperation { Parent: IArgumentOperation { Parent: IInvocationOperation { TargetMethod.Name: "ContinueWith" } } }
             && parameter.Ordinal == 0;
-    }
-
-    private static ISymbol? LambdaSource(IParameterSymbol parameter, IOperation at)
-    {
-        var lambda = EnclosingLambda(at, parameter);
-        if (lambda?.Parent is IDelegateCreationOperation { Parent: IArgumentOperation { Parent: IInvocationOperation invocation } })
-        {
-            return Ops.Referenced(Ops.Receiver(invocation));
-        }
-        return null;
     }
 
     private static ISymbol? ForEachSource(ILocalSymbol local, IOperation at)

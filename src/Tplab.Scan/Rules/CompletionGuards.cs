@@ -55,6 +55,9 @@ internal static class CompletionGuards
         _ => false,
     };
 
+    /// <summary>Whether <paramref name="condition"/> being true proves <paramref name="task"/> complete (a LINQ filter's test).</summary>
+    public static bool ProvesComplete(IOperation condition, ISymbol task, IOperation body) => Proves(condition, task, true, body);
+
     /// <summary>Whether <paramref name="condition"/> being <paramref name="outcome"/> proves <paramref name="task"/> complete.</summary>
     private static bool Proves(IOperation? condition, ISymbol task, bool outcome, IOperation body, int depth = 0)
     {

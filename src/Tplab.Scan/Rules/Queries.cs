@@ -95,7 +95,10 @@ internal static class Queries
             case IInvocationOperation i when IsSequence(i.Type):
                 return Trace(Ops.Receiver(i), body, index, depth + 1);
             case ILocalReferenceOperation l:
-                var origins = Ops.ValuesOf(l.Local, body).Select(v => Trace(v, body, index, depth + 1)).ToList();
+                // entries = entries.Where(...): a value built over the local itself composes it and has its origin.
+                var values = Ops.ValuesOf(l.Local, body).ToList();
+                var own = values.Where(v => !Composes(v, l.Local)).ToList();
+                var origins = (own.Count > 0 ? own : values).Select(v => Trace(v, body, index, depth + 1)).ToList();
                 var distinct = origins.Select(o => o.Origin).Distinct().ToList();
                 return distinct.Count == 1 ? origins[0]
                     : distinct.Contains(QueryOrigin.Database) ? origins.First(o => o.Origin == QueryOrigin.Database) : (QueryOrigin.Unknown, null);
@@ -118,6 +121,11 @@ internal static class Queries
                 return (QueryOrigin.Unknown, null);
         }
     }
+
+    // A value over the local that brings no query of its own (results = results.Concat(db.Orders) does).
+    private static bool Composes(IOperation value, ILocalSymbol local) =>
+        value.DescendantsAndSelf().Any(o => o is ILocalReferenceOperation r && SymbolEqualityComparer.Default.Equals(r.Local, local))
+        && !value.DescendantsAndSelf().Any(o => Ops.IsOrDerives(o.Type, "Microsoft.EntityFrameworkCore.DbSet`1"));
 
     private static bool IsSequence(ITypeSymbol? type) => type is not null && type.SpecialType != SpecialType.System_String
         && (IsQueryable(type) || Ops.Implements(type, "System.Collections.IEnumerable"));
