@@ -59,6 +59,18 @@ public sealed record ScanOptions
     /// <summary>Longest chain followed from an entry point, in calls (<c>--max-depth</c>; default 40; 2 to 200).</summary>
     public int MaxDepth { get; init; } = DefaultMaxDepth;
 
+    /// <summary>
+    /// Reuse the result of the previous scan when nothing it read changed, and keep this one for the next (default false
+    /// in the library; the CLI turns it on unless <c>--no-cache</c>).
+    /// </summary>
+    public bool Cache { get; init; }
+
+    /// <summary>Where the cache lives (<c>--cache DIR</c>; default null: <c>obj/tplab-scan/</c> under the scanned root).</summary>
+    public string? CacheFolder { get; init; }
+
+    /// <summary>Report only the findings whose chain passes through a file changed since the merge base with this git ref (default null: all).</summary>
+    public string? ChangedSince { get; init; }
+
     /// <summary>Time source for the durations reported (default the system clock).</summary>
     public TimeProvider Time { get; init; } = TimeProvider.System;
 
@@ -81,6 +93,22 @@ public sealed record ScanOptions
         if (PlanWrites && PlanFile is null)
         {
             throw TplabException.Usage("--plan-writes goes with --plan FILE");
+        }
+        if (CacheFolder is not null && !Cache)
+        {
+            throw TplabException.Usage("--cache DIR and --no-cache contradict each other: give one");
+        }
+        if (CacheFolder is not null && (CacheFolder.Length == 0 || File.Exists(CacheFolder)))
+        {
+            throw TplabException.Usage($"--cache '{CacheFolder}': give a folder (it is created when missing), not a file");
+        }
+        if (ChangedSince is { } since && (since.Length == 0 || since.StartsWith('-')))
+        {
+            throw TplabException.Usage($"--changed-since '{since}': give a git commit, branch or tag (origin/main)");
+        }
+        if (ChangedSince is not null && WriteBaseline is not null)
+        {
+            throw TplabException.Usage("--write-baseline records every finding; it does not go with --changed-since, which reports some");
         }
         if (ConfigFile is not null && !File.Exists(ConfigFile))
         {

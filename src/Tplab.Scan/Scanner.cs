@@ -1,6 +1,7 @@
 using Tplab.Scan.Config;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Graph;
+using Tplab.Scan.Incremental;
 using Tplab.Scan.Loading;
 using Tplab.Scan.Roots;
 using Tplab.Scan.Rules;
@@ -20,14 +21,35 @@ public static class Scanner
         options = options.Validated();
         var input = ScanInput.Resolve(options.Path);
         var configPath = options.ConfigFile ?? Path.Combine(input.Root, ScanConfig.DefaultFileName);
+        // git is asked before anything loads: a ref that does not exist fails in a second, not after the load.
+        var changed = options.ChangedSince is { } reference ? await ChangedFiles.SinceAsync(input.Root, reference, cancellationToken).ConfigureAwait(false) : default;
+        var cache = options.Cache ? new ScanCache(options, input, configPath) : null;
+        var outputs = new (string Option, string? Path)[] { ("--output", options.Output), ("--write-baseline", options.WriteBaseline), ("--plan", options.PlanFile) };
+        // A plan reads the code itself (parameters, attributes): it never takes a cached result.
+        var result = options.PlanFile is null ? cache?.TryReuse(outputs, progress) : null;
+        result ??= await FullAsync(options, input, configPath, cache, outputs, progress, cancellationToken).ConfigureAwait(false);
+        if (changed.Files is { } files)
+        {
+            var all = result.Findings.Count;
+            result = ChangedSince.Filter(result, files);
+            progress.Line(ChangedSince.Line(options.ChangedSince!, changed.MergeBase, files.Count, result.Findings.Count, all));
+        }
+        return result;
+    }
+
+    private static async Task<ScanResult> FullAsync(ScanOptions options, ScanInput input, string configPath, ScanCache? cache,
+        IReadOnlyList<(string Option, string? Path)> outputs, IScanProgress progress, CancellationToken cancellationToken)
+    {
         var config = File.Exists(configPath) ? ScanConfig.Read(configPath) : new ScanConfig();
         var baseline = options.BaselineFile is { } b ? Baseline.Read(b) : new Baseline();
 
+        // The file system's clock, not a duration: an input written after this instant may not be in the result.
+        var startedUtc = TimeProvider.System.GetUtcNow().UtcDateTime;
         var started = options.Time.GetTimestamp();
         using var code = await WorkspaceLoader.LoadAsync(input, options, progress, cancellationToken).ConfigureAwait(false);
         var loaded = options.Time.GetElapsedTime(started);
         // What the load read (sibling projects' sources, imported props, the config) is never an output.
-        ScanInputs.CheckOutputs([("--output", options.Output), ("--write-baseline", options.WriteBaseline), ("--plan", options.PlanFile)], code,
+        ScanInputs.CheckOutputs(outputs, code,
             [("the config read", File.Exists(configPath) ? configPath : null), ("the --baseline read", options.BaselineFile)]);
         foreach (var skipped in code.Skipped)
         {
@@ -54,6 +76,7 @@ public static class Scanner
                 progress.Line(detail);
             }
         }
+        cache?.Save(code, result, startedUtc, progress);
         return result;
     }
 

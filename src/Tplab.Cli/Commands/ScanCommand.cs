@@ -34,9 +34,12 @@ internal static class ScanCommand
         var verbose = new Option<bool>("--verbose") { Description = "Also list every error of a skipped or partly read project (package resolution, unresolved names)" };
         var maxDepth = new Option<int?>("--max-depth") { Description = $"Longest chain of calls followed from an entry point (default {ScanOptions.DefaultMaxDepth}, at most {ScanOptions.MaxMaxDepth}); the report says when a walk reached it" };
         var planWrites = new Option<bool>("--plan-writes") { Description = "Keep the plan's POST, PUT, PATCH and DELETE scenarios switched on (default: written switched off, so a plan never writes by surprise)" };
+        var cache = new Option<string?>("--cache") { Description = "Keep the scan's result and inputs in this folder and reuse it when nothing changed (default: obj/tplab-scan under the scanned folder)" };
+        var noCache = new Option<bool>("--no-cache") { Description = "Neither reuse nor write the cache: always a full scan" };
+        var changedSince = new Option<string?>("--changed-since") { Description = "Only the findings whose chain passes through a file changed since the merge base with this git ref (a pull request's base), uncommitted changes included" };
         var command = new Command("scan", "Find the code that blocks thread-pool threads before it ships: every blocking call reached from an endpoint, middleware, hosted service or timer, with the chain of calls, file and line, and the fix")
         {
-            path, format, output, failOn, top, groupBy, verbose, includeTests, allowPartial, noRestore, baseline, writeBaseline, config, plan, planWrites, maxDepth,
+            path, format, output, failOn, top, groupBy, verbose, includeTests, allowPartial, noRestore, baseline, writeBaseline, config, plan, planWrites, maxDepth, cache, noCache, changedSince,
         };
         command.Writes(output).Writes(writeBaseline).Writes(plan).Reads(baseline, "the --baseline read").Reads(config, "the --config read").ReadsProject(path);
         command.SetAction((r, ct) => Run(new ScanOptions
@@ -57,6 +60,9 @@ internal static class ScanCommand
             GroupBy = r.GetValue(groupBy) == "endpoint" ? ScanGrouping.Endpoint : ScanGrouping.Site,
             Verbose = r.GetValue(verbose),
             MaxDepth = r.GetValue(maxDepth) ?? ScanOptions.DefaultMaxDepth,
+            Cache = !r.GetValue(noCache),
+            CacheFolder = r.GetValue(cache),
+            ChangedSince = r.GetValue(changedSince),
         }, ct));
         return command;
     }

@@ -98,6 +98,7 @@ public sealed record InputLimit(string Name, long DefaultBytes, bool Raisable = 
     public static readonly InputLimit Baseline = new("a baseline", 64L << 20);
     public static readonly InputLimit Summary = new("a summary.json", 64L << 20);
     public static readonly InputLimit Report = new("a scan report", 256L << 20);
+    public static readonly InputLimit ScanCache = new("a scan cache", 256L << 20);
     public static readonly InputLimit SavedWatch = new("a saved watch", 256L << 20);
     public static readonly InputLimit IntervalLog = new("an interval log", 256L << 20);
     public static readonly InputLimit Marker = new("a marker file", 64 << 10, Raisable: false);

@@ -72,6 +72,12 @@ public sealed record Finding(
     /// <summary>How many of <see cref="Roots"/> are on the request path (endpoints, middleware, filters...), not background work.</summary>
     public int RequestRoots => Roots.Count(r => PlaceWords.IsRequestPath(r.Root.Place));
 
+    /// <summary>
+    /// The files (relative to the scanned root, '/') of every entry point's chain to the site, the surest chain from each
+    /// as a walk finds it: what <c>scan --changed-since</c> matches a change against.
+    /// </summary>
+    public IReadOnlyList<string> ChainFiles { get; init; } = [];
+
     /// <summary>Accepted in the baseline: reported, but not counted for --fail-on.</summary>
     public bool Baselined { get; init; }
 

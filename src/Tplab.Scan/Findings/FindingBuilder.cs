@@ -88,6 +88,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
                 OtherChains = [.. c.Shown.Skip(1).Select(r => new RootChain(all[r], views[(r, facts.Key)].Chain, views[(r, facts.Key)].Reasons))],
                 Suppression = c.Suppressed ? main.Suppression ?? "" : null,
                 RunsOnce = main.RunsOnce,
+                ChainFiles = c.Reach.ChainFiles,
                 Evidence = main.Dispatch is null ? facts.Evidence : facts.Evidence is null ? main.Dispatch : $"{facts.Evidence}; {main.Dispatch}",
             };
             (c.Suppressed ? suppressed : findings).Add(finding);
@@ -128,6 +129,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
         foreach (var node in walk.Order)
         {
             var step = walk[node];
+            string[]? files = null;
             foreach (var site in _catalogue.Of(node))
             {
                 if (site.RequestPathOnly && !requestPath)
@@ -135,7 +137,9 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
                     continue;
                 }
                 var hit = new SiteHit(index, RootView.SeverityOf(root, site, step), step.Depth, step.Cost, Ignored(walk, site));
-                _sites.GetOrAdd(site.Key, _ => new SiteReach(site)).Add(hit);
+                // The files of this entry point's chain to the site (what scan --changed-since matches), read once per node.
+                files ??= [.. walk.Path(node).Select(p => p.Node.RelativePath).Distinct(StringComparer.Ordinal)];
+                _sites.GetOrAdd(site.Key, _ => new SiteReach(site)).Add(hit, files);
             }
         }
     }
@@ -154,14 +158,28 @@ internal readonly record struct SiteHit(int Root, Severity Severity, int Depth, 
 internal sealed class SiteReach(SiteFacts facts)
 {
     private readonly List<SiteHit> _hits = [];
+    private readonly HashSet<string> _files = new(StringComparer.Ordinal);
 
     public SiteFacts Facts { get; } = facts;
 
-    public void Add(SiteHit hit)
+    /// <summary>The files of every entry point's chain to the site, in ordinal order.</summary>
+    public IReadOnlyList<string> ChainFiles
+    {
+        get
+        {
+            lock (_hits)
+            {
+                return [.. _files.Order(StringComparer.Ordinal)];
+            }
+        }
+    }
+
+    public void Add(SiteHit hit, IEnumerable<string> chainFiles)
     {
         lock (_hits)
         {
             _hits.Add(hit);
+            _files.UnionWith(chainFiles);
         }
     }
 

@@ -18,6 +18,22 @@ public sealed class CodeNode
         IsLambda = symbol.MethodKind is MethodKind.AnonymousFunction or MethodKind.LocalFunction;
     }
 
+    /// <summary>
+    /// A node as a cached scan recorded it (<c>Incremental/ScanCacheFile</c>): its names, file and line only, for the
+    /// reports of a result reused without loading the code. It has no syntax or symbol and is never walked.
+    /// </summary>
+    internal CodeNode(string typeName, string methodName, string displayName, string relativePath, int line, bool isLambda)
+    {
+        Syntax = null!;
+        Symbol = null!;
+        RelativePath = relativePath;
+        (TypeName, MethodName) = (typeName, methodName);
+        IsLambda = isLambda;
+        _recorded = (displayName, line);
+    }
+
+    private readonly (string DisplayName, int Line)? _recorded;
+
     /// <summary>The declaration whose body this is (method, accessor, lambda...).</summary>
     public SyntaxNode Syntax { get; }
 
@@ -55,6 +71,10 @@ public sealed class CodeNode
     {
         get
         {
+            if (_recorded is { } recorded)
+            {
+                return recorded.DisplayName;
+            }
             var name = ShortName;
             return Symbol.MethodKind switch
             {
@@ -66,7 +86,7 @@ public sealed class CodeNode
     }
 
     /// <summary>The 1-based line where the body starts.</summary>
-    public int Line => Syntax.GetLocation().GetLineSpan().StartLinePosition.Line + 1;
+    public int Line => _recorded?.Line ?? Syntax.GetLocation().GetLineSpan().StartLinePosition.Line + 1;
 
     public override string ToString() => DisplayName;
 }

@@ -1,0 +1,147 @@
+using System.Security.Cryptography;
+using System.Text;
+using Tplab.Common;
+using Tplab.Scan.Loading;
+
+namespace Tplab.Scan.Incremental;
+
+/// <summary>
+/// What a scan's result depends on, recorded after a full scan and compared before the next: every file the load read
+/// (<see cref="ScanInputs.Of"/>: the solution, projects, sources, additional files, editorconfigs, imported props and
+/// targets), each project's restore output (<c>obj/project.assets.json</c>, the NuGet props and targets), the config
+/// (or its absence) and the baseline, each with its SHA-256 (a changed file is found even when its size and time were
+/// kept); and the listings of the folders whose globs pick up sources, so an added or deleted file is seen.
+/// </summary>
+internal static class CacheInputs
+{
+    // The kinds of files an SDK project's globs or MSBuild's imports pick up that can change what scan reads.
+    private static readonly string[] ListedExtensions = [".cs", ".csproj", ".props", ".targets", ".sln", ".slnx", ".slnf", ".razor", ".cshtml", ".editorconfig", ".globalconfig"];
+    private static readonly string[] ListedNames = ["global.json", "nuget.config"];
+    private static readonly string[] SkippedFolders = ["bin", "obj", "node_modules"];
+
+    /// <summary>The inputs of a scan of <paramref name="code"/>, with <paramref name="others"/> (the config path, read or not; the baseline).</summary>
+    public static (List<CachedInput> Files, List<CachedListing> Listings) Record(LoadedCode code, IEnumerable<string> others)
+    {
+        var paths = new SortedSet<string>(StringComparer.Ordinal);
+        foreach (var (_, path) in ScanInputs.Of(code))
+        {
+            paths.Add(Path.GetFullPath(path));
+        }
+        var folders = new SortedSet<string>(StringComparer.Ordinal) { Path.GetFullPath(code.Input.Root) };
+        foreach (var project in code.Projects.Select(p => p.Project.FilePath).OfType<string>())
+        {
+            var folder = Path.GetDirectoryName(Path.GetFullPath(project))!;
+            folders.Add(folder);
+            var obj = Path.Combine(folder, "obj");
+            if (Directory.Exists(obj))
+            {
+                foreach (var restore in Directory.EnumerateFiles(obj).Where(f => f.EndsWith("project.assets.json", StringComparison.Ordinal)
+                    || f.EndsWith(".nuget.g.props", StringComparison.Ordinal) || f.EndsWith(".nuget.g.targets", StringComparison.Ordinal)))
+                {
+                    paths.Add(restore);
+                }
+            }
+        }
+        foreach (var other in others)
+        {
+            paths.Add(Path.GetFullPath(other));
+        }
+        // A folder below another listed one is listed with it.
+        var top = folders.Where(f => !folders.Any(o => o != f && RealPath.IsUnder(f, o))).ToList();
+        return ([.. paths.Select(Of)], [.. top.Select(ListingOf)]);
+    }
+
+    /// <summary>The first recorded input that is not as it was, in words (<c>Api/Orders.cs changed</c>), or null when none.</summary>
+    public static string? FirstChange(IReadOnlyList<CachedInput> files, IReadOnlyList<CachedListing> listings, string root)
+    {
+        foreach (var recorded in files)
+        {
+            var now = Of(recorded.Path);
+            if (now.Size != recorded.Size || now.Sha256 != recorded.Sha256)
+            {
+                var name = Name(recorded.Path, root);
+                return recorded.Size < 0 ? $"{name} appeared" : now.Size < 0 ? $"{name} was deleted" : $"{name} changed";
+            }
+        }
+        foreach (var recorded in listings)
+        {
+            var now = ListingOf(recorded.Folder);
+            if (now.Sha256 != recorded.Sha256)
+            {
+                var delta = now.Files - recorded.Files;
+                var what = delta > 0 ? $"{delta} file(s) added" : delta < 0 ? $"{-delta} file(s) deleted" : "a file renamed";
+                return $"{what} under {Name(recorded.Folder, root)}";
+            }
+        }
+        return null;
+    }
+
+    private static string Name(string path, string root)
+    {
+        var relative = Path.GetRelativePath(root, path);
+        return relative.StartsWith("..", StringComparison.Ordinal) ? path : relative.Replace('\\', '/');
+    }
+
+    private static CachedInput Of(string path)
+    {
+        try
+        {
+            var info = new FileInfo(path);
+            if (!info.Exists)
+            {
+                return new CachedInput(path, -1, 0, "");
+            }
+            // The one bounded opener: a FIFO or a device named by a hostile cache is refused, never waited on.
+            using var stream = InputFile.Open(path, "an input of the cached scan");
+            return new CachedInput(path, stream.Length, info.LastWriteTimeUtc.Ticks, Convert.ToHexStringLower(SHA256.HashData(stream)));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or TplabException)
+        {
+            // Unreadable now: recorded as absent, so a cache that saw it differently is stale.
+            return new CachedInput(path, -1, 0, "");
+        }
+    }
+
+    private static CachedListing ListingOf(string folder)
+    {
+        var names = Directory.Exists(folder) ? Listed(folder).Select(f => Path.GetRelativePath(folder, f).Replace('\\', '/')).Order(StringComparer.Ordinal).ToList() : [];
+        var hash = SHA256.HashData(Encoding.UTF8.GetBytes(string.Join('\n', names)));
+        return new CachedListing(folder, names.Count, Convert.ToHexStringLower(hash));
+    }
+
+    private static IEnumerable<string> Listed(string folder)
+    {
+        var pending = new Stack<string>([folder]);
+        while (pending.Count > 0)
+        {
+            var current = pending.Pop();
+            IEnumerable<string> files, subfolders;
+            try
+            {
+                files = [.. Directory.EnumerateFiles(current)];
+                subfolders = [.. Directory.EnumerateDirectories(current)];
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                continue;
+            }
+            foreach (var file in files)
+            {
+                var name = Path.GetFileName(file);
+                if (ListedExtensions.Contains(Path.GetExtension(name), StringComparer.OrdinalIgnoreCase) || ListedNames.Contains(name, StringComparer.OrdinalIgnoreCase))
+                {
+                    yield return file;
+                }
+            }
+            foreach (var sub in subfolders)
+            {
+                var name = Path.GetFileName(sub);
+                // Hidden folders and build output are not globbed; a symbolic link to a folder is not followed (a cycle).
+                if (!name.StartsWith('.') && !SkippedFolders.Contains(name, StringComparer.OrdinalIgnoreCase) && new DirectoryInfo(sub).LinkTarget is null)
+                {
+                    pending.Push(sub);
+                }
+            }
+        }
+    }
+}

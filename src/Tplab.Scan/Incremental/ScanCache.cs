@@ -1,0 +1,105 @@
+using System.Globalization;
+using Tplab.Common;
+using Tplab.Common.Json;
+using Tplab.Scan.Loading;
+
+namespace Tplab.Scan.Incremental;
+
+/// <summary>
+/// <c>scan --cache DIR</c>: a scan whose inputs (<see cref="CacheInputs"/>), tplab build and result-changing options are
+/// those of the cached one reuses its result without loading MSBuild; anything else is a full scan, said in one line
+/// when a cache was there (which input changed, another build or options, a file that does not read). The cache is
+/// written after a full scan that read every project in full, and never when an input changed while it ran.
+/// </summary>
+internal sealed class ScanCache(ScanOptions options, ScanInput input, string configPath)
+{
+    /// <summary>Where the cache lives: <c>--cache DIR</c>, else <c>obj/tplab-scan/</c> under the scanned root.</summary>
+    public string Folder { get; } = options.CacheFolder ?? Path.Combine(input.Root, "obj", "tplab-scan");
+
+    public string File => Path.Combine(Folder, ScanCacheFile.FileName);
+
+    // Another build of tplab (a new version, or the same version rebuilt with other code) may judge the same code
+    // differently: the modules' ids change with their content.
+    private static string Tool => string.Join(' ', new[] { typeof(ScanCache), typeof(ExitCodes), typeof(Microsoft.CodeAnalysis.Compilation) }
+        .Select(t => $"{t.Assembly.GetName().Name}/{t.Assembly.GetName().Version}/{t.Assembly.ManifestModule.ModuleVersionId:N}"));
+
+    // Everything on the command line that changes the result (the format, --top, --fail-on and the like only change
+    // what is printed or the exit code, computed again from the result).
+    private string Options => string.Join('\n',
+        "root=" + input.Root, "solution=" + input.Solution, "projects=" + string.Join('|', input.Projects),
+        "include-tests=" + options.IncludeTests, "restore=" + options.Restore, "max-depth=" + options.MaxDepth.ToString(CultureInfo.InvariantCulture),
+        "config=" + Path.GetFullPath(configPath), "baseline=" + (options.BaselineFile is { } b ? Path.GetFullPath(b) : ""));
+
+    /// <summary>The cached result when nothing it depends on changed; else null, with one line saying why when there was a cache.</summary>
+    /// <remarks>An output among the cached inputs is refused as a full scan would refuse it (exit 2).</remarks>
+    public ScanResult? TryReuse(IReadOnlyList<(string Option, string? Path)> outputs, IScanProgress progress)
+    {
+        ArgumentNullException.ThrowIfNull(outputs);
+        ArgumentNullException.ThrowIfNull(progress);
+        if (!System.IO.File.Exists(File) && !Directory.Exists(File))
+        {
+            return null;
+        }
+        var started = options.Time.GetTimestamp();
+        ScanCacheFile cache;
+        try
+        {
+            var text = InputFile.ReadText(File, "the scan cache", InputLimit.ScanCache);
+            cache = TplabJson.Read(text, ScanCacheJsonContext.Compact.ScanCacheFile, "the scan cache", "the scan cache is not JSON");
+        }
+        catch (TplabException e)
+        {
+            progress.Line($"tplab scan: full scan: the cache does not read: {e.Message}");
+            return null;
+        }
+        var reason = cache.SchemaVersion != ScanCacheFile.Version ? "the cache is in another format version"
+            : cache.Tool != Tool ? "the cache was written by another build of tplab"
+            : cache.Options != Options ? "the cache was written for another path or other options (--include-tests, --no-restore, --max-depth, --config, --baseline)"
+            : cache.Result.Invalid() is { } invalid ? $"the cache is damaged ({invalid})"
+            : CacheInputs.FirstChange(cache.Inputs, cache.Listings, input.Root) is { } change ? change + " since the cached scan"
+            : null;
+        if (reason is not null)
+        {
+            progress.Line($"tplab scan: full scan: {reason} ({File})");
+            return null;
+        }
+        OutputPaths.Check([.. outputs.Where(o => o.Path is not null and not "-").Select(o => (o.Option, o.Path!))],
+            [.. cache.Inputs.Where(i => i.Size >= 0).Select(i => ("a file the scan reads", i.Path))], []);
+        var result = cache.Result.ToResult(options.Time.GetElapsedTime(started));
+        progress.Line(string.Create(CultureInfo.InvariantCulture,
+            $"tplab scan: reused the cached scan ({File}): none of its {cache.Inputs.Count} input file(s) changed; checked in {result.LoadTime.TotalSeconds:0.00} s"));
+        return result;
+    }
+
+    /// <summary>Writes the cache for a full scan of <paramref name="code"/> that started at <paramref name="startedUtc"/>; a cache that cannot be written is a line, not an error.</summary>
+    public void Save(LoadedCode code, ScanResult result, DateTime startedUtc, IScanProgress progress)
+    {
+        ArgumentNullException.ThrowIfNull(code);
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(progress);
+        if (result.Partial)
+        {
+            // A project read in part may read in full next time (a restore that failed for the network): not kept.
+            return;
+        }
+        var (files, listings) = CacheInputs.Record(code, [configPath, .. options.BaselineFile is { } b ? [b] : Array.Empty<string>()]);
+        // A source edited while the scan ran may or may not be in the result: not kept. What MSBuild's design-time build
+        // writes under obj/ during the load (assembly attributes, global usings) is its product, not an edit.
+        var obj = Path.DirectorySeparatorChar + "obj" + Path.DirectorySeparatorChar;
+        if (files.FirstOrDefault(f => f.ModifiedTicks >= startedUtc.Ticks && !f.Path.Contains(obj, StringComparison.Ordinal)) is { } racing)
+        {
+            progress.Line($"tplab scan: not caching this scan: {racing.Path} changed while it ran");
+            return;
+        }
+        var cache = new ScanCacheFile(ScanCacheFile.Version, Tool, Options, files, listings, CachedResult.From(result));
+        try
+        {
+            Directory.CreateDirectory(Folder);
+            AtomicFile.Write(File, w => TplabJson.Write(cache, ScanCacheJsonContext.Compact.ScanCacheFile, w));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or TplabException)
+        {
+            progress.Line($"tplab scan: could not write the cache {File}: {e.Message} (the scan is complete; --no-cache stops trying)");
+        }
+    }
+}
