@@ -10,6 +10,15 @@
 # question) and scanned again by tplab. A blocking site counts as fixed when scan no longer reports a site of that
 # call in that method (method names compared without an added Async suffix); a root path is a (site, entry point)
 # pair as scan reports it. Usage: bench/fix-field.sh [APP_FOLDER...]   TPLAB=/path/to/tplab to pick the binary.
+# The field's async generators (issue 34 §5), on the same copies and the same count: AsyncGenerator (maca88, the
+# dotnet tool NHibernate generates its async API with) and CascadeAsyncifier (Leoltron), built from a fetched checkout
+# by bench/fix-field-generators-build.sh (GENERATORS=DIR: where to build them; without it they are left out of the run).
+# AsyncGenerator is configured as a team converting its request paths would (bench/fix-field-asyncgenerator.yml: every
+# method with a call that has an async counterpart converted, and every caller up to the entry points, tokens passed
+# where a counterpart takes one); `asyncgenerator-adapted` runs it on a copy made readable to it (namespaces as blocks,
+# the files declaring a record left out, an AsyncLock type added: bench/fix-field-blockscope.py, -asynclock.cs).
+# CascadeAsyncifier takes no configuration (it converts every such method and its callers).
+# TOOLS="tplab asyncgenerator" to run some of the tools only.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 tplab="${TPLAB:-$here/tplab}"
@@ -17,8 +26,15 @@ vsthrd_version=18.12.1
 apps=("$@")
 [ ${#apps[@]} -gt 0 ] || apps=("$here/tests/corpus/ShopApp" "$here/tests/corpus/ScanCases" "$here/tests/Tplab.OrdersService")
 out="$(mktemp -d /tmp/tplab-fix-field.XXXXXX)"
-dotnet build "$here/bench/FieldFix" -c Release -nologo -v q >"$out/fieldfix-build.log" 2>&1 || { echo "bench/FieldFix does not build: $out/fieldfix-build.log" >&2; exit 1; }
+tools=(${TOOLS:-tplab vsthrd-workspace vsthrd-format roslyn-make-async ${GENERATORS:+asyncgenerator asyncgenerator-adapted cascadeasyncifier}})
+if [[ " ${tools[*]} " == *" vsthrd-workspace "* || " ${tools[*]} " == *" roslyn-make-async "* ]]; then
+  dotnet build "$here/bench/FieldFix" -c Release -nologo -v q >"$out/fieldfix-build.log" 2>&1 || { echo "bench/FieldFix does not build: $out/fieldfix-build.log" >&2; exit 1; }
+fi
 fieldfix="$here/bench/FieldFix/bin/Release/net10.0/FieldFix.dll"
+if [[ " ${tools[*]} " == *" asyncgenerator"* || " ${tools[*]} " == *" cascadeasyncifier "* ]]; then
+  builds="$("$here/bench/fix-field-generators-build.sh" "${GENERATORS:?GENERATORS=DIR: where to build the generators}")" || exit 1
+  eval "$builds"
+fi
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); .NET SDK $(dotnet --version); Microsoft.VisualStudio.Threading.Analyzers $vsthrd_version"
 
 # A scratch tree per tool: the repository's build settings, plus the analyzer package a user adds (off with -p:FieldAnalyzers=false).
@@ -47,7 +63,7 @@ echo "| app | tool | sites fixed | root paths fixed | dotnet build after | root 
 echo "|---|---|---:|---:|---|---:|---:|"
 for app in "${apps[@]}"; do
   name="$(basename "$app")"
-  for tool in tplab vsthrd-workspace vsthrd-format roslyn-make-async; do
+  for tool in "${tools[@]}"; do
     dir="$out/$name/$tool"
     scratch "$dir" "$app"
     project="$dir/$name"
@@ -65,6 +81,28 @@ for f in json.load(open(sys.argv[1]))["findings"]:
         print(f"{site['file']}\t{site['line']}\t{site['column']}\t{f['blockingCall']}")
 PY2
         run=(dotnet "$fieldfix" "$(ls "$project"/*.csproj)" --make-async "$dir/sites.tsv") ;;
+      asyncgenerator*) # reads AsyncGenerator.yml from the working directory; the project path is relative to it
+        sed "s#PROJECT#$name/$(basename "$project"/*.csproj)#" "$here/bench/fix-field-asyncgenerator.yml" > "$dir/AsyncGenerator.yml"
+        if [ "$tool" = asyncgenerator-adapted ]; then
+          # The copy made readable to it (0.23.0 stops on a file-scoped namespace, a record, a lock without asyncLock):
+          # namespaces as blocks, the files that declare a record left out (ignoreDocuments), NHibernate's AsyncLock added.
+          python3 "$here/bench/fix-field-blockscope.py" "$project"
+          mkdir -p "$project/FieldBench" && cp "$here/bench/fix-field-asynclock.cs" "$project/FieldBench/AsyncLock.cs"
+          python3 - "$dir/AsyncGenerator.yml" "$project" <<'PY3'
+import pathlib, re, sys
+config, project = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+records = sorted(str(p.relative_to(project)) for p in project.rglob("*.cs")
+                 if not {"bin", "obj"} & set(p.parts) and re.search(r"\brecord (struct |class )?[A-Z]", p.read_text(encoding="utf-8")))
+text = config.read_text(encoding="utf-8")
+text = text.replace("  analyzation:\n", "  analyzation:\n" + ("    ignoreDocuments:\n" + "".join(f"    - filePathEndsWith: {r}\n" for r in records) if records else ""), 1)
+text = text.replace("  transformation:\n", "  transformation:\n    asyncLock:\n      type: FieldBench.AsyncLock\n      methodName: LockAsync\n", 1)
+config.write_text(text, encoding="utf-8")
+PY3
+        fi
+        run=(env -C "$dir" dotnet "$AG_DLL") ;;
+      cascadeasyncifier) # opens a .sln only: one beside the project, holding it
+        dotnet new sln -n field -o "$dir" --format sln >/dev/null && dotnet sln "$dir/field.sln" add "$project"/*.csproj >/dev/null
+        run=(dotnet "$CA_DLL" --solution-path "$dir/field.sln") ;;
     esac
     /usr/bin/time -f "%U %S" -o "$dir/time.txt" "${run[@]}" >"$dir/tool.log" 2>&1 || true
     if dotnet build "$project" -p:FieldAnalyzers=false -nologo -v q >"$dir/build.log" 2>&1; then build="compiles"; else build="**fails**"; fi
