@@ -11,10 +11,12 @@ for dir in tests/browser tests/schemas; do
   fi
 done
 log="$(mktemp)"
+started=$(date +%s)
 set +e
 dotnet test Tplab.slnx -c Release --logger "console;verbosity=normal" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
+ended=$(date +%s)
 # One closing line in the plain form CI reads: "N passed, N failed".
 # grep finds no "Failed:" line when nothing failed; that must not end the script under pipefail.
 passed=$( (grep -Eo 'Passed: +[0-9]+' "$log" || true) | awk '{s+=$2} END {print s+0}')
@@ -25,5 +27,8 @@ if grep -qE '^ +Failed [A-Za-z]' "$log"; then
   awk '/^ +Failed [A-Za-z]/ {show=1; n=0} /^ +Stack Trace:/ {show=0} show && n < 8 {print; n++}' "$log"
 fi
 rm -f "$log"
+# The suite's time in CI logs (BENCHMARKS.md, "The suite's time"): dotnet test's wall time, its build included.
+awk -v s="$((ended - started))" -v l="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')" \
+  'BEGIN {printf "dotnet test: %d s wall (%.1f min), load average %s at the end\n", s, s / 60, l}'
 echo "$passed passed, $failed failed"
 exit "$status"
