@@ -1,5 +1,5 @@
 using Tplab.Common;
-using Tplab.Scan.Fix;
+using Tplab.Processes;
 
 namespace Tplab.Scan.Incremental;
 

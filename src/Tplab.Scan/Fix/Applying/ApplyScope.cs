@@ -1,4 +1,5 @@
 using Tplab.Common;
+using Tplab.Processes;
 
 namespace Tplab.Scan.Fix.Applying;
 

@@ -1,14 +1,13 @@
 using System.Diagnostics;
 using Tplab.Common;
-using Tplab.Processes;
 
-namespace Tplab.Scan.Fix.Applying;
+namespace Tplab.Processes;
 
 /// <summary>
 /// One short git command, run through tplab's process runner (its own session; the kernel's parent-death signal ends
 /// it with tplab, even on kill -9) and bounded in time: a git waiting on a lock must not hold fix forever.
 /// </summary>
-internal static class GitQuery
+public static class GitQuery
 {
     // A status of the touched files answers in well under a second.
     public static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
