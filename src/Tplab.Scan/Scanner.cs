@@ -80,6 +80,17 @@ public static class Scanner
         return result;
     }
 
+    // --verbose: what the process holds after each stage (what grows with the solution's size; BENCHMARKS.md).
+    private static void Memory(ScanOptions options, IScanProgress progress, string stage)
+    {
+        if (options.Verbose)
+        {
+            using var self = System.Diagnostics.Process.GetCurrentProcess();
+            progress.Line(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"tplab scan: memory after {stage}: {GC.GetTotalMemory(false) / 1048576} MB managed, {self.WorkingSet64 / 1048576} MB resident, {self.PeakWorkingSet64 / 1048576} MB peak"));
+        }
+    }
+
     /// <summary>The analysis of code already loaded (tests load a fixture once and analyse it under several options).</summary>
     internal static ScanResult Analyse(LoadedCode code, ScanOptions options, ScanConfig config, Baseline baseline, IScanProgress progress, TimeSpan loadTime, CancellationToken cancellationToken)
     {
@@ -87,12 +98,16 @@ public static class Scanner
         progress.Status("finding entry points...");
         var index = new SourceIndex(code);
         var graph = new CallGraph(index, new BlockingRules(config.Entries(), new Callers(index)));
+        Memory(options, progress, "the load");
         var rootSet = RootFinder.Find(index, cancellationToken);
         var roots = rootSet.Roots;
+        Memory(options, progress, "finding entry points");
         progress.Status("reading locks...");
         var locks = new LockAnalysis(graph, options.MaxDepth, cancellationToken);
+        Memory(options, progress, "reading locks");
         var builder = new FindingBuilder(graph, locks, rootSet, options.MaxDepth);
         var (findings, suppressed) = builder.Build(progress, cancellationToken);
+        Memory(options, progress, "following calls");
         // Worst first: severity; then what runs on every request before what runs once (a singleton's constructor
         // reached from hundreds of endpoints still runs once); then how many request paths reach it, how many entry
         // points in all, and where it is.

@@ -12,7 +12,7 @@ public enum Severity
     /// <summary>It may hold a pool thread: in a branch, through one implementation of several, off the request path, a lock with a slow holder, a stream or query of unknown type.</summary>
     Warning,
 
-    /// <summary>It holds a pool thread on every request through that path.</summary>
+    /// <summary>It holds a pool thread on every request through that path, or so many request paths reach it that it runs all the time.</summary>
     Error,
 }
 
@@ -68,6 +68,12 @@ public sealed record Finding(
 
     /// <summary>From <see cref="Root"/>, the site runs once per process (a singleton built on first use), not on every request.</summary>
     public bool RunsOnce { get; init; }
+
+    /// <summary>The method to make async that most of <see cref="Roots"/> go through, when it is not the blocking call's own (the advice names it).</summary>
+    public Layer? Layer { get; init; }
+
+    /// <summary>An error by its reach: a warning from each entry point, reached per request from so many endpoints (<see cref="SiteReach.WideReach"/> or more) that it runs all the time.</summary>
+    public bool ByReach { get; init; }
 
     /// <summary>How many of <see cref="Roots"/> are on the request path (endpoints, middleware, filters...), not background work.</summary>
     public int RequestRoots => Roots.Count(r => PlaceWords.IsRequestPath(r.Root.Place));

@@ -81,8 +81,14 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
             var facts = c.Reach.Facts;
             var main = views[(c.Shown[0], facts.Key)];
             var ordinal = ordinals.Of(facts);
-            var finding = new Finding(FindingId.For(ordinals.ProjectOf(facts), facts.In.FullName, facts.Call.Name, ordinal), facts.Call, main.Severity, main.Root, main.Chain, main.Context, main.Reasons, main.Advice)
+            var layer = c.Suppressed || !SiteReach.HasLayer(facts) ? null : Layer.From(c.Reach.Through, c.Roots.Count);
+            var byReach = SiteReach.ErrorByReach(main.Severity, facts, c.Roots);
+            var severity = byReach ? Severity.Error : main.Severity;
+            var advice = layer is null ? main.Advice : main.Advice + " " + layer.Advice(facts.In.ShortName);
+            var finding = new Finding(FindingId.For(ordinals.ProjectOf(facts), facts.In.FullName, facts.Call.Name, ordinal), facts.Call, severity, main.Root, main.Chain, main.Context, main.Reasons, advice)
             {
+                Layer = layer,
+                ByReach = byReach,
                 IdWithoutProject = FindingId.WithoutProject(facts.In.FullName, facts.Call.Name, ordinal),
                 Roots = [.. c.Roots.Select(h => new SiteRoot(all[h.Root], h.Severity, h.Depth))],
                 OtherChains = [.. c.Shown.Skip(1).Select(r => new RootChain(all[r], views[(r, facts.Key)].Chain, views[(r, facts.Key)].Reasons))],
@@ -126,20 +132,28 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
     {
         var root = walk.Root;
         var requestPath = PlaceWords.IsRequestPath(root.Place);
+        var singleton = root.Place == CodePlace.DiFactory && root.Lifetime == "singleton";
         foreach (var node in walk.Order)
         {
             var step = walk[node];
-            string[]? files = null;
+            List<CodeNode>? way = null;
+            var once = singleton;
             foreach (var site in _catalogue.Of(node))
             {
                 if (site.RequestPathOnly && !requestPath)
                 {
                     continue;
                 }
-                var hit = new SiteHit(index, RootView.SeverityOf(root, site, step), step.Depth, step.Cost, Ignored(walk, site));
-                // The files of this entry point's chain to the site (what scan --changed-since matches), read once per node.
-                files ??= [.. walk.Path(node).Select(p => p.Node.RelativePath).Distinct(StringComparer.Ordinal)];
-                _sites.GetOrAdd(site.Key, _ => new SiteReach(site)).Add(hit, files);
+                if (way is null)
+                {
+                    (way, var onceOnTheWay) = walk.Way(node);
+                    once |= onceOnTheWay;
+                }
+                var hit = new SiteHit(index, RootView.SeverityOf(root, site, step), step.Depth, step.Cost, Ignored(walk, site))
+                {
+                    EveryRequest = requestPath && !once,
+                };
+                _sites.GetOrAdd(site.Key, _ => new SiteReach(site)).Add(hit, way);
             }
         }
     }
@@ -150,56 +164,3 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
 
     private bool IgnoredAt(Location location) => _ignored.GetOrAdd(location, l => InlineIgnore.At(l) is not null);
 }
-
-/// <summary>One entry point's reach of a site, in numbers: no chain is kept.</summary>
-internal readonly record struct SiteHit(int Root, Severity Severity, int Depth, int Cost, bool Ignored);
-
-/// <summary>A site and the entry points that reach it, noted concurrently by the walks.</summary>
-internal sealed class SiteReach(SiteFacts facts)
-{
-    private readonly List<SiteHit> _hits = [];
-    private readonly HashSet<string> _files = new(StringComparer.Ordinal);
-
-    public SiteFacts Facts { get; } = facts;
-
-    /// <summary>The files of every entry point's chain to the site, in ordinal order.</summary>
-    public IReadOnlyList<string> ChainFiles
-    {
-        get
-        {
-            lock (_hits)
-            {
-                return [.. _files.Order(StringComparer.Ordinal)];
-            }
-        }
-    }
-
-    public void Add(SiteHit hit, IEnumerable<string> chainFiles)
-    {
-        lock (_hits)
-        {
-            _hits.Add(hit);
-            _files.UnionWith(chainFiles);
-        }
-    }
-
-    /// <summary>
-    /// The roots to report, worst first then nearest (an ignored way in left out unless every way in is ignored, then
-    /// the site is suppressed); the root that gives the severity, and a few others nearest first, have their chains shown.
-    /// </summary>
-    public ChosenSite Choose(IReadOnlyList<EntryPoint> all)
-    {
-        var live = _hits.Where(h => !h.Ignored).ToList();
-        var suppressed = live.Count == 0;
-        var hits = (suppressed ? _hits : live)
-            .GroupBy(h => h.Root).Select(g => g.First())
-            .OrderByDescending(h => h.Severity).ThenBy(h => h.Depth).ThenBy(h => h.Cost).ThenBy(h => all[h.Root].Key, StringComparer.Ordinal).ThenBy(h => h.Root)
-            .ToList();
-        var shown = new List<int> { hits[0].Root };
-        shown.AddRange(hits.Skip(1).OrderBy(h => h.Depth).ThenBy(h => all[h.Root].Key, StringComparer.Ordinal).Select(h => h.Root).Take(FindingBuilder.OtherChains));
-        return new ChosenSite(this, hits, shown, suppressed);
-    }
-}
-
-/// <summary>A site with its roots in report order and the roots whose chains are shown (the first gives the severity).</summary>
-internal sealed record ChosenSite(SiteReach Reach, IReadOnlyList<SiteHit> Roots, IReadOnlyList<int> Shown, bool Suppressed);

@@ -119,6 +119,25 @@ internal sealed class RootWalk
         return path;
     }
 
+    /// <summary>
+    /// The methods on the path to <paramref name="node"/>, each once, and whether a singleton built on first use is on
+    /// it (the code then runs once per process from this entry point, not per request).
+    /// </summary>
+    public (List<CodeNode> Nodes, bool RunsOnce) Way(CodeNode node)
+    {
+        var nodes = new List<CodeNode>();
+        var once = false;
+        foreach (var (state, step) in Back(node))
+        {
+            if (!nodes.Contains(state.Node))
+            {
+                nodes.Add(state.Node);
+            }
+            once |= step.Into is { Kind: EdgeKind.Injection, Conditional: true };
+        }
+        return (nodes, once);
+    }
+
     /// <summary>The call sites of the edges on the path to <paramref name="node"/>, without building it.</summary>
     public IEnumerable<Location> EdgeSites(CodeNode node) =>
         Back(node).Where(s => s.Step.Into is not null).Select(s => s.Step.Into!.Site);

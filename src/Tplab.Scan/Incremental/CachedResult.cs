@@ -36,7 +36,7 @@ internal sealed record CachedResult(
         CachedFinding Finding(Finding f) => new(f.Id, f.Call, f.Severity, Of(f.Root), f.Chain, f.Context, f.Reasons, f.Advice,
             [.. f.Roots.Select(r => new CachedSiteRoot(Of(r.Root), r.Severity, r.Depth))],
             [.. f.OtherChains.Select(c => new CachedChain(Of(c.Root), c.Chain, c.Reasons))],
-            f.Evidence, f.Suppression, f.RunsOnce, f.Baselined, f.IdWithoutProject, f.ChainFiles);
+            f.Evidence, f.Suppression, f.RunsOnce, f.Baselined, f.IdWithoutProject, f.ChainFiles, f.Layer, f.ByReach);
         var findings = result.Findings.Select(Finding).ToList();
         var suppressed = result.Suppressed.Select(Finding).ToList();
         static CachedProject Project(SkippedProject p) => new(p.Name, p.Reason, p.Details);
@@ -64,6 +64,8 @@ internal sealed record CachedResult(
             Baselined = f.Baselined,
             IdWithoutProject = f.IdWithoutProject,
             ChainFiles = f.ChainFiles,
+            Layer = f.Layer,
+            ByReach = f.ByReach,
         };
         static SkippedProject Project(CachedProject p) => new(p.Name, p.Reason) { Details = p.Details };
         return new ScanResult(new ScanInput(Root, Solution, Projects), [.. Findings.Select(Finding)], [.. Suppressed.Select(Finding)], Analysed,
@@ -91,6 +93,7 @@ internal sealed record CachedResult(
         bool Found(CachedFinding? f) => f is not null && Text(f.Id, f.Advice, f.IdWithoutProject) && Entry(f.Root) && Hops(f.Chain)
             && f.Call is { Name: not null, Frame: { Module: not null, TypeName: not null, MethodName: not null } } && Enum.IsDefined(f.Call.Kind)
             && Enum.IsDefined(f.Severity) && ((int)f.Context & ~ContextFlags) == 0 && Words(f.Reasons) && Words(f.ChainFiles)
+            && (f.Layer is null || (Text(f.Layer.Method, f.Layer.Display) && f.Layer.Through > 0 && f.Layer.Through <= f.Layer.Of))
             && f.Roots is { Count: > 0 } && f.Roots.All(r => r is not null && Entry(r.Root) && Enum.IsDefined(r.Severity) && r.Depth >= 0)
             && f.OtherChains is not null && f.OtherChains.All(c => c is not null && Entry(c.Root) && Hops(c.Chain) && Words(c.Reasons));
         bool Point(CachedEntry? e) => e is not null && Text(e.TypeName, e.MethodName, e.DisplayName, e.File) && e.Line > 0 && Enum.IsDefined(e.Place)

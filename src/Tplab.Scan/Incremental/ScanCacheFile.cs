@@ -41,7 +41,8 @@ internal sealed record CachedEntry(
 internal sealed record CachedFinding(
     string Id, BlockingCall Call, Severity Severity, int Root, IReadOnlyList<ChainHop> Chain, CallContext Context,
     IReadOnlyList<string> Reasons, string Advice, IReadOnlyList<CachedSiteRoot> Roots, IReadOnlyList<CachedChain> OtherChains,
-    string? Evidence, string? Suppression, bool RunsOnce, bool Baselined, string IdWithoutProject, IReadOnlyList<string> ChainFiles);
+    string? Evidence, string? Suppression, bool RunsOnce, bool Baselined, string IdWithoutProject, IReadOnlyList<string> ChainFiles,
+    Layer? Layer, bool ByReach);
 
 internal sealed record CachedSiteRoot(int Root, Severity Severity, int Depth);
 

@@ -94,6 +94,8 @@ public sealed class ScanJsonFormat : IScanFormat
         PlaceWords.ContextIds(f.Context),
         f.Reasons,
         f.Advice,
+        f.Layer is { } l ? new LayerDocument(l.Method, l.Through) : null,
+        f.ByReach,
         f.Baselined,
         f.Roots.Count,
         [.. f.Roots.Select(r => index[r.Root]).Distinct()],
@@ -120,7 +122,9 @@ internal sealed record EntryPointDocument(string Key, EndpointDocument? Endpoint
 internal sealed record FindingDocument(
     string Id, string Severity, string File, int Line, int Column, string UserFrame, string BlockingCall, string BlockingKind, string? BlockingOn, string? Evidence,
     EndpointDocument? Endpoint, string Root, string Place, IReadOnlyList<string> Guards, IReadOnlyList<HopDocument> Chain, IReadOnlyList<string> Context,
-    IReadOnlyList<string> Reasons, string Advice, bool Baselined, int RootCount, IReadOnlyList<int> Roots, SeveritiesDocument RootSeverities);
+    IReadOnlyList<string> Reasons, string Advice, LayerDocument? Layer, bool ByReach, bool Baselined, int RootCount, IReadOnlyList<int> Roots, SeveritiesDocument RootSeverities);
+
+internal sealed record LayerDocument(string Method, int EntryPoints);
 
 internal sealed record SeveritiesDocument(int Error, int Warning, int Note);
 

@@ -33,34 +33,34 @@ public sealed record ScanTextFormat : IScanFormat
         var r = result;
         if (r.NoRequestCodeLine is { } nothing)
         {
-            writer.WriteLine("tplab scan: " + nothing);
+            ScanTextWidth.Wrap("tplab scan: ", nothing, writer);
         }
         var leftOut = r.LeftOutTests.Count > 0 ? $"; {r.LeftOutTests.Count} test project(s) left out (--include-tests reads them)" : "";
-        writer.WriteLine(string.Create(Inv,
-            $"tplab scan: {r.Input.DisplayName}: {r.Analysed.Count} project(s) loaded in {r.LoadTime.TotalSeconds:0.0} s; {r.EntryPoints} entry points, {r.MethodsRead} methods followed in {r.AnalysisTime.TotalSeconds:0.0} s{leftOut}"));
+        ScanTextWidth.Wrap("tplab scan: ", string.Create(Inv,
+            $"{r.Input.DisplayName}: {r.Analysed.Count} project(s) loaded in {r.LoadTime.TotalSeconds:0.0} s; {r.EntryPoints} entry points, {r.MethodsRead} methods followed in {r.AnalysisTime.TotalSeconds:0.0} s{leftOut}"), writer);
         foreach (var inPart in r.ReadInPart)
         {
-            writer.WriteLine($"read in part: {inPart}");
+            ScanTextWidth.Wrap("read in part: ", inPart.ToString(), writer);
         }
         foreach (var skipped in r.Skipped)
         {
-            writer.WriteLine($"skipped: {skipped}");
+            ScanTextWidth.Wrap("skipped: ", skipped.ToString(), writer);
         }
         if (r.SharedErrorsLine is { } shared)
         {
-            writer.WriteLine(shared);
+            ScanTextWidth.Wrap("", shared, writer);
         }
         if (r.ReadInPart.Count > 0)
         {
-            writer.WriteLine("(read in part: analysed without what is named; tplab scan --verbose lists every error and unresolved name)");
+            ScanTextWidth.Wrap("", "(read in part: analysed without what is named; tplab scan --verbose lists every error and unresolved name)", writer);
         }
         if (r.Unknown > 0)
         {
-            writer.WriteLine(string.Create(Inv, $"unknown: {r.Unknown} call(s) on the paths followed could not be resolved (a package missing?): neither followed nor judged"));
+            ScanTextWidth.Wrap("unknown: ", string.Create(Inv, $"{r.Unknown} call(s) on the paths followed could not be resolved (a package missing?): neither followed nor judged"), writer);
         }
         if (r.MaxDepthLine is { } depth)
         {
-            writer.WriteLine(depth);
+            ScanTextWidth.Wrap("", depth, writer);
         }
         WriteSummary(r, writer);
         if (r.Findings.Count == 0)
@@ -91,20 +91,20 @@ public sealed record ScanTextFormat : IScanFormat
         {
             extra.Add(string.Create(Inv, $"{r.Suppressed.Count} ignored inline"));
         }
-        writer.WriteLine(string.Create(Inv,
-            $"findings: {r.Findings.Count - r.Baselined} blocking site(s): {r.Count(Severity.Error)} error(s), {r.Count(Severity.Warning)} warning(s), {r.Count(Severity.Note)} note(s){(extra.Count > 0 ? " (" + string.Join(", ", extra) + ")" : "")}"));
+        ScanTextWidth.Wrap("findings: ", string.Create(Inv,
+            $"{r.Findings.Count - r.Baselined} blocking site(s): {r.Count(Severity.Error)} error(s), {r.Count(Severity.Warning)} warning(s), {r.Count(Severity.Note)} note(s){(extra.Count > 0 ? " (" + string.Join(", ", extra) + ")" : "")}"), writer);
         if (r.Findings.Count == 0)
         {
             return;
         }
         var kinds = r.Findings.GroupBy(f => PlaceWords.KindId(f.Call.Kind)).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
             .Select(g => string.Create(Inv, $"{g.Key} {g.Count()}"));
-        writer.WriteLine(ScanTextSites.Limit("by kind: ", kinds, 6));
+        writer.WriteLine(ScanTextWidth.Limit("by kind: ", kinds, 6));
         // Grouped by the entry point itself (two actions can share a route), counted once per site.
         IEqualityComparer<EntryPoint> same = ReferenceEqualityComparer.Instance;
         var reached = r.Findings.SelectMany(f => f.Roots.Select(x => x.Root).Distinct(same)).GroupBy(x => x, same)
             .Select(g => (Key: g.Key.Key, Sites: g.Count())).OrderByDescending(x => x.Sites).ThenBy(x => x.Key, StringComparer.Ordinal).ToList();
-        writer.WriteLine(ScanTextSites.Limit(string.Create(Inv, $"{reached.Count} entry point(s) reach them; most sites: "),
+        writer.WriteLine(ScanTextWidth.Limit(string.Create(Inv, $"{reached.Count} entry point(s) reach them; most sites: "),
             reached.Select(x => string.Create(Inv, $"{x.Key} ({x.Sites})")), 5));
     }
 }

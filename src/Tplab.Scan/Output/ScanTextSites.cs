@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 using Tplab.Blocking;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Roots;
@@ -9,9 +8,6 @@ namespace Tplab.Scan.Output;
 /// <summary>The text report's body: sites worst first, or entry points with their sites; lines kept to a screen's width.</summary>
 internal static class ScanTextSites
 {
-    /// <summary>The width long sentences wrap at and lists stop at.</summary>
-    public const int Width = 120;
-
     private static readonly CultureInfo Inv = CultureInfo.InvariantCulture;
 
     public static void WriteBySite(ScanResult r, int? top, TextWriter writer)
@@ -33,10 +29,14 @@ internal static class ScanTextSites
         foreach (var group in shown)
         {
             writer.WriteLine();
-            writer.WriteLine(group.First().Reach.Root.Title);
+            ScanTextWidth.Wrap("", group.First().Reach.Root.Title, writer);
             foreach (var (f, reach) in group.OrderByDescending(x => x.Reach.Severity).ThenBy(x => x.Reach.Depth))
             {
-                writer.WriteLine(string.Create(Inv, $"  {Label(reach.Severity)} {f.Call.Name} in {f.Site.Display}  {f.Site.File}:{f.Site.Line}  {f.Id}{(f.Baselined ? " [baselined]" : "")}"));
+                // The fixed parts whole; the method and the file share what is left, each elided in its middle.
+                var head = $"  {Label(reach.Severity)} {f.Call.Name} in ";
+                var tail = string.Create(Inv, $":{f.Site.Line}  {f.Id}{(f.Baselined ? " [baselined]" : "")}");
+                var (method, file) = Share(ScanTextWidth.Width - head.Length - tail.Length - 2, f.Site.Display, f.Site.File);
+                writer.WriteLine($"{head}{method}  {file}{tail}");
             }
         }
         More(byRoot.Count - shown.Count, "entry point", writer);
@@ -45,19 +45,26 @@ internal static class ScanTextSites
     private static void WriteSite(Finding f, TextWriter writer)
     {
         var baselined = f.Baselined ? " [baselined]" : "";
-        writer.WriteLine(string.Create(Inv, $"{Label(f.Severity)} {f.Call.Name} in {f.Site.Display}  {f.Id}{baselined}"));
+        var title = $"{Label(f.Severity)} {f.Call.Name} in ";
+        var id = $"  {f.Id}{baselined}";
+        writer.WriteLine(title + ScanTextWidth.Elide(f.Site.Display, ScanTextWidth.Width - title.Length - id.Length) + id);
         var on = f.Call.On is null ? "" : " on " + f.Call.On;
-        writer.WriteLine(string.Create(Inv, $"  at {f.Site.File}:{f.Site.Line}:{f.Site.Column} ({f.Call.KindLabel}{on})"));
+        ScanTextWidth.Wrap("  at ", string.Create(Inv, $"{f.Site.File}:{f.Site.Line}:{f.Site.Column} ({f.Call.KindLabel}{on})"), writer);
         var counts = new[] { Severity.Error, Severity.Warning, Severity.Note }
             .Select(s => (Severity: s, Count: f.Roots.Count(x => x.Severity == s))).Where(x => x.Count > 0)
             .Select(x => string.Create(Inv, $"{x.Count} {ScanJsonFormat.SeverityId(x.Severity)}{(x.Count > 1 ? "s" : "")}"));
         var others = f.Roots.Skip(1).Select(x => x.Root.Key);
-        writer.WriteLine(Limit(string.Create(Inv, $"  reached from {f.Roots.Count} entry point(s) ({string.Join(", ", counts)}); also: "), others, 4, noneText: "  reached from this entry point only"));
-        if (f.Reasons.Count > 0)
+        writer.WriteLine(ScanTextWidth.Limit(string.Create(Inv, $"  reached from {f.Roots.Count} entry point(s) ({string.Join(", ", counts)}); also: "), others, 4, noneText: "  reached from this entry point only"));
+        if (f.ByReach)
         {
-            Wrap("  why not an error: ", string.Join("; ", f.Reasons), writer);
+            ScanTextWidth.Wrap("  an error by its reach: ", string.Create(Inv,
+                $"{f.Roots.Count(r => PlaceWords.IsRequestPath(r.Root.Place))} request entry points reach it, though from each it may not run: {string.Join("; ", f.Reasons)}"), writer);
         }
-        writer.WriteLine($"  chain from {f.Root.Title}:");
+        else if (f.Reasons.Count > 0)
+        {
+            ScanTextWidth.Wrap("  why not an error: ", string.Join("; ", f.Reasons), writer);
+        }
+        ScanTextWidth.Wrap("  chain from ", f.Root.Title + ":", writer);
         // One line per hop (name, file:line); how it was reached, when not by a plain call, on a line of its own.
         var width = Math.Min(48, f.Chain.Max(h => h.Display.Length));
         for (var i = 0; i < f.Chain.Count; i++)
@@ -65,65 +72,33 @@ internal static class ScanTextSites
             var hop = f.Chain[i];
             if (hop.Via is not null)
             {
-                writer.WriteLine($"      [{hop.Via}]");
+                ScanTextWidth.Wrap("      ", $"[{hop.Via}]", writer);
             }
             var mark = i == f.Chain.Count - 1 ? $"   <- {f.Call.Name}" : "";
-            writer.WriteLine(string.Create(Inv, $"    {hop.Display.PadRight(width)}  {hop.File}:{hop.Line}{mark}"));
+            var at = string.Create(Inv, $":{hop.Line}{mark}");
+            var file = ScanTextWidth.Elide(hop.File, ScanTextWidth.Width - 4 - width - 2 - at.Length);
+            writer.WriteLine($"    {ScanTextWidth.Elide(hop.Display, width).PadRight(width)}  {file}{at}");
         }
-        Wrap("  fix: ", f.Advice, writer);
+        ScanTextWidth.Wrap("  fix: ", f.Advice, writer);
         if (f.Root.Place == CodePlace.Middleware)
         {
-            writer.WriteLine($"  scope: a middleware holds the thread of every request that passes it ({f.Root.GuardText})");
+            ScanTextWidth.Wrap("  scope: ", $"a middleware holds the thread of every request that passes it ({f.Root.GuardText})", writer);
         }
     }
 
     private static string Label(Severity severity) => severity switch { Severity.Error => "ERROR  ", Severity.Warning => "WARNING", _ => "NOTE   " };
 
-    /// <summary><paramref name="head"/> and as many items as fit <see cref="Width"/> (at most <paramref name="max"/>), then "and N more".</summary>
-    public static string Limit(string head, IEnumerable<string> items, int max, string? noneText = null)
+    // Two names in the room of one line: each whole when both fit, else the longer one elided first.
+    private static (string First, string Second) Share(int room, string first, string second)
     {
-        var all = items.ToList();
-        if (all.Count == 0 && noneText is not null)
+        if (first.Length + second.Length <= room)
         {
-            return noneText;
+            return (first, second);
         }
-        var line = new StringBuilder(head);
-        var written = 0;
-        foreach (var item in all)
-        {
-            var next = (written > 0 ? ", " : "") + item;
-            if (written == max || (written > 0 && line.Length + next.Length > Width))
-            {
-                break;
-            }
-            line.Append(next);
-            written++;
-        }
-        if (written < all.Count)
-        {
-            line.Append(string.Create(Inv, $"{(written > 0 ? "," : "")} and {all.Count - written} more"));
-        }
-        return line.ToString();
-    }
-
-    /// <summary>A sentence after <paramref name="head"/>, wrapped at word boundaries to <see cref="Width"/>, continued under its start.</summary>
-    public static void Wrap(string head, string text, TextWriter writer)
-    {
-        var indent = new string(' ', head.Length);
-        var line = new StringBuilder(head);
-        var empty = true;
-        foreach (var word in text.Split(' ', StringSplitOptions.RemoveEmptyEntries))
-        {
-            if (!empty && line.Length + 1 + word.Length > Width)
-            {
-                writer.WriteLine(line.ToString());
-                line.Clear().Append(indent);
-                empty = true;
-            }
-            line.Append(empty ? "" : " ").Append(word);
-            empty = false;
-        }
-        writer.WriteLine(line.ToString());
+        var half = room / 2;
+        return first.Length <= half ? (first, ScanTextWidth.Elide(second, room - first.Length))
+            : second.Length <= half ? (ScanTextWidth.Elide(first, room - second.Length), second)
+            : (ScanTextWidth.Elide(first, half), ScanTextWidth.Elide(second, room - half));
     }
 
     private static void More(int count, string what, TextWriter writer)

@@ -97,9 +97,12 @@ public sealed class ScanFormatsTests(ShopScan shop)
         new ScanTextFormat().Write(shop.Result, writer);
         var text = writer.ToString();
         var lines = text.Split('\n');
-        Assert.StartsWith($"findings: {shop.Result.Findings.Count} blocking site(s): ", lines[1], StringComparison.Ordinal);
-        Assert.StartsWith("by kind: ", lines[2], StringComparison.Ordinal);
-        Assert.Contains("entry point(s) reach them; most sites: ", lines[3], StringComparison.Ordinal);
+        // The header (wrapped when long), then the summary.
+        Assert.StartsWith("tplab scan: ", lines[0], StringComparison.Ordinal);
+        var summary = Array.FindIndex(lines, l => l.StartsWith("findings: ", StringComparison.Ordinal));
+        Assert.StartsWith($"findings: {shop.Result.Findings.Count} blocking site(s): ", lines[summary], StringComparison.Ordinal);
+        Assert.StartsWith("by kind: ", lines[summary + 1], StringComparison.Ordinal);
+        Assert.Contains("entry point(s) reach them; most sites: ", lines[summary + 2], StringComparison.Ordinal);
         Assert.Contains("Shop.Data/Stock.cs:", text, StringComparison.Ordinal);
         Assert.Contains("<- Thread.Sleep", text, StringComparison.Ordinal);
         Assert.Contains("  fix: ", text, StringComparison.Ordinal);
@@ -109,7 +112,21 @@ public sealed class ScanFormatsTests(ShopScan shop)
         Assert.Equal(shop.Result.Findings.Count, heads.Count);
         Assert.All(shop.Result.Findings, f => Assert.Single(heads, h => h.Contains(f.Id, StringComparison.Ordinal)));
         Assert.Equal(heads.OrderBy(h => h.StartsWith("ERROR", StringComparison.Ordinal) ? 0 : h.StartsWith("WARNING", StringComparison.Ordinal) ? 1 : 2), heads);
-        Assert.All(lines, l => Assert.True(l.Length <= 160, "an overlong line: " + l));
+    }
+
+    [Theory]
+    [InlineData(Tplab.Scan.ScanGrouping.Site, null)]
+    [InlineData(Tplab.Scan.ScanGrouping.Endpoint, null)]
+    [InlineData(Tplab.Scan.ScanGrouping.Site, 3)]
+    [InlineData(Tplab.Scan.ScanGrouping.Endpoint, 3)]
+    public void Text_EveryGrouping_NoLineWiderThan120Columns(Tplab.Scan.ScanGrouping grouping, int? top)
+    {
+        var writer = new StringWriter();
+        new ScanTextFormat { GroupBy = grouping, Top = top }.Write(shop.Result, writer);
+
+        var lines = writer.ToString().Split('\n').Select(l => l.TrimEnd('\r')).ToList();
+        Assert.True(lines.Count > 8, "too few lines to judge: " + lines.Count);
+        Assert.All(lines, l => Assert.True(l.Length <= 120, $"{l.Length} columns: {l}"));
     }
 
     [Fact]

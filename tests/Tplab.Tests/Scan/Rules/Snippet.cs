@@ -113,6 +113,22 @@ internal static class Snippet
     }
 
     /// <summary>
+    /// The sites of a snippet as a scan reports them: every entry point <see cref="RootFinder"/> finds, walked together,
+    /// one finding per site with all its entry points; <paramref name="library"/> as in <see cref="Findings"/>.
+    /// </summary>
+    public static IReadOnlyList<Finding> Sites(string code, string? library = null)
+    {
+        using var workspace = new AdhocWorkspace();
+        var (project, compilation) = Compile(workspace, code, library);
+        using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
+        var index = new SourceIndex(loaded);
+        var roots = RootFinder.Find(index, CancellationToken.None);
+        var graph = new CallGraph(index, new BlockingRules(new ScanConfig().Entries(), new Callers(index)));
+        var builder = new FindingBuilder(graph, new LockAnalysis(graph, 40, CancellationToken.None), roots, 40);
+        return builder.Build(Tplab.Scan.SilentProgress.Instance, CancellationToken.None).Findings;
+    }
+
+    /// <summary>
     /// The findings reached from <c>Root.Handle</c> of each of <paramref name="projects"/> (assembly names), every one
     /// compiled from the same <paramref name="code"/> in one solution: two projects that declare the same type.
     /// </summary>
