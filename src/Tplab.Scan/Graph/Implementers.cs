@@ -7,9 +7,8 @@ namespace Tplab.Scan.Graph;
 
 /// <summary>
 /// The solution's concrete types an interface-typed receiver can be: those implementing the receiver's own interface.
-/// A member a derived interface inherits (<c>IDisposable.Dispose</c> called on an <c>IHlsSessionWorker</c>,
-/// <c>IRepositoryWithTypedId&lt;T, TId&gt;.SaveChanges</c> on an <c>IRepository&lt;T&gt;</c>) runs in one of those, never in
-/// every implementer of the base interface.
+/// A member a derived interface inherits (<c>IDisposable.Dispose</c> called on an <c>IHlsSessionWorker</c>) runs in one
+/// of those, never in every implementer of the base interface.
 /// </summary>
 internal static class Implementers
 {

@@ -121,6 +121,50 @@ public sealed class WorkspaceLoaderTests
     }
 
     [Fact]
+    public async Task Scan_MultiTargetedLibrary_ReadAsTheAppReferencesIt()
+    {
+        // The library's first framework is netstandard2.0; the app (net10.0) references its net10.0 flavour, the one
+        // whose symbols the app's calls bind to: the walk follows the endpoint into the library.
+        var folder = Directory.CreateTempSubdirectory("tplab-scan-multi-").FullName;
+        try
+        {
+            Directory.CreateDirectory(Path.Combine(folder, "Lib"));
+            File.WriteAllText(Path.Combine(folder, "Lib", "Lib.csproj"), """
+                <Project Sdk="Microsoft.NET.Sdk">
+                  <PropertyGroup><TargetFrameworks>netstandard2.0;net10.0</TargetFrameworks></PropertyGroup>
+                </Project>
+                """);
+            File.WriteAllText(Path.Combine(folder, "Lib", "Store.cs"), """
+                namespace Lib
+                {
+                    public static class Store
+                    {
+                        public static void Save(string text) { System.IO.File.WriteAllText("store.txt", text); System.Threading.Thread.Sleep(10); }
+                    }
+                }
+                """);
+            File.WriteAllText(Path.Combine(folder, "Api.csproj"), """
+                <Project Sdk="Microsoft.NET.Sdk.Web">
+                  <PropertyGroup><TargetFramework>net10.0</TargetFramework><ImplicitUsings>enable</ImplicitUsings></PropertyGroup>
+                  <ItemGroup><ProjectReference Include="Lib/Lib.csproj" /></ItemGroup>
+                  <ItemGroup><Compile Remove="Lib/**" /></ItemGroup>
+                </Project>
+                """);
+            File.WriteAllText(Path.Combine(folder, "Program.cs"), """
+                var app = WebApplication.CreateBuilder(args).Build();
+                app.MapPost("/save", (string text) => Lib.Store.Save(text));
+                app.Run();
+                """);
+            var result = await Scanner.ScanAsync(new ScanOptions { Path = Path.Combine(folder, "Api.csproj") }, new RecordingProgress(), CancellationToken.None);
+            Assert.Contains(result.Findings, f => f.Call.Name == "Thread.Sleep" && f.Root.Key == "POST /save" && f.Chain[^1].File.EndsWith("Lib/Store.cs", StringComparison.Ordinal));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task Scan_TestProjectAlone_NeedsIncludeTests()
     {
         var tests = Path.Combine(ShopScan.Folder, "Shop.Web.Tests", "Shop.Web.Tests.csproj");

@@ -29,6 +29,10 @@ public sealed class CompletedTaskRulesTests
         { "when any winner in a local", "public static class Root { public static async Task<int> Handle() { var a = Get(); var b = Get(); var first = await Task.WhenAny(a, b); if (first == a) { return a.Result; } return await b; }" + Get, false },
         { "when any result", "public static class Root { public static async Task<int> Handle() { var a = Get(); var b = Get(); var first = await Task.WhenAny(a, b); return first.Result; }" + Get, false },
         { "when any result inline", "public static class Root { public static async Task<int> Handle() { var a = Get(); var b = Get(); return (await Task.WhenAny(a, b)).Result; }" + Get, false },
+        // Proven by a LINQ filter earlier in the same chain, or through a local holding the filtered sequence.
+        { "linq status filter", "public static class Root { public static int Handle() { var tasks = new List<Task<int>> { Get(), Get() }; return tasks.Where(t => t.Status == TaskStatus.RanToCompletion).Where(t => t.Result > 0).Sum(t => t.Result); }" + Get, false },
+        { "linq filter in a local", "public static class Root { public static int Handle() { var tasks = new List<Task<int>> { Get(), Get() }; var done = tasks.Where(t => t.IsCompletedSuccessfully); return done.Select(t => t.Result).Sum(); }" + Get, false },
+        { "awaited then ordered", "public static class Root { public static async Task<int> Handle() { var tasks = new List<Task<int>> { Get(), Get() }; await Task.WhenAll(tasks); return tasks.OrderBy(t => t.Id).Select(t => t.Result).First(); }" + Get, false },
         // Not proven: the other branch, an or, the variable reassigned, a test that does not exit, another task.
         { "other branch", "public static class Root { public static async Task<int> Handle() { var t = Get(); if (t.IsCompletedSuccessfully) { await Task.Yield(); return 0; } else { return t.Result; } }" + Get, true },
         { "or", "public static class Root { public static int Handle(bool cached) { var t = Get(); if (t.IsCompletedSuccessfully || cached) { return t.Result; } return 0; }" + Get, true },
@@ -40,6 +44,9 @@ public sealed class CompletedTaskRulesTests
         { "guard on another task", "public static class Root { public static int Handle() { var t = Get(); var u = Get(); if (u.IsCompletedSuccessfully) { return t.Result; } return 0; }" + Get, true },
         { "when any loser", "public static class Root { public static async Task<int> Handle() { var a = Get(); var b = Get(); if (await Task.WhenAny(a, b) == a) { return b.Result; } return await b; }" + Get, true },
         { "when any then the other", "public static class Root { public static async Task<int> Handle() { var a = Get(); var b = Get(); if (await Task.WhenAny(a, b) != a) { return a.Result; } return 0; }" + Get, true },
+        { "linq filter on another state", "public static class Root { public static int Handle() { var tasks = new List<Task<int>> { Get(), Get() }; return tasks.Where(t => t.Status != TaskStatus.RanToCompletion).Select(t => t.Result).Sum(); }" + Get, true },
+        { "linq filter that proves nothing", "public static class Root { public static int Handle() { var tasks = new List<Task<int>> { Get(), Get() }; return tasks.Where(t => !t.IsFaulted).Select(t => t.Result).Sum(); }" + Get, true },
+        { "linq projection before the read", "public static class Root { public static int Handle() { var tasks = new List<Task<int>> { Get(), Get() }; return tasks.Where(t => t.IsCompleted).Select(t => Get()).Select(t => t.Result).Sum(); }" + Get, true },
         { "not completed", "public static class Root { public static int Handle() { var t = Get(); if (!t.IsCompleted) { return t.Result; } return 0; }" + Get, true },
     };
 
