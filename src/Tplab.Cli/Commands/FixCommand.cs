@@ -2,6 +2,7 @@ using System.CommandLine;
 using Tplab.Cli.Binding;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Fix;
+using Tplab.Scan.Output;
 
 namespace Tplab.Cli.Commands;
 
