@@ -1,5 +1,4 @@
 using Xunit.Abstractions;
-using Xunit.Sdk;
 
 [assembly: TestCollectionOrderer("Tplab.Tests.Support.LanesFirst", "Tplab.Tests")]
 
