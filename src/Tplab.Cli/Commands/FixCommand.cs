@@ -3,6 +3,7 @@ using Tplab.Cli.Binding;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Fix;
 using Tplab.Scan.Fix.Output;
+using Tplab.Scan.Output;
 
 namespace Tplab.Cli.Commands;
 

@@ -18,8 +18,16 @@ public static class RuntimeConfigWriter
     /// </summary>
     public static string Write(string baseConfigPath, IEnumerable<KeyValuePair<string, string>> knobs)
     {
-        var root = JsonNode.Parse(File.ReadAllText(baseConfigPath))!.AsObject();
-        var options = root["runtimeOptions"]!.AsObject();
+        JsonObject root, options;
+        try
+        {
+            root = JsonNode.Parse(InputFile.ReadText(baseConfigPath, "the app's runtimeconfig.json", InputLimit.RuntimeConfig)) as JsonObject ?? throw new JsonException("not an object");
+            options = root["runtimeOptions"] as JsonObject ?? throw new JsonException("no runtimeOptions object");
+        }
+        catch (JsonException e)
+        {
+            throw TplabException.Usage($"the app's runtimeconfig.json {baseConfigPath} cannot be read: {e.Message.ReplaceLineEndings(" ")}");
+        }
         if (options["configProperties"] is not JsonObject properties)
         {
             properties = [];

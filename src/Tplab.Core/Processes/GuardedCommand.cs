@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Globalization;
 using Tplab.Common;
 
 namespace Tplab.Processes;
@@ -23,7 +22,7 @@ public sealed class GuardedCommand : IAsyncDisposable
     private const string StartedPrefix = "tplab-guardian: started ";
 
     /// <summary>The guardian's line once the command has exited on its own.</summary>
-    public const string ExitedPrefix = "tplab-guardian: exited ";
+    private const string ExitedPrefix = "tplab-guardian: exited ";
 
     // The group's leader when setpriv is present: $1 the command line. It runs the command as its child and exits with
     // its code. SIGTERM (the guardian's polite stop, sent to the whole group) only interrupts its wait: the command
@@ -50,8 +49,10 @@ public sealed class GuardedCommand : IAsyncDisposable
         exit $?
         """;
 
-    // $1 working folder, $2 the command line, $3 setpriv when present, $4 the leader's script. The command's stdin is
-    // /dev/null; its output is the guardian's. Descriptor 3 keeps tplab's pipe for the watcher: a background job's stdin
+    // $1 working folder, $2 the command line, $3 setpriv when present, $4 the leader's script, $5 tplab's private folder
+    // for the guardian's status. The command's stdin is /dev/null; its output is the guardian's. The group's id and the
+    // exit status are written to files in $5 (whole, by rename) before the line that announces them: the output pipe
+    // is the command's too, and a command printing "tplab-guardian: exited 0" must not forge its own status. Descriptor 3 keeps tplab's pipe for the watcher: a background job's stdin
     // is /dev/null in sh. The watcher must not hold the guardian's stdout: tplab reads it to its end before it sees the
     // guardian exit.
     private const string Script = """
@@ -62,6 +63,7 @@ public sealed class GuardedCommand : IAsyncDisposable
         else setsid /bin/sh -c "$2" </dev/null &
         fi
         pid=$!
+        echo "$pid" >"$5/started.tmp" && mv "$5/started.tmp" "$5/started"
         echo "tplab-guardian: started $pid"
         (
           cat <&3 >/dev/null
@@ -69,20 +71,24 @@ public sealed class GuardedCommand : IAsyncDisposable
           i=0
           while kill -0 -"$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
           kill -KILL -"$pid" 2>/dev/null
+          rm -rf "$5"
         ) >/dev/null 2>&1 &
         exec 3<&-
         wait "$pid"
         code=$?
+        echo "$code" >"$5/exited.tmp" && mv "$5/exited.tmp" "$5/exited"
         echo "tplab-guardian: exited $code"
         kill -KILL -"$pid" 2>/dev/null
         exit $code
         """;
 
     private readonly ChildProcess _guardian;
+    private readonly GuardianStatus _status;
 
-    private GuardedCommand(ChildProcess guardian, int groupId)
+    private GuardedCommand(ChildProcess guardian, GuardianStatus status, int groupId)
     {
         _guardian = guardian;
+        _status = status;
         GroupId = groupId;
     }
 
@@ -93,7 +99,10 @@ public sealed class GuardedCommand : IAsyncDisposable
     public ChildProcess Guardian => _guardian;
 
     /// <summary>Whether the command has exited (the guardian then exits too).</summary>
-    public bool HasExited => _guardian.HasExited || _guardian.RecentOutput.Any(l => l.StartsWith(ExitedPrefix, StringComparison.Ordinal));
+    public bool HasExited => _status.ExitCode is not null || _guardian.HasExited;
+
+    /// <summary>The command's exit code (128 + the signal that killed it), from the guardian's status file; else the guardian's own once it has exited; null while it runs.</summary>
+    public int? ExitCode => _status.ExitCode ?? (_guardian.HasExited ? _guardian.ExitCode : null);
 
     /// <summary>Starts <paramref name="commandLine"/> with /bin/sh in <paramref name="workingDirectory"/>.</summary>
     public static async Task<GuardedCommand> StartAsync(
@@ -103,33 +112,57 @@ public sealed class GuardedCommand : IAsyncDisposable
         {
             throw TplabException.Usage($"{name}: the working folder {workingDirectory} does not exist");
         }
-        var info = new ProcessStartInfo("/bin/sh") { ArgumentList = { "-c", Script, "tplab-guardian", workingDirectory, commandLine, OwnSession.Setpriv ?? "", Leader } };
+        var status = new GuardianStatus();
+        var info = new ProcessStartInfo("/bin/sh") { ArgumentList = { "-c", Script, "tplab-guardian", workingDirectory, commandLine, OwnSession.Setpriv ?? "", Leader, status.Folder } };
         foreach (var (key, value) in environment)
         {
             info.Environment[key] = value;
         }
-        var guardian = ChildProcess.Start(info, name, WhenTplabEnds.CleansUp);
+        ChildProcess guardian;
+        try
+        {
+            guardian = ChildProcess.Start(info, name, WhenTplabEnds.CleansUp);
+        }
+        catch
+        {
+            status.Dispose();
+            throw;
+        }
         guardian.IsOwnLine = l => l.StartsWith(GuardianPrefix, StringComparison.Ordinal);
         try
         {
-            var line = await guardian.WaitForLineAsync(l => l.StartsWith(StartedPrefix, StringComparison.Ordinal), TimeSpan.FromSeconds(10), cancellationToken).ConfigureAwait(false);
-            return new GuardedCommand(guardian, int.Parse(line[StartedPrefix.Length..], CultureInfo.InvariantCulture));
+            // The line wakes tplab up; the file says what it means (a line the command printed has no file behind it).
+            await guardian.WaitForLineAsync(l => l.StartsWith(StartedPrefix, StringComparison.Ordinal) && status.GroupId is not null, TimeSpan.FromSeconds(10), cancellationToken).ConfigureAwait(false);
+            return new GuardedCommand(guardian, status, status.GroupId!.Value);
         }
         catch
         {
             await guardian.DisposeAsync().ConfigureAwait(false);
+            status.Dispose();
             throw;
         }
     }
 
+    /// <summary>
+    /// Waits until the command has exited and returns its exit code, even when something it started still holds its
+    /// output open; fails as <see cref="ChildProcess.WaitForLineAsync"/> does if the guardian itself is killed first.
+    /// </summary>
+    public async Task<int> WaitForExitAsync(CancellationToken cancellationToken)
+    {
+        await _guardian.WaitForLineAsync(l => l.StartsWith(ExitedPrefix, StringComparison.Ordinal) && _status.ExitCode is not null, Timeout.InfiniteTimeSpan, cancellationToken).ConfigureAwait(false);
+        return _status.ExitCode!.Value;
+    }
+
     /// <summary>How the command ended, in words ("was killed by signal 9 (SIGKILL)"); null while it runs.</summary>
-    public string? Exited => !HasExited ? null
-        : ChildProcess.DescribeExit(_guardian.RecentOutput.LastOrDefault(l => l.StartsWith(ExitedPrefix, StringComparison.Ordinal)) is { } line
-            && int.TryParse(line[ExitedPrefix.Length..], NumberStyles.None, CultureInfo.InvariantCulture, out var code) ? code : _guardian.ExitCode);
+    public string? Exited => !HasExited ? null : ChildProcess.DescribeExit(ExitCode);
 
     /// <summary>Processes of the command's group still alive (the command and whatever it started).</summary>
     public IReadOnlyList<int> Members() => [.. ProcessFiles.AllProcessIds().Where(pid => ProcessFiles.ProcessGroup(pid) == GroupId && ProcessFiles.IsAlive(pid))];
 
     /// <summary>Ends the command's group (TERM, KILL after 5 s) and the guardian.</summary>
-    public ValueTask DisposeAsync() => _guardian.DisposeAsync();
+    public async ValueTask DisposeAsync()
+    {
+        await _guardian.DisposeAsync().ConfigureAwait(false);
+        _status.Dispose();
+    }
 }

@@ -78,8 +78,7 @@ internal static class Restorer
         };
         await using var run = await GuardedCommand.StartAsync(commandLine, folder, environment, "dotnet", cancellationToken).ConfigureAwait(false);
         await run.Guardian.Exited.WaitAsync(cancellationToken).ConfigureAwait(false);
-        var exited = run.Guardian.RecentOutput.LastOrDefault(l => l.StartsWith(GuardedCommand.ExitedPrefix, StringComparison.Ordinal));
-        var code = exited is null ? -1 : int.Parse(exited[GuardedCommand.ExitedPrefix.Length..], CultureInfo.InvariantCulture);
+        var code = run.ExitCode ?? -1;
         if (code == 0)
         {
             return null;

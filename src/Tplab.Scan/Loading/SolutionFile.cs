@@ -12,10 +12,18 @@ internal static class SolutionFile
     {
         if (solution.EndsWith(".slnf", StringComparison.OrdinalIgnoreCase))
         {
-            return await FilterProjectsAsync(solution, cancellationToken).ConfigureAwait(false);
+            return FilterProjects(solution);
         }
         var serializer = SolutionSerializers.GetSerializerByMoniker(solution)
             ?? throw TplabException.Usage($"{solution} is not a solution file tplab can read (.sln, .slnx, .slnf)");
+        // The format's library reads the file itself: it gets a regular file within the limit, never a FIFO or a device.
+        using (var file = InputFile.Open(solution, "the solution"))
+        {
+            if (file.Length > InputLimit.Solution.Bytes)
+            {
+                throw InputLimit.Solution.TooLarge("the solution", solution);
+            }
+        }
         try
         {
             var model = await serializer.OpenAsync(solution, cancellationToken).ConfigureAwait(false);
@@ -29,12 +37,11 @@ internal static class SolutionFile
     }
 
     // {"solution": {"path": "All.sln", "projects": ["src\\A\\A.csproj", ...]}}: the project paths are relative to the .sln.
-    private static async Task<IReadOnlyList<string>> FilterProjectsAsync(string filter, CancellationToken cancellationToken)
+    private static IReadOnlyList<string> FilterProjects(string filter)
     {
         try
         {
-            await using var stream = File.OpenRead(filter);
-            using var document = await JsonDocument.ParseAsync(stream, cancellationToken: cancellationToken).ConfigureAwait(false);
+            using var document = JsonDocument.Parse(InputFile.ReadBytes(filter, "the solution filter", InputLimit.Solution));
             var solution = document.RootElement.GetProperty("solution");
             var slnPath = Path.GetFullPath(Path.Combine(Path.GetDirectoryName(filter)!, solution.GetProperty("path").GetString()!.Replace('\\', '/')));
             var folder = Path.GetDirectoryName(slnPath)!;

@@ -16,7 +16,11 @@ public sealed class SarifFormat : IScanFormat
     internal const string SourceRoot = "%SRCROOT%";
 
     // GitHub keeps one alert per fingerprint across pushes: the finding's id, which does not move when lines or routes do.
-    internal const string FingerprintKey = "tplabFinding/v2";
+    // v3: the id names its project (v2's did not, and two projects' sites could share one; fix --from still reads v2).
+    internal const string FingerprintKey = "tplabFinding/v3";
+
+    /// <summary>The fingerprint of logs whose ids did not name the project.</summary>
+    internal const string FingerprintKeyWithoutProject = "tplabFinding/v2";
 
     /// <summary>
     /// Entry points listed per result as related locations, worst and nearest first (<c>properties.rootCount</c> has

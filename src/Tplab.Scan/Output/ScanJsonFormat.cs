@@ -13,8 +13,14 @@ namespace Tplab.Scan.Output;
 /// </summary>
 public sealed class ScanJsonFormat : IScanFormat
 {
-    /// <summary>Bumped when a field changes meaning or goes away (2: a finding is a site, with its entry points).</summary>
-    public const int SchemaVersion = 2;
+    /// <summary>
+    /// Bumped when a field changes meaning or goes away (2: a finding is a site, with its entry points; 3: a finding's
+    /// id names its project, so two projects declaring the same type give their sites two ids).
+    /// </summary>
+    public const int SchemaVersion = 3;
+
+    /// <summary>The last schema whose ids did not name the project; <c>tplab fix --from</c> still reads it.</summary>
+    internal const int SchemaWithoutProject = 2;
 
     public string Name => "json";
 

@@ -124,16 +124,4 @@ public sealed class ThreadPoolKnobTests(DownstreamFixture fixture, ITestOutputHe
         var error = Assert.Throws<TplabException>(() => new ThreadPoolSettings { MinThreads = min }.Validated());
         Assert.Equal(ExitCodes.Usage, error.ExitCode);
     }
-
-    [Fact]
-    public void RuntimeConfigWriter_WritesTypedValues()
-    {
-        var baseConfig = Path.Combine(AppContext.BaseDirectory, "Tplab.Target.runtimeconfig.json");
-        var path = RuntimeConfigWriter.Write(baseConfig, [new("A.Number", "12"), new("A.Flag", "true"), new("A.Text", "x")]);
-        using var doc = JsonDocument.Parse(File.ReadAllText(path));
-        var props = doc.RootElement.GetProperty("runtimeOptions").GetProperty("configProperties");
-        Assert.Equal(JsonValueKind.Number, props.GetProperty("A.Number").ValueKind);
-        Assert.Equal(JsonValueKind.True, props.GetProperty("A.Flag").ValueKind);
-        Assert.Equal("x", props.GetProperty("A.Text").GetString());
-    }
 }

@@ -1,51 +1,19 @@
-using System.Diagnostics;
 using System.Text.Json;
 using Tplab.Common;
 using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Scan;
 
-/// <summary>`tplab scan` as a user and a CI job meet it: exit codes, the skipped-project line, files written, and bad input.</summary>
+/// <summary>
+/// `tplab scan` as a user and a CI job meet it: exit codes, the skipped-project line, files written. Bad input is
+/// in the in-process tables (Cli/BadInput/ScanBadInputTests, under every culture).
+/// </summary>
 [Collection(TestCollections.Diagnose)]
 public sealed class ScanCliTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromMinutes(3);
 
     private static string Fixture(string name) => Path.Combine(RepoPaths.Root, "tests", "scan-fixtures", name);
-
-    public static TheoryData<string, string[], int, string> BadInputs()
-    {
-        var empty = Directory.CreateTempSubdirectory("tplab-scan-empty-").FullName;
-        var loose = Directory.CreateTempSubdirectory("tplab-scan-loose-").FullName;
-        File.WriteAllText(Path.Combine(loose, "Program.cs"), "System.Console.WriteLine(1);");
-        return new()
-        {
-            { "no such path", ["scan", "/no/such/folder"], ExitCodes.Usage, "no such file or folder" },
-            { "a folder without C#", ["scan", empty], ExitCodes.Usage, "no C# project or solution" },
-            { "C# without a project", ["scan", loose], ExitCodes.Usage, "has C# files but no project" },
-            { "not a project", ["scan", Path.Combine(RepoPaths.Root, "README.md")], ExitCodes.Usage, "is not a solution" },
-            { "unknown format", ["scan", Fixture("Shop"), "--format", "xml"], ExitCodes.Usage, "--format must be one of text, json, sarif; got 'xml'" },
-            { "fail on note", ["scan", Fixture("Shop"), "--fail-on", "note"], ExitCodes.Usage, "'note'" },
-            { "unwritable output", ["scan", Fixture("Shop"), "-o", "/no/such/folder/scan.json"], ExitCodes.OutputFailed, "cannot write --output /no/such/folder/scan.json" },
-            { "depth out of range", ["scan", Fixture("Shop"), "--max-depth", "1"], ExitCodes.Usage, "--max-depth must be between 2 and 200 calls, got 1" },
-            { "missing baseline", ["scan", Fixture("Shop"), "--baseline", "/no/such/baseline.json"], ExitCodes.Usage, "no baseline file" },
-        };
-    }
-
-    [Theory]
-    [MemberData(nameof(BadInputs))]
-    public async Task Scan_BadInput_OneLineAndItsExitCodeBeforeAnyLoading(string name, string[] args, int exitCode, string message)
-    {
-        var watch = Stopwatch.StartNew();
-        var (code, _, stderr) = await TplabCli.RunAsync(Limit, args);
-        Assert.True(exitCode == code, $"{name}: exit {code}, stderr: {stderr}");
-        var lines = stderr.Trim().Split('\n');
-        Assert.Single(lines);
-        Assert.StartsWith("tplab: ", lines[0], StringComparison.Ordinal);
-        Assert.Contains(message, lines[0], StringComparison.Ordinal);
-        Assert.DoesNotContain("loading projects", stderr, StringComparison.Ordinal);
-        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(30), $"{name}: took {watch.Elapsed}; bad input must fail before loading");
-    }
 
     [Fact]
     public async Task Scan_ProjectThatDoesNotLoad_SaysWhyInOneLineAndExitsPartial()

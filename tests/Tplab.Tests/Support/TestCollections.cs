@@ -26,6 +26,9 @@ public sealed class TestCollections : IXunitTestCollectionFactory
     /// <summary>The collection of every class that did not say it may run in parallel.</summary>
     public const string Serial = "serial: processes, ports, timing";
 
+    /// <summary>The start of the name of a <see cref="ParallelSafeAttribute"/> class's own collection.</summary>
+    public const string ParallelPrefix = "parallel: ";
+
     /// <summary>
     /// Process lanes: serial collections that run beside <see cref="Serial"/> and each other. A class goes into one only
     /// when it shares nothing with the other lanes (its processes on port 0 or its own ports, its own folders, no
@@ -66,7 +69,7 @@ public sealed class TestCollections : IXunitTestCollectionFactory
     {
         ArgumentNullException.ThrowIfNull(testClass);
         var name = testClass.GetCustomAttributes(typeof(CollectionAttribute)).FirstOrDefault()?.GetConstructorArguments().FirstOrDefault() as string
-            ?? (testClass.GetCustomAttributes(typeof(ParallelSafeAttribute)).Any() ? "parallel: " + testClass.Name : Serial);
+            ?? (testClass.GetCustomAttributes(typeof(ParallelSafeAttribute)).Any() ? ParallelPrefix + testClass.Name : Serial);
         return _collections.GetOrAdd(name, n => new TestCollection(_assembly, _definitions.GetValueOrDefault(n), n));
     }
 }

@@ -127,9 +127,9 @@ public static class FixApply
             Show(line);
         }
         run.Guardian.LineReceived += Show;
-        // The guardian's "exited" line, not the end of its output: a child the command left behind may hold the pipe.
-        var last = await run.Guardian.WaitForLineAsync(l => l.StartsWith(GuardedCommand.ExitedPrefix, StringComparison.Ordinal), System.Threading.Timeout.InfiniteTimeSpan, cancellationToken).ConfigureAwait(false);
+        // The command's exit, not the end of its output: a child the command left behind may hold the pipe.
+        var code = await run.WaitForExitAsync(cancellationToken).ConfigureAwait(false);
         run.Guardian.LineReceived -= Show;
-        return int.TryParse(last[GuardedCommand.ExitedPrefix.Length..], NumberStyles.None, CultureInfo.InvariantCulture, out var code) ? code : 1;
+        return code;
     }
 }

@@ -13,7 +13,7 @@ namespace Tplab.Scan.Fix.Selecting;
 /// </summary>
 internal static class FixFrom
 {
-    public static HashSet<string> ReadIds(string path, string scanned, string rootFolder)
+    public static FixReportIds ReadIds(string path, string scanned, string rootFolder)
     {
         var text = InputFile.ReadText(path, "--from", InputLimit.Report);
         var what = $"{path} is not a tplab scan report";
@@ -23,9 +23,9 @@ internal static class FixFrom
         {
             return SarifIds(TplabJson.Read(text, SarifFormat.Json.SarifLog, what), path, scanned, rootFolder);
         }
-        if (json.Schema != ScanJsonFormat.SchemaVersion)
+        if (json.Schema is not (ScanJsonFormat.SchemaVersion or ScanJsonFormat.SchemaWithoutProject))
         {
-            throw TplabException.Usage($"{path} is a scan report of schema {json.Schema}; this tplab reads schema {ScanJsonFormat.SchemaVersion} (scan again with this tplab)");
+            throw TplabException.Usage($"{path} is a scan report of schema {json.Schema}; this tplab reads schemas {ScanJsonFormat.SchemaWithoutProject} and {ScanJsonFormat.SchemaVersion} (scan again with this tplab)");
         }
         if (json.Tool is not { Name: "tplab" })
         {
@@ -35,16 +35,20 @@ internal static class FixFrom
         {
             throw TplabException.Usage($"{path} is a scan of {s}, not of {scanned}");
         }
-        return Ids(json.Findings.Select(f => f.Id), path);
+        return new FixReportIds(Ids(json.Findings.Select(f => f.Id), path), WithoutProject: json.Schema == ScanJsonFormat.SchemaWithoutProject);
     }
 
-    private static HashSet<string> SarifIds(SarifLog log, string path, string scanned, string rootFolder)
+    private static FixReportIds SarifIds(SarifLog log, string path, string scanned, string rootFolder)
     {
         if (log.Runs.Count == 0)
         {
             throw TplabException.Usage($"{path} is not a tplab scan report (no findings)");
         }
         var ids = new List<string?>();
+        // A log written before ids named the project has the old fingerprint only: its ids are matched as they meant.
+        var withoutProject = log.Runs.SelectMany(r => r.Results).Any(r => r.PartialFingerprints?.ContainsKey(SarifFormat.FingerprintKeyWithoutProject) == true)
+            && !log.Runs.SelectMany(r => r.Results).Any(r => r.PartialFingerprints?.ContainsKey(SarifFormat.FingerprintKey) == true);
+        var key = withoutProject ? SarifFormat.FingerprintKeyWithoutProject : SarifFormat.FingerprintKey;
         foreach (var run in log.Runs)
         {
             if (run.Tool?.Driver?.Name != "tplab")
@@ -57,9 +61,9 @@ internal static class FixFrom
             {
                 throw TplabException.Usage($"{path} is a scan of {u}, not of {scanned}");
             }
-            ids.AddRange(run.Results.Select(r => r.Properties?.Id ?? r.PartialFingerprints?.GetValueOrDefault(SarifFormat.FingerprintKey)));
+            ids.AddRange(run.Results.Select(r => r.Properties?.Id ?? r.PartialFingerprints?.GetValueOrDefault(key)));
         }
-        return Ids(ids, path);
+        return new FixReportIds(Ids(ids, path), withoutProject);
     }
 
     // Every finding of a report of this version has an id scan gave it; one without is from another tplab.

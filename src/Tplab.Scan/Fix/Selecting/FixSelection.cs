@@ -26,12 +26,12 @@ public static class FixSelection
         [.. findings.GroupBy(f => f.Id, StringComparer.Ordinal).Select(g => new FixTarget(g.Key, [.. g]))];
 
     /// <summary>The ids of the findings in a scan report (scan.json or scan.sarif) of the solution <paramref name="scanned"/>; a report of another solution or version, or no report, is a usage error (<see cref="FixFrom"/>).</summary>
-    public static IReadOnlySet<string> ReadReport(string path, string scanned, string rootFolder) => FixFrom.ReadIds(path, scanned, rootFolder);
+    public static FixReportIds ReadReport(string path, string scanned, string rootFolder) => FixFrom.ReadIds(path, scanned, rootFolder);
 
     /// <summary>The targets the options select; a selection that matches nothing is a usage error naming what was asked.</summary>
 
     /// <param name="fromIds">The ids of <see cref="FixOptions.From"/>'s report, read before the solution loads (<see cref="ReadReport"/>).</param>
-    public static IReadOnlyList<FixTarget> Select(IReadOnlyList<FixTarget> all, FixOptions options, string scanned, IReadOnlySet<string>? fromIds = null)
+    public static IReadOnlyList<FixTarget> Select(IReadOnlyList<FixTarget> all, FixOptions options, string scanned, FixReportIds? fromIds = null)
     {
         ArgumentNullException.ThrowIfNull(all);
         ArgumentNullException.ThrowIfNull(options);
@@ -39,7 +39,7 @@ public static class FixSelection
         var asked = new List<string>();
         if (options.From is { } from && fromIds is not null)
         {
-            chosen = [.. chosen.Where(t => fromIds.Contains(t.Id))];
+            chosen = [.. chosen.Where(fromIds.Selects)];
             asked.Add($"of {from}");
         }
         if (options.FindingIds.Count > 0)

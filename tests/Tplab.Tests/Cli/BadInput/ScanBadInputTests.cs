@@ -12,6 +12,8 @@ public sealed class ScanBadInputTests
         // what to scan
         { "scan {tmp}/no/such/folder", ExitCodes.Usage, "no such file or folder: {tmp}/no/such/folder" },
         { "scan {tmp}/plan.yaml", ExitCodes.Usage, "is not a solution" },
+        { "scan {tmp}/results", ExitCodes.Usage, "no C# project or solution" },
+        { "scan {tmp}/loose", ExitCodes.Usage, "has C# files but no project" },
         { "scan {tmp}/targets.txt extra", ExitCodes.Usage, "'extra'" },
         // words
         { "scan {tmp} --format xml", ExitCodes.Usage, "'xml'" },
@@ -61,5 +63,10 @@ public sealed class ScanBadInputTests
 
     [Theory]
     [MemberData(nameof(Rows))]
-    public Task BadInput_OneLineItsExitCodeNothingWritten(string line, int code, string names) => BadInputTable.AssertRefusedAsync(line, code, names);
+    public Task BadInput_OneLineItsExitCodeNothingWritten(string line, int code, string names) => BadInputTable.AssertRefusedAsync(line, code, names, Files);
+
+    private static readonly Dictionary<string, string> Files = new(StringComparer.Ordinal)
+    {
+        ["loose/Program.cs"] = "System.Console.WriteLine(1);\n",
+    };
 }

@@ -134,6 +134,14 @@ public sealed class FixFilesTests : IDisposable
     }
 
     [Fact]
+    public async Task VerifyAsync_CommandPrintsTheGuardiansLines_ItsOwnExitCodeCounts()
+    {
+        // The guardian's lines share the pipe with the command's output; its status comes from a file the command cannot print.
+        Assert.Equal(7, await FixApply.VerifyAsync("echo 'tplab-guardian: started 1'; echo 'tplab-guardian: exited 0'; exit 7", _folder, TextWriter.Null, CancellationToken.None));
+        Assert.Equal(0, await FixApply.VerifyAsync("echo 'tplab-guardian: exited 3'", _folder, TextWriter.Null, CancellationToken.None));
+    }
+
+    [Fact]
     public async Task VerifyAsync_ControlBytesInItsOutput_EscapedGuardianLinesLeftOut()
     {
         var output = new StringWriter();

@@ -30,7 +30,17 @@ public sealed class FixFromTests
                 {
                     format.Write(scan, writer);
                 }
-                Assert.Equal(expected, FixSelection.ReadReport(path, scan.Input.DisplayName, scan.Input.Root).ToHashSet(StringComparer.Ordinal));
+                var read = FixSelection.ReadReport(path, scan.Input.DisplayName, scan.Input.Root);
+                Assert.False(read.WithoutProject);
+                Assert.Equal(expected, read.Ids.ToHashSet(StringComparer.Ordinal));
+                // The same report as the tplab before ids named the project wrote it: its ids select the same sites.
+                var old = Path.Combine(folder, "old" + format.Extensions[0]);
+                File.WriteAllText(old, scan.Findings.Aggregate(File.ReadAllText(path), (text, f) => text.Replace(f.Id, f.IdWithoutProject, StringComparison.Ordinal))
+                    .Replace("\"schema\": 3", "\"schema\": 2", StringComparison.Ordinal).Replace("tplabFinding/v3", "tplabFinding/v2", StringComparison.Ordinal));
+                var oldRead = FixSelection.ReadReport(old, scan.Input.DisplayName, scan.Input.Root);
+                Assert.True(oldRead.WithoutProject);
+                Assert.Equal(scan.Findings.Select(f => f.IdWithoutProject).ToHashSet(StringComparer.Ordinal), oldRead.Ids.ToHashSet(StringComparer.Ordinal));
+                Assert.All(FixSelection.Targets(scan.Findings), t => Assert.True(oldRead.Selects(t), $"{t.Id} not selected by its old id"));
                 var other = Assert.Throws<TplabException>(() => FixSelection.ReadReport(path, "Other.sln", "/elsewhere/Other"));
                 Assert.Equal(ExitCodes.Usage, other.ExitCode);
                 Assert.Contains("is a scan of", other.Message, StringComparison.Ordinal);
@@ -44,7 +54,7 @@ public sealed class FixFromTests
 
     public static TheoryData<string, string, string> BadReports => new()
     {
-        { "r.json", "{\"schema\": 1, \"tool\": {\"name\": \"tplab\"}, \"scanned\": \"App.csproj\", \"findings\": []}", "is a scan report of schema 1; this tplab reads schema 2" },
+        { "r.json", "{\"schema\": 1, \"tool\": {\"name\": \"tplab\"}, \"scanned\": \"App.csproj\", \"findings\": []}", "is a scan report of schema 1; this tplab reads schemas 2 and 3" },
         { "r.json", "{\"schema\": 2, \"tool\": {\"name\": \"other\"}, \"findings\": []}", "is not a tplab scan report (tool: other)" },
         { "r.json", "{\"schema\": 2, \"tool\": {\"name\": \"tplab\"}, \"findings\": [{}]}", "has a finding without a tplab id" },
         { "r.json", "{\"schema\": 2, \"tool\": {\"name\": \"tplab\"}, \"findings\": [null]}", "findings[0]: null where a value is required" },

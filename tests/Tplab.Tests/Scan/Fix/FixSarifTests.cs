@@ -78,7 +78,7 @@ public sealed class FixSarifTests
         }
     }
 
-    private static string Fingerprint(JsonElement result) => result.GetProperty("partialFingerprints").GetProperty("tplabFinding/v2").GetString()!;
+    private static string Fingerprint(JsonElement result) => result.GetProperty("partialFingerprints").GetProperty("tplabFinding/v3").GetString()!;
 
     // The replacements applied from the last: each deleted region found by charOffset/charLength, and checked to be the
     // same text as its line/column form says.

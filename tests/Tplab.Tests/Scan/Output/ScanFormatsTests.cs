@@ -80,7 +80,7 @@ public sealed class ScanFormatsTests(ShopScan shop)
             Assert.All(results, r => Assert.True(r.GetProperty("codeFlows")[0].GetProperty("threadFlows")[0].GetProperty("locations").GetArrayLength() >= 1));
             Assert.All(results, r => Assert.InRange(r.GetProperty("codeFlows").GetArrayLength(), 1, 1 + Tplab.Scan.Findings.FindingBuilder.OtherChains));
             Assert.All(results, r => Assert.InRange(r.GetProperty("relatedLocations").GetArrayLength(), 1, SarifFormat.MaxRelatedLocations));
-            Assert.All(results, r => Assert.True(Tplab.Scan.Findings.FindingId.IsWellFormed(r.GetProperty("partialFingerprints").GetProperty("tplabFinding/v2").GetString()!)));
+            Assert.All(results, r => Assert.True(Tplab.Scan.Findings.FindingId.IsWellFormed(r.GetProperty("partialFingerprints").GetProperty("tplabFinding/v3").GetString()!)));
             var suppressed = results.Single(r => r.TryGetProperty("suppressions", out _));
             Assert.Equal("inSource", suppressed.GetProperty("suppressions")[0].GetProperty("kind").GetString());
         }

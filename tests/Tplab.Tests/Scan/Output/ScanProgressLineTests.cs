@@ -1,8 +1,10 @@
-using Tplab.Cli.Commands;
+using Tplab.Scan.Output;
+using Tplab.Tests.Support;
 
-namespace Tplab.Tests.Cli;
+namespace Tplab.Tests.Scan.Output;
 
 /// <summary>scan's progress on stderr: in place on a terminal; in a log, the status as a line every few seconds (a clock the test sets).</summary>
+[ParallelSafe]
 public sealed class ScanProgressLineTests
 {
     [Fact]
