@@ -132,36 +132,28 @@ public static class Fixer
         }
         var model = (await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false))!;
         var changes = new ChangeSet();
-        // A contended lock itself: the lock becomes a SemaphoreSlim (every lock on its object), awaited.
-        SiteEdit? edit = null;
-        if (node is not LockStatementSyntax)
+        var rewrite = SiteRewrites.For(target.First.Call);
+        var (edit, refusal) = SiteRewrites.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree));
+        if (refusal is not null)
         {
-            (edit, var refusal) = SiteRewriter.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree));
-            if (edit is null)
-            {
-                return (Refused(refusal!), current);
-            }
+            return (Refused(refusal), current);
         }
         var propagation = new AsyncPropagation(current, changes, naming, options.MaxMethods, cancellationToken, options.AddCancellation);
-        string? why;
         try
         {
-            why = node is LockStatementSyntax l ? await propagation.LockToSemaphoreAsync(l).ConfigureAwait(false) : await propagation.RequireAwaitAsync(node).ConfigureAwait(false);
+            if (await rewrite.PropagateAsync(propagation, node, target.First.Call).ConfigureAwait(false) is { } why)
+            {
+                return (Refused(why), current);
+            }
         }
         catch (FixTooWideException e)
         {
             return (Refused(e.Message), current);
         }
-        if (why is not null)
-        {
-            return (Refused(node is LockStatementSyntax
-                ? $"the lock cannot become a SemaphoreSlim(1, 1): {why}; otherwise keep the blocking work out of the lock"
-                : $"{target.First.Call.Name} cannot be awaited where it is: {why}"), current);
-        }
         // --add-cancellation: the token in scope, or the one the method around the site gained; the call takes it where an overload does.
         var cancellationNote = default(string);
         if (edit is not null && propagation.Token(model, node) is { } token
-            && SiteRewriter.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree), token).Edit is { } withToken && withToken.Description != edit.Description)
+            && SiteRewrites.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree), token).Edit is { } withToken && withToken.Description != edit.Description)
         {
             edit = withToken;
             cancellationNote = CancellationNote.Say(node, token, edit.Description[(edit.Description.IndexOf('→', StringComparison.Ordinal) + 1)..].Split(" (with", 2)[0].Trim());
@@ -266,9 +258,9 @@ public static class Fixer
             var marks = new Dictionary<SyntaxNode, SyntaxAnnotation>();
             foreach (var t in byFile)
             {
-                if (BlockingCallCatalogue.RewriteFor(t.First.Call) is { Kind: AsyncRewriteKind.None } none)
+                if (SiteRewrites.For(t.First.Call).RefusalUpfront(BlockingCallCatalogue.RewriteFor(t.First.Call)) is { } upfront)
                 {
-                    outcomes[t.Id] = Outcome(t, FixStatus.Refused, none.Advice, [], [], [], []);
+                    outcomes[t.Id] = Outcome(t, FixStatus.Refused, upfront, [], [], [], []);
                     continue;
                 }
                 var node = Locate(model, syntax, text, t.Site, t.First.Call);
@@ -293,39 +285,13 @@ public static class Fixer
         return (solution, sites);
     }
 
-    // The invocation or property read at the site's line and column whose method is the finding's call.
+    // The node of the finding's call at the site's line and column, as its rewrite finds it.
     private static SyntaxNode? Locate(SemanticModel model, SyntaxNode root, SourceText text, ChainHop site, BlockingCall call)
     {
         if (site.Line < 1 || site.Line > text.Lines.Count)
         {
             return null;
         }
-        var position = text.Lines[site.Line - 1].Start + site.Column - 1;
-        if (call.Kind == BlockingKind.Lock && root.FindToken(position) is { RawKind: (int)Microsoft.CodeAnalysis.CSharp.SyntaxKind.LockKeyword, Parent: LockStatementSyntax lockStatement })
-        {
-            return lockStatement;
-        }
-        // Scan points at the blocking member (Sleep, Result, GetResult), the expression's start for older reports: the
-        // nearest enclosing invocation or member read that binds to the call, within the statement.
-        for (var n = root.FindToken(position).Parent; n is not null && n is not (StatementSyntax or MemberDeclarationSyntax or AnonymousFunctionExpressionSyntax); n = n.Parent)
-        {
-            if (n is not (InvocationExpressionSyntax or MemberAccessExpressionSyntax or IdentifierNameSyntax)
-                || (n is IdentifierNameSyntax && n.Parent is MemberAccessExpressionSyntax access && access.Name == n))
-            {
-                continue;
-            }
-            var symbol = model.GetSymbolInfo(n).Symbol;
-            var method = symbol as IMethodSymbol ?? (symbol as IPropertySymbol)?.GetMethod;
-            if (method is null || (n is not InvocationExpressionSyntax && symbol is IMethodSymbol))
-            {
-                continue;
-            }
-            var frame = SymbolNames.Frame(method);
-            if (frame.TypeName == call.Frame.TypeName && frame.MethodName == call.Frame.MethodName)
-            {
-                return n;
-            }
-        }
-        return null;
+        return SiteRewrites.For(call).Locate(model, root, text.Lines[site.Line - 1].Start + site.Column - 1, call);
     }
 }
