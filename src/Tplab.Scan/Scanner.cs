@@ -19,25 +19,14 @@ public static class Scanner
         ArgumentNullException.ThrowIfNull(progress);
         options = options.Validated();
         var input = ScanInput.Resolve(options.Path);
-        var configPath = options.ConfigFile ?? Path.Combine(input.Root, ScanConfig.DefaultFileName);
-        var config = File.Exists(configPath) ? ScanConfig.Read(configPath) : new ScanConfig();
         var baseline = options.BaselineFile is { } b ? Baseline.Read(b) : new Baseline();
 
         var started = options.Time.GetTimestamp();
-        using var code = await WorkspaceLoader.LoadAsync(input, options, progress, cancellationToken).ConfigureAwait(false);
+        using var load = await LoadAsync(input, options, "tplab scan", [("--output", options.Output), ("--write-baseline", options.WriteBaseline), ("--plan", options.PlanFile)],
+            [("the --baseline read", options.BaselineFile)], progress, cancellationToken).ConfigureAwait(false);
         var loaded = options.Time.GetElapsedTime(started);
-        // What the load read (sibling projects' sources, imported props, the config) is never an output.
-        ScanInputs.CheckOutputs([("--output", options.Output), ("--write-baseline", options.WriteBaseline), ("--plan", options.PlanFile)], code,
-            [("the config read", File.Exists(configPath) ? configPath : null), ("the --baseline read", options.BaselineFile)]);
-        foreach (var skipped in code.Skipped)
-        {
-            progress.Line($"tplab scan: skipped {skipped}");
-        }
-        if (code.SharedErrors.Count > 0)
-        {
-            progress.Line("tplab scan: MSBuild errors in several projects: " + SkippedProject.OneLine(code.SharedErrors));
-        }
-        var result = Analyse(code, options, config, baseline, progress, loaded, cancellationToken);
+        var code = load.Code;
+        var result = Analyse(code, options, load.Config, baseline, progress, loaded, cancellationToken);
         // After the analysis: the calls it could not resolve name their projects as read in part too.
         foreach (var inPart in result.ReadInPart)
         {
@@ -55,6 +44,40 @@ public static class Scanner
             }
         }
         return result;
+    }
+
+    /// <summary>
+    /// The load scan and fix share: the config file (<c>--config</c>, else <c>tplab-scan.json</c> at the root; read
+    /// first, so a bad one fails before MSBuild starts), the projects, the outputs held against every file the load read
+    /// (sources, imported props, the config, <paramref name="reads"/>), and the projects skipped said as
+    /// <paramref name="command"/>.
+    /// </summary>
+    internal static async Task<ScanLoad> LoadAsync(ScanInput input, ScanOptions options, string command, IReadOnlyList<(string Option, string? Path)> outputs,
+        IReadOnlyList<(string What, string? Path)> reads, IScanProgress progress, CancellationToken cancellationToken)
+    {
+        var configPath = options.ConfigFile ?? Path.Combine(input.Root, ScanConfig.DefaultFileName);
+        var read = File.Exists(configPath) ? configPath : null;
+        var config = read is not null ? ScanConfig.Read(read) : new ScanConfig();
+        var code = await WorkspaceLoader.LoadAsync(input, options, progress, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            // What the load read (sibling projects' sources, imported props, the config) is never an output.
+            ScanInputs.CheckOutputs(outputs, code, [("the config read", read), .. reads]);
+        }
+        catch
+        {
+            code.Dispose();
+            throw;
+        }
+        foreach (var skipped in code.Skipped)
+        {
+            progress.Line($"{command}: skipped {skipped}");
+        }
+        if (code.SharedErrors.Count > 0)
+        {
+            progress.Line($"{command}: MSBuild errors in several projects: " + SkippedProject.OneLine(code.SharedErrors));
+        }
+        return new ScanLoad(config, code);
     }
 
     /// <summary>The analysis of code already loaded (tests load a fixture once and analyse it under several options).</summary>

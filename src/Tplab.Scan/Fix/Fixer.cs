@@ -4,7 +4,6 @@ using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Text;
 using Tplab.Blocking;
 using Tplab.Common;
-using Tplab.Scan.Config;
 using Tplab.Scan.Rules;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Graph;
@@ -36,22 +35,16 @@ public static class Fixer
         var input = ScanInput.Resolve(options.Path);
         // The report is read before anything loads: another solution's report fails at once.
         var fromIds = options.From is { } from ? FixSelection.ReadReport(from, input.DisplayName, input.Root) : null;
-        var scanOptions = new ScanOptions { Path = options.Path, Restore = options.Restore, MaxDepth = options.MaxDepth };
-        using var code = await WorkspaceLoader.LoadAsync(input, scanOptions, progress, cancellationToken).ConfigureAwait(false);
-        foreach (var skipped in code.Skipped)
-        {
-            progress.Line($"tplab fix: skipped {skipped}");
-        }
+        var scanOptions = new ScanOptions { Path = options.Path, Restore = options.Restore, MaxDepth = options.MaxDepth, ConfigFile = options.ConfigFile };
+        // Loaded as scan loads (one path: the same config, so the same findings and ids as the report it may come from).
+        using var load = await Scanner.LoadAsync(input, scanOptions, "tplab fix", [("--output", options.Output), ("--plan", options.Plan)],
+            [("the --from report read", options.From)], progress, cancellationToken).ConfigureAwait(false);
+        var code = load.Code;
         if (code.Projects.Count == 0)
         {
             throw TplabException.Usage($"no project of {input.DisplayName} could be loaded");
         }
-        var configPath = Path.Combine(input.Root, ScanConfig.DefaultFileName);
-        // What the load read (sibling projects' sources, imported props, the config) is never an output.
-        ScanInputs.CheckOutputs([("--output", options.Output), ("--plan", options.Plan)], code,
-            [("the config read", File.Exists(configPath) ? configPath : null), ("the --from report read", options.From)]);
-        var config = File.Exists(configPath) ? ScanConfig.Read(configPath) : new ScanConfig();
-        var scan = Scanner.Analyse(code, scanOptions, config, new Baseline(), progress, TimeSpan.Zero, cancellationToken);
+        var scan = Scanner.Analyse(code, scanOptions, load.Config, new Baseline(), progress, TimeSpan.Zero, cancellationToken);
         if (scan.MaxDepthLine is { } depth)
         {
             progress.Line("tplab fix: " + depth);

@@ -21,6 +21,11 @@ public sealed class FixBadInputTests
         { "fix {tmp} --from {tmp}/missing.json", ExitCodes.Usage, "no scan report {tmp}/missing.json" },
         { "fix {tmp}/scan/app.csproj --from {tmp}/not-json.json", ExitCodes.Usage, "is not a tplab scan report" },
         { "fix {tmp}/scan/app.csproj --from {tmp}/other.json", ExitCodes.Usage, "is not a tplab scan report" },
+        // scan's config, read as scan reads it
+        { "fix {tmp}/scan/app.csproj --config {tmp}/missing.json", ExitCodes.Usage, "{tmp}/missing.json" },
+        { "fix {tmp}/scan/app.csproj --config {tmp}/not-json.json", ExitCodes.Usage, "not a tplab scan config" },
+        { "fix {tmp}/scan/app.csproj --config /dev/zero", ExitCodes.Usage, "is not a regular file" },
+        { "fix {tmp} --config", ExitCodes.Usage, "--config" },
         // what it writes and how
         { "fix {tmp} --format xml", ExitCodes.Usage, "'xml'" },
         { "fix {tmp} --apply --format patch", ExitCodes.Usage, "--apply edits the files" },
