@@ -71,6 +71,9 @@ public sealed record FixOptions
     /// <summary>Restore projects that have no restore output before loading them (default true).</summary>
     public bool Restore { get; init; } = true;
 
+    /// <summary><c>--analyzers</c>: the compile check runs each project's analyzers too and lists the warnings a fix adds (default: the compiler's diagnostics only).</summary>
+    public bool Analyzers { get; init; }
+
     /// <summary>Scan's config file (<c>--config</c>): the team's own blocking APIs, read as scan reads it; default: <c>tplab-scan.json</c> at the root when there is one.</summary>
     public string? ConfigFile { get; init; }
 

@@ -61,7 +61,7 @@ public static class Fixer
         var (annotated, sites) = await AnnotateAsync(original, root, targets, outcomes, cancellationToken).ConfigureAwait(false);
         var rootKeys = scan.Findings.Select(f => SymbolNames.Key(f.Root.Node.Symbol)).ToHashSet(StringComparer.Ordinal);
         var naming = new FixNaming(options.Rename, await FixNaming.ConventionAsync(original, cancellationToken).ConfigureAwait(false), rootKeys, root);
-        var check = new BuildCheck(annotated, root);
+        var check = new BuildCheck(annotated, root, options.Analyzers);
         var current = annotated;
         var done = 0;
         foreach (var target in targets.Where(t => !outcomes.ContainsKey(t.Id)))

@@ -39,6 +39,7 @@ public sealed class FixBadInputTests
         { "fix {tmp} --add-cancellation=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} --no-restore=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} --allow-partial=maybe", ExitCodes.Usage, "'maybe'" },
+        { "fix {tmp} --analyzers=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} --max-methods 0", ExitCodes.Usage, "--max-methods must be at least 1" },
         { "fix {tmp} --max-methods many", ExitCodes.Usage, "'many'" },
         { "fix {tmp} --max-methods", ExitCodes.Usage, "--max-methods" },
