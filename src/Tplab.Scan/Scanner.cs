@@ -27,7 +27,7 @@ public static class Scanner
         var outputs = new (string Option, string? Path)[] { ("--output", options.Output), ("--write-baseline", options.WriteBaseline), ("--plan", options.PlanFile) };
         // A plan reads the code itself (parameters, attributes): it never takes a cached result.
         var result = options.PlanFile is null ? cache?.TryReuse(outputs, progress) : null;
-        result ??= await FullAsync(options, input, configPath, cache, outputs, progress, cancellationToken).ConfigureAwait(false);
+        result ??= await FullAsync(options, input, cache, outputs, progress, cancellationToken).ConfigureAwait(false);
         if (changed.Files is { } files)
         {
             var all = result.Findings.Count;
@@ -37,29 +37,18 @@ public static class Scanner
         return result;
     }
 
-    private static async Task<ScanResult> FullAsync(ScanOptions options, ScanInput input, string configPath, ScanCache? cache,
+    private static async Task<ScanResult> FullAsync(ScanOptions options, ScanInput input, ScanCache? cache,
         IReadOnlyList<(string Option, string? Path)> outputs, IScanProgress progress, CancellationToken cancellationToken)
     {
-        var config = File.Exists(configPath) ? ScanConfig.Read(configPath) : new ScanConfig();
         var baseline = options.BaselineFile is { } b ? Baseline.Read(b) : new Baseline();
 
         // The file system's clock, not a duration: an input written after this instant may not be in the result.
         var startedUtc = TimeProvider.System.GetUtcNow().UtcDateTime;
         var started = options.Time.GetTimestamp();
-        using var code = await WorkspaceLoader.LoadAsync(input, options, progress, cancellationToken).ConfigureAwait(false);
+        using var load = await LoadAsync(input, options, "tplab scan", outputs, [("the --baseline read", options.BaselineFile)], progress, cancellationToken).ConfigureAwait(false);
         var loaded = options.Time.GetElapsedTime(started);
-        // What the load read (sibling projects' sources, imported props, the config) is never an output.
-        ScanInputs.CheckOutputs(outputs, code,
-            [("the config read", File.Exists(configPath) ? configPath : null), ("the --baseline read", options.BaselineFile)]);
-        foreach (var skipped in code.Skipped)
-        {
-            progress.Line($"tplab scan: skipped {skipped}");
-        }
-        if (code.SharedErrors.Count > 0)
-        {
-            progress.Line("tplab scan: MSBuild errors in several projects: " + SkippedProject.OneLine(code.SharedErrors));
-        }
-        var result = Analyse(code, options, config, baseline, progress, loaded, cancellationToken);
+        var code = load.Code;
+        var result = Analyse(code, options, load.Config, baseline, progress, loaded, cancellationToken);
         // After the analysis: the calls it could not resolve name their projects as read in part too.
         foreach (var inPart in result.ReadInPart)
         {
@@ -89,6 +78,40 @@ public static class Scanner
             progress.Line(string.Create(System.Globalization.CultureInfo.InvariantCulture,
                 $"tplab scan: memory after {stage}: {GC.GetTotalMemory(false) / 1048576} MB managed, {self.WorkingSet64 / 1048576} MB resident, {self.PeakWorkingSet64 / 1048576} MB peak"));
         }
+    }
+
+    /// <summary>
+    /// The load scan and fix share: the config file (<c>--config</c>, else <c>tplab-scan.json</c> at the root; read
+    /// first, so a bad one fails before MSBuild starts), the projects, the outputs held against every file the load read
+    /// (sources, imported props, the config, <paramref name="reads"/>), and the projects skipped said as
+    /// <paramref name="command"/>.
+    /// </summary>
+    internal static async Task<ScanLoad> LoadAsync(ScanInput input, ScanOptions options, string command, IReadOnlyList<(string Option, string? Path)> outputs,
+        IReadOnlyList<(string What, string? Path)> reads, IScanProgress progress, CancellationToken cancellationToken)
+    {
+        var configPath = options.ConfigFile ?? Path.Combine(input.Root, ScanConfig.DefaultFileName);
+        var read = File.Exists(configPath) ? configPath : null;
+        var config = read is not null ? ScanConfig.Read(read) : new ScanConfig();
+        var code = await WorkspaceLoader.LoadAsync(input, options, progress, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            // What the load read (sibling projects' sources, imported props, the config) is never an output.
+            ScanInputs.CheckOutputs(outputs, code, [("the config read", read), .. reads]);
+        }
+        catch
+        {
+            code.Dispose();
+            throw;
+        }
+        foreach (var skipped in code.Skipped)
+        {
+            progress.Line($"{command}: skipped {skipped}");
+        }
+        if (code.SharedErrors.Count > 0)
+        {
+            progress.Line($"{command}: MSBuild errors in several projects: " + SkippedProject.OneLine(code.SharedErrors));
+        }
+        return new ScanLoad(config, code);
     }
 
     /// <summary>The analysis of code already loaded (tests load a fixture once and analyse it under several options).</summary>

@@ -34,13 +34,15 @@ internal static class FixCommand
         var planWrites = new Option<bool>("--plan-writes") { Description = "Keep the plan's POST, PUT, PATCH and DELETE scenarios switched on (default: written switched off, so a plan never writes by surprise)" };
         var allowPartial = new Option<bool>("--allow-partial") { Description = "Exit 0 when some findings were fixed and others refused or partly fixed (default: exit 12), so a loop goes on with what was fixed" };
         var maxMethods = new Option<int>("--max-methods") { Description = "Most methods one finding's fix may change; a wider one is refused before its callers are visited (default 200)", DefaultValueFactory = _ => 200 };
+        var analyzers = new Option<bool>("--analyzers") { Description = "Run each project's analyzers in the compile check too and list the warnings a fix adds (an error they add refuses it); default: the compiler's diagnostics only" };
+        var config = new Option<string?>("--config") { Description = "Your own blocking APIs, as scan reads them (default: tplab-scan.json in the folder fixed; docs/scan.md)" };
         var noRestore = new Option<bool>("--no-restore") { Description = "Do not restore projects that have no restore output" };
         var maxDepth = new Option<int?>("--max-depth") { Description = $"Longest chain of calls scan follows from an entry point (default {Tplab.Scan.ScanOptions.DefaultMaxDepth}, at most {Tplab.Scan.ScanOptions.MaxMaxDepth})" };
         var command = new Command("fix", "Rewrite scan's findings async all the way up: the blocking call awaited, every caller, interface and implementation updated, each fix compiled before it is kept; a patch by default, --apply to edit in place")
         {
-            path, route, finding, severity, from, apply, force, output, format, rename, addCancellation, verify, plan, planWrites, allowPartial, maxMethods, noRestore, maxDepth,
+            path, route, finding, severity, from, apply, force, output, format, rename, addCancellation, verify, plan, planWrites, allowPartial, maxMethods, analyzers, config, noRestore, maxDepth,
         };
-        command.Writes(output).Writes(plan).Reads(from, "the --from report").ReadsProject(path);
+        command.Writes(output).Writes(plan).Reads(from, "the --from report").Reads(config, "the --config read").ReadsProject(path);
         command.SetAction((r, ct) => FixRun.RunAsync(new FixOptions
         {
             Path = r.GetValue(path) ?? ".",
@@ -58,6 +60,8 @@ internal static class FixCommand
             Plan = r.GetValue(plan),
             PlanWrites = r.GetValue(planWrites),
             Restore = !r.GetValue(noRestore),
+            ConfigFile = r.GetValue(config),
+            Analyzers = r.GetValue(analyzers),
             MaxDepth = r.GetValue(maxDepth) ?? Tplab.Scan.ScanOptions.DefaultMaxDepth,
             AllowPartial = r.GetValue(allowPartial),
             MaxMethods = r.GetValue(maxMethods),

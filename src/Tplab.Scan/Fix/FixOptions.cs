@@ -71,6 +71,12 @@ public sealed record FixOptions
     /// <summary>Restore projects that have no restore output before loading them (default true).</summary>
     public bool Restore { get; init; } = true;
 
+    /// <summary><c>--analyzers</c>: the compile check runs each project's analyzers too and lists the warnings a fix adds (default: the compiler's diagnostics only).</summary>
+    public bool Analyzers { get; init; }
+
+    /// <summary>Scan's config file (<c>--config</c>): the team's own blocking APIs, read as scan reads it; default: <c>tplab-scan.json</c> at the root when there is one.</summary>
+    public string? ConfigFile { get; init; }
+
     /// <summary>Longest chain scan follows from an entry point, in calls (<c>--max-depth</c>, as scan's; default 40; 2 to 200).</summary>
     public int MaxDepth { get; init; } = ScanOptions.DefaultMaxDepth;
 
@@ -122,6 +128,10 @@ public sealed record FixOptions
         if (FindingIds.FirstOrDefault(id => !FindingId.IsWellFormed(id)) is { } bad)
         {
             throw TplabException.Usage($"'{bad}' is not a finding id (scan's ids look like {FindingId.Prefix}0123456789)");
+        }
+        if (ConfigFile is not null && !File.Exists(ConfigFile))
+        {
+            throw TplabException.Usage($"no config file {ConfigFile}");
         }
         if (From is not null && !File.Exists(From))
         {

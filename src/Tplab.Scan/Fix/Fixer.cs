@@ -4,7 +4,6 @@ using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Text;
 using Tplab.Blocking;
 using Tplab.Common;
-using Tplab.Scan.Config;
 using Tplab.Scan.Rules;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Graph;
@@ -36,22 +35,16 @@ public static class Fixer
         var input = ScanInput.Resolve(options.Path);
         // The report is read before anything loads: another solution's report fails at once.
         var fromIds = options.From is { } from ? FixSelection.ReadReport(from, input.DisplayName, input.Root) : null;
-        var scanOptions = new ScanOptions { Path = options.Path, Restore = options.Restore, MaxDepth = options.MaxDepth };
-        using var code = await WorkspaceLoader.LoadAsync(input, scanOptions, progress, cancellationToken).ConfigureAwait(false);
-        foreach (var skipped in code.Skipped)
-        {
-            progress.Line($"tplab fix: skipped {skipped}");
-        }
+        var scanOptions = new ScanOptions { Path = options.Path, Restore = options.Restore, MaxDepth = options.MaxDepth, ConfigFile = options.ConfigFile };
+        // Loaded as scan loads (one path: the same config, so the same findings and ids as the report it may come from).
+        using var load = await Scanner.LoadAsync(input, scanOptions, "tplab fix", [("--output", options.Output), ("--plan", options.Plan)],
+            [("the --from report read", options.From)], progress, cancellationToken).ConfigureAwait(false);
+        var code = load.Code;
         if (code.Projects.Count == 0)
         {
             throw TplabException.Usage($"no project of {input.DisplayName} could be loaded");
         }
-        var configPath = Path.Combine(input.Root, ScanConfig.DefaultFileName);
-        // What the load read (sibling projects' sources, imported props, the config) is never an output.
-        ScanInputs.CheckOutputs([("--output", options.Output), ("--plan", options.Plan)], code,
-            [("the config read", File.Exists(configPath) ? configPath : null), ("the --from report read", options.From)]);
-        var config = File.Exists(configPath) ? ScanConfig.Read(configPath) : new ScanConfig();
-        var scan = Scanner.Analyse(code, scanOptions, config, new Baseline(), progress, TimeSpan.Zero, cancellationToken);
+        var scan = Scanner.Analyse(code, scanOptions, load.Config, new Baseline(), progress, TimeSpan.Zero, cancellationToken);
         if (scan.MaxDepthLine is { } depth)
         {
             progress.Line("tplab fix: " + depth);
@@ -68,7 +61,7 @@ public static class Fixer
         var (annotated, sites) = await AnnotateAsync(original, root, targets, outcomes, cancellationToken).ConfigureAwait(false);
         var rootKeys = scan.Findings.Select(f => SymbolNames.Key(f.Root.Node.Symbol)).ToHashSet(StringComparer.Ordinal);
         var naming = new FixNaming(options.Rename, await FixNaming.ConventionAsync(original, cancellationToken).ConfigureAwait(false), rootKeys, root);
-        var check = new BuildCheck(annotated, root);
+        var check = new BuildCheck(annotated, root, options.Analyzers);
         var current = annotated;
         var done = 0;
         foreach (var target in targets.Where(t => !outcomes.ContainsKey(t.Id)))
@@ -132,36 +125,28 @@ public static class Fixer
         }
         var model = (await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false))!;
         var changes = new ChangeSet();
-        // A contended lock itself: the lock becomes a SemaphoreSlim (every lock on its object), awaited.
-        SiteEdit? edit = null;
-        if (node is not LockStatementSyntax)
+        var rewrite = SiteRewrites.For(target.First.Call);
+        var (edit, refusal) = SiteRewrites.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree));
+        if (refusal is not null)
         {
-            (edit, var refusal) = SiteRewriter.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree));
-            if (edit is null)
-            {
-                return (Refused(refusal!), current);
-            }
+            return (Refused(refusal), current);
         }
         var propagation = new AsyncPropagation(current, changes, naming, options.MaxMethods, cancellationToken, options.AddCancellation);
-        string? why;
         try
         {
-            why = node is LockStatementSyntax l ? await propagation.LockToSemaphoreAsync(l).ConfigureAwait(false) : await propagation.RequireAwaitAsync(node).ConfigureAwait(false);
+            if (await rewrite.PropagateAsync(propagation, node, target.First.Call).ConfigureAwait(false) is { } why)
+            {
+                return (Refused(why), current);
+            }
         }
         catch (FixTooWideException e)
         {
             return (Refused(e.Message), current);
         }
-        if (why is not null)
-        {
-            return (Refused(node is LockStatementSyntax
-                ? $"the lock cannot become a SemaphoreSlim(1, 1): {why}; otherwise keep the blocking work out of the lock"
-                : $"{target.First.Call.Name} cannot be awaited where it is: {why}"), current);
-        }
         // --add-cancellation: the token in scope, or the one the method around the site gained; the call takes it where an overload does.
         var cancellationNote = default(string);
         if (edit is not null && propagation.Token(model, node) is { } token
-            && SiteRewriter.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree), token).Edit is { } withToken && withToken.Description != edit.Description)
+            && SiteRewrites.Rewrite(model, node, target.First.Call, changes.ConfigureAwait(node.SyntaxTree), token).Edit is { } withToken && withToken.Description != edit.Description)
         {
             edit = withToken;
             cancellationNote = CancellationNote.Say(node, token, edit.Description[(edit.Description.IndexOf('→', StringComparison.Ordinal) + 1)..].Split(" (with", 2)[0].Trim());
@@ -266,9 +251,9 @@ public static class Fixer
             var marks = new Dictionary<SyntaxNode, SyntaxAnnotation>();
             foreach (var t in byFile)
             {
-                if (BlockingCallCatalogue.RewriteFor(t.First.Call) is { Kind: AsyncRewriteKind.None } none)
+                if (SiteRewrites.For(t.First.Call).RefusalUpfront(BlockingCallCatalogue.RewriteFor(t.First.Call)) is { } upfront)
                 {
-                    outcomes[t.Id] = Outcome(t, FixStatus.Refused, none.Advice, [], [], [], []);
+                    outcomes[t.Id] = Outcome(t, FixStatus.Refused, upfront, [], [], [], []);
                     continue;
                 }
                 var node = Locate(model, syntax, text, t.Site, t.First.Call);
@@ -293,39 +278,13 @@ public static class Fixer
         return (solution, sites);
     }
 
-    // The invocation or property read at the site's line and column whose method is the finding's call.
+    // The node of the finding's call at the site's line and column, as its rewrite finds it.
     private static SyntaxNode? Locate(SemanticModel model, SyntaxNode root, SourceText text, ChainHop site, BlockingCall call)
     {
         if (site.Line < 1 || site.Line > text.Lines.Count)
         {
             return null;
         }
-        var position = text.Lines[site.Line - 1].Start + site.Column - 1;
-        if (call.Kind == BlockingKind.Lock && root.FindToken(position) is { RawKind: (int)Microsoft.CodeAnalysis.CSharp.SyntaxKind.LockKeyword, Parent: LockStatementSyntax lockStatement })
-        {
-            return lockStatement;
-        }
-        // Scan points at the blocking member (Sleep, Result, GetResult), the expression's start for older reports: the
-        // nearest enclosing invocation or member read that binds to the call, within the statement.
-        for (var n = root.FindToken(position).Parent; n is not null && n is not (StatementSyntax or MemberDeclarationSyntax or AnonymousFunctionExpressionSyntax); n = n.Parent)
-        {
-            if (n is not (InvocationExpressionSyntax or MemberAccessExpressionSyntax or IdentifierNameSyntax)
-                || (n is IdentifierNameSyntax && n.Parent is MemberAccessExpressionSyntax access && access.Name == n))
-            {
-                continue;
-            }
-            var symbol = model.GetSymbolInfo(n).Symbol;
-            var method = symbol as IMethodSymbol ?? (symbol as IPropertySymbol)?.GetMethod;
-            if (method is null || (n is not InvocationExpressionSyntax && symbol is IMethodSymbol))
-            {
-                continue;
-            }
-            var frame = SymbolNames.Frame(method);
-            if (frame.TypeName == call.Frame.TypeName && frame.MethodName == call.Frame.MethodName)
-            {
-                return n;
-            }
-        }
-        return null;
+        return SiteRewrites.For(call).Locate(model, root, text.Lines[site.Line - 1].Start + site.Column - 1, call);
     }
 }

@@ -82,6 +82,22 @@ public sealed class FolderOrderTests
         Assert.True(missing.Count == 0, $"ARCHITECTURE.md's table for src/{project} misses: {string.Join(", ", missing)}");
     }
 
+    /// <summary>
+    /// Scan's folders with stages of their own are read like Core's: fix's stages in the order its row names them (so the
+    /// order test above holds each stage to the ones before it), and every stage named is a folder with code.
+    /// </summary>
+    [Fact]
+    public void ScanFix_StagesAreStatedInTheirOrder()
+    {
+        var map = Map("Tplab.Scan", "Tplab.Scan");
+        var fix = Path.Combine(RepoPaths.Root, "src", "Tplab.Scan", "Fix");
+
+        Assert.Equal(["Selecting", "Editing", "Checks", "Propagation", "Rewrites", "Applying", "Output"], map.SubfoldersOf("Fix"));
+        Assert.All(map.SubfoldersOf("Fix"), sub => Assert.True(HasCode(Path.Combine(fix, sub)), $"Fix/{sub}/ is named in ARCHITECTURE.md but has no code"));
+        Assert.False(map.Allows(("Fix", "Checks"), ("Fix", "Rewrites")));
+        Assert.True(map.Allows(("Fix", "Rewrites"), ("Fix", "Propagation")));
+    }
+
     [Fact]
     public void FolderMap_ReadsRowsAndSubfoldersInOrder()
     {

@@ -25,7 +25,10 @@ public static class BehaviourChecks
     /// <summary>A token given to a call that had none (<c>--add-cancellation</c> only): what a cancelled request now skips.</summary>
     public static readonly BehaviourCheck Cancellation = new("TPFIX004", "cancellation", "a token passed to a call that could not be cancelled before: a cancelled request now stops there");
 
-    public static IReadOnlyList<BehaviourCheck> All { get; } = [ThreadAffine, ExceptionShape, ThreadIdentity, Cancellation];
+    /// <summary>An awaited <c>Task.Run(() =&gt; XAsync())</c> unwrapped where the lambda or XAsync reads its thread: it would run on the caller's.</summary>
+    public static readonly BehaviourCheck ThreadHop = new("TPFIX005", "thread-hop", "[ThreadStatic], ThreadLocal<T>, Thread.CurrentThread, the managed thread id read in a Task.Run lambda or the method it calls, whose Task.Run an await would remove");
+
+    public static IReadOnlyList<BehaviourCheck> All { get; } = [ThreadAffine, ExceptionShape, ThreadIdentity, Cancellation, ThreadHop];
 
     /// <summary>The id of the first check named in <paramref name="text"/> (a refusal's reason, a boundary), else null.</summary>
     public static string? IdIn(string? text) =>

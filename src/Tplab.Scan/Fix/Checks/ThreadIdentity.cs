@@ -38,14 +38,7 @@ internal static class ThreadIdentity
             ?? point.Span.End;
         foreach (var name in container.DescendantNodes().OfType<SimpleNameSyntax>().Where(n => n.SpanStart >= from && !point.Span.Contains(n.Span)))
         {
-            var symbol = model.GetSymbolInfo(name, cancellationToken).Symbol;
-            var what = symbol switch
-            {
-                IFieldSymbol f when f.GetAttributes().Any(a => a.AttributeClass?.ToDisplayString() == "System.ThreadStaticAttribute") => $"the [ThreadStatic] field {f.Name}",
-                IPropertySymbol { Name: "Value" } p when p.ContainingType.OriginalDefinition.ToDisplayString() == "System.Threading.ThreadLocal<T>" => "a ThreadLocal<T>'s Value",
-                IPropertySymbol p when ThreadBound.Contains($"{p.ContainingType.ToDisplayString()}.{p.Name}") => $"{p.ContainingType.Name}.{p.Name}",
-                _ => null,
-            };
+            var what = ThreadBoundRead(model, name, cancellationToken);
             if (what is not null)
             {
                 return BehaviourChecks.ThreadIdentity.Say(
@@ -54,6 +47,16 @@ internal static class ThreadIdentity
         }
         return null;
     }
+
+    /// <summary>What of its thread <paramref name="name"/> reads ([ThreadStatic], ThreadLocal, the current thread, its id); null when nothing.</summary>
+    public static string? ThreadBoundRead(SemanticModel model, SimpleNameSyntax name, CancellationToken cancellationToken) =>
+        model.GetSymbolInfo(name, cancellationToken).Symbol switch
+        {
+            IFieldSymbol f when f.GetAttributes().Any(a => a.AttributeClass?.ToDisplayString() == "System.ThreadStaticAttribute") => $"the [ThreadStatic] field {f.Name}",
+            IPropertySymbol { Name: "Value" } p when p.ContainingType.OriginalDefinition.ToDisplayString() == "System.Threading.ThreadLocal<T>" => "a ThreadLocal<T>'s Value",
+            IPropertySymbol p when ThreadBound.Contains($"{p.ContainingType.ToDisplayString()}.{p.Name}") => $"{p.ContainingType.Name}.{p.Name}",
+            _ => null,
+        };
 
     /// <summary>Why <paramref name="container"/>, about to become async, cannot: it sets culture, principal or an AsyncLocal its caller would no longer see; else null.</summary>
     public static string? SetsContext(SemanticModel model, SyntaxNode container, CancellationToken cancellationToken)

@@ -1,4 +1,6 @@
+using System.Collections.Immutable;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Diagnostics;
 
 namespace Tplab.Scan.Fix.Editing;
 
@@ -6,9 +8,11 @@ namespace Tplab.Scan.Fix.Editing;
 /// The build decides: the compiler's diagnostics of every project a fix touches, and of every project that depends on
 /// one, under each project's own settings (warnings as errors included), compared with the same projects before any
 /// fix. An error the fix adds refuses it; the warnings it adds that matter to async code (CS4014 unobserved task,
-/// CS1998 async without await) are listed.
+/// CS1998 async without await) are listed. With <paramref name="analyzers"/> (<c>--analyzers</c>) the project's own
+/// analyzers run too, before and after, and every warning they add is listed (an error they add refuses the fix, as
+/// <c>dotnet build</c> would fail on it).
 /// </summary>
-internal sealed class BuildCheck(Solution original, string root)
+internal sealed class BuildCheck(Solution original, string root, bool analyzers = false)
 {
     private static readonly HashSet<string> AsyncWarnings = new(StringComparer.Ordinal) { "CS4014", "CS1998" };
     private readonly Dictionary<ProjectId, List<Diagnostic>> _before = [];
@@ -35,7 +39,7 @@ internal sealed class BuildCheck(Solution original, string root)
                 continue;
             }
             var before = Keys(await BeforeAsync(id, cancellationToken).ConfigureAwait(false));
-            foreach (var d in compilation.GetDiagnostics(cancellationToken).Where(d => d.Severity >= DiagnosticSeverity.Warning))
+            foreach (var d in await DiagnosticsAsync(project, compilation, cancellationToken).ConfigureAwait(false))
             {
                 var key = Key(d);
                 if (before.TryGetValue(key, out var n) && n > 0)
@@ -47,7 +51,7 @@ internal sealed class BuildCheck(Solution original, string root)
                 {
                     return (Format(d), warnings);
                 }
-                if (AsyncWarnings.Contains(d.Id))
+                if (AsyncWarnings.Contains(d.Id) || (analyzers && !d.Id.StartsWith("CS", StringComparison.Ordinal)))
                 {
                     warnings.Add(Format(d));
                 }
@@ -60,11 +64,25 @@ internal sealed class BuildCheck(Solution original, string root)
     {
         if (!_before.TryGetValue(id, out var list))
         {
-            var compilation = original.GetProject(id) is { } p ? await p.GetCompilationAsync(cancellationToken).ConfigureAwait(false) : null;
-            list = compilation is null ? [] : [.. compilation.GetDiagnostics(cancellationToken).Where(d => d.Severity >= DiagnosticSeverity.Warning)];
+            var project = original.GetProject(id);
+            var compilation = project is null ? null : await project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
+            list = compilation is null ? [] : [.. await DiagnosticsAsync(project!, compilation, cancellationToken).ConfigureAwait(false)];
             _before[id] = list;
         }
         return list;
+    }
+
+    // The compiler's warnings and errors, and with --analyzers the project's analyzers' under its own options (.editorconfig, severities).
+    private async Task<IReadOnlyList<Diagnostic>> DiagnosticsAsync(Project project, Compilation compilation, CancellationToken cancellationToken)
+    {
+        var found = compilation.GetDiagnostics(cancellationToken).Where(d => d.Severity >= DiagnosticSeverity.Warning).ToList();
+        var all = analyzers ? project.AnalyzerReferences.SelectMany(r => r.GetAnalyzers(project.Language)).ToImmutableArray() : [];
+        if (!all.IsEmpty)
+        {
+            var withAnalyzers = compilation.WithAnalyzers(all, project.AnalyzerOptions);
+            found.AddRange((await withAnalyzers.GetAnalyzerDiagnosticsAsync(cancellationToken).ConfigureAwait(false)).Where(d => d.Severity >= DiagnosticSeverity.Warning));
+        }
+        return found;
     }
 
     // A diagnostic as it survives line shifts: its id, message and file.

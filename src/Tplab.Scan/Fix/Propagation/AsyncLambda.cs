@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Tplab.Scan.Fix.Checks;
 using Tplab.Scan.Fix.Editing;
 
 namespace Tplab.Scan.Fix.Propagation;
@@ -24,12 +25,18 @@ internal sealed class AsyncLambda(FixContext context, List<string> reshaped, Del
         var delegateType = model.GetTypeInfo(lambda, context.CancellationToken).ConvertedType as INamedTypeSymbol;
         var symbol = model.GetSymbolInfo(lambda, context.CancellationToken).Symbol as IMethodSymbol;
         var returnsTask = symbol is not null && FixTypes.IsTask(symbol.ReturnType);
-        // await Task.Run(() => Blocking()) → await BlockingAsync(): the hop saves nothing once the call is awaited.
+        // await Task.Run(() => Blocking()) → await BlockingAsync(): the hop saves nothing once the call is awaited, unless
+        // the lambda or the method it calls reads its thread (TPFIX005): then the lambda becomes async and Task.Run stays.
         if (TaskRunUnwrap(model, lambda) is { } run)
         {
-            context.Changes.Replace(run, n => ((InvocationExpressionSyntax)n).ArgumentList.Arguments[0].Expression is AnonymousFunctionExpressionSyntax { ExpressionBody: AwaitExpressionSyntax a }
-                ? a.Expression.WithTriviaFrom(n) : n);
-            return null;
+            var called = OneCall(lambda) is { } one ? model.GetSymbolInfo(one, context.CancellationToken).Symbol as IMethodSymbol : null;
+            if (ThreadHop.Refusal(model, lambda, called, context.CancellationToken) is not { } hop)
+            {
+                var configured = run.Parent is MemberAccessExpressionSyntax;
+                context.Changes.Replace(run, n => Unwrapped((InvocationExpressionSyntax)n, configured));
+                return null;
+            }
+            reshaped.Add($"Task.Run kept at {context.Where(run)}: {hop}");
         }
         if (!returnsTask && ContinueWithCall(model, lambda) is { } continuation)
         {
@@ -87,11 +94,39 @@ internal sealed class AsyncLambda(FixContext context, List<string> reshaped, Del
     public static string TimerNote(string where) =>
         $"the timer callback at {where} becomes async (async void, as a timer callback may be: the timer never waited for it, an exception in it still ends the process, and ticks still overlap when the work outlasts the period)";
 
-    /// <summary>The <c>Task.Run</c> call when <paramref name="lambda"/> is its only argument, parameterless with an expression body, and the call is awaited.</summary>
+    /// <summary>The <c>Task.Run</c> call when <paramref name="lambda"/> is its only argument, parameterless and one call (<see cref="OneCall"/>), and the call is awaited at once (through <c>.ConfigureAwait(…)</c> too).</summary>
     public static InvocationExpressionSyntax? TaskRunUnwrap(SemanticModel model, AnonymousFunctionExpressionSyntax lambda) =>
-        lambda.ExpressionBody is not null && lambda.Parent is ArgumentSyntax { Parent: ArgumentListSyntax { Arguments.Count: 1, Parent: InvocationExpressionSyntax run } }
-            && run.Parent is AwaitExpressionSyntax && IsTaskRunArgument(model, lambda) && lambda is ParenthesizedLambdaExpressionSyntax { ParameterList.Parameters.Count: 0 }
+        OneCall(lambda) is not null && lambda.Parent is ArgumentSyntax { Parent: ArgumentListSyntax { Arguments.Count: 1, Parent: InvocationExpressionSyntax run } }
+            && (run.Parent is AwaitExpressionSyntax
+                || run.Parent is MemberAccessExpressionSyntax { Name.Identifier.ValueText: "ConfigureAwait", Parent: InvocationExpressionSyntax { Parent: AwaitExpressionSyntax } })
+            && IsTaskRunArgument(model, lambda) && lambda is ParenthesizedLambdaExpressionSyntax { ParameterList.Parameters.Count: 0 }
             ? run : null;
+
+    /// <summary>The one expression a lambda runs: its expression body, or its block's single return or expression statement.</summary>
+    private static ExpressionSyntax? OneCall(AnonymousFunctionExpressionSyntax lambda) => lambda switch
+    {
+        { ExpressionBody: { } body } => body,
+        { Block.Statements: [ReturnStatementSyntax { Expression: { } returned }] } => returned,
+        { Block.Statements: [ExpressionStatementSyntax { Expression: var statement }] } => statement,
+        _ => null,
+    };
+
+    // Task.Run(() => await XAsync()) → XAsync() (its own ConfigureAwait dropped where the Task.Run had one); a lambda
+    // that is more than that await once its calls are awaited is made async instead, and Task.Run stays.
+    private static ExpressionSyntax Unwrapped(InvocationExpressionSyntax run, bool configured)
+    {
+        var lambda = (AnonymousFunctionExpressionSyntax)run.ArgumentList.Arguments[0].Expression;
+        if (OneCall(lambda) is AwaitExpressionSyntax { Expression: var awaited })
+        {
+            if (configured && awaited is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "ConfigureAwait" } inner })
+            {
+                awaited = inner.Expression;
+            }
+            return awaited.WithTriviaFrom(run);
+        }
+        var lead = lambda.GetLeadingTrivia();
+        return run.ReplaceNode(lambda, lambda.WithoutLeadingTrivia().WithAsyncKeyword(SyntaxFactory.Token(SyntaxKind.AsyncKeyword).WithTrailingTrivia(SyntaxFactory.Space)).WithLeadingTrivia(lead));
+    }
 
     /// <summary>The <c>ContinueWith</c> call of <c>Task</c>/<c>Task&lt;T&gt;</c> whose continuation <paramref name="lambda"/> is (its first argument).</summary>
     public static InvocationExpressionSyntax? ContinueWithCall(SemanticModel model, AnonymousFunctionExpressionSyntax lambda) =>

@@ -21,6 +21,11 @@ public sealed class FixBadInputTests
         { "fix {tmp} --from {tmp}/missing.json", ExitCodes.Usage, "no scan report {tmp}/missing.json" },
         { "fix {tmp}/scan/app.csproj --from {tmp}/not-json.json", ExitCodes.Usage, "is not a tplab scan report" },
         { "fix {tmp}/scan/app.csproj --from {tmp}/other.json", ExitCodes.Usage, "is not a tplab scan report" },
+        // scan's config, read as scan reads it
+        { "fix {tmp}/scan/app.csproj --config {tmp}/missing.json", ExitCodes.Usage, "{tmp}/missing.json" },
+        { "fix {tmp}/scan/app.csproj --config {tmp}/not-json.json", ExitCodes.Usage, "not a tplab scan config" },
+        { "fix {tmp}/scan/app.csproj --config /dev/zero", ExitCodes.Usage, "is not a regular file" },
+        { "fix {tmp} --config", ExitCodes.Usage, "--config" },
         // what it writes and how
         { "fix {tmp} --format xml", ExitCodes.Usage, "'xml'" },
         { "fix {tmp} --apply --format patch", ExitCodes.Usage, "--apply edits the files" },
@@ -34,6 +39,7 @@ public sealed class FixBadInputTests
         { "fix {tmp} --add-cancellation=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} --no-restore=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} --allow-partial=maybe", ExitCodes.Usage, "'maybe'" },
+        { "fix {tmp} --analyzers=maybe", ExitCodes.Usage, "'maybe'" },
         { "fix {tmp} --max-methods 0", ExitCodes.Usage, "--max-methods must be at least 1" },
         { "fix {tmp} --max-methods many", ExitCodes.Usage, "'many'" },
         { "fix {tmp} --max-methods", ExitCodes.Usage, "--max-methods" },

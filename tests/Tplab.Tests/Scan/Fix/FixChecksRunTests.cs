@@ -47,7 +47,7 @@ public sealed class FixChecksRunTests
         var (propagation, site, model, solution) = await FixChecksTests.PlanAsync(Quotes, FixChecksTests.ResultRead, changes: changes);
         Assert.Null(await propagation.RequireAwaitAsync(site));
         var observer = ExceptionShape.FirstObserver(propagation.Points, propagation.Where);
-        var edit = keepShape ? ExceptionShape.KeepAggregate(site, configureAwait: false, observer!)! : SiteRewriter.Rewrite(model, site, ResultCall, configureAwait: false).Edit!;
+        var edit = keepShape ? ExceptionShape.KeepAggregate(site, configureAwait: false, observer!)! : SiteRewrites.Rewrite(model, site, ResultCall, configureAwait: false).Edit!;
         changes.Replace(site, edit.Replace);
         var fixedSolution = await changes.ApplyAsync(solution, CancellationToken.None);
         var type = Load(await fixedSolution.Projects.Single().GetCompilationAsync(), "Quotes");

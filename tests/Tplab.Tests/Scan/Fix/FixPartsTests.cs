@@ -15,7 +15,7 @@ namespace Tplab.Tests.Scan.Fix;
 /// </summary>
 public sealed class FixPartsTests
 {
-    private static readonly Lazy<MetadataReference[]> References = new(() =>
+    internal static readonly Lazy<MetadataReference[]> References = new(() =>
         [.. ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator)
             .Where(p => Path.GetFileName(p).StartsWith("System.", StringComparison.Ordinal) || Path.GetFileName(p) is "mscorlib.dll" or "netstandard.dll")
             .Select(p => MetadataReference.CreateFromFile(p))]);

@@ -1,0 +1,17 @@
+using Tplab.Scan.Config;
+using Tplab.Scan.Loading;
+
+namespace Tplab.Scan;
+
+/// <summary>
+/// What scan and fix load the one same way (<see cref="Scanner.LoadAsync"/>): the config (<c>--config</c>, else
+/// <c>tplab-scan.json</c> at the root) and the solution's code, its outputs already held against what was read.
+/// </summary>
+internal sealed class ScanLoad(ScanConfig config, LoadedCode code) : IDisposable
+{
+    public ScanConfig Config { get; } = config;
+
+    public LoadedCode Code { get; } = code;
+
+    public void Dispose() => Code.Dispose();
+}
