@@ -53,16 +53,16 @@ public sealed class ChangedSinceTests : IDisposable
         Write("a.cs", "class A { int x; }\n");
         Git(Repo, "mv", "old.cs", "renamed.cs");
         Git(Repo, "commit", "-qam", "feature");
-        Write("c.cs", "class C { }\n");
-        Git(Repo, "add", "c.cs");
-        Write("b.cs", "class B { int y; }\n");
-        Write("d.cs", "class D { }\n");
-        Write("obj/ignored.cs", "class Ignored { }\n");
         Git(Repo, "checkout", "-q", "main");
         Write("e.cs", "class E { }\n");
         Git(Repo, "add", "e.cs");
         Git(Repo, "commit", "-qm", "main moves on");
         Git(Repo, "checkout", "-q", "feature");
+        Write("c.cs", "class C { }\n");
+        Git(Repo, "add", "c.cs");
+        Write("b.cs", "class B { int y; }\n");
+        Write("d.cs", "class D { }\n");
+        Write("obj/ignored.cs", "class Ignored { }\n");
     }
 
     [Fact]
