@@ -8,6 +8,7 @@ using Tplab.Load.Requests;
 using Tplab.Scan.Config;
 using Tplab.Scan.Fix;
 using Tplab.Scan.Findings;
+using Tplab.Scan.Incremental;
 using Tplab.Watch.Output;
 using Tplab.Scan.Fix.Selecting;
 
@@ -39,6 +40,7 @@ public static class Readers
         // tplab fix --from: a scan report (JSON or SARIF) of the solution being fixed, read before anything loads.
         ["from-json"] = (".json", path => FixSelection.ReadReport(path, "Shop.slnx", Path.GetDirectoryName(path)!)),
         ["from-sarif"] = (".sarif", path => FixSelection.ReadReport(path, "Shop.slnx", Path.GetDirectoryName(path)!)),
+        ["scan-cache"] = (".json", path => ScanCacheReader.Check(path)),
     };
 
     /// <summary>The exit codes a reader may refuse an input with (docs/exit-codes.md: a bad input file is 2).</summary>

@@ -28,19 +28,26 @@ internal static class CacheInputs
             paths.Add(Path.GetFullPath(path));
         }
         var folders = new SortedSet<string>(StringComparer.Ordinal) { Path.GetFullPath(code.Input.Root) };
+        // The restore output (which packages, which versions) sits in the project's obj/, or where a Directory.Build.props
+        // moved it: above the generated sources the design-time build wrote (artifacts/obj/Web/Debug/net10.0/...).
+        var restoreFolders = new SortedSet<string>(StringComparer.Ordinal);
         foreach (var project in code.Projects.Select(p => p.Project.FilePath).OfType<string>())
         {
             var folder = Path.GetDirectoryName(Path.GetFullPath(project))!;
             folders.Add(folder);
-            var obj = Path.Combine(folder, "obj");
-            if (Directory.Exists(obj))
+            restoreFolders.Add(Path.Combine(folder, "obj"));
+        }
+        foreach (var generated in paths.Where(p => p.Contains(Path.DirectorySeparatorChar + "obj" + Path.DirectorySeparatorChar, StringComparison.Ordinal)).ToList())
+        {
+            for (var (up, level) = (Path.GetDirectoryName(generated), 0); up is not null && level < 4; (up, level) = (Path.GetDirectoryName(up), level + 1))
             {
-                foreach (var restore in Directory.EnumerateFiles(obj).Where(f => f.EndsWith("project.assets.json", StringComparison.Ordinal)
-                    || f.EndsWith(".nuget.g.props", StringComparison.Ordinal) || f.EndsWith(".nuget.g.targets", StringComparison.Ordinal)))
-                {
-                    paths.Add(restore);
-                }
+                restoreFolders.Add(up);
             }
+        }
+        foreach (var restore in restoreFolders.Where(Directory.Exists).SelectMany(Directory.EnumerateFiles).Where(f => f.EndsWith("project.assets.json", StringComparison.Ordinal)
+            || f.EndsWith(".nuget.g.props", StringComparison.Ordinal) || f.EndsWith(".nuget.g.targets", StringComparison.Ordinal)))
+        {
+            paths.Add(restore);
         }
         foreach (var other in others)
         {
@@ -79,10 +86,10 @@ internal static class CacheInputs
     private static string Name(string path, string root)
     {
         var relative = Path.GetRelativePath(root, path);
-        return relative.StartsWith("..", StringComparison.Ordinal) ? path : relative.Replace('\\', '/');
+        return relative == "." ? "the scanned folder" : relative.StartsWith("..", StringComparison.Ordinal) ? path : relative.Replace('\\', '/');
     }
 
-    private static CachedInput Of(string path)
+    internal static CachedInput Of(string path)
     {
         try
         {
@@ -102,7 +109,7 @@ internal static class CacheInputs
         }
     }
 
-    private static CachedListing ListingOf(string folder)
+    internal static CachedListing ListingOf(string folder)
     {
         var names = Directory.Exists(folder) ? Listed(folder).Select(f => Path.GetRelativePath(folder, f).Replace('\\', '/')).Order(StringComparer.Ordinal).ToList() : [];
         var hash = SHA256.HashData(Encoding.UTF8.GetBytes(string.Join('\n', names)));

@@ -20,12 +20,12 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
 
     // Another build of tplab (a new version, or the same version rebuilt with other code) may judge the same code
     // differently: the modules' ids change with their content.
-    private static string Tool => string.Join(' ', new[] { typeof(ScanCache), typeof(ExitCodes), typeof(Microsoft.CodeAnalysis.Compilation) }
+    internal static string Tool => string.Join(' ', new[] { typeof(ScanCache), typeof(ExitCodes), typeof(Microsoft.CodeAnalysis.Compilation) }
         .Select(t => $"{t.Assembly.GetName().Name}/{t.Assembly.GetName().Version}/{t.Assembly.ManifestModule.ModuleVersionId:N}"));
 
     // Everything on the command line that changes the result (the format, --top, --fail-on and the like only change
     // what is printed or the exit code, computed again from the result).
-    private string Options => string.Join('\n',
+    internal string Options => string.Join('\n',
         "root=" + input.Root, "solution=" + input.Solution, "projects=" + string.Join('|', input.Projects),
         "include-tests=" + options.IncludeTests, "restore=" + options.Restore, "max-depth=" + options.MaxDepth.ToString(CultureInfo.InvariantCulture),
         "config=" + Path.GetFullPath(configPath), "baseline=" + (options.BaselineFile is { } b ? Path.GetFullPath(b) : ""));
@@ -41,34 +41,48 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             return null;
         }
         var started = options.Time.GetTimestamp();
-        ScanCacheFile cache;
-        try
-        {
-            var text = InputFile.ReadText(File, "the scan cache", InputLimit.ScanCache);
-            cache = TplabJson.Read(text, ScanCacheJsonContext.Compact.ScanCacheFile, "the scan cache", "the scan cache is not JSON");
-        }
-        catch (TplabException e)
-        {
-            progress.Line($"tplab scan: full scan: the cache does not read: {e.Message}");
-            return null;
-        }
-        var reason = cache.SchemaVersion != ScanCacheFile.Version ? "the cache is in another format version"
+        var (cache, problem) = Read(File);
+        var reason = problem
+            ?? (cache!.SchemaVersion != ScanCacheFile.Version ? "the cache is in another format version"
             : cache.Tool != Tool ? "the cache was written by another build of tplab"
             : cache.Options != Options ? "the cache was written for another path or other options (--include-tests, --no-restore, --max-depth, --config, --baseline)"
-            : cache.Result.Invalid() is { } invalid ? $"the cache is damaged ({invalid})"
+            // Only the scanned folder and the projects' folders are listed: a cache that names another (the disk's root) is not one tplab wrote.
+            : cache.Listings.Any(l => l.Folder != input.Root && !cache.Inputs.Any(i => i.Path.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase) && Path.GetDirectoryName(i.Path) == l.Folder))
+                ? "the cache is damaged (a folder listed that is not a project's)"
             : CacheInputs.FirstChange(cache.Inputs, cache.Listings, input.Root) is { } change ? change + " since the cached scan"
-            : null;
+            : null);
         if (reason is not null)
         {
             progress.Line($"tplab scan: full scan: {reason} ({File})");
             return null;
         }
         OutputPaths.Check([.. outputs.Where(o => o.Path is not null and not "-").Select(o => (o.Option, o.Path!))],
-            [.. cache.Inputs.Where(i => i.Size >= 0).Select(i => ("a file the scan reads", i.Path))], []);
-        var result = cache.Result.ToResult(options.Time.GetElapsedTime(started));
+            [.. cache!.Inputs.Where(i => i.Size >= 0).Select(i => ("a file the scan reads", i.Path))], []);
+        var result = cache!.Result.ToResult(options.Time.GetElapsedTime(started));
         progress.Line(string.Create(CultureInfo.InvariantCulture,
             $"tplab scan: reused the cached scan ({File}): none of its {cache.Inputs.Count} input file(s) changed; checked in {result.LoadTime.TotalSeconds:0.00} s"));
         return result;
+    }
+
+    /// <summary>The cache file read whole and checked (<see cref="CachedResult.Invalid"/>), or why it cannot be used.</summary>
+    internal static (ScanCacheFile? Cache, string? Problem) Read(string file)
+    {
+        ScanCacheFile cache;
+        try
+        {
+            var text = InputFile.ReadText(file, "the scan cache", InputLimit.ScanCache);
+            cache = TplabJson.Read(text, ScanCacheJsonContext.Compact.ScanCacheFile, "the scan cache", "the scan cache is not JSON");
+        }
+        catch (TplabException e)
+        {
+            return (null, $"the cache does not read: {e.Message}");
+        }
+        return cache.Inputs.Any(i => i is null || i.Path is null || !Path.IsPathFullyQualified(i.Path) || i.Sha256 is null)
+                || cache.Listings.Any(l => l is null || l.Folder is null || !Path.IsPathFullyQualified(l.Folder) || l.Sha256 is null)
+                || cache.Tool is null || cache.Options is null || cache.Result is null
+            ? (null, "the cache is damaged (an input without its path or hash)")
+            : cache.Result.Invalid() is { } invalid ? (null, $"the cache is damaged ({invalid})")
+            : (cache, null);
     }
 
     /// <summary>Writes the cache for a full scan of <paramref name="code"/> that started at <paramref name="startedUtc"/>; a cache that cannot be written is a line, not an error.</summary>

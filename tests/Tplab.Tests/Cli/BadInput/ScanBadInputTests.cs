@@ -54,6 +54,17 @@ public sealed class ScanBadInputTests
         { "scan {tmp} --write-baseline {tmp}/no/such/folder/b.json", ExitCodes.OutputFailed, "{tmp}/no/such/folder/b.json" },
         { "scan {tmp}/scan/app.csproj --config {tmp}/not-json.json", ExitCodes.Usage, "not a tplab scan config" },
         { "scan {tmp}/scan/app.csproj --config {tmp}/missing.json", ExitCodes.Usage, "{tmp}/missing.json" },
+        // the cache and the pull request's ref: checked before anything loads (git is asked before MSBuild)
+        { "scan {tmp} --cache ''", ExitCodes.Usage, "--cache '': give a folder" },
+        { "scan {tmp} --cache {tmp}/plan.yaml", ExitCodes.Usage, "give a folder (it is created when missing), not a file" },
+        { "scan {tmp} --cache {tmp}/c --no-cache", ExitCodes.Usage, "--cache DIR and --no-cache contradict each other" },
+        { "scan {tmp} --cache", ExitCodes.Usage, "--cache" },
+        { "scan {tmp} --no-cache=maybe", ExitCodes.Usage, "'maybe'" },
+        { "scan {tmp}/scan --changed-since main", ExitCodes.Usage, "is not in a git repository" },
+        { "scan {tmp} --changed-since ''", ExitCodes.Usage, "--changed-since '': give a git commit, branch or tag" },
+        { "scan {tmp} --changed-since=-p", ExitCodes.Usage, "--changed-since '-p': give a git commit, branch or tag" },
+        { "scan {tmp}/scan --changed-since main --write-baseline {tmp}/b.json", ExitCodes.Usage, "does not go with --changed-since" },
+        { "scan {tmp} --changed-since", ExitCodes.Usage, "--changed-since" },
         // the plan: opened for writing before any project loads; --plan-writes only says something with --plan
         { "scan {tmp} --plan {tmp}/no/such/folder/plan.yaml", ExitCodes.OutputFailed, "{tmp}/no/such/folder/plan.yaml" },
         { "scan {tmp} --plan", ExitCodes.Usage, "--plan" },

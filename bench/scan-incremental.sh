@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The incremental scan's figures (BENCHMARKS.md, "Incremental scan") and the pull-request recipe run locally (issue 35
+# §5, §6): bench/scan-incremental.sh [APP_FOLDER...] (default: tests/corpus/ShopApp and tests/scan-fixtures/Shop).
+# Each app is copied into a throwaway git repository (with this repository's build props where it has none), then
+# timed, wall clock:
+#   full       tplab scan --no-cache                     (MSBuild loads, everything analysed)
+#   cold       tplab scan (the default cache, none yet: a full scan that writes obj/tplab-scan/scan-cache.json)
+#   unchanged  tplab scan again                          (the cache reused: no MSBuild)
+#   one-file   a line appended to one source, scan       (a full scan, said in one line, that writes the cache again)
+#   pr         deploy/pr/scan-pr.sh HEAD                  (--changed-since on that change, SARIF; the cache of the changed tree)
+#   pr-cold    the same after rm -rf obj/tplab-scan       (what a CI job without a cache pays)
+# and the recipe's SARIF is checked: repository-relative URIs, no originalUriBaseIds, a partialFingerprint per result.
+# TPLAB: the tplab command (default: dotnet src/Tplab.Cli/bin/Release/net10.0/tplab.dll; build it first).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tplab="${TPLAB:-dotnet $root/src/Tplab.Cli/bin/Release/net10.0/tplab.dll}"
+read -r -a tplab_cmd <<<"$tplab"
+apps=("$@")
+[ ${#apps[@]} -gt 0 ] || apps=("$root/tests/corpus/ShopApp" "$root/tests/scan-fixtures/Shop")
+work="$(mktemp -d /tmp/tplab-incremental-XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+
+seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>>"$work/log" || true; e=$(date +%s.%N); python3 -c "print(f'{$e-$s:.2f}')"; }
+
+printf '%-10s %8s %8s %10s %9s %7s %8s  %s\n' app full cold unchanged one-file pr pr-cold "pr findings"
+for app in "${apps[@]}"; do
+  name="$(basename "$app")"
+  repo="$work/$name"
+  mkdir -p "$repo"
+  cp -r "$app" "$repo/app"
+  rm -rf "$repo/app/obj" "$repo/app/bin" "$repo"/app/*/obj "$repo"/app/*/bin
+  # A corpus app takes its build settings from this repository's root; a fixture has its own.
+  [ -f "$repo/app/Directory.Build.props" ] || cp "$root/Directory.Build.props" "$root/Directory.Packages.props" "$root/global.json" "$repo/"
+  printf 'bin/\nobj/\n*.sarif\n' >"$repo/.gitignore"
+  git -C "$repo" init -q && git -C "$repo" add -A && git -C "$repo" -c user.email=b@example.com -c user.name=bench commit -qm base
+  target="$repo/app"
+  # Restore once, outside the figures (a scan restores what has none, once).
+  "${tplab_cmd[@]}" scan "$target" --no-cache -o "$work/restore.json" >/dev/null 2>&1 || true
+  full=$(seconds "${tplab_cmd[@]}" scan "$target" --no-cache -o "$work/full.json")
+  rm -rf "$(find "$repo" -type d -path '*/obj/tplab-scan' -print -quit)"
+  cold=$(seconds "${tplab_cmd[@]}" scan "$target" -o "$work/cold.json")
+  unchanged=$(seconds "${tplab_cmd[@]}" scan "$target" -o "$work/unchanged.json")
+  grep -v 'Seconds"' "$work/cold.json" >"$work/a"; grep -v 'Seconds"' "$work/unchanged.json" >"$work/b"
+  cmp -s "$work/a" "$work/b" || { echo "scan-incremental: $name: the reused report differs from the full scan's" >&2; exit 1; }
+  source="$(cd "$repo" && git ls-files '*.cs' | grep -v -i test | sort | head -n 1)"
+  echo "// changed by bench/scan-incremental.sh" >>"$repo/$source"
+  one=$(seconds "${tplab_cmd[@]}" scan "$target" -o "$work/one.json")
+  pr=$( cd "$repo" && TPLAB="$tplab" SARIF="$work/pr.sarif" seconds "$root/deploy/pr/scan-pr.sh" HEAD app)
+  rm -rf "$(find "$repo" -type d -path '*/obj/tplab-scan' -print -quit)"
+  prcold=$( cd "$repo" && TPLAB="$tplab" SARIF="$work/pr-cold.sarif" seconds "$root/deploy/pr/scan-pr.sh" HEAD app)
+  kept=$(python3 - "$work/pr.sarif" "$repo" <<'PY'
+import json, os, sys
+log = json.load(open(sys.argv[1], encoding="utf-8"))
+run = log["runs"][0]
+assert "originalUriBaseIds" not in run, "originalUriBaseIds left in"
+for r in run["results"]:
+    assert r.get("partialFingerprints"), "a result without partialFingerprints"
+    uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert not uri.startswith("/") and os.path.exists(os.path.join(sys.argv[2], uri)), f"not a repository-relative path: {uri}"
+print(len(run["results"]))
+PY
+)
+  printf '%-10s %8s %8s %10s %9s %7s %8s  %s of %s (changed: %s)\n' "$name" "$full" "$cold" "$unchanged" "$one" "$pr" "$prcold" "$kept" \
+    "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$work/one.json")" "$source"
+done

@@ -1,0 +1,199 @@
+using Tplab.Blocking;
+using Tplab.Common;
+using Tplab.Common.Json;
+using Tplab.Scan;
+using Tplab.Scan.Config;
+using Tplab.Scan.Findings;
+using Tplab.Scan.Graph;
+using Tplab.Scan.Incremental;
+using Tplab.Scan.Loading;
+using Tplab.Scan.Roots;
+using Tplab.Tests.Support;
+
+namespace Tplab.Tests.Scan.Incremental;
+
+/// <summary>
+/// The cache is reused only when every input it recorded is as it was, and written by the same build with the same
+/// options; anything else, a damaged or hostile file included, is a full scan said in one line, never a wrong answer
+/// and never an exception. No MSBuild here: the cache is written as a full scan writes it, from a result.
+/// </summary>
+[ParallelSafe]
+public sealed class ScanCacheTests : IDisposable
+{
+    private readonly string _root = RealPath.Of(Directory.CreateTempSubdirectory("tplab-cache-").FullName);
+    private readonly List<string> _lines = [];
+
+    public ScanCacheTests()
+    {
+        File.WriteAllText(Path.Combine(_root, "app.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk.Web\" />\n");
+        File.WriteAllText(Path.Combine(_root, "Program.cs"), "Thread.Sleep(100);\n");
+    }
+
+    public void Dispose() => Directory.Delete(_root, recursive: true);
+
+    private ScanOptions Options => new() { Path = _root, Cache = true };
+
+    private ScanInput Input => new(_root, null, [Path.Combine(_root, "app.csproj")]);
+
+    private string Config => Path.Combine(_root, ScanConfig.DefaultFileName);
+
+    private ScanCache Cache(ScanOptions? options = null) => new(options ?? Options, Input, Config);
+
+    private string CacheFile => Cache().File;
+
+    /// <summary>Writes the cache of a one-finding result over the two files (and the absent config), then applies <paramref name="change"/> to it.</summary>
+    private void WriteCache(Func<ScanCacheFile, ScanCacheFile>? change = null)
+    {
+        var entry = new EntryPoint(new CodeNode("Program", "Main", "Program.Main", "Program.cs", 1, isLambda: false), CodePlace.MinimalApi, new HttpEndpoint("GET", "/"));
+        var finding = new Finding("tp-0123456789", new BlockingCall(BlockingKind.Sleep, "Thread.Sleep", new StackFrame("System.Threading.Thread", "System.Threading.Thread", "Sleep")),
+            Severity.Error, entry, [new ChainHop("Program.Main", "Program.Main", "Program.cs", 1, 8, null)], CallContext.RequestPath | CallContext.AsyncMethod, [], "use Task.Delay")
+        {
+            Roots = [new SiteRoot(entry, Severity.Error, 0)],
+            ChainFiles = ["Program.cs"],
+        };
+        var result = new ScanResult(Input, [finding], [], ["app"], [], [], 1, 1, TimeSpan.FromSeconds(20), TimeSpan.FromSeconds(2));
+        var inputs = new[] { "app.csproj", "Program.cs", ScanConfig.DefaultFileName }.Select(f => CacheInputs.Of(Path.Combine(_root, f))).ToList();
+        var file = new ScanCacheFile(ScanCacheFile.Version, ScanCache.Tool, Cache().Options, inputs, [CacheInputs.ListingOf(_root)], CachedResult.From(result));
+        file = change?.Invoke(file) ?? file;
+        Directory.CreateDirectory(Path.GetDirectoryName(CacheFile)!);
+        AtomicFile.Write(CacheFile, w => TplabJson.Write(file, ScanCacheJsonContext.Compact.ScanCacheFile, w));
+    }
+
+    private ScanResult? Reuse(ScanOptions? options = null) => Cache(options).TryReuse([], new Lines(_lines));
+
+    [Fact]
+    public void TryReuse_NothingChanged_GivesTheCachedResultInOneLine()
+    {
+        WriteCache();
+
+        var result = Reuse();
+
+        Assert.NotNull(result);
+        var finding = Assert.Single(result.Findings);
+        Assert.Equal(("tp-0123456789", "GET /", "Program.Main", 1), (finding.Id, finding.Root.Key, finding.Root.Node.DisplayName, finding.Root.Node.Line));
+        Assert.Equal(CallContext.RequestPath | CallContext.AsyncMethod, finding.Context);
+        Assert.Equal(["Program.cs"], finding.ChainFiles);
+        Assert.Contains("reused the cached scan", Assert.Single(_lines), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TryReuse_NoCacheYet_IsAFullScanWithoutALine()
+    {
+        Assert.Null(Reuse());
+        Assert.Empty(_lines);
+    }
+
+    [Fact]
+    public void TryReuse_FileTouchedButTheSame_IsReused()
+    {
+        WriteCache();
+        File.SetLastWriteTimeUtc(Path.Combine(_root, "Program.cs"), DateTime.UtcNow.AddMinutes(5));
+
+        Assert.NotNull(Reuse());
+    }
+
+    public static TheoryData<string, string> Changes => new()
+    {
+        // a source edited, also when its size and time were kept (the hash tells)
+        { "edit", "Program.cs changed since the cached scan" },
+        { "same-size-edit", "Program.cs changed since the cached scan" },
+        { "delete", "Program.cs was deleted since the cached scan" },
+        { "add", "1 file(s) added under the scanned folder since the cached scan" },
+        { "config", "tplab-scan.json appeared since the cached scan" },
+        { "project", "app.csproj changed since the cached scan" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Changes))]
+    public void TryReuse_AnInputChanged_IsAFullScanNamingIt(string change, string line)
+    {
+        WriteCache();
+        var program = Path.Combine(_root, "Program.cs");
+        switch (change)
+        {
+            case "edit": File.AppendAllText(program, "Thread.Sleep(5);\n"); break;
+            case "same-size-edit":
+                var time = File.GetLastWriteTimeUtc(program);
+                File.WriteAllText(program, "Thread.Sleep(900);\n");
+                File.SetLastWriteTimeUtc(program, time);
+                break;
+            case "delete": File.Delete(program); break;
+            case "add": File.WriteAllText(Path.Combine(_root, "Extra.cs"), "class Extra { }\n"); break;
+            case "config": File.WriteAllText(Config, "{}"); break;
+            case "project": File.WriteAllText(Path.Combine(_root, "app.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />\n"); break;
+        }
+
+        Assert.Null(Reuse());
+
+        Assert.Contains("tplab scan: full scan: " + line, Assert.Single(_lines), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TryReuse_OtherOptions_IsAFullScan()
+    {
+        WriteCache();
+
+        Assert.Null(Reuse(Options with { MaxDepth = 10 }));
+
+        Assert.Contains("another path or other options", Assert.Single(_lines), StringComparison.Ordinal);
+    }
+
+    public static TheoryData<string, string> Damaged => new()
+    {
+        { "truncated", "the cache does not read" },
+        { "not-json", "the cache does not read" },
+        { "empty", "the cache does not read" },
+        { "folder", "the cache does not read" },
+        { "other-build", "another build of tplab" },
+        { "other-format", "another format version" },
+        { "root-out-of-range", "the cache is damaged (a finding is incomplete)" },
+        { "empty-chain", "the cache is damaged (a finding is incomplete)" },
+        { "unknown-place", "the cache is damaged (an entry point is incomplete)" },
+        { "relative-input", "the cache is damaged (an input without its path or hash)" },
+        { "listing-elsewhere", "the cache is damaged (a folder listed that is not a project's)" },
+        { "fifo-input", "fifo was deleted since the cached scan" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Damaged))]
+    public void TryReuse_DamagedOrHostileCache_IsAFullScanInOneLine(string damage, string line)
+    {
+        switch (damage)
+        {
+            case "truncated":
+                WriteCache();
+                File.WriteAllBytes(CacheFile, File.ReadAllBytes(CacheFile)[..(int)(new FileInfo(CacheFile).Length / 2)]);
+                break;
+            case "not-json": WriteCache(); File.WriteAllText(CacheFile, "not json"); break;
+            case "empty": WriteCache(); File.WriteAllText(CacheFile, ""); break;
+            case "folder": Directory.CreateDirectory(CacheFile); break;
+            case "other-build": WriteCache(f => f with { Tool = "tplab/0.0.1" }); break;
+            case "other-format": WriteCache(f => f with { SchemaVersion = 99 }); break;
+            case "root-out-of-range": WriteCache(f => f with { Result = f.Result with { Findings = [f.Result.Findings[0] with { Root = 7 }] } }); break;
+            case "empty-chain": WriteCache(f => f with { Result = f.Result with { Findings = [f.Result.Findings[0] with { Chain = [] }] } }); break;
+            case "unknown-place": WriteCache(f => f with { Result = f.Result with { EntryPoints = [f.Result.EntryPoints[0] with { Place = (CodePlace)999 }] } }); break;
+            case "relative-input": WriteCache(f => f with { Inputs = [f.Inputs[0] with { Path = "Program.cs" }] }); break;
+            case "listing-elsewhere": WriteCache(f => f with { Listings = [new CachedListing("/", 0, "")] }); break;
+            case "fifo-input":
+                var fifo = Path.Combine(_root, "fifo");
+                Fifo.Make(fifo);
+                WriteCache(f => f with { Inputs = [.. f.Inputs, new CachedInput(fifo, 10, 0, "00")] });
+                break;
+        }
+
+        Assert.Null(Reuse());
+
+        var only = Assert.Single(_lines);
+        Assert.StartsWith("tplab scan: full scan: ", only, StringComparison.Ordinal);
+        Assert.Contains(line, only, StringComparison.Ordinal);
+    }
+
+    private sealed class Lines(List<string> lines) : IScanProgress
+    {
+        public void Line(string text) => lines.Add(text);
+
+        public void Status(string text)
+        {
+        }
+    }
+}
