@@ -1,4 +1,4 @@
-namespace Tplab.Scan.Fix;
+namespace Tplab.Scan.Fix.Selecting;
 
 /// <summary>
 /// The finding ids of a scan report (<c>fix --from</c>). A report written before ids named the project (scan.json schema
