@@ -39,12 +39,13 @@ public sealed record Layer(string Method, string Display, int Through, int Of)
 
     /// <summary>
     /// A method whose signature can take <c>async Task</c>: not already returning an awaitable (its callers await it
-    /// already: the layer is below it), not a constructor, accessor or operator (they cannot be async).
+    /// already: the layer is below it), not a constructor, accessor or operator (they cannot be async), not a lambda
+    /// (its delegate type decides: a DI factory's <c>sp => ...</c> cannot return a task).
     /// </summary>
     public static bool CanBecomeAsync(CodeNode node)
     {
         var symbol = node.Symbol;
-        if (symbol.MethodKind is not (MethodKind.Ordinary or MethodKind.ExplicitInterfaceImplementation or MethodKind.LocalFunction or MethodKind.AnonymousFunction))
+        if (symbol.MethodKind is not (MethodKind.Ordinary or MethodKind.ExplicitInterfaceImplementation or MethodKind.LocalFunction))
         {
             return false;
         }
