@@ -16,7 +16,9 @@
 #     Microsoft.CodeAnalysis.Analyzers 3.3.3 -> 3.11.0 (what Roslyn 4.14 asks for); Microsoft.Build.Locator
 #     1.4.1 -> 1.11.2 and Serilog.Sinks.Console 4.0.0 -> 4.0.1 (not served); NU1603 not an error;
 #     DisableMSBuildAssemblyCopyCheck=true (MSBL001 on the Microsoft.Build 17.7.2 that Roslyn 4.14's MSBuild workspace
-#     brings: that workspace loads projects in its out-of-process build host, not through this copy).
+#     brings: that workspace loads projects in its out-of-process build host, not through this copy); its own
+#     EnumerableExtensions.ToDictionary() over key-value pairs renamed, since .NET 8's Enumerable has the same method
+#     (CS0121 at its one call, which then binds to .NET's: the same dictionary). The one source change.
 # Usage: bench/fix-field-generators-build.sh OUT_DIR
 #   AG_REPO=/path/to/AsyncGenerator.git  CA_REPO=/path/to/CascadeAsyncifier.git  (defaults: the fetch tool's mirrors)
 # Prints the two tools' entry DLLs as shell assignments (AG_DLL=..., CA_DLL=...); exit 1 with the build log's path on failure.
@@ -28,16 +30,24 @@ ag_commit=9e450a2c76dbe3a5173ba17da6e3fc30b6c14fb0
 ca_commit=c4052d21a4a4241b6617c130d2c52a2f7cd3a209
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
+ag_dll="$out/AsyncGenerator/Source/AsyncGenerator.Tool/bin/Release/net10.0/AsyncGenerator.Tool.dll"
+ca_dll="$out/CascadeAsyncifier/CascadeAsyncifier/bin/Release/net10.0/CascadeAsyncifier.dll"
+stamp="$out/built-by-$(sha256sum "$0" | cut -c1-12)"
+if [ -f "$stamp" ] && [ -f "$ag_dll" ] && [ -f "$ca_dll" ]; then # built by this very script already
+  echo "AG_DLL=$ag_dll"; echo "CA_DLL=$ca_dll"; exit 0
+fi
 # A stray Directory.Build.props or Directory.Packages.props above OUT_DIR (e.g. in /tmp) must not reach these builds.
 for f in Directory.Build.props Directory.Build.targets; do echo '<Project />' > "$out/$f"; done
 printf '<Project>\n  <PropertyGroup><ManagePackageVersionsCentrally>false</ManagePackageVersionsCentrally></PropertyGroup>\n</Project>\n' > "$out/Directory.Packages.props"
 
-checkout() { # repo commit dir
+checkout() { # repo commit dir (a checkout already at that commit is kept as it is: its build stays incremental)
   [ -d "$3/.git" ] || git clone -q --no-checkout "$1" "$3"
+  [ "$(git -C "$3" rev-parse -q --verify HEAD 2>/dev/null)" = "$2" ] && return 0
   git -C "$3" checkout -q -f "$2"
   git -C "$3" clean -q -fdx -e bin -e obj
 }
-replace() { # file from to: a change that must apply
+replace() { # file from to: a change that must apply (or has been applied)
+  grep -qF "$3" "$1" && return 0
   grep -qF "$2" "$1" || { echo "retargeting: '$2' not found in $1 (another commit?)" >&2; exit 1; }
   sed -i "s#$2#$3#" "$1"
 }
@@ -63,9 +73,12 @@ replace "$csproj" '"Microsoft.CodeAnalysis.Analyzers" Version="3.3.3"' '"Microso
 replace "$csproj" '"Microsoft.CodeAnalysis.CSharp.Workspaces" Version="4.1.0"' '"Microsoft.CodeAnalysis.CSharp.Workspaces" Version="4.14.0"'
 replace "$csproj" '"Microsoft.CodeAnalysis.Workspaces.MSBuild" Version="4.1.0"' '"Microsoft.CodeAnalysis.Workspaces.MSBuild" Version="4.14.0"'
 replace "$csproj" '"Serilog.Sinks.Console" Version="4.0.0"' '"Serilog.Sinks.Console" Version="4.0.1"'
+replace "$ca/CascadeAsyncifier/Extensions/EnumerableExtensions.cs" 'Dictionary<TKey, TValue> ToDictionary<TKey, TValue>(' \
+  'Dictionary<TKey, TValue> ToDictionaryOfPairs<TKey, TValue>('
 nice -n 10 dotnet build "$ca/CascadeAsyncifier" -c Release -nologo -v q -p:WarningsNotAsErrors=NU1603 -p:DisableMSBuildAssemblyCopyCheck=true \
   >"$out/cascadeasyncifier-build.log" 2>&1 \
   || { echo "CascadeAsyncifier does not build: $out/cascadeasyncifier-build.log" >&2; exit 1; }
 
-echo "AG_DLL=$ag/Source/AsyncGenerator.Tool/bin/Release/net10.0/AsyncGenerator.Tool.dll"
-echo "CA_DLL=$ca/CascadeAsyncifier/bin/Release/net10.0/CascadeAsyncifier.dll"
+touch "$stamp"
+echo "AG_DLL=$ag_dll"
+echo "CA_DLL=$ca_dll"

@@ -18,7 +18,7 @@
 # where a counterpart takes one); `asyncgenerator-adapted` runs it on a copy made readable to it (namespaces as blocks,
 # the files declaring a record left out, an AsyncLock type added: bench/fix-field-blockscope.py, -asynclock.cs).
 # CascadeAsyncifier takes no configuration (it converts every such method and its callers).
-# TOOLS="tplab asyncgenerator" to run some of the tools only.
+# TOOLS="tplab asyncgenerator" to run some of the tools only; AG_DLL=/CA_DLL= to use generators built already.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 tplab="${TPLAB:-$here/tplab}"
@@ -31,7 +31,7 @@ if [[ " ${tools[*]} " == *" vsthrd-workspace "* || " ${tools[*]} " == *" roslyn-
   dotnet build "$here/bench/FieldFix" -c Release -nologo -v q >"$out/fieldfix-build.log" 2>&1 || { echo "bench/FieldFix does not build: $out/fieldfix-build.log" >&2; exit 1; }
 fi
 fieldfix="$here/bench/FieldFix/bin/Release/net10.0/FieldFix.dll"
-if [[ " ${tools[*]} " == *" asyncgenerator"* || " ${tools[*]} " == *" cascadeasyncifier "* ]]; then
+if [[ " ${tools[*]} " == *" asyncgenerator"* || " ${tools[*]} " == *" cascadeasyncifier "* ]] && [ -z "${AG_DLL:-}${CA_DLL:-}" ]; then
   builds="$("$here/bench/fix-field-generators-build.sh" "${GENERATORS:?GENERATORS=DIR: where to build the generators}")" || exit 1
   eval "$builds"
 fi
