@@ -114,12 +114,19 @@ public static class Scanner
         return new ScanLoad(config, code);
     }
 
+    /// <summary>The index of the loaded projects: their compilations, one walk per core, Razor pages read from the disk.</summary>
+    internal static SourceIndex Index(LoadedCode code) => new(code.Projects.Select(p => p.Compilation), code.Input.Root)
+    {
+        Workers = Environment.ProcessorCount,
+        OtherFile = path => File.Exists(path) ? File.ReadLines(path) : null,
+    };
+
     /// <summary>The analysis of code already loaded (tests load a fixture once and analyse it under several options).</summary>
     internal static ScanResult Analyse(LoadedCode code, ScanOptions options, ScanConfig config, Baseline baseline, IScanProgress progress, TimeSpan loadTime, CancellationToken cancellationToken)
     {
         var started = options.Time.GetTimestamp();
         progress.Status("finding entry points...");
-        var index = new SourceIndex(code);
+        var index = Index(code);
         var graph = new CallGraph(index, new BlockingRules(config.Entries(), new Callers(index)));
         Memory(options, progress, "the load");
         var rootSet = RootFinder.Find(index, cancellationToken);

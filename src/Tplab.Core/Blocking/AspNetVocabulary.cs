@@ -1,3 +1,4 @@
+using System.Collections.Frozen;
 using System.Text.RegularExpressions;
 
 namespace Tplab.Blocking;
@@ -22,7 +23,7 @@ public static partial class AspNetVocabulary
         + "|Query|QueryFirst|QueryFirstOrDefault|QuerySingle|QuerySingleOrDefault|QueryMultiple|Execute";
 
     /// <summary><see cref="SyncDatabaseCalls"/> as a set.</summary>
-    public static IReadOnlySet<string> SyncDatabaseMethods { get; } = SyncDatabaseCalls.Split('|').ToHashSet(StringComparer.Ordinal);
+    public static FrozenSet<string> SyncDatabaseMethods { get; } = SyncDatabaseCalls.Split('|').ToFrozenSet(StringComparer.Ordinal);
 
     /// <summary>
     /// The verb of a <c>Map*</c> endpoint method: <c>MapGet</c> is <c>GET</c>, <c>Map</c> and <c>MapFallback</c> are
@@ -42,6 +43,7 @@ public static partial class AspNetVocabulary
     /// <summary><c>/orders/{id:int}</c> → <c>/orders/{id}</c>, <c>{**path:nonfile}</c> → <c>{**path}</c>: the route as a user reads it.</summary>
     public static string WithoutConstraints(string route) => Constraint().Replace(route, "{$1}");
 
-    [GeneratedRegex(@"\{(\*{0,2}\w+\??)(:[^}]*)?\}")]
-    private static partial Regex Constraint();
+    private static readonly Regex ConstraintPattern = new(@"\{(\*{0,2}\w+\??)(:[^}]*)?\}", RegexOptions.CultureInvariant);
+
+    private static Regex Constraint() => ConstraintPattern;
 }

@@ -1,3 +1,4 @@
+using System.Collections.Frozen;
 namespace Tplab.Blocking;
 
 /// <summary>
@@ -12,7 +13,7 @@ public static class BlockingCallCatalogue
     /// fixed name or null to name it after the frame, and how <c>tplab fix</c> rewrites it (null: the family's default,
     /// <see cref="AsyncRewrite.For(BlockingKind)"/>).
     /// </summary>
-    public sealed record Entry(string Type, IReadOnlySet<string> Methods, BlockingKind Kind, string? Name = null, AsyncRewrite? Fix = null)
+    public sealed record Entry(string Type, FrozenSet<string> Methods, BlockingKind Kind, string? Name = null, AsyncRewrite? Fix = null)
     {
         /// <summary>
         /// A call that blocks only in what it calls (<c>ComputeHash(Stream)</c> reads its stream; <c>ComputeHash(byte[])</c>
@@ -249,5 +250,5 @@ public static class BlockingCallCatalogue
     }
 
     private static Entry E(string type, string methods, BlockingKind kind, string? name = null, AsyncRewrite? fix = null) =>
-        new(type, methods.Split('|').ToHashSet(StringComparer.Ordinal), kind, name, fix);
+        new(type, methods.Split('|').ToFrozenSet(StringComparer.Ordinal), kind, name, fix);
 }

@@ -84,7 +84,7 @@ public static partial class RouteTemplates
 
     /// <summary>True when the pattern has the parameter <paramref name="name"/> (<c>{area:exists}</c> has <c>area</c>).</summary>
     public static bool HasParameter(string pattern, string name) =>
-        Parameter().Matches(pattern).Any(m => string.Equals(m.Groups[1].Value, name, StringComparison.OrdinalIgnoreCase));
+        Parameter().Matches(pattern).Cast<Match>().Any(m => string.Equals(m.Groups[1].Value, name, StringComparison.OrdinalIgnoreCase));
 
     // AttributeRouteModel's clean-up: no leading "/" or "~/", no trailing "/".
     private static string Clean(string template)
@@ -94,6 +94,7 @@ public static partial class RouteTemplates
         return body.EndsWith('/') ? body[..^1] : body;
     }
 
-    [GeneratedRegex(@"\{\*{0,2}(\w+)[^}]*\}")]
-    private static partial Regex Parameter();
+    private static readonly Regex ParameterPattern = new(@"\{\*{0,2}(\w+)[^}]*\}", RegexOptions.CultureInvariant);
+
+    private static Regex Parameter() => ParameterPattern;
 }

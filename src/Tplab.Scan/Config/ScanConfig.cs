@@ -1,3 +1,4 @@
+using System.Collections.Frozen;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Tplab.Blocking;
@@ -62,7 +63,7 @@ public sealed record ScanConfig
 
     /// <summary>The entries as catalogue rows, matched before the catalogue's own.</summary>
     public IReadOnlyList<BlockingCallCatalogue.Entry> Entries() =>
-        [.. BlockingCalls.Select(b => new BlockingCallCatalogue.Entry(b.Type, b.Methods.ToHashSet(StringComparer.Ordinal), b.BlockingKind, b.Name))];
+        [.. BlockingCalls.Select(b => new BlockingCallCatalogue.Entry(b.Type, b.Methods.ToFrozenSet(StringComparer.Ordinal), b.BlockingKind, b.Name))];
 }
 
 /// <summary>One blocking API of the team's: a type (exact metadata name, or a namespace prefix ending in '.'), its methods, their family.</summary>

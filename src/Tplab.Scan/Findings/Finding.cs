@@ -103,5 +103,5 @@ public sealed record BaselineKey(string Id, string UserMethod, string BlockingCa
 
     public bool Equals(BaselineKey? other) => other is not null && Id == other.Id && UserMethod == other.UserMethod && BlockingCall == other.BlockingCall;
 
-    public override int GetHashCode() => HashCode.Combine(Id, UserMethod, BlockingCall);
+    public override int GetHashCode() => (Id, UserMethod, BlockingCall).GetHashCode();
 }

@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using System.Globalization;
 using Microsoft.CodeAnalysis;
 using Tplab.Blocking;
 using Tplab.Scan.Graph;
@@ -43,7 +42,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
         // Binding method bodies is the cost, and Roslyn's models are thread-safe: entry points are walked in parallel, one
         // worker per core (a walk that waits for a body another is binding would otherwise make the pool add threads,
         // each allocating, and the GC stops them all).
-        var options = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = Environment.ProcessorCount };
+        var options = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = graph.Index.Workers };
         Bind(all, options, progress);
         Parallel.For(0, all.Count, options, i =>
         {
@@ -54,7 +53,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
             }
             Note(i, walk);
             var n = Interlocked.Increment(ref done);
-            progress.Status(string.Create(CultureInfo.InvariantCulture, $"following calls: {n}/{all.Count} entry points, {graph.NodesRead} methods read, {_sites.Count} blocking sites"));
+            progress.Status(FormattableString.Invariant($"following calls: {n}/{all.Count} entry points, {graph.NodesRead} methods read, {_sites.Count} blocking sites"));
         });
 
         var chosen = _sites.Values.Select(s => s.Choose(all)).ToList();
@@ -70,7 +69,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
                 views[(group.Key, site.Reach.Facts.Key)] = RootView.Of(walk, site.Reach.Facts);
             }
             var n = Interlocked.Increment(ref done);
-            progress.Status(string.Create(CultureInfo.InvariantCulture, $"writing chains: {n}/{byRoot.Count} entry points"));
+            progress.Status(FormattableString.Invariant($"writing chains: {n}/{byRoot.Count} entry points"));
         });
 
         var ordinals = new SiteOrdinals(graph.Index, _catalogue);
@@ -124,7 +123,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
                 }
             });
             frontier = [.. next];
-            progress.Status(string.Create(CultureInfo.InvariantCulture, $"reading methods: {graph.NodesRead} read, {frontier.Count} more"));
+            progress.Status(FormattableString.Invariant($"reading methods: {graph.NodesRead} read, {frontier.Count} more"));
         }
     }
 

@@ -22,7 +22,7 @@ public static class FindingId
     public static string For(string project, string userMethod, string callName, int ordinal)
     {
         ArgumentNullException.ThrowIfNull(project);
-        return Hash(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{project}\n{Text(userMethod, callName, ordinal)}"));
+        return Hash(FormattableString.Invariant($"{project}\n{Text(userMethod, callName, ordinal)}"));
     }
 
     /// <summary>
@@ -36,7 +36,7 @@ public static class FindingId
         ArgumentNullException.ThrowIfNull(userMethod);
         ArgumentNullException.ThrowIfNull(callName);
         ArgumentOutOfRangeException.ThrowIfNegative(ordinal);
-        return string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{userMethod}\n{callName}\n{ordinal}");
+        return FormattableString.Invariant($"{userMethod}\n{callName}\n{ordinal}");
     }
 
     private static string Hash(string text) => Prefix + Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(text)), 0, 5);

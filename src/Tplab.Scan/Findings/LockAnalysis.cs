@@ -19,7 +19,7 @@ internal sealed class LockAnalysis
     public LockAnalysis(CallGraph graph, int maxDepth, CancellationToken cancellationToken)
     {
         var index = graph.Index;
-        var parallel = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = Environment.ProcessorCount };
+        var parallel = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = index.Workers };
         // Which bodies take a lock: syntax only, each file on its own; kept in file order (the holders' order is the report's).
         var perTree = new List<CodeNode>[index.Trees.Count];
         Parallel.For(0, index.Trees.Count, parallel, t =>

@@ -2,14 +2,15 @@ using System.Collections.Concurrent;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
-using Tplab.Scan.Loading;
 using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Graph;
 
 /// <summary>
 /// The solution's own source: its syntax trees and their semantic models, its types, the code nodes of its method
-/// bodies, and which of its methods implement or override a given method. Library code is outside it.
+/// bodies, and which of its methods implement or override a given method. Library code is outside it. Made of
+/// compilations and a root folder, so that scan (its MSBuild load, <c>Scanner.Index</c>) and the analyzer (one
+/// compilation in a build) read code through the same index.
 /// </summary>
 internal sealed class SourceIndex
 {
@@ -21,15 +22,16 @@ internal sealed class SourceIndex
     private readonly Lazy<ServiceRegistry> _services;
     private readonly Lazy<HashSet<string>> _extended;
 
-    public SourceIndex(LoadedCode code)
+    public SourceIndex(IEnumerable<Compilation> compilations, string root)
     {
-        Root = code.Input.Root;
-        foreach (var project in code.Projects)
+        ArgumentNullException.ThrowIfNull(compilations);
+        Root = root;
+        foreach (var compilation in compilations)
         {
-            foreach (var tree in project.Compilation.SyntaxTrees)
+            foreach (var tree in compilation.SyntaxTrees)
             {
                 // Generated files of one project (obj/...) are part of its source; a tree shared by two projects is read once.
-                _compilationOf.TryAdd(tree, project.Compilation);
+                _compilationOf.TryAdd(tree, compilation);
             }
         }
         Trees = [.. _compilationOf.Keys.Where(t => t.FilePath.Length > 0)];
@@ -46,6 +48,15 @@ internal sealed class SourceIndex
     public string Root { get; }
 
     public IReadOnlyList<SyntaxTree> Trees { get; }
+
+    /// <summary>How many threads the walks use at most (scan: one per core; the analyzer: the compiler's own thread).</summary>
+    public int Workers { get; init; } = 1;
+
+    /// <summary>
+    /// The first lines of a file beside the source that is not C# (a Razor page's <c>@page</c> line), by full path, or
+    /// null when there is none: scan reads the disk, the analyzer its <c>AdditionalFiles</c> (it may not read files).
+    /// </summary>
+    public Func<string, IEnumerable<string>?> OtherFile { get; init; } = _ => null;
 
     /// <summary>Every type declared in the source, nested ones included, each once.</summary>
     public IReadOnlyList<INamedTypeSymbol> Types => _types.Value;

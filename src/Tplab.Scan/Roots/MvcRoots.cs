@@ -45,7 +45,7 @@ internal static partial class MvcRoots
     public static IEnumerable<EntryPoint> PageHandlers(INamedTypeSymbol page, SourceIndex index)
     {
         var path = page.DeclaringSyntaxReferences.Select(r => r.SyntaxTree.FilePath).FirstOrDefault(p => p.EndsWith(".cshtml.cs", StringComparison.OrdinalIgnoreCase));
-        var route = path is null ? "/" + StripSuffix(page.Name, "Model") : PageRoute(path);
+        var route = path is null ? "/" + StripSuffix(page.Name, "Model") : PageRoute(path, index);
         foreach (var method in page.GetMembers().OfType<IMethodSymbol>().Where(m => m.MethodKind == MethodKind.Ordinary && !m.IsStatic && m.DeclaredAccessibility == Accessibility.Public))
         {
             var match = Handler().Match(method.Name);
@@ -85,11 +85,11 @@ internal static partial class MvcRoots
     }
 
     // Pages/Orders/Edit.cshtml.cs → /Orders/Edit, Pages/Index → /, Areas/Admin/Pages/Users/Index → /Admin/Users; plus the @page template.
-    private static string PageRoute(string codeBehind)
+    private static string PageRoute(string codeBehind, SourceIndex index)
     {
         var parts = codeBehind.Replace('\\', '/').Split('/');
         var pages = Array.LastIndexOf(parts, "Pages");
-        var segments = pages < 0 ? [parts[^1]] : parts[(pages + 1)..].ToList();
+        var segments = pages < 0 ? [parts[^1]] : parts.Skip(pages + 1).ToList();
         segments[^1] = segments[^1][..^".cshtml.cs".Length];
         if (segments[^1] == "Index")
         {
@@ -102,7 +102,7 @@ internal static partial class MvcRoots
         }
         var route = "/" + string.Join('/', segments);
         var view = codeBehind[..^3];
-        var template = File.Exists(view) ? PageDirective().Match(string.Join('\n', File.ReadLines(view).Take(5))) : Match.Empty;
+        var template = index.OtherFile(view) is { } lines ? PageDirective().Match(string.Join('\n', lines.Take(5))) : Match.Empty;
         if (template.Success && template.Groups[1].Value is { Length: > 0 } t)
         {
             return t.StartsWith('/') ? t : RoutePrefixes.Join(route, t);
@@ -113,9 +113,10 @@ internal static partial class MvcRoots
     private static string StripSuffix(string name, string suffix) =>
         name.Length > suffix.Length && name.EndsWith(suffix, StringComparison.Ordinal) ? name[..^suffix.Length] : name;
 
-    [GeneratedRegex("^On(Get|Post|Put|Delete|Patch|Head)(.*?)(Async)?$")]
-    private static partial Regex Handler();
+    private static readonly Regex HandlerPattern = new("^On(Get|Post|Put|Delete|Patch|Head)(.*?)(Async)?$", RegexOptions.CultureInvariant);
+    private static readonly Regex PageDirectivePattern = new("@page\\s+\"([^\"]*)\"", RegexOptions.CultureInvariant);
 
-    [GeneratedRegex("@page\\s+\"([^\"]*)\"")]
-    private static partial Regex PageDirective();
+    private static Regex Handler() => HandlerPattern;
+
+    private static Regex PageDirective() => PageDirectivePattern;
 }

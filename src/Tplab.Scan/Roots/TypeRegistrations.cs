@@ -21,7 +21,7 @@ internal sealed class TypeRegistrations(Sites sites, RoutePrefixes prefixes)
     public Dictionary<string, string> HubRoutes { get; } = new(StringComparer.Ordinal);
 
     /// <summary>The health-check endpoints: route, and which checks its predicate runs (null: all; empty: none; else the tags it asks for).</summary>
-    public List<(string Route, IReadOnlySet<string>? Tags)> HealthEndpoints { get; } = [];
+    public List<(string Route, HashSet<string>? Tags)> HealthEndpoints { get; } = [];
 
     /// <summary>The tags each health check type was registered with (AddCheck&lt;T&gt;(name, tags: [...])).</summary>
     public Dictionary<string, HashSet<string>> HealthCheckTags { get; } = new(StringComparer.Ordinal);
@@ -99,7 +99,7 @@ internal sealed class TypeRegistrations(Sites sites, RoutePrefixes prefixes)
     }
 
     // new HealthCheckOptions { Predicate = _ => false }: runs none; check => check.Tags.Contains("ready"): those tags; no predicate: all.
-    private static IReadOnlySet<string>? HealthPredicate(IOperation? options)
+    private static HashSet<string>? HealthPredicate(IOperation? options)
     {
         var predicate = options?.DescendantsAndSelf().OfType<ISimpleAssignmentOperation>()
             .FirstOrDefault(a => Ops.Unwrap(a.Target) is IPropertyReferenceOperation { Property.Name: "Predicate" })?.Value;

@@ -1,3 +1,4 @@
+using System.Collections.Frozen;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 using Tplab.Blocking;
@@ -16,7 +17,7 @@ internal sealed record Verdict(BlockingCall Call, Certainty Certainty, string? W
 /// </summary>
 internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> extra, IArgumentSource? callers = null)
 {
-    private static readonly IReadOnlySet<string> DbMethods = AspNetVocabulary.SyncDatabaseMethods;
+    private static readonly FrozenSet<string> DbMethods = AspNetVocabulary.SyncDatabaseMethods;
 
     private static readonly string[] DbBaseTypes =
     [

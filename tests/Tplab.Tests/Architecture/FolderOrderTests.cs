@@ -13,6 +13,7 @@ public sealed class FolderOrderTests
     {
         { "Tplab.Core", "Tplab" },
         { "Tplab.Scan", "Tplab.Scan" },
+        { "Tplab.Analyzers", "Tplab.Analyzers" },
     };
 
     [Theory]

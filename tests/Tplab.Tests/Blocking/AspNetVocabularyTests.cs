@@ -27,9 +27,9 @@ public sealed class AspNetVocabularyTests
     {
         Assert.Superset(new HashSet<string>(["ExecuteNonQuery", "ExecuteReader", "ExecuteScalar", "Open", "Read", "NextResult", "Commit", "Rollback", "BeginTransaction", "Prepare", "ChangeDatabase"]),
             new HashSet<string>(AspNetVocabulary.SyncDatabaseMethods));
-        Assert.Contains("Query", AspNetVocabulary.SyncDatabaseMethods);
-        Assert.Contains("OpenConnection", AspNetVocabulary.SyncDatabaseMethods);
-        Assert.DoesNotContain("ExecuteNonQueryAsync", AspNetVocabulary.SyncDatabaseMethods);
+        Assert.Contains("Query", (IReadOnlySet<string>)AspNetVocabulary.SyncDatabaseMethods);
+        Assert.Contains("OpenConnection", (IReadOnlySet<string>)AspNetVocabulary.SyncDatabaseMethods);
+        Assert.DoesNotContain("ExecuteNonQueryAsync", (IReadOnlySet<string>)AspNetVocabulary.SyncDatabaseMethods);
         // Diagnose's catalogue rows for the drivers take the same list.
         var npgsql = BlockingCallCatalogue.Match(new StackFrame("Npgsql", "Npgsql.NpgsqlConnection", "ChangeDatabase"));
         Assert.Equal(BlockingKind.SyncDatabaseIO, npgsql?.Kind);

@@ -9,6 +9,7 @@ using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.Text;
 using Tplab.Diagnose.Code;
 using Tplab.Diagnose.Stacks;
+using Tplab.Scan;
 using Tplab.Scan.Graph;
 using Tplab.Scan.Loading;
 using Tplab.Scan.Roots;
@@ -40,7 +41,7 @@ internal sealed class RouteModelSnippet : IDisposable
         Assert.True(errors.Count == 0, "the snippet does not compile: " + string.Join("; ", errors.Take(3)));
         using (var loaded = new LoadedCode(null, new ScanInput("/lab", null, []), [new LoadedProject(project, compilation, [])], [], []))
         {
-            Roots = RootFinder.Find(new SourceIndex(loaded), CancellationToken.None).Roots;
+            Roots = RootFinder.Find(Scanner.Index(loaded), CancellationToken.None).Roots;
         }
         _folder = Directory.CreateTempSubdirectory("tplab-routes-");
         var dll = Path.Combine(_folder.FullName, "Lab.dll");

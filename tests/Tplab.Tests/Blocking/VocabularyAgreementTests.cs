@@ -27,7 +27,7 @@ public sealed class VocabularyAgreementTests(ITestOutputHelper output)
     {
         var folder = Path.Combine(RepoPaths.Root, project);
         using var loaded = await WorkspaceLoader.LoadAsync(ScanInput.Resolve(folder), new ScanOptions { Path = folder }, SilentProgress.Instance, CancellationToken.None);
-        var roots = RootFinder.Find(new SourceIndex(loaded), CancellationToken.None).Roots.Where(r => r.Endpoint is not null).ToList();
+        var roots = RootFinder.Find(Scanner.Index(loaded), CancellationToken.None).Roots.Where(r => r.Endpoint is not null).ToList();
         using var il = ApplicationCode.Load([Path.Combine(AppContext.BaseDirectory, dll)], new LibraryCode());
 
         var differences = new List<string>();

@@ -38,7 +38,7 @@ public sealed class ShopScan : IAsyncLifetime
     /// <remarks>The builder the scan runs, given that one entry point, as the rules' tests give it theirs (<c>Snippet</c>).</remarks>
     public IReadOnlyList<Finding> From(string rootKey)
     {
-        var index = new SourceIndex(Code);
+        var index = Scanner.Index(Code);
         var graph = new CallGraph(index, new BlockingRules(Config.Entries(), new Callers(index)));
         var roots = RootFinder.Find(index, CancellationToken.None);
         var root = roots.Roots.Single(r => r.Key == rootKey);

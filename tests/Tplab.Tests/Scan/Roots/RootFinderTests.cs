@@ -1,4 +1,5 @@
 using Tplab.Blocking;
+using Tplab.Scan;
 using Tplab.Scan.Graph;
 using Tplab.Scan.Roots;
 
@@ -8,7 +9,7 @@ namespace Tplab.Tests.Scan.Roots;
 [Collection(ShopScanCollection.Name)]
 public sealed class RootFinderTests(ShopScan shop)
 {
-    private IReadOnlyList<EntryPoint> Roots => RootFinder.Find(new SourceIndex(shop.Code), CancellationToken.None).Roots;
+    private IReadOnlyList<EntryPoint> Roots => RootFinder.Find(Scanner.Index(shop.Code), CancellationToken.None).Roots;
 
     [Theory]
     // Minimal APIs: groups nested in locals, a group passed to a helper, method groups, MapMethods.

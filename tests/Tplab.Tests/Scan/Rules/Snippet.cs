@@ -2,6 +2,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.Text;
 using Tplab.Blocking;
+using Tplab.Scan;
 using Tplab.Scan.Config;
 using Tplab.Scan.Findings;
 using Tplab.Scan.Graph;
@@ -78,7 +79,7 @@ internal static class Snippet
         using var workspace = new AdhocWorkspace();
         var (project, compilation) = Compile(workspace, code, null);
         using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
-        return RootFinder.Find(new SourceIndex(loaded), CancellationToken.None);
+        return RootFinder.Find(Scanner.Index(loaded), CancellationToken.None);
     }
 
     /// <summary>The findings reached from <c>Root.Handle</c>; <paramref name="library"/> is compiled apart and referenced, as a package would be.</summary>
@@ -88,7 +89,7 @@ internal static class Snippet
         var (project, compilation) = Compile(workspace, code, library);
 
         using var code2 = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
-        var index = new SourceIndex(code2);
+        var index = Scanner.Index(code2);
         var handle = compilation.GetTypeByMetadataName("Root")!.GetMembers("Handle").OfType<IMethodSymbol>().Single();
         var root = new EntryPoint(index.NodeFor(handle)!, CodePlace.MinimalApi, new HttpEndpoint("GET", "/snippet"));
         var graph = new CallGraph(index, new BlockingRules((config ?? new ScanConfig()).Entries(), new Callers(index)));
@@ -105,7 +106,7 @@ internal static class Snippet
         using var workspace = new AdhocWorkspace();
         var (project, compilation) = Compile(workspace, code, library);
         using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
-        var index = new SourceIndex(loaded);
+        var index = Scanner.Index(loaded);
         var roots = RootFinder.Find(index, CancellationToken.None);
         var graph = new CallGraph(index, new BlockingRules(new ScanConfig().Entries(), new Callers(index)));
         var builder = new FindingBuilder(graph, new LockAnalysis(graph, 40, CancellationToken.None), roots, 40);
@@ -149,7 +150,7 @@ internal static class Snippet
         }
         var loadedProjects = ids.Select(id => solution.GetProject(id)!).Select(p => new LoadedProject(p, p.GetCompilationAsync().GetAwaiter().GetResult()!, [])).ToList();
         using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), loadedProjects, [], []);
-        var index = new SourceIndex(loaded);
+        var index = Scanner.Index(loaded);
         var roots = loadedProjects.Select(p => new EntryPoint(index.NodeFor(p.Compilation.GetTypeByMetadataName("Root")!.GetMembers("Handle").OfType<IMethodSymbol>().Single())!,
             CodePlace.MinimalApi, new HttpEndpoint("GET", "/" + p.Compilation.AssemblyName))).ToList();
         var graph = new CallGraph(index, new BlockingRules(new ScanConfig().Entries(), new Callers(index)));

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Tplab.Analyzers against `tplab scan`, site by site, on every corpus app (tests/corpus/scan-truth.json), and the
+# analyzer's build cost. Per app: `./tplab scan FOLDER --format json` and a real `dotnet build` of the app with the
+# analyzer added as a user's package adds it (an <Analyzer> item through CustomAfterMicrosoftCommonTargets; a build
+# configuration of its own, so the repository's obj/ and bin/ are untouched); the sites (file:line:column, TPL id,
+# finding id) of both are compared. With --cost N: the median of N `dotnet build --no-incremental` with and without
+# the analyzer (alternating), the analyzer's share of the build. Prints Markdown (BENCHMARKS.md, "Tplab.Analyzers").
+# Usage: bench/analyzer-vs-scan.sh [--cost N] [APP...]   (default: every app of the truth file, no cost runs)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+repo="$PWD"
+cost=0
+if [ "${1:-}" = "--cost" ]; then cost="$2"; shift 2; fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+dotnet build src/Tplab.Analyzers -c Release -nologo -v q >/dev/null
+analyzer="$repo/src/Tplab.Analyzers/bin/Release/netstandard2.0/Tplab.Analyzers.dll"
+printf '<Project><ItemGroup><Analyzer Include="%s" /></ItemGroup></Project>\n' "$analyzer" > "$work/with.targets"
+printf '<Project />\n' > "$work/without.targets"
+
+mapfile -t apps < <(python3 -c '
+import json, sys
+for app in json.load(open("tests/corpus/scan-truth.json"))["apps"]:
+    if len(sys.argv) == 1 or app["name"] in sys.argv[1:]:
+        print(app["name"] + "\t" + app["project"])' "$@")
+[ "${#apps[@]}" -gt 0 ] || { echo "analyzer-vs-scan: no app of tests/corpus/scan-truth.json matches: $*" >&2; exit 2; }
+
+build() { # project targets log -> seconds of wall time
+  local start end
+  start=$(date +%s.%N)
+  dotnet build "$1" -c TplabAnalyzer --no-incremental -nologo -clp:NoSummary -p:TreatWarningsAsErrors=false \
+    -p:CustomAfterMicrosoftCommonTargets="$2" > "$3" 2>&1 || { echo "analyzer-vs-scan: the build of $1 failed (log: $3)" >&2; cat "$3" >&2; exit 1; }
+  end=$(date +%s.%N)
+  python3 -c "print(f'{$end - $start:.2f}')"
+}
+
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); .NET SDK $(dotnet --version)"
+echo
+echo "| app | scan sites | analyzer sites | same | only scan | only analyzer |"
+echo "|---|---|---|---|---|---|"
+for entry in "${apps[@]}"; do
+  name="${entry%%$'\t'*}"; project="$repo/${entry#*$'\t'}"; folder="$(dirname "$project")"
+  ./tplab scan "$folder" --format json -o "$work/$name.json" >/dev/null 2>&1 || true
+  build "$project" "$work/with.targets" "$work/$name.log" >/dev/null
+  python3 - "$work/$name.json" "$work/$name.log" "$folder" "$name" > "$work/$name.diff" <<'PY'
+import json, os, re, sys
+kinds = ["sleep", "sync-over-async", "lock", "sync-wait", "sync-database-io", "sync-http", "sync-socket-io", "sync-stream-io", "unrecognised", "parallel", "task-run-offload"]
+scan = {f"{f['file']}:{f['line']}:{f['column']} TPL{kinds.index(f['blockingKind']) + 1:04d} {f['id']}" for f in json.load(open(sys.argv[1]))["findings"]}
+pattern = re.compile(r"^(?P<file>[^\s(][^(\n]*)\((?P<line>\d+),(?P<column>\d+)\): (?:warning|error|info) (?P<id>TPL\d{4}): .*\(tplab (?P<finding>tp-[0-9a-f]{10})\)", re.M)
+built = {f"{os.path.relpath(m['file'], sys.argv[3])}:{m['line']}:{m['column']} {m['id']} {m['finding']}" for m in pattern.finditer(open(sys.argv[2]).read())}
+print(f"| {sys.argv[4]} | {len(scan)} | {len(built)} | {len(scan & built)} | {len(scan - built)} | {len(built - scan)} |")
+for s in sorted(scan - built): print("only scan:     " + s, file=sys.stderr)
+for s in sorted(built - scan): print("only analyzer: " + s, file=sys.stderr)
+PY
+  cat "$work/$name.diff"
+done 2> "$work/differences.txt"
+if [ -s "$work/differences.txt" ]; then echo; echo '```'; cat "$work/differences.txt"; echo '```'; fi
+
+if [ "$cost" -gt 0 ]; then
+  echo
+  echo "| app | build without (median of $cost, s) | with the analyzer (s) | analyzer's share |"
+  echo "|---|---|---|---|"
+  for entry in "${apps[@]}"; do
+    name="${entry%%$'\t'*}"; project="$repo/${entry#*$'\t'}"
+    without=(); with=()
+    for _ in $(seq "$cost"); do
+      without+=("$(build "$project" "$work/without.targets" "$work/cost.log")")
+      with+=("$(build "$project" "$work/with.targets" "$work/cost.log")")
+    done
+    python3 -c "
+import statistics, sys
+a = statistics.median(map(float, sys.argv[2].split())); b = statistics.median(map(float, sys.argv[3].split()))
+print(f'| {sys.argv[1]} | {a:.1f} | {b:.1f} | {(b - a) / a * 100:+.0f}% |')" "$name" "${without[*]}" "${with[*]}"
+  done
+fi
