@@ -122,7 +122,7 @@ internal static class Snippet
         using var workspace = new AdhocWorkspace();
         var (project, compilation) = Compile(workspace, code, library);
         using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
-        var index = new SourceIndex(loaded);
+        var index = Scanner.Index(loaded);
         var roots = RootFinder.Find(index, CancellationToken.None);
         var graph = new CallGraph(index, new BlockingRules(new ScanConfig().Entries(), new Callers(index)));
         var builder = new FindingBuilder(graph, new LockAnalysis(graph, 40, CancellationToken.None), roots, 40);
