@@ -34,6 +34,13 @@ builder.Services.AddSingleton<NotificationQueue>();
 builder.Services.AddHostedService<NotificationSender>();
 
 var app = builder.Build();
+
+// Attachments are staged beside the app until it restarts: a start begins with none.
+var staging = Path.Combine(AppContext.BaseDirectory, "attachments");
+if (Directory.Exists(staging))
+{
+    Directory.Delete(staging, recursive: true);
+}
 app.MapControllers();
 
 app.MapPost("/stock/{sku}/reserve", (string sku, int quantity, StockLedger ledger) => Results.Ok(new { sku, reserved = ledger.Reserve(sku, quantity) }));

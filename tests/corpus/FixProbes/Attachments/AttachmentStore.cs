@@ -2,7 +2,7 @@ using System.Globalization;
 
 namespace FixProbes.Attachments;
 
-/// <summary>Attachments kept in a folder beside the app: each saved one is a copy of the template, cut to size.</summary>
+/// <summary>Attachments staged in a folder beside the app (emptied at start): each saved one is a copy of the template, cut to size.</summary>
 public sealed class AttachmentStore
 {
     private readonly string _folder = Directory.CreateDirectory(Path.Combine(AppContext.BaseDirectory, "attachments")).FullName;

@@ -7,7 +7,7 @@ namespace FixProbes.Orders;
 public sealed class OrdersController(OrderService orders) : ControllerBase
 {
     [HttpGet("{id:int}")]
-    public ActionResult<string> Get(int id) => orders.Find(id) is { } order ? order : NotFound();
+    public ActionResult<string> Get(int id) => orders.Find(id) is { } order ? order : NotFound("no such order");
 
     [HttpPost]
     public ActionResult<int> Create(string customer) => orders.Place(customer);
