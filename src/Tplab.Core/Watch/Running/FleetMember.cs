@@ -32,6 +32,9 @@ internal sealed class StarvingSignal : IWatchSink
 
     public string Evidence { get; private set; } = "";
 
+    /// <summary>The verdict that ended the watch: <c>starving</c>, or <c>lock-contention</c> (threads held by a lock).</summary>
+    public string Verdict { get; private set; } = "";
+
     public int ProcessId { get; private set; }
 
     /// <summary>A sink for one process that reports to this signal.</summary>
@@ -54,6 +57,7 @@ internal sealed class StarvingSignal : IWatchSink
             if (Verdicts.PoolVerdicts.ThreadsHeld(sample.Verdict) && !_seen.Task.IsCompleted)
             {
                 ProcessId = processId;
+                Verdict = Verdicts.PoolVerdicts.ToWord(sample.Verdict);
                 Evidence = $"at {sample.Offset.TotalSeconds.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)} s: {sample.Evidence}";
                 _seen.TrySetResult();
             }

@@ -87,7 +87,7 @@ public static class WatchRun
         switch (ended)
         {
             case End.Starving:
-                await terminal.Error.WriteLineAsync($"tplab: the pool of process {starving.ProcessId.ToString(CultureInfo.InvariantCulture)} is starving ({starving.Evidence}); {kept}").ConfigureAwait(false);
+                await terminal.Error.WriteLineAsync($"tplab: the pool of process {starving.ProcessId.ToString(CultureInfo.InvariantCulture)} is {(starving.Verdict == "starving" ? "starving" : "in " + starving.Verdict)} ({starving.Evidence}); {kept}").ConfigureAwait(false);
                 return ExitCodes.Starving;
             case End.Interrupted:
                 await terminal.Error.WriteLineAsync($"tplab: interrupted; {kept}").ConfigureAwait(false);
