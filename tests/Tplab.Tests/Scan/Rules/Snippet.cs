@@ -101,23 +101,18 @@ internal static class Snippet
     /// Every entry point <see cref="RootFinder"/> finds in a snippet, each with the findings its own walk reaches (the
     /// scan's path from a real root: its place, its concrete controller); <paramref name="library"/> as in <see cref="Findings"/>.
     /// </summary>
-    public static IReadOnlyList<(EntryPoint Root, IReadOnlyList<Finding> Findings)> FindingsByRoot(string code, string? library = null)
-    {
-        using var workspace = new AdhocWorkspace();
-        var (project, compilation) = Compile(workspace, code, library);
-        using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
-        var index = Scanner.Index(loaded);
-        var roots = RootFinder.Find(index, CancellationToken.None);
-        var graph = new CallGraph(index, new BlockingRules(new ScanConfig().Entries(), new Callers(index)));
-        var builder = new FindingBuilder(graph, new LockAnalysis(graph, 40, CancellationToken.None), roots, 40);
-        return [.. roots.Roots.Select(r => (r, (IReadOnlyList<Finding>)[.. builder.For(r)]))];
-    }
+    public static IReadOnlyList<(EntryPoint Root, IReadOnlyList<Finding> Findings)> FindingsByRoot(string code, string? library = null) =>
+        WithRoots(code, library, (roots, builder) => (IReadOnlyList<(EntryPoint, IReadOnlyList<Finding>)>)[.. roots.Roots.Select(r => (r, (IReadOnlyList<Finding>)[.. builder.For(r)]))]);
 
     /// <summary>
     /// The sites of a snippet as a scan reports them: every entry point <see cref="RootFinder"/> finds, walked together,
     /// one finding per site with all its entry points; <paramref name="library"/> as in <see cref="Findings"/>.
     /// </summary>
-    public static IReadOnlyList<Finding> Sites(string code, string? library = null)
+    public static IReadOnlyList<Finding> Sites(string code, string? library = null) =>
+        WithRoots(code, library, (_, builder) => builder.Build(Tplab.Scan.SilentProgress.Instance, CancellationToken.None).Findings);
+
+    // A snippet compiled and indexed as a scan does, its entry points found and a builder over them, for one question.
+    private static T WithRoots<T>(string code, string? library, Func<RootSet, FindingBuilder, T> ask)
     {
         using var workspace = new AdhocWorkspace();
         var (project, compilation) = Compile(workspace, code, library);
@@ -125,8 +120,7 @@ internal static class Snippet
         var index = Scanner.Index(loaded);
         var roots = RootFinder.Find(index, CancellationToken.None);
         var graph = new CallGraph(index, new BlockingRules(new ScanConfig().Entries(), new Callers(index)));
-        var builder = new FindingBuilder(graph, new LockAnalysis(graph, 40, CancellationToken.None), roots, 40);
-        return builder.Build(Tplab.Scan.SilentProgress.Instance, CancellationToken.None).Findings;
+        return ask(roots, new FindingBuilder(graph, new LockAnalysis(graph, 40, CancellationToken.None), roots, 40));
     }
 
     /// <summary>
