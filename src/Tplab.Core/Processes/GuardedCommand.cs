@@ -149,7 +149,15 @@ public sealed class GuardedCommand : IAsyncDisposable
     /// </summary>
     public async Task<int> WaitForExitAsync(CancellationToken cancellationToken)
     {
-        await _guardian.WaitForLineAsync(l => l.StartsWith(ExitedPrefix, StringComparison.Ordinal) && _status.ExitCode is not null, Timeout.InfiniteTimeSpan, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            await _guardian.WaitForLineAsync(l => l.StartsWith(ExitedPrefix, StringComparison.Ordinal) && _status.ExitCode is not null, Timeout.InfiniteTimeSpan, cancellationToken).ConfigureAwait(false);
+        }
+        catch (TplabException) when (!cancellationToken.IsCancellationRequested && _status.ExitCode is not null)
+        {
+            // The guardian wrote the command's status and then exited before its line was seen (a clean-clone run:
+            // "exited with code 3 before it was ready"): the file, not the line, says how the command ended.
+        }
         return _status.ExitCode!.Value;
     }
 

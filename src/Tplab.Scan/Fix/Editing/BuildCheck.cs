@@ -85,8 +85,10 @@ internal sealed class BuildCheck(Solution original, string root, bool analyzers 
         return found;
     }
 
-    // A diagnostic as it survives line shifts: its id, message and file.
-    private static string Key(Diagnostic d) => $"{d.Id}|{d.GetMessage(System.Globalization.CultureInfo.InvariantCulture)}|{d.Location.SourceTree?.FilePath}";
+    // A diagnostic as it survives line shifts: its id, message, file and the code it points at (two awaits with the same
+    // message are told apart by their text, whatever order the analyzers reported them in).
+    private static string Key(Diagnostic d) =>
+        $"{d.Id}|{d.GetMessage(System.Globalization.CultureInfo.InvariantCulture)}|{d.Location.SourceTree?.FilePath}|{d.Location.SourceTree?.GetText().ToString(d.Location.SourceSpan)}";
 
     private static Dictionary<string, int> Keys(IEnumerable<Diagnostic> diagnostics) =>
         diagnostics.GroupBy(Key).ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
