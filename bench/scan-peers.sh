@@ -31,6 +31,11 @@ for app in json.load(open("tests/corpus/scan-truth.json"))["apps"]:
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); .NET SDK $(dotnet --version)"
 echo "peers: Microsoft.VisualStudio.Threading.Analyzers $vsthrd_version, Meziantou.Analyzer $meziantou_version, CA1849 of the .NET SDK $(dotnet --version)"
 
+# tplab's analyzer package, packed by this build and added as a user's package adds it (its analyzers/dotnet/cs).
+dotnet pack src/Tplab.Analyzers -c Release -nologo -v q -o "$work/package" >/dev/null
+unzip -q -o "$work/package/Tplab.Analyzers.0.1.0.nupkg" 'analyzers/*' -d "$work/package"
+tplab_analyzers="$work/package/analyzers/dotnet/cs"
+
 # The user's additions, in a scratch tree that mirrors the repository's layout (so the SARIF paths end like the truth's).
 copy="$work/repo"
 mkdir -p "$copy"
@@ -42,6 +47,8 @@ cat > "$copy/Directory.Build.props" <<EOF
   <ItemGroup>
     <PackageReference Include="Microsoft.VisualStudio.Threading.Analyzers" PrivateAssets="all" />
     <PackageReference Include="Meziantou.Analyzer" PrivateAssets="all" />
+    <Analyzer Include="$tplab_analyzers/Tplab.Analyzers.dll" />
+    <Analyzer Include="$tplab_analyzers/Tplab.Analyzers.CodeFixes.dll" />
   </ItemGroup>
 </Project>
 EOF
@@ -68,7 +75,8 @@ for entry in "${apps[@]}"; do
   (cd "$folder" && tar --exclude=./bin --exclude=./obj -cf - .) | (cd "$copy/$folder" && tar -xf -)
   log="$out/peers-$app.sarif"
   echo "peers: building $app with the analyzers..."
-  if ! dotnet build "$copy/$project" -c Release -nologo -v q -nodeReuse:false -p:TreatWarningsAsErrors=false \
+  # ReportAnalyzer: the compiler's time per analyzer assembly, written at detailed verbosity (read below).
+  if ! dotnet build "$copy/$project" -c Release -nologo -v:d -nodeReuse:false -p:TreatWarningsAsErrors=false -p:ReportAnalyzer=true \
       "-p:ErrorLog=$log%2Cversion=2.1" >"$out/peers-$app.build.log" 2>&1; then
     echo "peers: the build of $app failed (its log: $out/peers-$app.build.log)" >&2
   fi
@@ -77,6 +85,7 @@ for entry in "${apps[@]}"; do
   printf 'vs-threading %s\tVSTHRD002,VSTHRD103,VSTHRD104\t%s\t%s\n' "$vsthrd_version" "$app" "$log" >>"$manifest"
   printf 'CA1849 (SDK %s)\tCA1849\t%s\t%s\n' "$(dotnet --version)" "$app" "$log" >>"$manifest"
   printf 'Meziantou %s\tMA0042,MA0045\t%s\t%s\n' "$meziantou_version" "$app" "$log" >>"$manifest"
+  printf 'tplab analyzer (Tplab.Analyzers)\tTPL00*\t%s\t%s\n' "$app" "$log" >>"$manifest"
 done
 
 # tplab's row, when this build has the scan command.
@@ -102,6 +111,31 @@ report="$out/report.md"
 TPLAB_BENCH=1 TPLAB_SCAN_MANIFEST="$manifest" TPLAB_SCAN_REPORT="$report" dotnet test bench/Tplab.Bench -c Release --no-build \
   --filter "FullyQualifiedName~ScanPeersBenchmark" --logger "console;verbosity=minimal" >"$out/judge.log" 2>&1 \
   || { echo "scan-peers: the judge failed:" >&2; grep -A20 -m1 "Failed " "$out/judge.log" >&2; exit 1; }
+# Each analyzer's cost per compilation (one per app), from the compiler's ReportAnalyzer table in the build log:
+# the assembly's analyzers and generators together. CA1849 is one analyzer of the SDK's NetAnalyzers, given alone.
+python3 - "$out" "${apps[@]}" >>"$report" <<'PY'
+import re, sys
+out, apps = sys.argv[1], [a.split("\t")[0] for a in sys.argv[2:]]
+# (name, pattern, True: an assembly's line / False: one analyzer type's line)
+tools = [("tplab analyzer", r"^Tplab\.Analyzers$", True), ("vs-threading", r"^Microsoft\.VisualStudio\.Threading\.Analyzers", True),
+         ("Meziantou", r"^Meziantou\.Analyzer", True), ("CA1849 (its analyzer)", r"UseAsyncMethodInAsyncContext", False),
+         ("all of the SDK's NetAnalyzers", r"^Microsoft\.CodeAnalysis\.(CSharp\.)?NetAnalyzers$", True)]
+row = re.compile(r"^\s*(<?\d+(?:\.\d+)?)\s+<?\d+\s+([\w.+`]+?)(, Version=.*)?\s*$")
+print("\n### Cost per compilation (compiler's ReportAnalyzer, seconds of analyzer and generator time in each app's build)\n")
+print("| analyzer | " + " | ".join(apps) + " |")
+print("|---|" + "---|" * len(apps))
+times = {}
+for app in apps:
+    for line in open(f"{out}/peers-{app}.build.log", errors="replace"):
+        m = row.match(line)
+        if m:
+            seconds = 0.0005 if m[1].startswith("<") else float(m[1])
+            for name, pattern, assembly in tools:
+                if (m[3] is not None) == assembly and re.search(pattern, m[2]):
+                    times[(name, app)] = times.get((name, app), 0) + seconds
+for name, _, _ in tools:
+    print(f"| {name} | " + " | ".join(f"{times[(name, a)]:.3f}" if (name, a) in times else "—" for a in apps) + " |")
+PY
 echo
 cat "$report"
 echo
