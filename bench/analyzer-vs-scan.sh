@@ -13,6 +13,7 @@ cost=0
 if [ "${1:-}" = "--cost" ]; then cost="$2"; shift 2; fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+: > "$work/differences.txt"
 
 # The package as a user gets it: its analyzers/dotnet/cs must hold the analyzer and the code fixes, nothing else.
 dotnet pack src/Tplab.Analyzers -c Release -nologo -v q -o "$work/package" >/dev/null
@@ -49,7 +50,7 @@ for entry in "${apps[@]}"; do
   name="${entry%%$'\t'*}"; project="$repo/${entry#*$'\t'}"; folder="$(dirname "$project")"
   ./tplab scan "$folder" --format json -o "$work/$name.json" >/dev/null 2>&1 || true
   build "$project" "$work/with.targets" "$work/$name.log" >/dev/null
-  python3 - "$work/$name.json" "$work/$name.log" "$folder" "$name" > "$work/$name.diff" <<'PY'
+  python3 - "$work/$name.json" "$work/$name.log" "$folder" "$name" > "$work/$name.diff" 2>> "$work/differences.txt" <<'PY'
 import json, os, re, sys
 kinds = ["sleep", "sync-over-async", "lock", "sync-wait", "sync-database-io", "sync-http", "sync-socket-io", "sync-stream-io", "unrecognised", "parallel", "task-run-offload"]
 scan = {f"{f['file']}:{f['line']}:{f['column']} TPL{kinds.index(f['blockingKind']) + 1:04d} {f['id']}" for f in json.load(open(sys.argv[1]))["findings"]}
@@ -60,7 +61,7 @@ for s in sorted(scan - built): print("only scan:     " + s, file=sys.stderr)
 for s in sorted(built - scan): print("only analyzer: " + s, file=sys.stderr)
 PY
   cat "$work/$name.diff"
-done 2> "$work/differences.txt"
+done
 if [ -s "$work/differences.txt" ]; then echo; echo '```'; cat "$work/differences.txt"; echo '```'; fi
 
 if [ "$cost" -gt 0 ]; then

@@ -89,8 +89,9 @@ for entry in "${apps[@]}"; do
 done
 
 # tplab's row, when this build has the scan command.
-# `tplab scan --help` exits 0 even without the command: ask the command list instead.
-if ./tplab --help 2>/dev/null | grep -qE '^ +scan( |$)'; then
+# `tplab scan --help` exits 0 even without the command: ask the command list instead (read whole: grep -q would stop
+# reading, and tplab's SIGPIPE would fail the pipeline under pipefail, as if there were no scan command).
+if ./tplab --help 2>/dev/null | grep -E '^ +scan( |$)' >/dev/null; then
   for entry in "${apps[@]}"; do
     IFS=$'\t' read -r app project <<<"$entry"
     log="$out/tplab-$app.sarif"
@@ -111,29 +112,29 @@ report="$out/report.md"
 TPLAB_BENCH=1 TPLAB_SCAN_MANIFEST="$manifest" TPLAB_SCAN_REPORT="$report" dotnet test bench/Tplab.Bench -c Release --no-build \
   --filter "FullyQualifiedName~ScanPeersBenchmark" --logger "console;verbosity=minimal" >"$out/judge.log" 2>&1 \
   || { echo "scan-peers: the judge failed:" >&2; grep -A20 -m1 "Failed " "$out/judge.log" >&2; exit 1; }
-# Each analyzer's cost per compilation (one per app), from the compiler's ReportAnalyzer table in the build log:
-# the assembly's analyzers and generators together. CA1849 is one analyzer of the SDK's NetAnalyzers, given alone.
+# Each analyzer's cost per compilation (one compilation per app), from the compiler's ReportAnalyzer tables in the
+# build log: the rules each row counts (one analyzer type each), tplab's generator apart, and the peers' whole assemblies.
 python3 - "$out" "${apps[@]}" >>"$report" <<'PY'
 import re, sys
 out, apps = sys.argv[1], [a.split("\t")[0] for a in sys.argv[2:]]
-# (name, pattern, True: an assembly's line / False: one analyzer type's line)
-tools = [("tplab analyzer", r"^Tplab\.Analyzers$", True), ("vs-threading", r"^Microsoft\.VisualStudio\.Threading\.Analyzers", True),
-         ("Meziantou", r"^Meziantou\.Analyzer", True), ("CA1849 (its analyzer)", r"UseAsyncMethodInAsyncContext", False),
-         ("all of the SDK's NetAnalyzers", r"^Microsoft\.CodeAnalysis\.(CSharp\.)?NetAnalyzers$", True)]
-row = re.compile(r"^\s*(<?\d+(?:\.\d+)?)\s+<?\d+\s+([\w.+`]+?)(, Version=.*)?\s*$")
-print("\n### Cost per compilation (compiler's ReportAnalyzer, seconds of analyzer and generator time in each app's build)\n")
+rows = [("tplab: BlockingCallAnalyzer (TPL0001-TPL0011)", r"^Tplab\.Analyzers\.BlockingCallAnalyzer$"),
+        ("tplab: SummaryGenerator (a library's summary)", r"^Tplab\.Analyzers\.Summaries\.SummaryGenerator$"),
+        ("VSTHRD002", r"VSTHRD002UseJtfRunAnalyzer$"), ("VSTHRD103", r"VSTHRD103UseAsyncOptionAnalyzer$"),
+        ("CA1849", r"UseAsyncMethodInAsyncContext$"), ("Meziantou MA0042/MA0045", r"DoNotUseBlockingCallInAsyncContextAnalyzer$"),
+        ("all of vs-threading", r"^Microsoft\.VisualStudio\.Threading\.Analyzers(\.CSharp)?,"), ("all of Meziantou", r"^Meziantou\.Analyzer,")]
+line = re.compile(r"^\s*(<?\d+(?:\.\d+)?)\s+<?\d+\s+(\S+(?:, Version=\S+)?)")
+print("\n### Cost per compilation (the compiler's ReportAnalyzer, seconds; one build per app, all analyzers together)\n")
 print("| analyzer | " + " | ".join(apps) + " |")
 print("|---|" + "---|" * len(apps))
 times = {}
 for app in apps:
-    for line in open(f"{out}/peers-{app}.build.log", errors="replace"):
-        m = row.match(line)
+    for text in open(f"{out}/peers-{app}.build.log", errors="replace"):
+        m = line.match(text)
         if m:
-            seconds = 0.0005 if m[1].startswith("<") else float(m[1])
-            for name, pattern, assembly in tools:
-                if (m[3] is not None) == assembly and re.search(pattern, m[2]):
-                    times[(name, app)] = times.get((name, app), 0) + seconds
-for name, _, _ in tools:
+            for name, pattern in rows:
+                if re.search(pattern, m[2]):
+                    times[(name, app)] = times.get((name, app), 0) + (0.0005 if m[1].startswith("<") else float(m[1]))
+for name, _ in rows:
     print(f"| {name} | " + " | ".join(f"{times[(name, a)]:.3f}" if (name, a) in times else "—" for a in apps) + " |")
 PY
 echo
