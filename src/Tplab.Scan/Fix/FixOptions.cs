@@ -4,19 +4,6 @@ using Tplab.Scan.Fix.Output;
 
 namespace Tplab.Scan.Fix;
 
-/// <summary>Whether changed methods get the <c>Async</c> suffix.</summary>
-public enum RenameMode
-{
-    /// <summary>Follow the solution: suffix when most of its task-returning methods end in <c>Async</c>.</summary>
-    Auto,
-
-    /// <summary>Always suffix (a rename updates every reference).</summary>
-    Async,
-
-    /// <summary>Never rename.</summary>
-    Keep,
-}
-
 /// <summary>Options of <c>tplab fix</c>; defaults are stated on each property and checked by <see cref="Validated"/>.</summary>
 public sealed record FixOptions
 {
