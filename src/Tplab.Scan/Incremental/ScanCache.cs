@@ -68,7 +68,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         if (edited is not null)
         {
             progress.Line(string.Create(CultureInfo.InvariantCulture,
-                $"tplab scan: {edited.Count} source file(s) changed since the cached scan ({string.Join(", ", changes.Take(3).Select(c => c.Words.Replace(" changed", "", StringComparison.Ordinal)))}{(changes.Count > 3 ? ", ..." : "")}): projects rebuilt from the cache without MSBuild, everything analysed again"));
+                $"tplab scan: {edited.Count} source file(s) changed since the cached scan ({string.Join(", ", changes.Take(3).Select(c => c.Words.Replace(" changed", "", StringComparison.Ordinal)))}{(changes.Count > 3 ? ", ..." : "")}): projects rebuilt from the cache without MSBuild, everything analysed again (checked in {checkTime.TotalSeconds:0.00} s)"));
             return (null, new WarmStart(cache.Projects!, cache.Result.LeftOutTests, checkTime));
         }
         var result = cache.Result.ToResult(checkTime);
