@@ -6,10 +6,15 @@
 #   full       tplab scan --no-cache                     (MSBuild loads, everything analysed)
 #   cold       tplab scan (the default cache, none yet: a full scan that writes obj/tplab-scan/scan-cache.json)
 #   unchanged  tplab scan again                          (the cache reused: no MSBuild)
-#   one-file   a line appended to one source, scan       (a full scan, said in one line, that writes the cache again)
-#   pr         deploy/pr/scan-pr.sh HEAD                  (--changed-since on that change, SARIF; the cache of the changed tree)
+#   one-file   a line appended to one source, scan       (no MSBuild: the projects rebuilt from the cache, all analysed;
+#                                                         its report must equal a fresh full scan's of the same tree)
+#   pr         another line appended, deploy/pr/scan-pr.sh HEAD (--changed-since on a one-file change, SARIF; the
+#                                                         cache of the tree before it: rebuilt without MSBuild again)
 #   pr-cold    the same after rm -rf obj/tplab-scan       (what a CI job without a cache pays)
 # and the recipe's SARIF is checked: repository-relative URIs, no originalUriBaseIds, a partialFingerprint per result.
+# NO_FULL=1 leaves out the --no-cache full scans (the cold scan is one too): the full column, the one-file check against a
+# full scan, and pr-cold.
+# SOURCE: the file to change, relative to the throwaway repository (app/...; default: the first non-test .cs file).
 # TPLAB: the tplab command (default: dotnet src/Tplab.Cli/bin/Release/net10.0/tplab.dll; build it first).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,26 +33,36 @@ for app in "${apps[@]}"; do
   repo="$work/$name"
   mkdir -p "$repo"
   cp -r "$app" "$repo/app"
-  rm -rf "$repo/app/obj" "$repo/app/bin" "$repo"/app/*/obj "$repo"/app/*/bin
-  # A corpus app takes its build settings from this repository's root; a fixture has its own.
-  [ -f "$repo/app/Directory.Build.props" ] || cp "$root/Directory.Build.props" "$root/Directory.Packages.props" "$root/global.json" "$repo/"
+  find "$repo/app" -type d \( -name obj -o -name bin \) -prune -exec rm -rf {} +
+  # A corpus app takes its build settings from this repository's root; a fixture and an app from elsewhere have their own.
+  case "$(cd "$app" && pwd)" in "$root"/tests/*) [ -f "$repo/app/Directory.Build.props" ] || cp "$root/Directory.Build.props" "$root/Directory.Packages.props" "$root/global.json" "$repo/" ;; esac
   printf 'bin/\nobj/\n*.sarif\n' >"$repo/.gitignore"
   git -C "$repo" init -q && git -C "$repo" add -A && git -C "$repo" -c user.email=b@example.com -c user.name=bench commit -qm base
   target="$repo/app"
   # Restore once, outside the figures (a scan restores what has none, once).
   "${tplab_cmd[@]}" scan "$target" --no-cache -o "$work/restore.json" >/dev/null 2>&1 || true
-  full=$(seconds "${tplab_cmd[@]}" scan "$target" --no-cache -o "$work/full.json")
+  full=-; [ -n "${NO_FULL:-}" ] || full=$(seconds "${tplab_cmd[@]}" scan "$target" --no-cache -o "$work/full.json")
   rm -rf "$(find "$repo" -type d -path '*/obj/tplab-scan' -print -quit)"
   cold=$(seconds "${tplab_cmd[@]}" scan "$target" -o "$work/cold.json")
   unchanged=$(seconds "${tplab_cmd[@]}" scan "$target" -o "$work/unchanged.json")
   grep -v 'Seconds"' "$work/cold.json" >"$work/a"; grep -v 'Seconds"' "$work/unchanged.json" >"$work/b"
   cmp -s "$work/a" "$work/b" || { echo "scan-incremental: $name: the reused report differs from the full scan's" >&2; exit 1; }
-  source="$(cd "$repo" && git ls-files '*.cs' | grep -v -i test | sort | head -n 1)"
+  source="${SOURCE:-}"; [ -n "$source" ] || source="$(cd "$repo" && git ls-files '*.cs' | grep -v -i test | sort | head -n 1)"
   echo "// changed by bench/scan-incremental.sh" >>"$repo/$source"
+  : >"$work/log"
   one=$(seconds "${tplab_cmd[@]}" scan "$target" -o "$work/one.json")
+  grep -q "rebuilt from the cache without MSBuild" "$work/log" || echo "scan-incremental: $name: the one-file scan was not rebuilt from the cache: $(tail -n 3 "$work/log")" >&2
+  if [ -z "${NO_FULL:-}" ]; then
+    "${tplab_cmd[@]}" scan "$target" --no-cache -o "$work/one-full.json" >/dev/null 2>&1 || true
+    grep -v 'Seconds"' "$work/one.json" >"$work/a"; grep -v 'Seconds"' "$work/one-full.json" >"$work/b"
+    cmp -s "$work/a" "$work/b" || { echo "scan-incremental: $name: the one-file report differs from a full scan's" >&2; exit 1; }
+  fi
+  echo "// changed again by bench/scan-incremental.sh" >>"$repo/$source"
+  : >"$work/log"
   pr=$( cd "$repo" && TPLAB="$tplab" SARIF="$work/pr.sarif" seconds "$root/deploy/pr/scan-pr.sh" HEAD app)
-  rm -rf "$(find "$repo" -type d -path '*/obj/tplab-scan' -print -quit)"
-  prcold=$( cd "$repo" && TPLAB="$tplab" SARIF="$work/pr-cold.sarif" seconds "$root/deploy/pr/scan-pr.sh" HEAD app)
+  grep -q "rebuilt from the cache without MSBuild" "$work/log" || echo "scan-incremental: $name: the pr scan was not rebuilt from the cache: $(tail -n 3 "$work/log")" >&2
+  prcold=-
+  [ -n "${NO_FULL:-}" ] || { rm -rf "$(find "$repo" -type d -path '*/obj/tplab-scan' -print -quit)"; prcold=$( cd "$repo" && TPLAB="$tplab" SARIF="$work/pr-cold.sarif" seconds "$root/deploy/pr/scan-pr.sh" HEAD app); }
   kept=$(python3 - "$work/pr.sarif" "$repo" <<'PY'
 import json, os, sys
 log = json.load(open(sys.argv[1], encoding="utf-8"))

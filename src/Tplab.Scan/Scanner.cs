@@ -26,8 +26,8 @@ public static class Scanner
         var cache = options.Cache ? new ScanCache(options, input, configPath) : null;
         var outputs = new (string Option, string? Path)[] { ("--output", options.Output), ("--write-baseline", options.WriteBaseline), ("--plan", options.PlanFile) };
         // A plan reads the code itself (parameters, attributes): it never takes a cached result.
-        var result = options.PlanFile is null ? cache?.TryReuse(outputs, progress) : null;
-        result ??= await FullAsync(options, input, cache, outputs, progress, cancellationToken).ConfigureAwait(false);
+        var (result, warm) = options.PlanFile is null && cache is not null ? cache.TryReuse(outputs, progress) : default;
+        result ??= await FullAsync(options, input, cache, warm, outputs, progress, cancellationToken).ConfigureAwait(false);
         if (changed.Files is { } files)
         {
             var all = result.Findings.Count;
@@ -37,7 +37,7 @@ public static class Scanner
         return result;
     }
 
-    private static async Task<ScanResult> FullAsync(ScanOptions options, ScanInput input, ScanCache? cache,
+    private static async Task<ScanResult> FullAsync(ScanOptions options, ScanInput input, ScanCache? cache, WarmStart? warm,
         IReadOnlyList<(string Option, string? Path)> outputs, IScanProgress progress, CancellationToken cancellationToken)
     {
         var baseline = options.BaselineFile is { } b ? Baseline.Read(b) : new Baseline();
@@ -45,8 +45,14 @@ public static class Scanner
         // The file system's clock, not a duration: an input written after this instant may not be in the result.
         var startedUtc = TimeProvider.System.GetUtcNow().UtcDateTime;
         var started = options.Time.GetTimestamp();
-        using var load = await LoadAsync(input, options, "tplab scan", outputs, [("the --baseline read", options.BaselineFile)], progress, cancellationToken).ConfigureAwait(false);
-        var loaded = options.Time.GetElapsedTime(started);
+        // Sources edited, nothing else: the projects rebuilt from the cache (what MSBuild computed has not changed).
+        using var load = (warm is not null ? await ScanCache.WarmAsync(input, options, warm, progress, cancellationToken).ConfigureAwait(false) : null)
+            ?? await LoadAsync(input, options, "tplab scan", outputs, [("the --baseline read", options.BaselineFile)], progress, cancellationToken).ConfigureAwait(false);
+        var loaded = options.Time.GetElapsedTime(started) + (warm?.CheckTime ?? TimeSpan.Zero);
+        if (options.Verbose)
+        {
+            progress.Line(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"tplab scan: loaded in {loaded.TotalSeconds:0.00} s"));
+        }
         var code = load.Code;
         var result = Analyse(code, options, load.Config, baseline, progress, loaded, cancellationToken);
         // After the analysis: the calls it could not resolve name their projects as read in part too.
@@ -70,13 +76,14 @@ public static class Scanner
     }
 
     // --verbose: what the process holds after each stage (what grows with the solution's size; BENCHMARKS.md).
-    private static void Memory(ScanOptions options, IScanProgress progress, string stage)
+    private static void Memory(ScanOptions options, IScanProgress progress, string stage, ref long since)
     {
         if (options.Verbose)
         {
             using var self = System.Diagnostics.Process.GetCurrentProcess();
             progress.Line(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                $"tplab scan: memory after {stage}: {GC.GetTotalMemory(false) / 1048576} MB managed, {self.WorkingSet64 / 1048576} MB resident, {self.PeakWorkingSet64 / 1048576} MB peak"));
+                $"tplab scan: memory after {stage} ({options.Time.GetElapsedTime(since).TotalSeconds:0.00} s): {GC.GetTotalMemory(false) / 1048576} MB managed, {self.WorkingSet64 / 1048576} MB resident, {self.PeakWorkingSet64 / 1048576} MB peak"));
+            since = options.Time.GetTimestamp();
         }
     }
 
@@ -125,19 +132,20 @@ public static class Scanner
     internal static ScanResult Analyse(LoadedCode code, ScanOptions options, ScanConfig config, Baseline baseline, IScanProgress progress, TimeSpan loadTime, CancellationToken cancellationToken)
     {
         var started = options.Time.GetTimestamp();
+        var stage = started;
         progress.Status("finding entry points...");
         var index = Index(code);
         var graph = new CallGraph(index, new BlockingRules(config.Entries(), new Callers(index)));
-        Memory(options, progress, "the load");
+        Memory(options, progress, "the load and the index", ref stage);
         var rootSet = RootFinder.Find(index, cancellationToken);
         var roots = rootSet.Roots;
-        Memory(options, progress, "finding entry points");
+        Memory(options, progress, "finding entry points", ref stage);
         progress.Status("reading locks...");
         var locks = new LockAnalysis(graph, options.MaxDepth, cancellationToken);
-        Memory(options, progress, "reading locks");
+        Memory(options, progress, "reading locks", ref stage);
         var builder = new FindingBuilder(graph, locks, rootSet, options.MaxDepth);
         var (findings, suppressed) = builder.Build(progress, cancellationToken);
-        Memory(options, progress, "following calls");
+        Memory(options, progress, "following calls", ref stage);
         // Worst first: severity; then what runs on every request before what runs once (a singleton's constructor
         // reached from hundreds of endpoints still runs once); then how many request paths reach it, how many entry
         // points in all, and where it is.

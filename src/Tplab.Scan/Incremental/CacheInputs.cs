@@ -58,16 +58,20 @@ internal static class CacheInputs
         return ([.. paths.Select(Of)], [.. top.Select(ListingOf)]);
     }
 
-    /// <summary>The first recorded input that is not as it was, in words (<c>Api/Orders.cs changed</c>), or null when none.</summary>
-    public static string? FirstChange(IReadOnlyList<CachedInput> files, IReadOnlyList<CachedListing> listings, string root)
+    /// <summary>
+    /// Every recorded input that is not as it was, in words (<c>Api/Orders.cs changed</c>), inputs first, then folder
+    /// listings; <c>Edited</c> is the file's path when only its contents changed (it was there before and is now).
+    /// </summary>
+    public static List<(string Words, string? Edited)> Changes(IReadOnlyList<CachedInput> files, IReadOnlyList<CachedListing> listings, string root)
     {
+        var changes = new List<(string, string?)>();
         foreach (var recorded in files)
         {
             var now = Of(recorded.Path);
             if (now.Size != recorded.Size || now.Sha256 != recorded.Sha256)
             {
                 var name = Name(recorded.Path, root);
-                return recorded.Size < 0 ? $"{name} appeared" : now.Size < 0 ? $"{name} was deleted" : $"{name} changed";
+                changes.Add(recorded.Size < 0 ? ($"{name} appeared", null) : now.Size < 0 ? ($"{name} was deleted", null) : ($"{name} changed", recorded.Path));
             }
         }
         foreach (var recorded in listings)
@@ -77,10 +81,10 @@ internal static class CacheInputs
             {
                 var delta = now.Files - recorded.Files;
                 var what = delta > 0 ? $"{delta} file(s) added" : delta < 0 ? $"{-delta} file(s) deleted" : "a file renamed";
-                return $"{what} under {Name(recorded.Folder, root)}";
+                changes.Add(($"{what} under {Name(recorded.Folder, root)}", null));
             }
         }
-        return null;
+        return changes;
     }
 
     private static string Name(string path, string root)

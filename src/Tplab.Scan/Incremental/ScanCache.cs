@@ -30,15 +30,19 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         "include-tests=" + options.IncludeTests, "restore=" + options.Restore, "max-depth=" + options.MaxDepth.ToString(CultureInfo.InvariantCulture),
         "config=" + Path.GetFullPath(configPath), "baseline=" + (options.BaselineFile is { } b ? Path.GetFullPath(b) : ""));
 
-    /// <summary>The cached result when nothing it depends on changed; else null, with one line saying why when there was a cache.</summary>
+    /// <summary>
+    /// The cached result when nothing it depends on changed; the cached projects to rebuild without MSBuild when only
+    /// the contents of their <c>.cs</c> sources changed (<see cref="WarmLoad"/>); else neither, with one line saying why
+    /// when there was a cache.
+    /// </summary>
     /// <remarks>An output among the cached inputs is refused as a full scan would refuse it (exit 2).</remarks>
-    public ScanResult? TryReuse(IReadOnlyList<(string Option, string? Path)> outputs, IScanProgress progress)
+    public (ScanResult? Result, WarmStart? Warm) TryReuse(IReadOnlyList<(string Option, string? Path)> outputs, IScanProgress progress)
     {
         ArgumentNullException.ThrowIfNull(outputs);
         ArgumentNullException.ThrowIfNull(progress);
         if (!System.IO.File.Exists(File) && !Directory.Exists(File))
         {
-            return null;
+            return default;
         }
         var started = options.Time.GetTimestamp();
         var (cache, problem) = Read(File);
@@ -49,19 +53,43 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             // Only the scanned folder and the projects' folders are listed: a cache that names another (the disk's root) is not one tplab wrote.
             : cache.Listings.Any(l => l.Folder != input.Root && !cache.Inputs.Any(i => i.Path.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase) && Path.GetDirectoryName(i.Path) == l.Folder))
                 ? "the cache is damaged (a folder listed that is not a project's)"
-            : CacheInputs.FirstChange(cache.Inputs, cache.Listings, input.Root) is { } change ? change + " since the cached scan"
             : null);
+        var changes = reason is null ? CacheInputs.Changes(cache!.Inputs, cache.Listings, input.Root) : [];
+        var (edited, fullBecause) = changes.Count > 0 ? WarmStart.Of(cache!, changes) : default;
+        reason ??= fullBecause;
         if (reason is not null)
         {
             progress.Line($"tplab scan: full scan: {reason} ({File})");
-            return null;
+            return default;
         }
         OutputPaths.Check([.. outputs.Where(o => o.Path is not null and not "-").Select(o => (o.Option, o.Path!))],
             [.. cache!.Inputs.Where(i => i.Size >= 0).Select(i => ("a file the scan reads", i.Path))], []);
-        var result = cache!.Result.ToResult(options.Time.GetElapsedTime(started));
+        var checkTime = options.Time.GetElapsedTime(started);
+        if (edited is not null)
+        {
+            progress.Line(string.Create(CultureInfo.InvariantCulture,
+                $"tplab scan: {edited.Count} source file(s) changed since the cached scan ({string.Join(", ", changes.Take(3).Select(c => c.Words.Replace(" changed", "", StringComparison.Ordinal)))}{(changes.Count > 3 ? ", ..." : "")}): projects rebuilt from the cache without MSBuild, everything analysed again (checked in {checkTime.TotalSeconds:0.00} s)"));
+            return (null, new WarmStart(cache.Projects!, cache.Result.LeftOutTests, checkTime));
+        }
+        var result = cache.Result.ToResult(checkTime);
         progress.Line(string.Create(CultureInfo.InvariantCulture,
             $"tplab scan: reused the cached scan ({File}): none of its {cache.Inputs.Count} input file(s) changed; checked in {result.LoadTime.TotalSeconds:0.00} s"));
-        return result;
+        return (result, null);
+    }
+
+    /// <summary>The load of a warm start (the config read as a full load reads it), or null, said in one line, when the rebuild is refused.</summary>
+    internal static async Task<ScanLoad?> WarmAsync(ScanInput input, ScanOptions options, WarmStart warm, IScanProgress progress, CancellationToken cancellationToken)
+    {
+        var configPath = options.ConfigFile ?? Path.Combine(input.Root, Config.ScanConfig.DefaultFileName);
+        var config = System.IO.File.Exists(configPath) ? Config.ScanConfig.Read(configPath) : new Config.ScanConfig();
+        progress.Status("rebuilding the projects from the cache...");
+        var (code, refused) = await WarmLoad.LoadAsync(input, warm.Facts, warm.LeftOutTests, cancellationToken).ConfigureAwait(false);
+        if (code is null)
+        {
+            progress.Line($"tplab scan: full scan: the projects could not be rebuilt without MSBuild: {refused}");
+            return null;
+        }
+        return new ScanLoad(config, code);
     }
 
     /// <summary>The cache file read whole and checked (<see cref="CachedResult.Invalid"/>), or why it cannot be used.</summary>
@@ -81,7 +109,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
                 || cache.Listings.Any(l => l is null || l.Folder is null || !Path.IsPathFullyQualified(l.Folder) || l.Sha256 is null)
                 || cache.Tool is null || cache.Options is null || cache.Result is null
             ? (null, "the cache is damaged (an input without its path or hash)")
-            : cache.Result.Invalid() is { } invalid ? (null, $"the cache is damaged ({invalid})")
+            : (cache.Result.Invalid() ?? (cache.Projects is null ? null : CachedProjectFacts.Invalid(cache.Projects))) is { } invalid ? (null, $"the cache is damaged ({invalid})")
             : (cache, null);
     }
 
@@ -96,7 +124,9 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             // A project read in part may read in full next time (a restore that failed for the network): not kept.
             return;
         }
-        var (files, listings) = CacheInputs.Record(code, [configPath, .. options.BaselineFile is { } b ? [b] : Array.Empty<string>()]);
+        // The projects as MSBuild saw them, to rebuild without it after an edit to sources alone; their assemblies are inputs too.
+        var (facts, _) = CachedProjectFacts.Of(code);
+        var (files, listings) = CacheInputs.Record(code, [configPath, .. options.BaselineFile is { } b ? [b] : Array.Empty<string>(), .. CachedProjectFacts.Assemblies(facts ?? [])]);
         // A source edited while the scan ran may or may not be in the result: not kept. What MSBuild's design-time build
         // writes under obj/ during the load (assembly attributes, global usings) is its product, not an edit.
         var obj = Path.DirectorySeparatorChar + "obj" + Path.DirectorySeparatorChar;
@@ -105,7 +135,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             progress.Line($"tplab scan: not caching this scan: {racing.Path} changed while it ran");
             return;
         }
-        var cache = new ScanCacheFile(ScanCacheFile.Version, Tool, Options, files, listings, CachedResult.From(result));
+        var cache = new ScanCacheFile(ScanCacheFile.Version, Tool, Options, files, listings, facts, CachedResult.From(result));
         try
         {
             Directory.CreateDirectory(Folder);

@@ -9,7 +9,8 @@ namespace Tplab.Scan.Incremental;
 /// <summary>
 /// The scan cache's one format (<c>obj/tplab-scan/scan-cache.json</c>; docs/scan.md "The cache"): what a scan read, each
 /// file with its size, modification time and SHA-256, the folders whose listing a glob reads, the build of tplab and
-/// the options that change results, and the result itself. Written by <see cref="ScanCache"/> through
+/// the options that change results, the projects as MSBuild saw them (<see cref="CachedProjectFacts"/>; null when they
+/// cannot be rebuilt without it), and the result itself. Written by <see cref="ScanCache"/> through
 /// <c>AtomicFile</c>, read back through <c>InputFile</c> (bounded) and <see cref="CachedResult.Validated"/>: a file
 /// that does not hold exactly this shape is a full scan, never a wrong answer.
 /// </summary>
@@ -19,9 +20,11 @@ internal sealed record ScanCacheFile(
     [property: JsonRequired] string Options,
     [property: JsonRequired] IReadOnlyList<CachedInput> Inputs,
     [property: JsonRequired] IReadOnlyList<CachedListing> Listings,
+    IReadOnlyList<CachedProjectFacts>? Projects,
     [property: JsonRequired] CachedResult Result)
 {
-    public const int Version = 1;
+    // 2: the projects' facts (a source edit rebuilds them without MSBuild) and their assemblies among the inputs.
+    public const int Version = 2;
 
     public const string FileName = "scan-cache.json";
 }

@@ -1,5 +1,4 @@
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.MSBuild;
 
 namespace Tplab.Scan.Loading;
 
@@ -33,7 +32,7 @@ public sealed record SkippedProject(string Name, string Reason)
 }
 
 /// <summary>The code a scan reads: the loaded projects, those skipped (and why) and the test projects left out.</summary>
-public sealed class LoadedCode(MSBuildWorkspace? workspace, ScanInput input, IReadOnlyList<LoadedProject> projects, IReadOnlyList<SkippedProject> skipped, IReadOnlyList<string> leftOut,
+public sealed class LoadedCode(Workspace? workspace, ScanInput input, IReadOnlyList<LoadedProject> projects, IReadOnlyList<SkippedProject> skipped, IReadOnlyList<string> leftOut,
     IReadOnlyList<SkippedProject>? readInPart = null)
     : IDisposable
 {

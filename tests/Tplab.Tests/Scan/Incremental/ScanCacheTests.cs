@@ -1,3 +1,5 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Tplab.Blocking;
 using Tplab.Common;
 using Tplab.Common.Json;
@@ -53,13 +55,13 @@ public sealed class ScanCacheTests : IDisposable
         };
         var result = new ScanResult(Input, [finding], [], ["app"], [], [], 1, 1, TimeSpan.FromSeconds(20), TimeSpan.FromSeconds(2));
         var inputs = new[] { "app.csproj", "Program.cs", ScanConfig.DefaultFileName }.Select(f => CacheInputs.Of(Path.Combine(_root, f))).ToList();
-        var file = new ScanCacheFile(ScanCacheFile.Version, ScanCache.Tool, Cache().Options, inputs, [CacheInputs.ListingOf(_root)], CachedResult.From(result));
+        var file = new ScanCacheFile(ScanCacheFile.Version, ScanCache.Tool, Cache().Options, inputs, [CacheInputs.ListingOf(_root)], null, CachedResult.From(result));
         file = change?.Invoke(file) ?? file;
         Directory.CreateDirectory(Path.GetDirectoryName(CacheFile)!);
         AtomicFile.Write(CacheFile, w => TplabJson.Write(file, ScanCacheJsonContext.Compact.ScanCacheFile, w));
     }
 
-    private ScanResult? Reuse(ScanOptions? options = null) => Cache(options).TryReuse([], new Lines(_lines));
+    private ScanResult? Reuse(ScanOptions? options = null) => Cache(options).TryReuse([], new Lines(_lines)).Result;
 
     [Fact]
     public void TryReuse_NothingChanged_GivesTheCachedResultInOneLine()
@@ -128,6 +130,51 @@ public sealed class ScanCacheTests : IDisposable
         Assert.Contains("tplab scan: full scan: " + line, Assert.Single(_lines), StringComparison.Ordinal);
     }
 
+    // The project as MSBuild gave it: Program.cs its one source.
+    private CachedProjectFacts Facts => new(Path.Combine(_root, "app.csproj"), "app", "app", null, null, null, Analysed: true,
+        CachedParse.Of(new CSharpParseOptions()), CachedCompile.Of(new CSharpCompilationOptions(OutputKind.ConsoleApplication)),
+        [Path.Combine(_root, "Program.cs")], [], [], [], [], [], Generators: 0);
+
+    [Fact]
+    public void TryReuse_OnlyASourcesContentsChanged_RebuildsWithoutMSBuild()
+    {
+        WriteCache(f => f with { Projects = [Facts] });
+        File.AppendAllText(Path.Combine(_root, "Program.cs"), "Thread.Sleep(5);\n");
+
+        var (result, warm) = Cache().TryReuse([], new Lines(_lines));
+
+        Assert.Null(result);
+        Assert.NotNull(warm);
+        Assert.Equal(Path.Combine(_root, "app.csproj"), Assert.Single(warm.Facts).Path);
+        Assert.Contains("1 source file(s) changed since the cached scan (Program.cs): projects rebuilt from the cache without MSBuild", Assert.Single(_lines), StringComparison.Ordinal);
+    }
+
+    public static TheoryData<string, string> NotSourcesAlone => new()
+    {
+        { "project-too", "app.csproj changed since the cached scan (and 1 other change(s))" },
+        { "added", "1 file(s) added under the scanned folder since the cached scan (and 1 other change(s))" },
+        { "not-compiled", "Program.cs changed since the cached scan" },
+    };
+
+    [Theory]
+    [MemberData(nameof(NotSourcesAlone))]
+    public void TryReuse_ASourceAndMore_IsAFullScanNamingWhatMSBuildReads(string change, string line)
+    {
+        WriteCache(f => f with { Projects = [change == "not-compiled" ? Facts with { Documents = [] } : Facts] });
+        File.AppendAllText(Path.Combine(_root, "Program.cs"), "Thread.Sleep(5);\n");
+        switch (change)
+        {
+            case "project-too": File.WriteAllText(Path.Combine(_root, "app.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />\n"); break;
+            case "added": File.WriteAllText(Path.Combine(_root, "Extra.cs"), "class Extra { }\n"); break;
+        }
+
+        var (result, warm) = Cache().TryReuse([], new Lines(_lines));
+
+        Assert.Null(result);
+        Assert.Null(warm);
+        Assert.Contains("tplab scan: full scan: " + line, Assert.Single(_lines), StringComparison.Ordinal);
+    }
+
     [Fact]
     public void TryReuse_OtherOptions_IsAFullScan()
     {
@@ -151,6 +198,9 @@ public sealed class ScanCacheTests : IDisposable
         { "unknown-place", "the cache is damaged (an entry point is incomplete)" },
         { "relative-input", "the cache is damaged (an input without its path or hash)" },
         { "listing-elsewhere", "the cache is damaged (a folder listed that is not a project's)" },
+        { "facts-reference-out-of-range", "the cache is damaged (a project's facts are incomplete)" },
+        { "facts-relative-source", "the cache is damaged (a project's facts are incomplete)" },
+        { "facts-unknown-option", "the cache is damaged (a project's facts are incomplete)" },
         { "fifo-input", "fifo was deleted since the cached scan" },
     };
 
@@ -174,6 +224,9 @@ public sealed class ScanCacheTests : IDisposable
             case "unknown-place": WriteCache(f => f with { Result = f.Result with { EntryPoints = [f.Result.EntryPoints[0] with { Place = (CodePlace)999 }] } }); break;
             case "relative-input": WriteCache(f => f with { Inputs = [f.Inputs[0] with { Path = "Program.cs" }] }); break;
             case "listing-elsewhere": WriteCache(f => f with { Listings = [new CachedListing("/", 0, "")] }); break;
+            case "facts-reference-out-of-range": WriteCache(f => f with { Projects = [Facts with { ProjectReferences = [new CachedProjectReference(3, [], false)] }] }); break;
+            case "facts-relative-source": WriteCache(f => f with { Projects = [Facts with { Documents = ["Program.cs"] }] }); break;
+            case "facts-unknown-option": WriteCache(f => f with { Projects = [Facts with { Compile = Facts.Compile with { OutputKind = (OutputKind)99 } }] }); break;
             case "fifo-input":
                 var fifo = Path.Combine(_root, "fifo");
                 Fifo.Make(fifo);
