@@ -6,5 +6,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ $# -eq 0 ]; then
   dotnet build "$root/src/Tplab.Cli/Tplab.Cli.csproj" -c Release -v quiet -clp:ErrorsOnly >/dev/null
+  dotnet build "$root/src/Tplab.Analyzers/Tplab.Analyzers.csproj" -c Release -v quiet -clp:ErrorsOnly >/dev/null
 fi
 exec python3 "$root/bench/sweep.py" "$@"
