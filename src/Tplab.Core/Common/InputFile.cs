@@ -104,6 +104,7 @@ public sealed record InputLimit(string Name, long DefaultBytes, bool Raisable = 
     public static readonly InputLimit Marker = new("a marker file", 64 << 10, Raisable: false);
     public static readonly InputLimit Solution = new("a solution file", 16L << 20);
     public static readonly InputLimit RuntimeConfig = new("a runtimeconfig.json", 4L << 20);
+    public static readonly InputLimit GlobalJson = new("a global.json", 1 << 20, Raisable: false);
 
     /// <summary>The most the variable can raise a limit to: one array holds the bytes.</summary>
     public const long MaxMib = 2047;

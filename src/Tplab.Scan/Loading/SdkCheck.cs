@@ -1,5 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Text.Json;
+using System.Text.RegularExpressions;
 using Tplab.Common;
 using Tplab.Processes;
 
@@ -11,14 +13,23 @@ namespace Tplab.Scan.Loading;
 /// SDK that cannot be resolved otherwise surfaces as a build host failure deep in Roslyn. The muxer applies
 /// <c>global.json</c>'s own rules (<c>rollForward</c>, <c>allowPrerelease</c>), so tplab does not re-implement them.
 /// </summary>
-internal static class SdkCheck
+internal static partial class SdkCheck
 {
+    /// <summary>How long <c>dotnet --version</c> may take: it answers in well under a second; a muxer stuck on its global.json never does.</summary>
+    internal static readonly TimeSpan Bound = TimeSpan.FromSeconds(60);
+
     private const string Requested = "Requested SDK version:";
     private const string GlobalJson = "global.json file:";
 
     /// <summary>Throws the one-line environment error (exit 3) when <c>dotnet</c> cannot resolve an SDK in <paramref name="folder"/>.</summary>
     public static async Task EnsureResolvableAsync(string folder, CancellationToken cancellationToken)
     {
+        // The muxer reads the nearest global.json whole before anything else: an endless one (a link to /dev/zero) hangs
+        // it and a malformed one crashes it with a stack trace. Read first, as every input is: bounded, one line.
+        if (Nearest(folder) is { } globalJson)
+        {
+            CheckReadable(globalJson);
+        }
         var (code, lines) = await RunAsync(folder, "--version", cancellationToken).ConfigureAwait(false);
         if (code == 0)
         {
@@ -40,10 +51,44 @@ internal static class SdkCheck
             return $"{file} asks for the .NET SDK {version}, which is not installed ({have}): install it, or change global.json's sdk.version "
                 + "(or its rollForward) to allow an installed one";
         }
-        var last = versionOutput.Where(l => !string.IsNullOrWhiteSpace(l)).Select(l => l.Trim()).LastOrDefault() ?? "no output";
+        // The muxer's own message, not its stack: frames ("at X.Y(...)", "--- End of ...") and exception type names left out.
+        var last = versionOutput.Select(l => l.Trim()).Where(l => l.Length > 0 && !l.StartsWith("at ", StringComparison.Ordinal) && !l.StartsWith("---", StringComparison.Ordinal))
+            .Select(l => ExceptionName().Replace(l, "")).FirstOrDefault(l => l.Length > 0) ?? "no output";
         return string.Create(CultureInfo.InvariantCulture,
             $"dotnet could not resolve a .NET SDK here ({ExitWords.Describe(code)}: {last}; {have}); scan needs one to load the projects");
     }
+
+    /// <summary>The global.json <c>dotnet</c> obeys in <paramref name="folder"/>: the nearest one up the folder chain.</summary>
+    internal static string? Nearest(string folder)
+    {
+        for (var dir = new DirectoryInfo(Path.GetFullPath(folder)); dir is not null; dir = dir.Parent)
+        {
+            var candidate = Path.Combine(dir.FullName, "global.json");
+            if (File.Exists(candidate) || Directory.Exists(candidate))
+            {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    /// <summary>A global.json the muxer can read: a regular JSON file of at most 1 MiB; else one usage line (exit 2) naming it.</summary>
+    internal static void CheckReadable(string path)
+    {
+        var text = InputFile.ReadText(path, "global.json", InputLimit.GlobalJson);
+        try
+        {
+            using var _ = JsonDocument.Parse(text, new JsonDocumentOptions { AllowTrailingCommas = true, CommentHandling = JsonCommentHandling.Skip, MaxDepth = 64 });
+        }
+        catch (JsonException e)
+        {
+            throw TplabException.Usage(string.Create(CultureInfo.InvariantCulture,
+                $"{path}: not valid JSON at line {(e.LineNumber ?? 0) + 1}, so dotnet cannot start in this folder: correct or remove it"));
+        }
+    }
+
+    [GeneratedRegex(@"^(?:[\w.]+Exception: )+")]
+    private static partial Regex ExceptionName();
 
     private static async Task<(int? Code, IReadOnlyList<string> Lines)> RunAsync(string folder, string argument, CancellationToken cancellationToken)
     {
@@ -51,7 +96,15 @@ internal static class SdkCheck
         info.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
         info.Environment["DOTNET_NOLOGO"] = "1";
         await using var child = ChildProcess.Start(info, "dotnet", WhenTplabEnds.Kill);
-        await child.Exited.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            await child.Exited.WaitAsync(Bound, cancellationToken).ConfigureAwait(false);
+        }
+        catch (TimeoutException)
+        {
+            throw new TplabException(ExitCodes.Environment, string.Create(CultureInfo.InvariantCulture,
+                $"dotnet {argument} did not answer within {Bound.TotalSeconds:0} s in {folder}; scan needs it to load the projects (check the folder's global.json and the SDK install)"));
+        }
         return (child.ExitCode, child.RecentOutput);
     }
 }

@@ -44,6 +44,11 @@ internal static class SolutionFile
             using var document = JsonDocument.Parse(InputFile.ReadBytes(filter, "the solution filter", InputLimit.Solution));
             var solution = document.RootElement.GetProperty("solution");
             var slnPath = Path.GetFullPath(Path.Combine(Path.GetDirectoryName(filter)!, solution.GetProperty("path").GetString()!.Replace('\\', '/')));
+            if (!File.Exists(slnPath))
+            {
+                // dotnet build refuses such a filter: its projects' paths are relative to a solution that is not there.
+                throw TplabException.Usage($"the solution filter {filter} filters {slnPath}, which does not exist");
+            }
             var folder = Path.GetDirectoryName(slnPath)!;
             return [.. solution.GetProperty("projects").EnumerateArray().Select(p => Path.GetFullPath(Path.Combine(folder, p.GetString()!.Replace('\\', '/'))))];
         }

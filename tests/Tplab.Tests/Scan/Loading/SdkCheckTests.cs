@@ -1,3 +1,4 @@
+using Tplab.Common;
 using Tplab.Scan.Loading;
 using Tplab.Tests.Support;
 
@@ -36,5 +37,75 @@ public sealed class SdkCheckTests
         var line = SdkCheck.Describe(["Some other failure"], [], 1);
         Assert.Contains("Some other failure", line, StringComparison.Ordinal);
         Assert.Contains("no SDK is installed", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Describe_MuxerCrash_SaysItsMessage_NotItsStack()
+    {
+        // What SDK 10's `dotnet --version` prints for a global.json that is not JSON (the sweep of issue 36).
+        string[] crash =
+        [
+            "System.TypeInitializationException: The type initializer for 'Microsoft.DotNet.Cli.Parser' threw an exception.",
+            " ---> System.Text.Json.JsonException: Expected depth to be zero at the end of the JSON payload.",
+            "   at System.Text.Json.ThrowHelper.ThrowJsonReaderException(Utf8JsonReader& json, ExceptionResource resource)",
+            "   --- End of inner exception stack trace ---",
+            "   at Microsoft.DotNet.Cli.Program.Main(String[] args)",
+        ];
+        var line = SdkCheck.Describe(crash, ["10.0.401 [/usr/share/dotnet/sdk]"], 1);
+        Assert.Contains("The type initializer for 'Microsoft.DotNet.Cli.Parser' threw an exception.", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("Exception:", line, StringComparison.Ordinal);
+        Assert.DoesNotContain(" at ", line, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("{\"sdk\": {\"version\": ", "not valid JSON at line 1")]
+    [InlineData("", "not valid JSON at line 1")]
+    public void CheckReadable_NotJson_IsOneUsageLineNamingTheFile(string text, string expected)
+    {
+        InFolder(folder =>
+        {
+            var path = Path.Combine(folder, "global.json");
+            File.WriteAllText(path, text);
+            var error = Assert.Throws<TplabException>(() => SdkCheck.CheckReadable(path));
+            Assert.Equal(ExitCodes.Usage, error.ExitCode);
+            Assert.StartsWith(path + ": " + expected, error.Message, StringComparison.Ordinal);
+        });
+    }
+
+    [Fact]
+    public void CheckReadable_EndlessFile_IsRefusedBeforeItIsRead()
+    {
+        InFolder(folder =>
+        {
+            var path = Path.Combine(folder, "global.json");
+            File.CreateSymbolicLink(path, "/dev/zero");
+            Assert.Equal(ExitCodes.Usage, Assert.Throws<TplabException>(() => SdkCheck.CheckReadable(path)).ExitCode);
+        });
+    }
+
+    [Fact]
+    public void Nearest_IsTheClosestUpTheFolders()
+    {
+        InFolder(folder =>
+        {
+            var inner = Directory.CreateDirectory(Path.Combine(folder, "a", "b")).FullName;
+            File.WriteAllText(Path.Combine(folder, "global.json"), "{}");
+            Assert.Equal(Path.Combine(folder, "global.json"), SdkCheck.Nearest(inner));
+            File.WriteAllText(Path.Combine(folder, "a", "global.json"), "{}");
+            Assert.Equal(Path.Combine(folder, "a", "global.json"), SdkCheck.Nearest(inner));
+        });
+    }
+
+    private static void InFolder(Action<string> test)
+    {
+        var folder = Directory.CreateTempSubdirectory("tplab-sdkcheck-").FullName;
+        try
+        {
+            test(folder);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
     }
 }
