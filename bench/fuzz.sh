@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one reader of outside input with SharpFuzz 2.3.0 and Debian's afl++ (issue 28): bench/fuzz.sh READER SECONDS
-# READER: plan-yaml plan-json targets hlog watch-jsonl compare scan-config baseline nettrace from-json from-sarif scan-cache
+# READER: plan-yaml plan-json targets hlog watch-jsonl compare scan-config baseline nettrace from-json from-sarif scan-cache scan-cache-seal
 # (bench/fuzz/Readers.cs).
 # Seeds are bench/fuzz/seeds/READER (from the tests' fixtures); findings go to bench/.fuzz/out/READER. Every crash or
 # hang afl saves is a defect: replay it with an uninstrumented build (`dotnet build bench/fuzz -o /tmp/replay`, then

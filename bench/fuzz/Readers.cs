@@ -40,7 +40,9 @@ public static class Readers
         // tplab fix --from: a scan report (JSON or SARIF) of the solution being fixed, read before anything loads.
         ["from-json"] = (".json", path => FixSelection.ReadReport(path, "Shop.slnx", Path.GetDirectoryName(path)!)),
         ["from-sarif"] = (".sarif", path => FixSelection.ReadReport(path, "Shop.slnx", Path.GetDirectoryName(path)!)),
-        ["scan-cache"] = (".json", path => ScanCacheReader.Check(path)),
+        // the scan cache (obj/tplab-scan/scan-cache.json): its JSON sealed with the fuzzer's key, then the whole file as found.
+        ["scan-cache"] = (".json", path => ScanCacheReader.CheckPayload(path)),
+        ["scan-cache-seal"] = (".json", path => ScanCacheReader.Check(path)),
     };
 
     /// <summary>The exit codes a reader may refuse an input with (docs/exit-codes.md: a bad input file is 2).</summary>

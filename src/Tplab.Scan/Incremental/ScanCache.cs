@@ -1,4 +1,6 @@
 using System.Globalization;
+using System.Text;
+using System.Text.Json;
 using Tplab.Common;
 using Tplab.Common.Json;
 using Tplab.Scan.Loading;
@@ -95,11 +97,22 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
     /// <summary>The cache file read whole and checked (<see cref="CachedResult.Invalid"/>), or why it cannot be used.</summary>
     internal static (ScanCacheFile? Cache, string? Problem) Read(string file)
     {
+        var (key, noKey) = CacheSeal.Key();
+        return key is null ? (null, noKey) : Read(file, key);
+    }
+
+    /// <summary><see cref="Read(string)"/> under <paramref name="key"/>: the seal checked before a byte of the cache is believed.</summary>
+    internal static (ScanCacheFile? Cache, string? Problem) Read(string file, byte[] key)
+    {
         ScanCacheFile cache;
         try
         {
-            var text = InputFile.ReadText(file, "the scan cache", InputLimit.ScanCache);
-            cache = TplabJson.Read(text, ScanCacheJsonContext.Compact.ScanCacheFile, "the scan cache", "the scan cache is not JSON");
+            var (payload, unsealed) = CacheSeal.Open(key, InputFile.ReadBytes(file, "the scan cache", InputLimit.ScanCache));
+            if (unsealed is not null)
+            {
+                return (null, unsealed);
+            }
+            cache = TplabJson.Read(Encoding.UTF8.GetString(payload.Span), ScanCacheJsonContext.Compact.ScanCacheFile, "the scan cache", "the scan cache is not JSON");
         }
         catch (TplabException e)
         {
@@ -136,14 +149,25 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             return;
         }
         var cache = new ScanCacheFile(ScanCacheFile.Version, Tool, Options, files, listings, facts, CachedResult.From(result));
+        var (key, noKey) = CacheSeal.Key();
+        if (key is null)
+        {
+            progress.Line($"tplab scan: not caching this scan: {noKey}");
+            return;
+        }
         try
         {
             Directory.CreateDirectory(Folder);
-            AtomicFile.Write(File, w => TplabJson.Write(cache, ScanCacheJsonContext.Compact.ScanCacheFile, w));
+            Write(File, cache, key);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or TplabException)
         {
             progress.Line($"tplab scan: could not write the cache {File}: {e.Message} (the scan is complete; --no-cache stops trying)");
         }
     }
+
+    /// <summary>The one writer of the cache file: <paramref name="cache"/> as compact JSON, sealed with <paramref name="key"/> (<see cref="CacheSeal"/>), written whole.</summary>
+    internal static void Write(string file, ScanCacheFile cache, byte[] key) =>
+        // The serializer writes UTF-8 (invalid text escaped), so the text written is these very bytes.
+        AtomicFile.WriteAllText(file, Encoding.UTF8.GetString(CacheSeal.Envelope(key, JsonSerializer.SerializeToUtf8Bytes(cache, ScanCacheJsonContext.Compact.ScanCacheFile))));
 }

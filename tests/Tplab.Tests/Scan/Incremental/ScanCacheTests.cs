@@ -1,3 +1,4 @@
+using System.Text.Json;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Tplab.Blocking;
@@ -44,7 +45,7 @@ public sealed class ScanCacheTests : IDisposable
     private string CacheFile => Cache().File;
 
     /// <summary>Writes the cache of a one-finding result over the two files (and the absent config), then applies <paramref name="change"/> to it.</summary>
-    private void WriteCache(Func<ScanCacheFile, ScanCacheFile>? change = null)
+    private void WriteCache(Func<ScanCacheFile, ScanCacheFile>? change = null, byte[]? key = null)
     {
         var entry = new EntryPoint(new CodeNode("Program", "Main", "Program.Main", "Program.cs", 1, isLambda: false), CodePlace.MinimalApi, new HttpEndpoint("GET", "/"));
         var finding = new Finding("tp-0123456789", new BlockingCall(BlockingKind.Sleep, "Thread.Sleep", new StackFrame("System.Threading.Thread", "System.Threading.Thread", "Sleep")),
@@ -58,7 +59,7 @@ public sealed class ScanCacheTests : IDisposable
         var file = new ScanCacheFile(ScanCacheFile.Version, ScanCache.Tool, Cache().Options, inputs, [CacheInputs.ListingOf(_root)], null, CachedResult.From(result));
         file = change?.Invoke(file) ?? file;
         Directory.CreateDirectory(Path.GetDirectoryName(CacheFile)!);
-        AtomicFile.Write(CacheFile, w => TplabJson.Write(file, ScanCacheJsonContext.Compact.ScanCacheFile, w));
+        ScanCache.Write(CacheFile, file, key ?? CacheSeal.Key().Key!);
     }
 
     private ScanResult? Reuse(ScanOptions? options = null) => Cache(options).TryReuse([], new Lines(_lines)).Result;
@@ -187,9 +188,13 @@ public sealed class ScanCacheTests : IDisposable
 
     public static TheoryData<string, string> Damaged => new()
     {
-        { "truncated", "the cache does not read" },
-        { "not-json", "the cache does not read" },
-        { "empty", "the cache does not read" },
+        { "truncated", "the cache is not a sealed cache file" },
+        { "forged", "not written by this user's tplab (its seal does not match)" },
+        { "unsealed", "the cache is not a sealed cache file" },
+        { "seal-damaged", "the cache's seal is damaged" },
+        { "two-caches", "the cache is not a sealed cache file" },
+        { "not-json", "the cache is not a sealed cache file" },
+        { "empty", "the cache is not a sealed cache file" },
         { "folder", "the cache does not read" },
         { "other-build", "another build of tplab" },
         { "other-format", "another format version" },
@@ -213,6 +218,16 @@ public sealed class ScanCacheTests : IDisposable
             case "truncated":
                 WriteCache();
                 File.WriteAllBytes(CacheFile, File.ReadAllBytes(CacheFile)[..(int)(new FileInfo(CacheFile).Length / 2)]);
+                break;
+            case "forged": WriteCache(key: new byte[32]); break;
+            case "unsealed":
+                WriteCache();
+                File.WriteAllText(CacheFile, JsonDocument.Parse(File.ReadAllBytes(CacheFile)).RootElement.GetProperty("cache").GetRawText());
+                break;
+            case "seal-damaged": WriteCache(); File.WriteAllText(CacheFile, File.ReadAllText(CacheFile).Replace("{\"seal\":\"", "{\"seal\":\"zz", StringComparison.Ordinal)); break;
+            case "two-caches":
+                WriteCache();
+                File.WriteAllText(CacheFile, File.ReadAllText(CacheFile).TrimEnd()[..^1] + ",\"cache\":{}}");
                 break;
             case "not-json": WriteCache(); File.WriteAllText(CacheFile, "not json"); break;
             case "empty": WriteCache(); File.WriteAllText(CacheFile, ""); break;
