@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tplab.Analyzers against `tplab scan`, site by site, on every corpus app (tests/corpus/scan-truth.json), and the
 # analyzer's build cost. Per app: `./tplab scan FOLDER --format json` and a real `dotnet build` of the app with the
-# analyzer added as a user's package adds it (an <Analyzer> item through CustomAfterMicrosoftCommonTargets; a build
+# package's analyzer and code fixes added as a user's package adds them (an <Analyzer> item through CustomAfterMicrosoftCommonTargets; a build
 # configuration of its own, so the repository's obj/ and bin/ are untouched); the sites (file:line:column, TPL id,
 # finding id) of both are compared. With --cost N: the median of N `dotnet build --no-incremental` with and without
 # the analyzer (alternating), the analyzer's share of the build. Prints Markdown (BENCHMARKS.md, "Tplab.Analyzers").
@@ -13,10 +13,16 @@ cost=0
 if [ "${1:-}" = "--cost" ]; then cost="$2"; shift 2; fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+: > "$work/differences.txt"
 
-dotnet build src/Tplab.Analyzers -c Release -nologo -v q >/dev/null
-analyzer="$repo/src/Tplab.Analyzers/bin/Release/netstandard2.0/Tplab.Analyzers.dll"
-printf '<Project><ItemGroup><Analyzer Include="%s" /></ItemGroup></Project>\n' "$analyzer" > "$work/with.targets"
+# The package as a user gets it: its analyzers/dotnet/cs must hold the analyzer and the code fixes, nothing else.
+dotnet pack src/Tplab.Analyzers -c Release -nologo -v q -o "$work/package" >/dev/null
+listing="$(unzip -Z1 "$work/package/Tplab.Analyzers.0.1.0.nupkg" | grep '^analyzers/' | sort | tr '\n' ' ')"
+[ "$listing" = "analyzers/dotnet/cs/Tplab.Analyzers.CodeFixes.dll analyzers/dotnet/cs/Tplab.Analyzers.dll " ] \
+  || { echo "analyzer-vs-scan: the package's analyzers/ holds: $listing" >&2; exit 1; }
+unzip -q -o "$work/package/Tplab.Analyzers.0.1.0.nupkg" 'analyzers/*' -d "$work/package"
+printf '<Project><ItemGroup><Analyzer Include="%s" /><Analyzer Include="%s" /></ItemGroup></Project>\n' \
+  "$work/package/analyzers/dotnet/cs/Tplab.Analyzers.dll" "$work/package/analyzers/dotnet/cs/Tplab.Analyzers.CodeFixes.dll" > "$work/with.targets"
 printf '<Project />\n' > "$work/without.targets"
 
 mapfile -t apps < <(python3 -c '
@@ -35,6 +41,7 @@ build() { # project targets log -> seconds of wall time
   python3 -c "print(f'{$end - $start:.2f}')"
 }
 
+echo "package: $listing"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); .NET SDK $(dotnet --version)"
 echo
 echo "| app | scan sites | analyzer sites | same | only scan | only analyzer |"
@@ -43,18 +50,18 @@ for entry in "${apps[@]}"; do
   name="${entry%%$'\t'*}"; project="$repo/${entry#*$'\t'}"; folder="$(dirname "$project")"
   ./tplab scan "$folder" --format json -o "$work/$name.json" >/dev/null 2>&1 || true
   build "$project" "$work/with.targets" "$work/$name.log" >/dev/null
-  python3 - "$work/$name.json" "$work/$name.log" "$folder" "$name" > "$work/$name.diff" <<'PY'
+  python3 - "$work/$name.json" "$work/$name.log" "$folder" "$name" > "$work/$name.diff" 2>> "$work/differences.txt" <<'PY'
 import json, os, re, sys
 kinds = ["sleep", "sync-over-async", "lock", "sync-wait", "sync-database-io", "sync-http", "sync-socket-io", "sync-stream-io", "unrecognised", "parallel", "task-run-offload"]
 scan = {f"{f['file']}:{f['line']}:{f['column']} TPL{kinds.index(f['blockingKind']) + 1:04d} {f['id']}" for f in json.load(open(sys.argv[1]))["findings"]}
-pattern = re.compile(r"^(?P<file>[^\s(][^(\n]*)\((?P<line>\d+),(?P<column>\d+)\): (?:warning|error|info) (?P<id>TPL\d{4}): .*\(tplab (?P<finding>tp-[0-9a-f]{10})\)", re.M)
+pattern = re.compile(r"^(?P<file>[^\s(][^(\n]*)\((?P<line>\d+),(?P<column>\d+)\): (?:warning|error|info) (?P<id>TPL\d{4}): .*\(tplab fix --finding (?P<finding>tp-[0-9a-f]{10})\)", re.M)
 built = {f"{os.path.relpath(m['file'], sys.argv[3])}:{m['line']}:{m['column']} {m['id']} {m['finding']}" for m in pattern.finditer(open(sys.argv[2]).read())}
 print(f"| {sys.argv[4]} | {len(scan)} | {len(built)} | {len(scan & built)} | {len(scan - built)} | {len(built - scan)} |")
 for s in sorted(scan - built): print("only scan:     " + s, file=sys.stderr)
 for s in sorted(built - scan): print("only analyzer: " + s, file=sys.stderr)
 PY
   cat "$work/$name.diff"
-done 2> "$work/differences.txt"
+done
 if [ -s "$work/differences.txt" ]; then echo; echo '```'; cat "$work/differences.txt"; echo '```'; fi
 
 if [ "$cost" -gt 0 ]; then

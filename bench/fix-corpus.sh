@@ -20,6 +20,8 @@ for app in "${apps[@]}"; do
   mkdir -p "$work"
   cp "$here/Directory.Build.props" "$here/Directory.Packages.props" "$work/"
   cp -r "$app" "$work/$name" && rm -rf "$work/$name/bin" "$work/$name/obj"
+  # In git, as a team's app is: fix --apply edits only files git knows and that are clean.
+  git -C "$work" init -q && git -C "$work" add -A && git -C "$work" -c user.name=bench -c user.email=bench@localhost commit -qm before
   /usr/bin/time -f "%U %S %M" -o "$work/time.txt" "$tplab" fix "$work/$name" --apply --format json -o "$work/fix.json" 2>"$work/fix.err" || true
   if dotnet build "$work/$name" -nologo -v q >"$work/build.log" 2>&1; then build="compiles"; else build="**fails**"; fi
   "$tplab" scan "$work/$name" --format json -o "$work/after.json" 2>/dev/null || true
@@ -50,11 +52,12 @@ pairs = sum(len(f["roots"]) for f in fix["findings"])
 fixed_pairs = sum(len(f["roots"]) for f in fix["findings"] if f["status"] == "fixed")
 with open(f"{work}/pairs.txt", "w") as out:
     out.write(f"{fixed_pairs} {pairs} {'1' if build == 'compiles' else '0'}\n")
-print(f"| {name} | {len(fix['findings'])} | {su['fixed']} | {su['partlyFixed']} | {su['refused']} | {fixed_pairs}/{pairs} | {fixed_roots}/{len(roots)} | {build} | {len(left)} | {float(u) + float(s_):.1f} | {int(m) // 1024} |")
+named = sum(1 for f in fix["findings"] if f["status"] != "fixed" and f.get("check"))
+print(f"| {name} | {len(fix['findings'])} | {su['fixed']} | {su['partlyFixed']} | {su['refused']} ({named} with an id) | {fixed_pairs}/{pairs} | {fixed_roots}/{len(roots)} | {build} | {len(left)} | {float(u) + float(s_):.1f} | {int(m) // 1024} |")
 with open(f"{work}/refused.txt", "w") as out:
     for f in fix["findings"]:
         if f["status"] != "fixed":
-            out.write(f"{name}\t{f['status']}\t{f['file']}:{f['line']}\t{f['blockingCall']}\t{f['reason']}\n")
+            out.write(f"{name}\t{f['status']}\t{f.get('check') or 'NO ID'}\t{f['file']}:{f['line']}\t{f['blockingCall']}\t{f['reason']}\n")
 PY
 done
 cat "$out"/*/pairs.txt | awk '{ f += $1; t += $2; if ($3 == 0) broken++ } END { if (t > 0) printf "\nroot paths fixed, all apps: %d/%d = %.1f%% (goal: 90%%); broken builds: %d\n", f, t, 100 * f / t, broken }'

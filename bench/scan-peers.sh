@@ -31,6 +31,11 @@ for app in json.load(open("tests/corpus/scan-truth.json"))["apps"]:
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); .NET SDK $(dotnet --version)"
 echo "peers: Microsoft.VisualStudio.Threading.Analyzers $vsthrd_version, Meziantou.Analyzer $meziantou_version, CA1849 of the .NET SDK $(dotnet --version)"
 
+# tplab's analyzer package, packed by this build and added as a user's package adds it (its analyzers/dotnet/cs).
+dotnet pack src/Tplab.Analyzers -c Release -nologo -v q -o "$work/package" >/dev/null
+unzip -q -o "$work/package/Tplab.Analyzers.0.1.0.nupkg" 'analyzers/*' -d "$work/package"
+tplab_analyzers="$work/package/analyzers/dotnet/cs"
+
 # The user's additions, in a scratch tree that mirrors the repository's layout (so the SARIF paths end like the truth's).
 copy="$work/repo"
 mkdir -p "$copy"
@@ -42,6 +47,8 @@ cat > "$copy/Directory.Build.props" <<EOF
   <ItemGroup>
     <PackageReference Include="Microsoft.VisualStudio.Threading.Analyzers" PrivateAssets="all" />
     <PackageReference Include="Meziantou.Analyzer" PrivateAssets="all" />
+    <Analyzer Include="$tplab_analyzers/Tplab.Analyzers.dll" />
+    <Analyzer Include="$tplab_analyzers/Tplab.Analyzers.CodeFixes.dll" />
   </ItemGroup>
 </Project>
 EOF
@@ -68,7 +75,8 @@ for entry in "${apps[@]}"; do
   (cd "$folder" && tar --exclude=./bin --exclude=./obj -cf - .) | (cd "$copy/$folder" && tar -xf -)
   log="$out/peers-$app.sarif"
   echo "peers: building $app with the analyzers..."
-  if ! dotnet build "$copy/$project" -c Release -nologo -v q -nodeReuse:false -p:TreatWarningsAsErrors=false \
+  # ReportAnalyzer: the compiler's time per analyzer assembly, written at detailed verbosity (read below).
+  if ! dotnet build "$copy/$project" -c Release -nologo -v:d -nodeReuse:false -p:TreatWarningsAsErrors=false -p:ReportAnalyzer=true \
       "-p:ErrorLog=$log%2Cversion=2.1" >"$out/peers-$app.build.log" 2>&1; then
     echo "peers: the build of $app failed (its log: $out/peers-$app.build.log)" >&2
   fi
@@ -77,11 +85,13 @@ for entry in "${apps[@]}"; do
   printf 'vs-threading %s\tVSTHRD002,VSTHRD103,VSTHRD104\t%s\t%s\n' "$vsthrd_version" "$app" "$log" >>"$manifest"
   printf 'CA1849 (SDK %s)\tCA1849\t%s\t%s\n' "$(dotnet --version)" "$app" "$log" >>"$manifest"
   printf 'Meziantou %s\tMA0042,MA0045\t%s\t%s\n' "$meziantou_version" "$app" "$log" >>"$manifest"
+  printf 'tplab analyzer (Tplab.Analyzers)\tTPL00*\t%s\t%s\n' "$app" "$log" >>"$manifest"
 done
 
 # tplab's row, when this build has the scan command.
-# `tplab scan --help` exits 0 even without the command: ask the command list instead.
-if ./tplab --help 2>/dev/null | grep -qE '^ +scan( |$)'; then
+# `tplab scan --help` exits 0 even without the command: ask the command list instead (read whole: grep -q would stop
+# reading, and tplab's SIGPIPE would fail the pipeline under pipefail, as if there were no scan command).
+if ./tplab --help 2>/dev/null | grep -E '^ +scan( |$)' >/dev/null; then
   for entry in "${apps[@]}"; do
     IFS=$'\t' read -r app project <<<"$entry"
     log="$out/tplab-$app.sarif"
@@ -102,6 +112,31 @@ report="$out/report.md"
 TPLAB_BENCH=1 TPLAB_SCAN_MANIFEST="$manifest" TPLAB_SCAN_REPORT="$report" dotnet test bench/Tplab.Bench -c Release --no-build \
   --filter "FullyQualifiedName~ScanPeersBenchmark" --logger "console;verbosity=minimal" >"$out/judge.log" 2>&1 \
   || { echo "scan-peers: the judge failed:" >&2; grep -A20 -m1 "Failed " "$out/judge.log" >&2; exit 1; }
+# Each analyzer's cost per compilation (one compilation per app), from the compiler's ReportAnalyzer tables in the
+# build log: the rules each row counts (one analyzer type each), tplab's generator apart, and the peers' whole assemblies.
+python3 - "$out" "${apps[@]}" >>"$report" <<'PY'
+import re, sys
+out, apps = sys.argv[1], [a.split("\t")[0] for a in sys.argv[2:]]
+rows = [("tplab: BlockingCallAnalyzer (TPL0001-TPL0011)", r"^Tplab\.Analyzers\.BlockingCallAnalyzer$"),
+        ("tplab: SummaryGenerator (a library's summary)", r"^Tplab\.Analyzers\.Summaries\.SummaryGenerator$"),
+        ("VSTHRD002", r"VSTHRD002UseJtfRunAnalyzer$"), ("VSTHRD103", r"VSTHRD103UseAsyncOptionAnalyzer$"),
+        ("CA1849", r"UseAsyncMethodInAsyncContext$"), ("Meziantou MA0042/MA0045", r"DoNotUseBlockingCallInAsyncContextAnalyzer$"),
+        ("all of vs-threading", r"^Microsoft\.VisualStudio\.Threading\.Analyzers(\.CSharp)?,"), ("all of Meziantou", r"^Meziantou\.Analyzer,")]
+line = re.compile(r"^\s*(<?\d+(?:\.\d+)?)\s+<?\d+\s+(\S+(?:, Version=\S+)?)")
+print("\n### Cost per compilation (the compiler's ReportAnalyzer, seconds; one build per app, all analyzers together)\n")
+print("| analyzer | " + " | ".join(apps) + " |")
+print("|---|" + "---|" * len(apps))
+times = {}
+for app in apps:
+    for text in open(f"{out}/peers-{app}.build.log", errors="replace"):
+        m = line.match(text)
+        if m:
+            for name, pattern in rows:
+                if re.search(pattern, m[2]):
+                    times[(name, app)] = times.get((name, app), 0) + (0.0005 if m[1].startswith("<") else float(m[1]))
+for name, _ in rows:
+    print(f"| {name} | " + " | ".join(f"{times[(name, a)]:.3f}" if (name, a) in times else "—" for a in apps) + " |")
+PY
 echo
 cat "$report"
 echo

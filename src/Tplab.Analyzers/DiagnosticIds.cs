@@ -63,11 +63,11 @@ public static class DiagnosticIds
     private static DiagnosticDescriptor Descriptor(BlockingKind kind) => new(
         For(kind),
         Title(kind),
-        "{0} blocks a pool thread: {1} → {2} (tplab {3})",
+        "{0} blocks a pool thread: {1} → {2} (tplab fix --finding {3})",
         Category,
         DiagnosticSeverity.Warning,
         isEnabledByDefault: true,
-        description: "Reached from an ASP.NET Core entry point of this project, the call holds a thread-pool thread while it waits. tplab scan reports the same site; tplab fix --finding ID rewrites it.",
+        description: "Reached from an ASP.NET Core entry point of this project, the call holds a thread-pool thread while it waits. tplab scan reports the same site; tplab fix --finding ID (the id ends the message) rewrites it across files, with its behaviour checks, where the editor offers no code fix.",
         helpLinkUri: HelpLink);
 
     private static string Title(BlockingKind kind) => kind switch

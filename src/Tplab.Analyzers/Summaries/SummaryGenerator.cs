@@ -5,14 +5,19 @@ namespace Tplab.Analyzers.Summaries;
 /// <summary>
 /// Writes the project's blocking summary into its own assembly, <c>[assembly: AssemblyMetadata("tplab.blocking.v1", …)]</c>,
 /// so the analyzer of every project that references it follows calls into it (docs/analyzers.md). Nothing is written
-/// when no method blocks.
+/// when no method blocks, nor for an executable (a web app), which no project's calls go into.
 /// </summary>
 [Generator(LanguageNames.CSharp)]
 public sealed class SummaryGenerator : IIncrementalGenerator
 {
     public void Initialize(IncrementalGeneratorInitializationContext context)
     {
-        var summary = context.CompilationProvider.Select((compilation, cancellationToken) => BlockingSummary.Write(SummaryBuilder.Of(compilation, cancellationToken)));
+        // Only a library's summary is read (by the projects that reference it); an app's (an executable, a web app) would
+        // be walked and written for no reader, and that walk was most of the package's build cost (BENCHMARKS.md).
+        var summary = context.CompilationProvider.Select((compilation, cancellationToken) =>
+            compilation.Options.OutputKind is OutputKind.DynamicallyLinkedLibrary or OutputKind.NetModule
+                ? BlockingSummary.Write(SummaryBuilder.Of(compilation, cancellationToken))
+                : "");
         context.RegisterSourceOutput(summary, (output, value) =>
         {
             if (value.Length > 0)

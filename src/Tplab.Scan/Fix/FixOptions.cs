@@ -4,19 +4,6 @@ using Tplab.Scan.Fix.Output;
 
 namespace Tplab.Scan.Fix;
 
-/// <summary>Whether changed methods get the <c>Async</c> suffix.</summary>
-public enum RenameMode
-{
-    /// <summary>Follow the solution: suffix when most of its task-returning methods end in <c>Async</c>.</summary>
-    Auto,
-
-    /// <summary>Always suffix (a rename updates every reference).</summary>
-    Async,
-
-    /// <summary>Never rename.</summary>
-    Keep,
-}
-
 /// <summary>Options of <c>tplab fix</c>; defaults are stated on each property and checked by <see cref="Validated"/>.</summary>
 public sealed record FixOptions
 {
@@ -90,7 +77,7 @@ public sealed record FixOptions
     public bool AllowPartial { get; init; }
 
     /// <summary>The report format this run writes.</summary>
-    public string EffectiveFormat => FixFormats.For(Format, Output, Apply).Name;
+    public IFixFormat EffectiveFormat => FixFormats.For(Format, Output, Apply);
 
     /// <summary>These options, or a usage error naming the first bad value.</summary>
     public FixOptions Validated()
@@ -100,9 +87,9 @@ public sealed record FixOptions
             throw TplabException.Usage("the path to fix is empty");
         }
         var format = EffectiveFormat;
-        if (format is "patch" or "sarif" && Apply)
+        if (format.ChangesToMake is { } changes && Apply)
         {
-            throw TplabException.Usage($"--apply edits the files: its report is text or json, not {(format == "patch" ? "a patch" : "SARIF fixes")} (changes still to make){(Format is null ? $"; give --format text or json for {Output}" : "")}");
+            throw TplabException.Usage($"--apply edits the files: its report is text or json, not {changes} (changes still to make){(Format is null ? $"; give --format text or json for {Output}" : "")}");
         }
         if (PlanWrites && Plan is null)
         {

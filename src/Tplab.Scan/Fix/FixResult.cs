@@ -36,7 +36,7 @@ public sealed record FixOutcome(
 {
     /// <summary>The behaviour check (<c>TPFIX0xx</c>, docs/fix.md) that refused it or stopped it at a boundary; null when none did.</summary>
     public string? Check => Status == FixStatus.Fixed ? null
-        : Checks.BehaviourChecks.IdIn(Reason) ?? Boundaries.Select(Checks.BehaviourChecks.IdIn).FirstOrDefault(id => id is not null);
+        : Checks.FixReasons.IdIn(Reason) ?? Boundaries.Select(Checks.FixReasons.IdIn).FirstOrDefault(id => id is not null);
 
     /// <summary>Other selected findings this fix removed too (a contended lock it turned into a semaphore); they get this outcome.</summary>
     public IReadOnlyList<string> AlsoFixed { get; init; } = [];

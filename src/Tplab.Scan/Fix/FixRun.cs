@@ -38,19 +38,20 @@ public static class FixRun
         {
             result = await FixApply.ApplyAsync(result, options, progress, cancellationToken).ConfigureAwait(false);
         }
+        var format = options.EffectiveFormat;
         if (output is null)
         {
-            FixReport.Write(result, options.EffectiveFormat, standardOutput);
+            format.Write(result, standardOutput);
         }
         else
         {
-            output.Finish(w => FixReport.Write(result, options.EffectiveFormat, w));
+            output.Finish(w => format.Write(result, w));
         }
-        if (options.EffectiveFormat is "patch" or "sarif")
+        if (format.ChangesToMake is not null)
         {
             // The patch or the SARIF log is the output; the summary goes where people read.
             var summary = new StringWriter();
-            FixReport.Text(result, summary);
+            FixFormats.Text.Write(result, summary);
             foreach (var line in summary.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries))
             {
                 progress.Line(line.TrimEnd('\r'));

@@ -68,6 +68,6 @@ public sealed partial class AnalyzerVersusScanTests
     private static string Site(string file, int line, int column, string id, string finding) =>
         string.Create(CultureInfo.InvariantCulture, $"{file}:{line}:{column} {id} {finding}");
 
-    [GeneratedRegex(@"^(?<file>[^\s(][^(\n]*)\((?<line>\d+),(?<column>\d+)\): (?:warning|error|info) (?<id>TPL\d{4}): .*\(tplab (?<finding>tp-[0-9a-f]{10})\)", RegexOptions.Multiline)]
+    [GeneratedRegex(@"^(?<file>[^\s(][^(\n]*)\((?<line>\d+),(?<column>\d+)\): (?:warning|error|info) (?<id>TPL\d{4}): .*\(tplab fix --finding (?<finding>tp-[0-9a-f]{10})\)", RegexOptions.Multiline)]
     private static partial Regex Warning();
 }

@@ -41,7 +41,7 @@ public sealed class BlockingCallAnalyzerTests
     {
         var test = new AnalyzerTest(MinimalApi) { TestState = { OutputKind = OutputKind.ConsoleApplication } };
         test.ExpectedDiagnostics.Add(new DiagnosticResult("TPL0001", DiagnosticSeverity.Warning).WithLocation(0)
-            .WithMessage("Thread.Sleep blocks a pool thread: GET /orders/{id} → Program.Main (lambda) → OrderService.Find → Repository.Load → Thread.Sleep (tplab "
+            .WithMessage("Thread.Sleep blocks a pool thread: GET /orders/{id} → Program.Main (lambda) → OrderService.Find → Repository.Load → Thread.Sleep (tplab fix --finding "
                 + FindingId.For("TestProject", "Repository.Load", "Thread.Sleep", 0) + ")"));
         await test.RunAsync();
     }

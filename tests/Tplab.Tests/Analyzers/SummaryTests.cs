@@ -56,7 +56,7 @@ public sealed class SummaryTests
         var test = new AnalyzerTest(Web) { TestState = { OutputKind = OutputKind.ConsoleApplication } };
         test.TestState.AdditionalReferences.Add(library);
         test.ExpectedDiagnostics.Add(new DiagnosticResult("TPL0001", DiagnosticSeverity.Warning).WithLocation(0)
-            .WithMessage("OrderStore.Load blocks a pool thread: GET /orders/{id} → Program.Main (lambda) → Orders.Find → OrderStore.Load → Disk.Read → Thread.Sleep (tplab "
+            .WithMessage("OrderStore.Load blocks a pool thread: GET /orders/{id} → Program.Main (lambda) → Orders.Find → OrderStore.Load → Disk.Read → Thread.Sleep (tplab fix --finding "
                 + FindingId.For("TestProject", "Orders.Find", "OrderStore.Load", 0) + ")"));
         await test.RunAsync();
     }

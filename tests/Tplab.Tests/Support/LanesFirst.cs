@@ -14,7 +14,7 @@ namespace Tplab.Tests.Support;
 /// </summary>
 public sealed class LanesFirst : ITestCollectionOrderer
 {
-    private static readonly string[] Lanes = [TestCollections.Serial, TestCollections.Lab, TestCollections.Diagnose, TestCollections.Watch, TestCollections.Corpus];
+    private static readonly string[] Lanes = [TestCollections.Serial, TestCollections.Lab, TestCollections.Fix, TestCollections.Diagnose, TestCollections.Watch, TestCollections.Corpus];
 
     /// <inheritdoc/>
     public IEnumerable<ITestCollection> OrderTestCollections(IEnumerable<ITestCollection> testCollections) =>

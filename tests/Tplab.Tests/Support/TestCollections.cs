@@ -46,6 +46,13 @@ public sealed class TestCollections : IXunitTestCollectionFactory
     /// <inheritdoc cref="Corpus"/>
     public const string Watch = "process lane: watch";
 
+    /// <summary>
+    /// <c>fix</c> end to end on copies of the orders service (an MSBuild load, the fix, its compile check each), in
+    /// process: each copy in a folder of its own, no port, nothing counted machine-wide. Its classes share the copies
+    /// they only read (<c>Scan/Fix/OrdersCopies</c>).
+    /// </summary>
+    public const string Fix = "process lane: fix";
+
     private readonly ITestAssembly _assembly;
     private readonly Dictionary<string, ITypeInfo> _definitions;
     private readonly ConcurrentDictionary<string, ITestCollection> _collections = new(StringComparer.Ordinal);

@@ -24,6 +24,6 @@ internal static class CancellationNote
         var skipped = rest.Count == 0
             ? $"the rest of {name}'s callers after it"
             : $"the rest of {name} (lines {ThreadAffinity.Line(rest[0])}-{rest[^1].GetLocation().GetLineSpan().EndLinePosition.Line + 1}) and its callers' code after it";
-        return BehaviourChecks.Cancellation.Say($"{newCall} now takes {token}: when the request is cancelled it throws OperationCanceledException there, skipping {skipped}");
+        return FixReasons.Cancellation.Say($"{newCall} now takes {token}: when the request is cancelled it throws OperationCanceledException there, skipping {skipped}");
     }
 }

@@ -69,7 +69,7 @@ internal static class ExceptionShape
     }
 
     /// <summary>The refusal when the shape cannot be kept: a Task.WaitAll's aggregate holds every task's exception, a Parallel loop's every item's.</summary>
-    public static string Refusal(BlockingCall call, string observer) => BehaviourChecks.ExceptionShape.Say(
+    public static string Refusal(BlockingCall call, string observer) => FixReasons.ExceptionShape.Say(
         $"{observer} reads the AggregateException {call.Name} throws, and the awaited form throws its first inner exception instead (through every caller that awaits it); rewrite that catch for the inner exception (or await Task.WhenAll and read each task's Exception) first, then fix again");
 
     // catch { } and catch (Exception) that never look at the exception keep their meaning; anything else may not.
@@ -108,7 +108,7 @@ internal static class ExceptionShape
             var task = Receiver(n)!;
             var continued = SyntaxFactory.ParseExpression($"{task.WithoutTrivia()}.ContinueWith(done => done.{read}, TaskScheduler.Default)");
             return AsyncSyntax.Await(continued, site, configureAwait);
-        }, ["System.Threading.Tasks"], $".{read} → await ….ContinueWith(done => done.{read}) ({BehaviourChecks.ExceptionShape.Say($"{where} reads the AggregateException; the continuation rethrows it as the wait did")})");
+        }, ["System.Threading.Tasks"], $".{read} → await ….ContinueWith(done => done.{read}) ({FixReasons.ExceptionShape.Say($"{where} reads the AggregateException; the continuation rethrows it as the wait did")})");
     }
 
     private static ExpressionSyntax? Receiver(SyntaxNode site) => site switch

@@ -36,7 +36,7 @@ internal static class ThreadAffinity
             if (release is not null)
             {
                 var name = type[(type.LastIndexOf('.') + 1)..];
-                return BehaviourChecks.ThreadAffine.Say(
+                return FixReasons.ThreadAffine.Say(
                     $"it is between {name}.{Method(acquire)} (line {Line(acquire)}) and {name}.{Method(release)} (line {Line(release)}), a region its thread owns; after an await another thread would release it ({(name == "Monitor" ? "SynchronizationLockException" : "an exception, or the lock left held")}). Keep the wait out of the region, or use a SemaphoreSlim(1, 1) awaited with WaitAsync");
             }
         }

@@ -30,7 +30,7 @@ internal static class ThreadHop
         return null;
     }
 
-    private static string Say(string what) => BehaviourChecks.ThreadHop.Say(
+    private static string Say(string what) => FixReasons.ThreadHop.Say(
         $"{what}: under Task.Run that is a pool thread's, called directly the request thread's until its first await; the Task.Run is kept");
 
     private static (SimpleNameSyntax Name, string What)? FirstRead(SemanticModel model, SyntaxNode scope, CancellationToken cancellationToken) =>

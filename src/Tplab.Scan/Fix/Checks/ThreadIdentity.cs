@@ -41,7 +41,7 @@ internal static class ThreadIdentity
             var what = ThreadBoundRead(model, name, cancellationToken);
             if (what is not null)
             {
-                return BehaviourChecks.ThreadIdentity.Say(
+                return FixReasons.ThreadIdentity.Say(
                     $"{what} is read after it (line {ThreadAffinity.Line(name)}), and after an await the code may run on another thread; keep the value in a local before the call, or leave this wait as it is");
             }
         }
@@ -70,7 +70,7 @@ internal static class ThreadIdentity
             if (model.GetSymbolInfo(assignment.Left, cancellationToken).Symbol is IPropertySymbol p
                 && ContextSetters.Contains($"{p.ContainingType.OriginalDefinition.ToDisplayString()}.{p.Name}"))
             {
-                return BehaviourChecks.ThreadIdentity.Say(
+                return FixReasons.ThreadIdentity.Say(
                     $"it sets {p.ContainingType.Name}.{p.Name} (line {ThreadAffinity.Line(assignment)}): set inside an async method it no longer reaches the caller once the method returns; set it in the caller, or leave this wait as it is");
             }
         }

@@ -1,6 +1,5 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
-using Tplab.Scan.Graph;
 using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Fix.Editing;

@@ -61,13 +61,13 @@ internal sealed class AsyncLambda(FixContext context, List<string> reshaped, Del
         }
         if (!ok && parameters is not null && await parameters.ChangeAsync(model, lambda).ConfigureAwait(false) is { Applies: true } change)
         {
-            return change.Why is null ? null : $"a lambda passed as {delegateType!.ToDisplayString()} cannot become async without changing the delegate's type, and {change.Why}";
+            return change.Why is null ? null : FixReasons.DelegateType.Say($"a lambda passed as {delegateType!.ToDisplayString()} cannot become async without changing the delegate's type, and {change.Why}");
         }
         if (!ok)
         {
-            return delegateType!.DelegateInvokeMethod is { ReturnsVoid: true }
+            return FixReasons.DelegateType.Say(delegateType!.DelegateInvokeMethod is { ReturnsVoid: true }
                 ? $"a lambda passed as {delegateType.ToDisplayString()} would become async void: the caller could not wait for it"
-                : $"a lambda passed as {delegateType.ToDisplayString()} cannot become async without changing the delegate's type";
+                : $"a lambda passed as {delegateType.ToDisplayString()} cannot become async without changing the delegate's type");
         }
         context.Changes.Containers[lambda] = new ContainerChange { AwaitsReturns = returnsTask, HasResult = returnsTask && symbol!.ReturnType is INamedTypeSymbol { IsGenericType: true } };
         return null;

@@ -2,6 +2,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FindSymbols;
+using Tplab.Scan.Fix.Checks;
 using Tplab.Scan.Fix.Editing;
 
 namespace Tplab.Scan.Fix.Propagation;
@@ -21,7 +22,7 @@ internal sealed class AsyncMethod(FixContext context, CallerUpdate callers, Filt
     {
         if (model.GetDeclaredSymbol(local, context.CancellationToken) is not IMethodSymbol symbol)
         {
-            return "its symbol is not known";
+            return FixReasons.CannotBeAsync.Say("its symbol is not known");
         }
         if (symbol.IsAsync)
         {
@@ -29,7 +30,7 @@ internal sealed class AsyncMethod(FixContext context, CallerUpdate callers, Filt
         }
         if (AsyncRules.Cannot(symbol, local) is { } why)
         {
-            return why;
+            return FixReasons.CannotBeAsync.Say(why);
         }
         var returnsTask = FixTypes.IsTask(symbol.ReturnType);
         context.Changes.Containers[local] = new ContainerChange
@@ -56,7 +57,7 @@ internal sealed class AsyncMethod(FixContext context, CallerUpdate callers, Filt
     {
         if (model.GetDeclaredSymbol(method, context.CancellationToken) is not { } symbol)
         {
-            return "its symbol is not known";
+            return FixReasons.CannotBeAsync.Say("its symbol is not known");
         }
         if (symbol.IsAsync)
         {
@@ -66,19 +67,19 @@ internal sealed class AsyncMethod(FixContext context, CallerUpdate callers, Filt
         {
             if (method.Body is null && method.ExpressionBody is null)
             {
-                return "it has no body";
+                return FixReasons.CannotBeAsync.Say("it has no body");
             }
             context.Changes.Containers[method] = new ContainerChange { AwaitsReturns = true, HasResult = symbol.ReturnType is INamedTypeSymbol { IsGenericType: true } };
             return null;
         }
         if (AsyncRules.Cannot(symbol, method) is { } why)
         {
-            return why;
+            return FixReasons.CannotBeAsync.Say(why);
         }
         var family = await MethodFamily.FindAsync(symbol, context.Solution, context.CancellationToken).ConfigureAwait(false);
         if (family.FirstOrDefault(m => m.DeclaringSyntaxReferences.Any(r => FixContext.IsGenerated(r.SyntaxTree))) is { } generated)
         {
-            return $"{generated.ContainingType?.Name}.{generated.Name} is declared in generated code ({context.Naming.Relative(generated.DeclaringSyntaxReferences[0].SyntaxTree.FilePath)}): change its source (the .proto, the generator's input) instead";
+            return FixReasons.GeneratedCode.Say($"{generated.ContainingType?.Name}.{generated.Name} is declared in generated code ({context.Naming.Relative(generated.DeclaringSyntaxReferences[0].SyntaxTree.FilePath)}): change its source (the .proto, the generator's input) instead");
         }
         // A synchronous MVC filter's method: the class implements the async twin instead, so the package's interface no longer binds it.
         var filter = MvcFilter.For(symbol, family);
@@ -88,11 +89,11 @@ internal sealed class AsyncMethod(FixContext context, CallerUpdate callers, Filt
         }
         if (family.FirstOrDefault(m => m.Locations.Any(l => l.IsInMetadata) || m.DeclaringSyntaxReferences.Length == 0) is { } outside)
         {
-            return $"it implements or overrides {outside.ContainingType?.Name}.{outside.Name} from {outside.ContainingAssembly?.Name ?? "a package"}, whose signature cannot change";
+            return FixReasons.SignatureFixed.Say($"it implements or overrides {outside.ContainingType?.Name}.{outside.Name} from {outside.ContainingAssembly?.Name ?? "a package"}, whose signature cannot change");
         }
         if (filter is { } cannotBe && await filters.BlockerAsync(model, method, symbol, cannotBe.Filter).ConfigureAwait(false) is { } notFilter)
         {
-            return notFilter;
+            return FixReasons.SignatureFixed.Say(notFilter);
         }
         var newName = context.Naming.NewName(family);
         var declarations = new List<(IMethodSymbol Symbol, SyntaxNode Syntax)>();
@@ -101,7 +102,7 @@ internal sealed class AsyncMethod(FixContext context, CallerUpdate callers, Filt
             var syntax = await member.DeclaringSyntaxReferences[0].GetSyntaxAsync(context.CancellationToken).ConfigureAwait(false);
             if (syntax is not MethodDeclarationSyntax declaration || (!SymbolEqualityComparer.Default.Equals(member, symbol) && AsyncRules.Cannot(member, declaration) is not null))
             {
-                return $"{member.ContainingType?.Name}.{member.Name} cannot change with it: {AsyncRules.Cannot(member, syntax) ?? "it is not a method declaration"}";
+                return FixReasons.SignatureFixed.Say($"{member.ContainingType?.Name}.{member.Name} cannot change with it: {AsyncRules.Cannot(member, syntax) ?? "it is not a method declaration"}");
             }
             declarations.Add((member, declaration));
         }
@@ -126,7 +127,7 @@ internal sealed class AsyncMethod(FixContext context, CallerUpdate callers, Filt
         {
             if (location.SourceTree is { } t && (context.Solution.GetDocument(t) is null || FixContext.IsGenerated(t)))
             {
-                return $"it is called from generated code ({context.Naming.Relative(t.FilePath)}: a Razor view or a source generator's output), which tplab does not edit";
+                return FixReasons.GeneratedCode.Say($"it is called from generated code ({context.Naming.Relative(t.FilePath)}: a Razor view or a source generator's output), which tplab does not edit");
             }
             if (await callers.DelegateUseAsync(location).ConfigureAwait(false) is { } use)
             {

@@ -71,15 +71,15 @@ internal sealed class AsyncPropagation
             // A lock body cannot hold an await: the lock becomes a SemaphoreSlim where every use of it can change too.
             if (container is not LockStatementSyntax l)
             {
-                return blocker;
+                return FixReasons.AwaitNotAllowed.Say(blocker);
             }
             return await _locks.ConvertAsync(l).ConfigureAwait(false) is { } why
-                ? $"it is inside lock ({l.Expression}), where await is not allowed (CS1996), and the lock cannot become a SemaphoreSlim(1, 1): {why}"
+                ? FixReasons.LockKept.Say($"it is inside lock ({l.Expression}), where await is not allowed (CS1996), and the lock cannot become a SemaphoreSlim(1, 1): {why}")
                 : await RequireAwaitAsync(l).ConfigureAwait(false);
         }
         if (container is null)
         {
-            return "it is not inside a method";
+            return FixReasons.AwaitNotAllowed.Say("it is not inside a method");
         }
         Points.Add(node);
         // What an await here would change at run time (a thread-owned region, the thread's identity): it keeps waiting.
@@ -126,15 +126,15 @@ internal sealed class AsyncPropagation
                 return (method.Modifiers.Any(Microsoft.CodeAnalysis.CSharp.SyntaxKind.AsyncKeyword) ? null : ThreadIdentity.SetsContext(model, method, _context.CancellationToken))
                     ?? await _methods.MethodAsync(model, method).ConfigureAwait(false);
             case ConstructorDeclarationSyntax:
-                return "a constructor cannot be async: build the value in an async factory method or initialise it at startup";
+                return FixReasons.CannotBeAsync.Say("a constructor cannot be async: build the value in an async factory method or initialise it at startup");
             case AccessorDeclarationSyntax or ArrowExpressionClauseSyntax:
-                return "a property accessor cannot be async: turn the property into an async method";
+                return FixReasons.CannotBeAsync.Say("a property accessor cannot be async: turn the property into an async method");
             case OperatorDeclarationSyntax or ConversionOperatorDeclarationSyntax:
-                return "an operator cannot be async";
+                return FixReasons.CannotBeAsync.Say("an operator cannot be async");
             case DestructorDeclarationSyntax:
-                return "a finalizer cannot be async";
+                return FixReasons.CannotBeAsync.Say("a finalizer cannot be async");
             default:
-                return "a field initialiser cannot await: initialise it in an async method";
+                return FixReasons.AwaitNotAllowed.Say("a field initialiser cannot await: initialise it in an async method");
         }
     }
 }

@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Scan.Rules;
+using Tplab.Scan.Fix.Checks;
 using Tplab.Scan.Fix.Editing;
 
 namespace Tplab.Scan.Fix.Propagation;
@@ -70,7 +71,7 @@ internal sealed class CallerUpdate(FixContext context, Func<SyntaxNode, Task<str
             && type.ToDisplayString() is not ("System.Delegate" or "System.MulticastDelegate") && !FixTypes.IsTask(invoke.ReturnType)
             && !FixTypes.IsTimerCallback(type))
         {
-            return $"it is passed as a {type.ToDisplayString()} at {context.Where(simple)}, a delegate that returns no task";
+            return FixReasons.DelegateType.Say($"it is passed as a {type.ToDisplayString()} at {context.Where(simple)}, a delegate that returns no task");
         }
         return null;
     }

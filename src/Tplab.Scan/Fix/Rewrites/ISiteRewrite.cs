@@ -5,9 +5,6 @@ using Tplab.Scan.Fix.Propagation;
 
 namespace Tplab.Scan.Fix.Rewrites;
 
-/// <summary>The blocking site a rewrite works on: the call's node, its semantic model, the finding's call and its catalogue row.</summary>
-internal sealed record RewriteSite(SemanticModel Model, SyntaxNode Node, BlockingCall Call, AsyncRewrite Row, bool ConfigureAwait);
-
 /// <summary>
 /// One form of the catalogue's rewrite column (<see cref="AsyncRewriteKind"/>) turned into code: where its site is,
 /// the site's own edit, and how async is carried up from it. <see cref="SiteRewrites"/> finds one class per kind;

@@ -1,4 +1,5 @@
 using Tplab.Blocking;
+using Tplab.Scan.Fix.Checks;
 using Tplab.Scan.Fix.Editing;
 
 namespace Tplab.Scan.Fix.Rewrites;
@@ -8,7 +9,7 @@ internal sealed class NoRewrite : ISiteRewrite
 {
     public AsyncRewriteKind Kind => AsyncRewriteKind.None;
 
-    public string? RefusalUpfront(AsyncRewrite row) => row.Advice;
+    public string? RefusalUpfront(AsyncRewrite row) => FixReasons.NoAsyncForm.Say(row.Advice ?? "rewrite it by hand");
 
-    public (SiteEdit? Edit, string? Refusal) Edit(RewriteSite site, string? token) => (null, site.Row.Advice);
+    public (SiteEdit? Edit, string? Refusal) Edit(RewriteSite site, string? token) => (null, RefusalUpfront(site.Row));
 }

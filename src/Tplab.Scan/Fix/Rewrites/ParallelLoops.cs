@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Tplab.Scan.Fix.Checks;
 using Tplab.Scan.Fix.Editing;
 using static Microsoft.CodeAnalysis.CSharp.SyntaxFactory;
 
@@ -54,7 +55,7 @@ internal static class ParallelLoops
         }
         if (call.Ancestors().OfType<TryStatementSyntax>().Any(t => t.Catches.Any(c => c.Declaration is { } d && model.GetTypeInfo(d.Type).Type?.ToDisplayString() == "System.AggregateException")))
         {
-            return (null, $"an enclosing catch (AggregateException) expects {name}'s wrapped exceptions, which an awaited {name}Async does not throw: rewrite the loop and its handler by hand");
+            return (null, FixReasons.ExceptionShape.Say($"an enclosing catch (AggregateException) expects {name}'s wrapped exceptions, which an awaited {name}Async does not throw: rewrite the loop and its handler by hand"));
         }
         var scope = call.Ancestors().FirstOrDefault(a => a is MemberDeclarationSyntax) ?? call;
         var used = scope.DescendantTokens().Where(t => t.IsKind(SyntaxKind.IdentifierToken)).Select(t => t.ValueText).ToHashSet(StringComparer.Ordinal);

@@ -4,6 +4,7 @@ using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Blocking;
 using Tplab.Scan.Fix.Editing;
 using Tplab.Scan.Fix.Propagation;
+using Tplab.Scan.Fix.Checks;
 
 namespace Tplab.Scan.Fix.Rewrites;
 
@@ -27,6 +28,6 @@ internal sealed class SemaphoreRewrite : ISiteRewrite
     public async Task<string?> PropagateAsync(AsyncPropagation propagation, SyntaxNode node, BlockingCall call) =>
         node is not LockStatementSyntax lockStatement ? await SiteRewrites.AwaitHereAsync(propagation, node, call).ConfigureAwait(false)
             : await propagation.LockToSemaphoreAsync(lockStatement).ConfigureAwait(false) is { } why
-                ? $"the lock cannot become a SemaphoreSlim(1, 1): {why}; otherwise keep the blocking work out of the lock"
+                ? FixReasons.LockKept.Say($"the lock cannot become a SemaphoreSlim(1, 1): {why}; otherwise keep the blocking work out of the lock")
                 : null;
 }

@@ -4,6 +4,7 @@ using Tplab.Blocking;
 using Tplab.Scan.Fix.Editing;
 using Tplab.Scan.Fix.Propagation;
 using Tplab.Scan.Rules;
+using Tplab.Scan.Fix.Checks;
 
 namespace Tplab.Scan.Fix.Rewrites;
 
@@ -29,7 +30,9 @@ internal static class SiteRewrites
     public static (SiteEdit? Edit, string? Refusal) Rewrite(SemanticModel model, SyntaxNode node, BlockingCall call, bool configureAwait, string? token = null)
     {
         var row = BlockingCallCatalogue.RewriteFor(call);
-        return ByKind[row.Kind].Edit(new RewriteSite(model, node, call, row, configureAwait), token);
+        var (edit, refusal) = ByKind[row.Kind].Edit(new RewriteSite(model, node, call, row, configureAwait), token);
+        // A form the rewrite does not take (a timeout, a token, a used result): one id, unless the rewrite named another.
+        return (edit, refusal is not null && FixReasons.IdIn(refusal) is null ? FixReasons.NoAsyncForm.Say(refusal) : refusal);
     }
 
     /// <summary>The refusal of a site whose shape its row's rewrite does not take.</summary>

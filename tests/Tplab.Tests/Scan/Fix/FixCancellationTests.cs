@@ -10,6 +10,7 @@ namespace Tplab.Tests.Scan.Fix;
 /// (the interface and every implementation together), the new async call takes it, callers with a token in scope pass
 /// theirs, a constructor that waits passes none; the endpoint keeps its signature. The build compiles.
 /// </summary>
+[Collection(TestCollections.Fix)]
 public sealed class FixCancellationTests
 {
     private const string Program = """

@@ -56,7 +56,7 @@ public sealed class FixChecksTests
         var why = await propagation.RequireAwaitAsync(site);
 
         Assert.StartsWith("TPFIX001 thread-affine: it is between Monitor.Enter (line 9) and Monitor.Exit (line 17)", why, StringComparison.Ordinal);
-        Assert.Equal("TPFIX001", BehaviourChecks.IdIn(why));
+        Assert.Equal("TPFIX001", FixReasons.IdIn(why));
     }
 
     [Fact]
@@ -286,7 +286,27 @@ public sealed class FixChecksTests
         var doc = File.ReadAllText(Path.Combine(RepoPaths.Root, "docs", "fix.md"));
         var documented = System.Text.RegularExpressions.Regex.Matches(doc, "TPFIX[0-9]{3}").Select(m => m.Value).Distinct().Order(StringComparer.Ordinal).ToList();
 
-        Assert.Equal(BehaviourChecks.All.Select(c => c.Id).Order(StringComparer.Ordinal), documented);
-        Assert.All(BehaviourChecks.All, c => Assert.Contains($"| `{c.Id}` | {c.Name} |", doc, StringComparison.Ordinal));
+        Assert.Equal(FixReasons.All.Select(c => c.Id).Order(StringComparer.Ordinal), documented);
+        Assert.All(FixReasons.All, c => Assert.Contains($"| `{c.Id}` | {c.Name} |", doc, StringComparison.Ordinal));
     }
+
+    [Fact]
+    public void RefusalIds_OneTable_EveryReasonOnceWithItsOwnIdAndName()
+    {
+        var declared = typeof(FixReasons).GetFields(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Static)
+            .Where(f => f.FieldType == typeof(FixReason)).Select(f => (FixReason)f.GetValue(null)!).ToList();
+
+        Assert.Equal(declared.Select(r => r.Id).Order(StringComparer.Ordinal), FixReasons.All.Select(r => r.Id).Order(StringComparer.Ordinal));
+        Assert.Equal(FixReasons.All.Count, FixReasons.All.Select(r => r.Id).Distinct(StringComparer.Ordinal).Count());
+        Assert.Equal(FixReasons.All.Count, FixReasons.All.Select(r => r.Name).Distinct(StringComparer.Ordinal).Count());
+        Assert.All(FixReasons.All, r => Assert.Matches("^TPFIX[0-9]{3}$", r.Id));
+        Assert.Equal(["TPFIX001", "TPFIX002", "TPFIX003", "TPFIX004", "TPFIX005"], FixReasons.All.Where(r => r.IsBehaviourCheck).Select(r => r.Id));
+    }
+
+    [Theory]
+    [InlineData("TPFIX025 lock-kept: the lock on _gate is also taken at A.cs:4, where it cannot be awaited: TPFIX021 cannot-be-async: a constructor cannot be async", "TPFIX025")]
+    [InlineData("Task.Result cannot be awaited where it is: TPFIX001 thread-affine: it is between Monitor.Enter (line 9) and Monitor.Exit (line 17)", "TPFIX001")]
+    [InlineData("every path to it passes a caller that cannot be async, so the wait would only move there: A.B (A.cs:3) TPFIX024 delegate-type: …; C.D (C.cs:9) TPFIX003 thread-identity: …", "TPFIX024")]
+    [InlineData("a reason naming no id", null)]
+    public void RefusalIds_TheFirstIdNamedIsTheFindings(string reason, string? id) => Assert.Equal(id, FixReasons.IdIn(reason));
 }

@@ -11,6 +11,7 @@ namespace Tplab.Tests.Scan.Fix;
 /// plain lambda returns Task.FromResult; the build compiles and scan no longer reports the sleep. The same shape through
 /// a package's Func (a DI factory) stays refused with its reason.
 /// </summary>
+[Collection(TestCollections.Fix)]
 public sealed class FixDelegateTests
 {
     private const string Program = """

@@ -1,3 +1,4 @@
+using Tplab.Scan.Fix.Checks;
 using Tplab.Tests.Scan.Fix.Differential;
 using Tplab.Tests.Support;
 
@@ -55,6 +56,16 @@ public sealed class FixDifferentialTests(FixProbesRun run) : IClassFixture<FixPr
         Assert.Empty(silent);
     }
 
+    [Fact]
+    public void FixProbes_EveryRefusal_CarriesAStableIdOfTheTable()
+    {
+        var ids = FixReasons.All.Select(r => r.Id).ToHashSet(StringComparer.Ordinal);
+        var refused = run.Report.Findings.Where(f => f.Status == "refused").ToList();
+        Assert.NotEmpty(refused);
+        var without = refused.Where(f => f.Check is null || !ids.Contains(f.Check)).Select(f => $"{f.UserFrame} ({f.BlockingCall}): {f.Reason}");
+        Assert.Empty(without);
+    }
+
     // The shapes of tests/corpus/FixProbes/README.md: what fix must do with each blocking call.
     public static TheoryData<string, string, string, string?> Shapes => new()
     {
@@ -79,7 +90,7 @@ public sealed class FixDifferentialTests(FixProbesRun run) : IClassFixture<FixPr
         { "FixProbes.Attachments.AttachmentStore.Save", "FileStream.Read", "fixed", null },
         { "FixProbes.Attachments.AttachmentStore.Save", "FileStream.Write", "fixed", null },
         // no async form: refused with the row's advice
-        { "FixProbes.Attachments.AttachmentStore.Save", "File.OpenRead", "refused", null },
+        { "FixProbes.Attachments.AttachmentStore.Save", "File.OpenRead", "refused", "TPFIX010" },
     };
 
     [Theory]

@@ -10,6 +10,7 @@ namespace Tplab.Tests.Scan.Fix;
 /// warnings as errors), the interface changes with them, the endpoint's lambda becomes async, and the constructor
 /// off the chain keeps waiting, named in a note.
 /// </summary>
+[Collection(TestCollections.Fix)]
 public sealed class FixFamilyTests
 {
     private const string Program = """

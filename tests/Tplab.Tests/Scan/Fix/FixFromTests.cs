@@ -1,6 +1,4 @@
 using Tplab.Common;
-using Tplab.Scan;
-using Tplab.Scan.Fix;
 using Tplab.Scan.Output;
 using Tplab.Tests.Support;
 using Tplab.Scan.Fix.Selecting;
@@ -10,17 +8,18 @@ namespace Tplab.Tests.Scan.Fix;
 /// <summary>
 /// <c>tplab fix --from</c> reads scan's JSON and SARIF through the records scan writes them with: a real scan's report
 /// in either format gives back exactly its findings' ids, and a report of another version, tool or solution is one line.
+/// The scan is the fix lane's, of the shared copy of the orders service (<see cref="OrdersCopies"/>).
 /// </summary>
-public sealed class FixFromTests
+[Collection(TestCollections.Fix)]
+public sealed class FixFromTests(OrdersCopies copies)
 {
     [Fact]
     public async Task ScanReports_JsonAndSarif_ReadBackAsTheirIds()
     {
-        var folder = FixProofTests.Copy();
+        var folder = Directory.CreateTempSubdirectory("tplab-fix-from-").FullName;
         try
         {
-            var app = Path.Combine(folder, "Tplab.OrdersService");
-            var scan = await Scanner.ScanAsync(new ScanOptions { Path = app }, SilentProgress.Instance, CancellationToken.None);
+            var scan = await copies.ScanAsync();
             var expected = scan.Findings.Select(f => f.Id).ToHashSet(StringComparer.Ordinal);
             Assert.NotEmpty(expected);
             foreach (var format in new IScanFormat[] { new ScanJsonFormat(), new SarifFormat() })

@@ -16,107 +16,93 @@ namespace Tplab.Tests.Scan.Fix;
 /// service layer, a legacy store whose Thread.Sleep sits four calls below the endpoint), copied to a folder of its
 /// own: fix --apply rewrites the chain, the copy compiles under the repository's own settings (warnings as errors),
 /// scan no longer reports the fixed finding, a second fix changes nothing, and the patch git applies to a fresh copy
-/// gives the same files.
+/// gives the same files. The tests read the fix lane's shared copies (<see cref="OrdersCopies"/>): the original, which
+/// none edits, and the one <c>fix --apply</c> wrote.
 /// </summary>
-public sealed class FixProofTests
+[Collection(TestCollections.Fix)]
+public sealed class FixProofTests(OrdersCopies copies)
 {
     [Fact]
     public async Task FixApply_OrdersService_CompilesScanCleanSecondRunChangesNothing()
     {
-        var folder = Copy();
-        try
-        {
-            var app = Path.Combine(folder, "Tplab.OrdersService");
-            var before = await ScanAsync(app);
-            var ids = FixSelection.Targets(before.Findings).Select(t => t.Id).ToList();
-            Assert.NotEmpty(ids);
+        var before = await copies.ScanAsync();
+        var ids = FixSelection.Targets(before.Findings).Select(t => t.Id).ToList();
+        Assert.NotEmpty(ids);
 
-            var (code, report) = await RunAsync(new FixOptions { Path = app, Apply = true, Force = true, Format = "json" });
-            Assert.True(code == ExitCodes.Ok, report);
-            Assert.Contains("\"status\": \"fixed\"", report, StringComparison.Ordinal);
-            var service = File.ReadAllText(Path.Combine(app, "OrderService.cs"));
-            Assert.Contains("await Task.Delay(LatencyMs)", service, StringComparison.Ordinal);
-            Assert.DoesNotContain("Thread.Sleep", service, StringComparison.Ordinal);
-            Assert.Contains("await orders.FindAsync(id)", File.ReadAllText(Path.Combine(app, "Program.cs")), StringComparison.Ordinal);
+        var applied = await copies.AppliedAsync();
+        var app = applied.App;
+        Assert.True(applied.Code == ExitCodes.Ok, applied.Report);
+        Assert.Contains("\"status\": \"fixed\"", applied.Report, StringComparison.Ordinal);
+        var service = File.ReadAllText(Path.Combine(app, "OrderService.cs"));
+        Assert.Contains("await Task.Delay(LatencyMs)", service, StringComparison.Ordinal);
+        Assert.DoesNotContain("Thread.Sleep", service, StringComparison.Ordinal);
+        Assert.Contains("await orders.FindAsync(id)", File.ReadAllText(Path.Combine(app, "Program.cs")), StringComparison.Ordinal);
 
-            Assert.Empty(await CompileErrorsAsync(app));
-            var after = await ScanAsync(app);
-            var left = FixSelection.Targets(after.Findings).Select(t => t.Id).Intersect(ids).ToList();
-            Assert.True(left.Count == 0, "scan still reports " + string.Join(", ", left));
+        Assert.Empty(await CompileErrorsAsync(app));
+        var after = await ScanAsync(app);
+        var left = FixSelection.Targets(after.Findings).Select(t => t.Id).Intersect(ids).ToList();
+        Assert.True(left.Count == 0, "scan still reports " + string.Join(", ", left));
 
-            var (again, secondReport) = await RunAsync(new FixOptions { Path = app, Format = "patch" });
-            Assert.Equal(ExitCodes.Ok, again);
-            Assert.True(secondReport.Length == 0, "the second run changed: " + secondReport);
-        }
-        finally
-        {
-            Directory.Delete(folder, recursive: true);
-        }
+        var (again, secondReport) = await RunAsync(new FixOptions { Path = app, Format = "patch" });
+        Assert.Equal(ExitCodes.Ok, again);
+        Assert.True(secondReport.Length == 0, "the second run changed: " + secondReport);
     }
 
     [GitFact]
     public async Task FixPatch_GitApplyOnAFreshCopy_GivesTheFilesApplyWrites()
     {
         var git = GitFactAttribute.Git;
-        var patched = Copy();
-        var applied = Copy();
+        var (code, patch) = await RunAsync(new FixOptions { Path = copies.Original });
+        Assert.Equal(ExitCodes.Ok, code);
+        // git apply needs no restore or load: a fresh copy of the sources is all it reads.
+        var fresh = Copy();
         try
         {
-            var (code, patch) = await RunAsync(new FixOptions { Path = Path.Combine(patched, "Tplab.OrdersService") });
-            Assert.Equal(ExitCodes.Ok, code);
-            var patchFile = Path.Combine(patched, "fix.patch");
+            var patchFile = Path.Combine(fresh, "fix.patch");
             File.WriteAllText(patchFile, patch);
-            var apply = Process.Start(new ProcessStartInfo(git!, ["apply", "--whitespace=nowarn", patchFile]) { WorkingDirectory = Path.Combine(patched, "Tplab.OrdersService"), RedirectStandardError = true })!;
+            var apply = Process.Start(new ProcessStartInfo(git!, ["apply", "--whitespace=nowarn", patchFile]) { WorkingDirectory = Path.Combine(fresh, "Tplab.OrdersService"), RedirectStandardError = true })!;
             var error = await apply.StandardError.ReadToEndAsync();
             await apply.WaitForExitAsync();
             Assert.True(apply.ExitCode == 0, "git apply: " + error);
 
-            Assert.Equal(ExitCodes.Ok, (await RunAsync(new FixOptions { Path = Path.Combine(applied, "Tplab.OrdersService"), Apply = true, Force = true })).Code);
+            var applied = await copies.AppliedAsync();
+            Assert.Equal(ExitCodes.Ok, applied.Code);
             foreach (var file in new[] { "OrderService.cs", "Program.cs" })
             {
-                Assert.Equal(File.ReadAllBytes(Path.Combine(applied, "Tplab.OrdersService", file)), File.ReadAllBytes(Path.Combine(patched, "Tplab.OrdersService", file)));
+                Assert.Equal(File.ReadAllBytes(Path.Combine(applied.App, file)), File.ReadAllBytes(Path.Combine(fresh, "Tplab.OrdersService", file)));
             }
         }
         finally
         {
-            Directory.Delete(patched, recursive: true);
-            Directory.Delete(applied, recursive: true);
+            Directory.Delete(fresh, recursive: true);
         }
     }
 
     [Fact]
     public async Task FixSelection_RouteAndId_SelectTheFindingOrRefuseInOneLine()
     {
-        var folder = Copy();
-        try
-        {
-            var app = Path.Combine(folder, "Tplab.OrdersService");
-            var id = FindingId.For("Tplab.OrdersService", "Orders.LegacyOrderStore.RoundTrip", "Thread.Sleep", 0);
-            var (code, json) = await RunAsync(new FixOptions { Path = app, Route = "GET /orders/{id:int}", FindingIds = [id], Severity = Severity.Error, Format = "json" });
-            Assert.Equal(ExitCodes.Ok, code);
-            Assert.Contains($"\"id\": \"{id}\"", json, StringComparison.Ordinal);
+        var app = copies.Original;
+        var id = FindingId.For("Tplab.OrdersService", "Orders.LegacyOrderStore.RoundTrip", "Thread.Sleep", 0);
+        var (code, json) = await RunAsync(new FixOptions { Path = app, Route = "GET /orders/{id:int}", FindingIds = [id], Severity = Severity.Error, Format = "json" });
+        Assert.Equal(ExitCodes.Ok, code);
+        Assert.Contains($"\"id\": \"{id}\"", json, StringComparison.Ordinal);
 
-            var noRoute = await Assert.ThrowsAsync<TplabException>(() => RunAsync(new FixOptions { Path = app, Route = "/nope" }));
-            Assert.Equal(ExitCodes.Usage, noRoute.ExitCode);
-            Assert.Contains("no finding on /nope", noRoute.Message, StringComparison.Ordinal);
-            var other = FindingId.For("Tplab.OrdersService", "Orders.OrderService.Find", "Thread.Sleep", 0);
-            var noId = await Assert.ThrowsAsync<TplabException>(() => RunAsync(new FixOptions { Path = app, FindingIds = [other] }));
-            Assert.Contains($"no finding {other}", noId.Message, StringComparison.Ordinal);
-            Assert.Equal(File.ReadAllText(Path.Combine(RepoPaths.Root, "tests", "Tplab.OrdersService", "OrderService.cs")), File.ReadAllText(Path.Combine(app, "OrderService.cs")));
-        }
-        finally
-        {
-            Directory.Delete(folder, recursive: true);
-        }
+        var noRoute = await Assert.ThrowsAsync<TplabException>(() => RunAsync(new FixOptions { Path = app, Route = "/nope" }));
+        Assert.Equal(ExitCodes.Usage, noRoute.ExitCode);
+        Assert.Contains("no finding on /nope", noRoute.Message, StringComparison.Ordinal);
+        var other = FindingId.For("Tplab.OrdersService", "Orders.OrderService.Find", "Thread.Sleep", 0);
+        var noId = await Assert.ThrowsAsync<TplabException>(() => RunAsync(new FixOptions { Path = app, FindingIds = [other] }));
+        Assert.Contains($"no finding {other}", noId.Message, StringComparison.Ordinal);
+        AssertUnedited(app);
     }
 
     [Fact]
     public async Task FixPlan_OrdersService_ReadsBackAndLoadsTheFixedEndpoint()
     {
-        var folder = Copy();
+        var folder = Directory.CreateTempSubdirectory("tplab-fix-plan-").FullName;
         try
         {
-            var app = Path.Combine(folder, "Tplab.OrdersService");
+            var app = copies.Original;
             var planPath = Path.Combine(folder, "proof.yaml");
             var (code, patch) = await RunAsync(new FixOptions { Path = app, Plan = planPath });
             Assert.Equal(ExitCodes.Ok, code);
@@ -130,7 +116,7 @@ public sealed class FixProofTests
             Assert.Equal(("Orders.LegacyOrderStore.RoundTrip", "Thread.Sleep", "GET /orders/{id:int}"), (check.UserMethod, check.BlockingCall, check.Root));
             Assert.StartsWith("# Written by tplab fix --plan", File.ReadAllText(planPath), StringComparison.Ordinal);
             // Without --apply nothing was edited: the plan is run on the code as it is first.
-            Assert.Equal(File.ReadAllText(Path.Combine(RepoPaths.Root, "tests", "Tplab.OrdersService", "OrderService.cs")), File.ReadAllText(Path.Combine(app, "OrderService.cs")));
+            AssertUnedited(app);
         }
         finally
         {
@@ -141,10 +127,10 @@ public sealed class FixProofTests
     [SchemaFact]
     public async Task FixJson_ValidatesAgainstItsSchema()
     {
-        var folder = Copy();
+        var folder = Directory.CreateTempSubdirectory("tplab-fix-json-").FullName;
         try
         {
-            var (code, json) = await RunAsync(new FixOptions { Path = Path.Combine(folder, "Tplab.OrdersService"), Format = "json" });
+            var (code, json) = await RunAsync(new FixOptions { Path = copies.Original, Format = "json" });
             Assert.Equal(ExitCodes.Ok, code);
             var report = Path.Combine(folder, "fix.json");
             File.WriteAllText(report, json);
@@ -155,6 +141,9 @@ public sealed class FixProofTests
             Directory.Delete(folder, recursive: true);
         }
     }
+
+    private static void AssertUnedited(string app) =>
+        Assert.Equal(File.ReadAllText(Path.Combine(RepoPaths.Root, "tests", "Tplab.OrdersService", "OrderService.cs")), File.ReadAllText(Path.Combine(app, "OrderService.cs")));
 
     // The service and the repository's build settings (its csproj takes the framework from them), without build output.
     internal static string Copy()

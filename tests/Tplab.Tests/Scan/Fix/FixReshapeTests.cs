@@ -12,6 +12,7 @@ namespace Tplab.Tests.Scan.Fix;
 /// other code may see is refused with the reason; a synchronous MVC action filter that must await implements
 /// IAsyncActionFilter. The result compiles (fix's build check) and scan reports none of the fixed sites again.
 /// </summary>
+[Collection(TestCollections.Fix)]
 public sealed class FixReshapeTests
 {
     private const string Program = """

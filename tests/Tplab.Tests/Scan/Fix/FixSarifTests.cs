@@ -1,8 +1,6 @@
 using System.Text;
 using System.Text.Json;
 using Tplab.Common;
-using Tplab.Scan;
-using Tplab.Scan.Fix;
 using Tplab.Scan.Output;
 using Tplab.Tests.Support;
 
@@ -11,62 +9,57 @@ namespace Tplab.Tests.Scan.Fix;
 /// <summary>
 /// <c>tplab fix --format sarif</c> on a copy of the OrdersService: scan's results under scan's fingerprints, each fixed
 /// one with SARIF fixes whose replacements, applied to the original files, give the bytes <c>--apply</c> writes; the
-/// log valid against the SARIF 2.1.0 schema, as scan's is.
+/// log valid against the SARIF 2.1.0 schema, as scan's is. The copies are the fix lane's (<see cref="OrdersCopies"/>):
+/// the log of the original, the files of the copy <c>--apply</c> wrote.
 /// </summary>
-public sealed class FixSarifTests
+[Collection(TestCollections.Fix)]
+public sealed class FixSarifTests(OrdersCopies copies)
 {
     [Fact]
     public async Task FixSarif_ReplacementsOnTheOriginals_GiveTheBytesApplyWrites()
     {
-        var folder = FixProofTests.Copy();
-        try
+        var scanned = new StringWriter();
+        new SarifFormat().Write(await copies.ScanAsync(), scanned);
+        using var scanLog = JsonDocument.Parse(scanned.ToString());
+        var scanIds = scanLog.RootElement.GetProperty("runs")[0].GetProperty("results").EnumerateArray().Select(Fingerprint).ToHashSet(StringComparer.Ordinal);
+
+        var (code, sarif) = await copies.SarifAsync();
+        Assert.Equal(ExitCodes.Ok, code);
+        using var log = JsonDocument.Parse(sarif);
+        var run = log.RootElement.GetProperty("runs")[0];
+        var results = run.GetProperty("results").EnumerateArray().ToList();
+        Assert.NotEmpty(results);
+        Assert.All(results, r => Assert.Contains(Fingerprint(r), scanIds));
+        var fixedOnes = results.Where(r => r.GetProperty("properties").GetProperty("fixStatus").GetString() == "fixed").ToList();
+        Assert.NotEmpty(fixedOnes);
+
+        // Each file's replacements applied to the original's bytes, by the file's place in the copy.
+        var root = new Uri(run.GetProperty("originalUriBaseIds").GetProperty("%SRCROOT%").GetProperty("uri").GetString()!);
+        var expected = new Dictionary<string, byte[]>(StringComparer.Ordinal);
+        foreach (var change in fixedOnes[0].GetProperty("fixes")[0].GetProperty("artifactChanges").EnumerateArray())
         {
-            var app = Path.Combine(folder, "Tplab.OrdersService");
-            var scanned = new StringWriter();
-            new SarifFormat().Write(await Scanner.ScanAsync(new ScanOptions { Path = app }, SilentProgress.Instance, CancellationToken.None), scanned);
-            using var scanLog = JsonDocument.Parse(scanned.ToString());
-            var scanIds = scanLog.RootElement.GetProperty("runs")[0].GetProperty("results").EnumerateArray().Select(Fingerprint).ToHashSet(StringComparer.Ordinal);
-
-            var (code, sarif) = await FixProofTests.RunAsync(new FixOptions { Path = app, Format = "sarif" });
-            Assert.Equal(ExitCodes.Ok, code);
-            using var log = JsonDocument.Parse(sarif);
-            var run = log.RootElement.GetProperty("runs")[0];
-            var results = run.GetProperty("results").EnumerateArray().ToList();
-            Assert.NotEmpty(results);
-            Assert.All(results, r => Assert.Contains(Fingerprint(r), scanIds));
-            var fixedOnes = results.Where(r => r.GetProperty("properties").GetProperty("fixStatus").GetString() == "fixed").ToList();
-            Assert.NotEmpty(fixedOnes);
-
-            var root = new Uri(run.GetProperty("originalUriBaseIds").GetProperty("%SRCROOT%").GetProperty("uri").GetString()!);
-            var expected = new Dictionary<string, byte[]>(StringComparer.Ordinal);
-            foreach (var change in fixedOnes[0].GetProperty("fixes")[0].GetProperty("artifactChanges").EnumerateArray())
-            {
-                var location = change.GetProperty("artifactLocation");
-                Assert.Equal("%SRCROOT%", location.GetProperty("uriBaseId").GetString());
-                var path = new Uri(root, location.GetProperty("uri").GetString()).LocalPath;
-                expected[path] = Applied(File.ReadAllBytes(path), change.GetProperty("replacements"));
-            }
-            Assert.Contains(expected.Keys, p => p.EndsWith("OrderService.cs", StringComparison.Ordinal));
-
-            Assert.Equal(ExitCodes.Ok, (await FixProofTests.RunAsync(new FixOptions { Path = app, Apply = true, Force = true })).Code);
-            foreach (var (path, bytes) in expected)
-            {
-                Assert.True(bytes.AsSpan().SequenceEqual(File.ReadAllBytes(path)), $"the SARIF replacements of {path} differ from what --apply wrote");
-            }
+            var location = change.GetProperty("artifactLocation");
+            Assert.Equal("%SRCROOT%", location.GetProperty("uriBaseId").GetString());
+            var path = new Uri(root, location.GetProperty("uri").GetString()).LocalPath;
+            expected[Path.GetRelativePath(copies.OriginalRoot, path)] = Applied(File.ReadAllBytes(path), change.GetProperty("replacements"));
         }
-        finally
+        Assert.Contains(expected.Keys, p => p.EndsWith("OrderService.cs", StringComparison.Ordinal));
+
+        var applied = await copies.AppliedAsync();
+        Assert.Equal(ExitCodes.Ok, applied.Code);
+        foreach (var (path, bytes) in expected)
         {
-            Directory.Delete(folder, recursive: true);
+            Assert.True(bytes.AsSpan().SequenceEqual(File.ReadAllBytes(Path.Combine(applied.Root, path))), $"the SARIF replacements of {path} differ from what --apply wrote");
         }
     }
 
     [SchemaFact]
     public async Task FixSarif_ValidatesAgainstTheSarif210Schema()
     {
-        var folder = FixProofTests.Copy();
+        var folder = Directory.CreateTempSubdirectory("tplab-fix-sarif-").FullName;
         try
         {
-            var (code, sarif) = await FixProofTests.RunAsync(new FixOptions { Path = Path.Combine(folder, "Tplab.OrdersService"), Format = "sarif" });
+            var (code, sarif) = await copies.SarifAsync();
             Assert.Equal(ExitCodes.Ok, code);
             var path = Path.Combine(folder, "fix.sarif");
             File.WriteAllText(path, sarif);

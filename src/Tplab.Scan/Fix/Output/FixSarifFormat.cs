@@ -11,9 +11,19 @@ namespace Tplab.Scan.Fix.Output;
 /// compiled together, one on top of the other, so each result's fix is the run's whole change: apply one of them, once.
 /// Refused results carry no fix; <c>properties.fixStatus</c> and <c>fixReason</c> say what became of each.
 /// </summary>
-internal static class FixSarif
+public sealed class FixSarifFormat : IFixFormat
 {
-    public static void Write(FixResult result, TextWriter writer)
+    public string Name => "sarif";
+
+    public string Description => "SARIF 2.1.0 with fixes (replacements) for code-scanning viewers";
+
+    public IReadOnlyList<string> Extensions => [".sarif"];
+
+    public bool MachineReadable => true;
+
+    public string? ChangesToMake => "SARIF fixes";
+
+    public void Write(FixResult result, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(writer);
@@ -30,7 +40,7 @@ internal static class FixSarif
             return r with
             {
                 Fixes = o.Status != FixStatus.Refused && fix is not null ? [fix] : null,
-                Properties = r.Properties with { FixStatus = FixReport.StatusId(o.Status), FixReason = o.Reason, FixCheck = o.Check },
+                Properties = r.Properties with { FixStatus = FixFormats.StatusId(o.Status), FixReason = o.Reason, FixCheck = o.Check },
             };
         }).ToList();
         var driver = run.Tool.Driver with { FullName = "tplab fix: code that blocks thread-pool threads, rewritten async up to each entry point" };
