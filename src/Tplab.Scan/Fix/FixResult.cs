@@ -34,7 +34,7 @@ public sealed record FixOutcome(
     IReadOnlyList<string> Boundaries,
     IReadOnlyList<string> Notes)
 {
-    /// <summary>The behaviour check (<c>TPFIX0xx</c>, docs/fix.md) that refused it or stopped it at a boundary; null when none did.</summary>
+    /// <summary>The id (<c>TPFIX0xx</c>, <see cref="Checks.FixReasons"/>) of the reason it was refused or stopped at a boundary; null when fixed.</summary>
     public string? Check => Status == FixStatus.Fixed ? null
         : Checks.FixReasons.IdIn(Reason) ?? Boundaries.Select(Checks.FixReasons.IdIn).FirstOrDefault(id => id is not null);
 

@@ -41,7 +41,7 @@ internal sealed record SarifResultProperties(
     /// <summary><c>tplab fix</c>: why a finding was refused, or what a partial fix left.</summary>
     public string? FixReason { get; init; }
 
-    /// <summary><c>tplab fix</c>: the behaviour check (<c>TPFIX0xx</c>) that refused it or stopped it at a boundary.</summary>
+    /// <summary><c>tplab fix</c>: the id (<c>TPFIX0xx</c>) of the reason it was refused or stopped at a boundary.</summary>
     public string? FixCheck { get; init; }
 }
 

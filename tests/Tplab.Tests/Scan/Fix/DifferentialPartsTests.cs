@@ -22,6 +22,15 @@ public sealed class DifferentialPartsTests
         Assert.Equal(["/activity", "/attachments"], requests.Where(r => r.Observes).Select(r => r.PathAndQuery));
     }
 
+    [Theory]
+    [InlineData("{\"type\":\"https://tools.ietf.org/html/rfc9110#section-15.5.5\",\"title\":\"Not Found\",\"status\":404,\"traceId\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00\"}",
+        "{\"type\":\"https://tools.ietf.org/html/rfc9110#section-15.5.5\",\"title\":\"Not Found\",\"status\":404,\"traceId\":\"…\"}")]
+    [InlineData("{\"requestId\": \"0HN1:00000002\", \"order\": 7}", "{\"requestId\": \"…\", \"order\": 7}")]
+    [InlineData("created 3f2504e0-4f89-11d3-9a0c-0305e82c3301 at 2026-11-28T19:20:01.1234567Z", "created {guid} at {time}")]
+    [InlineData("200 list price for ABC-1", "200 list price for ABC-1")]
+    public void PerRequestValues_TraceIdsGuidsAndTimes_MaskedTheRestKept(string body, string masked) =>
+        Assert.Equal(masked, PerRequestValues.Mask(body));
+
     [Fact]
     public void HttpFile_HeadersAndBody_KeptWithVariablesFilled()
     {

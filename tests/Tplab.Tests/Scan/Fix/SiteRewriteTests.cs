@@ -2,6 +2,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Blocking;
 using Tplab.Scan.Fix;
+using Tplab.Scan.Fix.Checks;
 using Tplab.Scan.Fix.Editing;
 using Tplab.Scan.Fix.Propagation;
 using Tplab.Scan.Fix.Rewrites;
@@ -210,7 +211,7 @@ public sealed class SiteRewriteTests
             """, "Wait", call);
 
         Assert.Null(after);
-        Assert.Equal(BlockingCallCatalogue.RewriteFor(call).Advice, refusal);
+        Assert.Equal(FixReasons.NoAsyncForm.Say(BlockingCallCatalogue.RewriteFor(call).Advice!), refusal);
         Assert.False(string.IsNullOrEmpty(refusal));
     }
 }

@@ -2,6 +2,8 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using Tplab.Lab.Plans;
+using Tplab.Launch;
+using Tplab.Launch.Service;
 
 namespace Tplab.Tests.Scan.Fix.Differential;
 
@@ -11,7 +13,8 @@ namespace Tplab.Tests.Scan.Fix.Differential;
 /// <see cref="Exchange.Concurrency"/> copies of its success request (the route filled to fit, from fix's own
 /// <c>--plan</c>), of the error and cancellation requests of the app's <c>.http</c> files, and of the success
 /// request aborted mid-way. Answers are compared as sets; after every batch the app's side effects (its
-/// <c>@observe</c> requests) are compared once both settle, and both processes must still run.
+/// <c>@observe</c> requests) are compared once both settle, and both processes must still run. Each app is built once
+/// and started once per comparison (<see cref="ServiceProcess"/>, as the lab starts a user's service).
 /// </summary>
 internal static class DifferentialRun
 {
@@ -49,7 +52,7 @@ internal static class DifferentialRun
             return new DifferentialReport(name, fix.ExitCode, fix.Output, fix.Findings, before, after, [], [], 0, clock.Elapsed);
         }
         var requests = Requests(original.Source, fix.Plan);
-        var (differences, sent) = await CompareAsync(name, before.Dll!, after.Dll!, requests, ct);
+        var (differences, sent) = await CompareAsync(before.Dll!, after.Dll!, requests, ct);
         var called = requests.Where(r => !r.Observes).Select(r => $"{r.Method} {r.PathAndQuery}").Distinct(StringComparer.Ordinal).ToList();
         return new DifferentialReport(name, fix.ExitCode, fix.Output, fix.Findings, before, after, called, differences, sent, clock.Elapsed);
     }
@@ -76,10 +79,10 @@ internal static class DifferentialRun
         return requests;
     }
 
-    private static async Task<(List<Difference> Differences, int Sent)> CompareAsync(string name, string beforeDll, string afterDll, List<ProbeRequest> requests, CancellationToken ct)
+    private static async Task<(List<Difference> Differences, int Sent)> CompareAsync(string beforeDll, string afterDll, List<ProbeRequest> requests, CancellationToken ct)
     {
-        await using var before = await WebAppProcess.StartAsync(beforeDll, name + " (before the fix)", ct);
-        await using var after = await WebAppProcess.StartAsync(afterDll, name + " (after the fix)", ct);
+        await using var before = await StartAsync(beforeDll, ct);
+        await using var after = await StartAsync(afterDll, ct);
         using var handler = new SocketsHttpHandler { MaxConnectionsPerServer = 256, PooledConnectionLifetime = TimeSpan.FromMinutes(1) };
         using var client = new HttpClient(handler) { Timeout = Timeout.InfiniteTimeSpan };
         var differences = new List<Difference>();
@@ -103,7 +106,7 @@ internal static class DifferentialRun
                     differences.Add(new Difference(request.Name, $"{request}, then {observer}", effects.Before, effects.After));
                 }
             }
-            if (before.HasExited || after.HasExited)
+            if (before.Exited is not null || after.Exited is not null)
             {
                 differences.Add(new Difference(request.Name, request.ToString(), Alive(before), Alive(after)));
                 break;
@@ -134,7 +137,21 @@ internal static class DifferentialRun
         }
     }
 
-    private static string Alive(WebAppProcess app) => app.HasExited ? "the process ended: " + app.LastLines : "running";
+    private static string Alive(ServiceProcess app) => app.Exited is { } exited ? "the process " + exited : "running";
+
+    // A built app started as its team starts it in production (dotnet app.dll, the Production environment: a 500 has no
+    // developer page) by the lab's own service starter: a free loopback port in ASPNETCORE_URLS, ready once it answers,
+    // its whole process group ended with the test host (the guardian), even by kill -9.
+    private static Task<ServiceProcess> StartAsync(string dll, CancellationToken ct) => ServiceProcess.StartAsync(
+        new ServiceDefinition
+        {
+            Command = $"'{DotnetHost.Path}' exec '{dll}'",
+            WorkingDirectory = Path.GetDirectoryName(dll)!,
+            Environment = [new("ASPNETCORE_ENVIRONMENT", "Production"), new("DOTNET_ENVIRONMENT", "Production")],
+            StartTimeout = TimeSpan.FromSeconds(90),
+        },
+        ThreadPoolSettings.Default,
+        ct);
 
     // "16 × 200 quote 13.00", or each distinct answer with its count.
     private static string Summary(IReadOnlyList<string> answers) =>

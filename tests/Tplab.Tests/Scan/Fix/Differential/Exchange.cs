@@ -5,8 +5,8 @@ using Tplab.Common;
 namespace Tplab.Tests.Scan.Fix.Differential;
 
 /// <summary>
-/// Sends one request to an app many times at once and keeps the answers as text ("200 body", or what went wrong
-/// without an answer), sorted so that two apps answering the same set in another order compare equal. An aborted
+/// Sends one request to an app many times at once and keeps the answers as text ("200 body", the values new on every
+/// request masked by <see cref="PerRequestValues"/>, or what went wrong without an answer), sorted so that two apps answering the same set in another order compare equal. An aborted
 /// request is cancelled by the client after its delay: the connection is closed mid-request, as a browser or a
 /// gateway does, and its answer is "aborted" (or the answer, when it came first).
 /// </summary>
@@ -46,7 +46,7 @@ internal static class Exchange
         {
             using var response = await client.SendAsync(message, limit.Token);
             var body = await response.Content.ReadAsStringAsync(limit.Token);
-            return ((int)response.StatusCode).ToString(CultureInfo.InvariantCulture) + " " + body;
+            return ((int)response.StatusCode).ToString(CultureInfo.InvariantCulture) + " " + PerRequestValues.Mask(body);
         }
         catch (OperationCanceledException) when (!ct.IsCancellationRequested)
         {
