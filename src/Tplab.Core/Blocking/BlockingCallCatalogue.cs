@@ -40,6 +40,9 @@ public static class BlockingCallCatalogue
     /// <summary>What to do about a directory listing, which has no async form.</summary>
     public const string ListingAdvice = "a directory listing has no async form: cache it (refreshed by a background service or a file watcher), or keep the listing off the request path";
 
+    /// <summary>What to do about deleting, moving or copying a file, which have no async form.</summary>
+    public const string FileChangeAdvice = "deleting, moving or replacing a file has no async form: hand it to a background queue (a Channel read by a hosted service), or copy through streams opened with FileOptions.Asynchronous and await CopyToAsync";
+
     /// <summary>What to do about NLog's synchronous flush.</summary>
     public const string NLogFlushAdvice = "do not flush per request: NLog writes on its own; flush once at shutdown, or await LogManager.LogFactory.FlushAsync(token) (NLog 5.5 and later)";
 
@@ -93,6 +96,9 @@ public static class BlockingCallCatalogue
         E("System.Net.Http.HttpClient", "Send", BlockingKind.SyncHttp),
         // Request.Form reads the whole body synchronously (source shows the property; its async sibling is a method).
         E("Microsoft.AspNetCore.Http.HttpRequest", "get_Form", BlockingKind.SyncStreamIO, "HttpRequest.Form", AsyncRewrite.SiblingNamed("ReadFormAsync")),
+        // An uploaded file copied synchronously reads the request body (or its buffer file) on the calling thread.
+        E("Microsoft.AspNetCore.Http.IFormFile", "CopyTo", BlockingKind.SyncStreamIO, "IFormFile.CopyTo", AsyncRewrite.Sibling),
+        E("Microsoft.AspNetCore.Http.FormFile", "CopyTo", BlockingKind.SyncStreamIO, "IFormFile.CopyTo", AsyncRewrite.Sibling),
         E("System.Net.HttpWebRequest", "GetResponse|GetRequestStream", BlockingKind.SyncHttp),
         E("System.Net.WebClient", "DownloadString|DownloadData|DownloadFile|UploadString|UploadData|UploadFile|OpenRead", BlockingKind.SyncHttp),
 
@@ -103,6 +109,12 @@ public static class BlockingCallCatalogue
         E("System.IO.FileStream", ".ctor", BlockingKind.SyncStreamIO, "new FileStream", AsyncRewrite.None(OpenAdvice)),
         E("System.IO.File", FileOpens, BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(OpenAdvice)),
         E("System.IO.FileInfo", FileOpens, BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(OpenAdvice)),
+        // Deleting, moving and replacing change the file system on the calling thread (a wait on a network share or a
+        // busy disk; a recursive delete walks the whole tree); .NET has no async form of any of them.
+        E("System.IO.File", "Delete|Replace", BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(FileChangeAdvice)),
+        E("System.IO.FileInfo", "Delete|CopyTo|MoveTo|Replace", BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(FileChangeAdvice)),
+        E("System.IO.Directory", "Delete|Move", BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(FileChangeAdvice)),
+        E("System.IO.DirectoryInfo", "Delete|MoveTo", BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(FileChangeAdvice)),
         // Directory listings read the file system on the calling thread; .NET has no async listing. A lazy listing
         // (Enumerate*) reads as it is enumerated: at run time its frame is the enumerator's.
         E("System.IO.Directory", "GetFiles|GetDirectories|GetFileSystemEntries|EnumerateFiles|EnumerateDirectories|EnumerateFileSystemEntries", BlockingKind.SyncStreamIO,

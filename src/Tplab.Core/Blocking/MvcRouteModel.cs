@@ -4,8 +4,13 @@ namespace Tplab.Blocking;
 /// <param name="Conventional">True when no attribute route applies and the route comes from a conventional route.</param>
 public sealed record MvcRoute(string Method, string Route, bool Conventional);
 
-/// <summary>A conventional route the app maps (<c>MapControllerRoute</c>, <c>MapDefaultControllerRoute</c>, <c>MapAreaControllerRoute</c>): its pattern and, for an area route, its area.</summary>
-public sealed record ConventionalRoute(string Pattern, string? Area);
+/// <summary>
+/// A conventional route the app maps (<c>MapControllerRoute</c>, <c>MapDefaultControllerRoute</c>,
+/// <c>MapAreaControllerRoute</c>): its pattern, for an area route its area, and the controller and action its defaults
+/// pin it to when the pattern has no <c>{controller}</c> or <c>{action}</c> (<c>"login/", new { controller = "Account",
+/// action = "Login" }</c>).
+/// </summary>
+public sealed record ConventionalRoute(string Pattern, string? Area, string? Controller = null, string? Action = null);
 
 /// <summary>
 /// MVC's routes for an action, by ASP.NET Core's own rules (DefaultApplicationModelProvider, ActionAttributeRouteModel,
@@ -55,7 +60,7 @@ public static class MvcRouteModel
                 var methods = Methods(c.Methods, a.Methods);
                 if (a.Template is null && c.Template is null)
                 {
-                    foreach (var pattern in Conventional(conventional ?? [], values.GetValueOrDefault("area")))
+                    foreach (var pattern in Conventional(conventional ?? [], values))
                     {
                         routes.AddRange(methods.Select(m => new MvcRoute(m, "/" + RouteTemplates.FillConventional(pattern, values), Conventional: true)));
                     }
@@ -138,14 +143,21 @@ public static class MvcRouteModel
             ({ } c, { } a) => [.. a.Where(c.Contains)],
         };
 
-    // The app's conventional routes that can reach a controller: an area's routes for a controller in that area, the
-    // others otherwise; none known (or none fits): {controller}/{action}, with {area} in front for an area's controller.
-    private static IEnumerable<string> Conventional(IReadOnlyList<ConventionalRoute> routes, string? area)
+    // The app's conventional routes that can reach an action, as MVC matches a route's required values: an area's
+    // routes for a controller in that area, the others otherwise; the controller and the action each a parameter of
+    // the pattern or the value the route's defaults pin (a route pinned to another action never reaches this one).
+    // None known (or none fits): {controller}/{action}, with {area} in front for an area's controller.
+    private static IEnumerable<string> Conventional(IReadOnlyList<ConventionalRoute> routes, IReadOnlyDictionary<string, string> values)
     {
+        var area = values.GetValueOrDefault("area");
         var fitting = routes.Where(r => area is null
-            ? r.Area is null && !RouteTemplates.HasParameter(r.Pattern, "area")
-            : string.Equals(r.Area, area, StringComparison.OrdinalIgnoreCase) || (r.Area is null && RouteTemplates.HasParameter(r.Pattern, "area")))
+                ? r.Area is null && !RouteTemplates.HasParameter(r.Pattern, "area")
+                : string.Equals(r.Area, area, StringComparison.OrdinalIgnoreCase) || (r.Area is null && RouteTemplates.HasParameter(r.Pattern, "area")))
+            .Where(r => Reaches(r, "controller", r.Controller, values) && Reaches(r, "action", r.Action, values))
             .Select(r => r.Pattern).Distinct(StringComparer.Ordinal).ToList();
         return fitting.Count > 0 ? fitting : [area is null ? "{controller}/{action}" : "{area}/{controller}/{action}"];
     }
+
+    private static bool Reaches(ConventionalRoute route, string key, string? pinned, IReadOnlyDictionary<string, string> values) =>
+        RouteTemplates.HasParameter(route.Pattern, key) || string.Equals(pinned, values.GetValueOrDefault(key), StringComparison.OrdinalIgnoreCase);
 }

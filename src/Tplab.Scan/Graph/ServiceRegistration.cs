@@ -186,6 +186,9 @@ internal sealed class ServiceRegistration(INamedTypeSymbol service, string? life
     private static IOperation? Argument(ImmutableArray<IArgumentOperation> arguments, string name) =>
         arguments.IsDefault ? null : arguments.FirstOrDefault(a => a.Parameter?.Name == name && a.ArgumentKind != ArgumentKind.DefaultValue)?.Value;
 
-    private static INamedTypeSymbol? TypeOf(IOperation? operation) => Ops.Unwrap(operation) is ITypeOfOperation { TypeOperand: INamedTypeSymbol t } ? t : null;
+    // typeof(Repository<>) is Roslyn's unbound generic type: it has no base type and no interfaces, so nothing could
+    // tell what it implements (a member inherited from RepositoryWithTypedId<T, long> reached nothing). Its definition has them.
+    private static INamedTypeSymbol? TypeOf(IOperation? operation) =>
+        Ops.Unwrap(operation) is ITypeOfOperation { TypeOperand: INamedTypeSymbol t } ? (t.IsUnboundGenericType ? t.OriginalDefinition : t) : null;
 
 }

@@ -26,6 +26,14 @@ public sealed class CatalogueRowsTests
         { "directory get files", "public static class Root { public static int Handle() => Directory.GetFiles(\"/data\").Length; }", "Directory.GetFiles", Severity.Error },
         { "directory enumerate through a helper", "public static class Root { public static int Handle() => Folders.Names(\"/data\").Count; } public static class Folders { public static List<string> Names(string p) => Directory.EnumerateDirectories(p).ToList(); }", "Directory.EnumerateDirectories", Severity.Error },
         { "directory info files", "public static class Root { public static int Handle() => new DirectoryInfo(\"/data\").GetFiles(\"*.csv\").Length; }", "DirectoryInfo.GetFiles", Severity.Error },
+        // Files: deleting, moving, copying; an upload copied synchronously.
+        { "file delete through a helper", "public static class Root { public static void Handle(string name) => Thumbs.Clear(name); } public static class Thumbs { public static void Clear(string name) { var path = Path.Combine(\"/thumbs\", name); if (File.Exists(path)) { File.Delete(path); } } }", "File.Delete", Severity.Warning },
+        { "file info delete", "public static class Root { public static void Handle() { var f = new FileInfo(\"a\"); f.Delete(); } }", "FileInfo.Delete", Severity.Error },
+        { "file move", "public static class Root { public static void Handle() => File.Move(\"a.tmp\", \"a\", overwrite: true); }", "File.Move", Severity.Error },
+        { "file copy", "public static class Root { public static void Handle() => File.Copy(\"a\", \"b\"); }", "File.Copy", Severity.Error },
+        { "directory delete", "public static class Root { public static void Handle() => Directory.Delete(\"/cache\", recursive: true); }", "Directory.Delete", Severity.Error },
+        { "upload copied synchronously", "public static class Root { public static void Handle(Microsoft.AspNetCore.Http.IFormFile upload) { using var target = new MemoryStream(); Uploads.Save(upload, target); } } public static class Uploads { public static void Save(Microsoft.AspNetCore.Http.IFormFile file, Stream target) => file.CopyTo(target); }", "IFormFile.CopyTo", Severity.Error },
+        { "upload copied with await", "public static class Root { public static async Task Handle(Microsoft.AspNetCore.Http.IFormFile upload) { using var target = new MemoryStream(); await upload.CopyToAsync(target); } }", null, null },
         { "file exists is metadata", "public static class Root { public static bool Handle() => File.Exists(\"a\") && Directory.Exists(\"b\"); }", null, null },
         { "path work is memory", "public static class Root { public static string Handle() => Path.Combine(\"a\", Path.GetFileName(\"b/c\")); }", null, null },
         // Hashes: over a stream they read it; over bytes or memory they compute.
@@ -74,6 +82,9 @@ public sealed class CatalogueRowsTests
         Assert.Equal(AsyncRewriteKind.None, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.Directory", "GetFiles"))!).Kind);
         Assert.Equal(AsyncRewriteKind.Sibling, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("Serilog", "Serilog.Log", "CloseAndFlush"))!).Kind);
         Assert.Null(BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.File", "Exists")));
+        Assert.Equal("File.Delete", BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.File", "Delete"))?.Name);
+        Assert.Equal(AsyncRewriteKind.None, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.FileInfo", "Delete"))!).Kind);
+        Assert.Equal(AsyncRewriteKind.Sibling, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("Microsoft.AspNetCore.Http", "Microsoft.AspNetCore.Http.FormFile", "CopyTo"))!).Kind);
         // ComputeHash names a wait only around the stream read below it: a thread hashing a byte array is not blocked.
         Assert.True(BlockingCallCatalogue.OnlyAround(new StackFrame("System.Security.Cryptography", "System.Security.Cryptography.HashAlgorithm", "ComputeHash")));
         Assert.False(BlockingCallCatalogue.OnlyAround(new StackFrame("System.Private.CoreLib", "System.IO.FileStream", "Read")));

@@ -11,6 +11,13 @@ internal static class PackageFakes
         namespace Microsoft.AspNetCore.Http
         {
             public interface IFormCollection { }
+            public interface IFormFile
+            {
+                string FileName { get; }
+                Stream OpenReadStream();
+                void CopyTo(Stream target);
+                Task CopyToAsync(Stream target, CancellationToken cancellationToken = default);
+            }
             public abstract class HttpRequest
             {
                 public abstract Stream Body { get; set; }
