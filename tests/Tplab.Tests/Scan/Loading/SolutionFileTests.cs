@@ -41,8 +41,20 @@ public sealed class SolutionFileTests : IDisposable
     [Fact]
     public async Task ProjectsAsync_Filter_ProjectsRelativeToItsSolution()
     {
+        Directory.CreateDirectory(Path.Combine(_folder, "src"));
+        File.WriteAllText(Path.Combine(_folder, "src", "All.sln"), "");
         File.WriteAllText(Path.Combine(_folder, "All.slnf"), """{"solution": {"path": "src\\All.sln", "projects": ["A\\A.csproj"]}}""");
         Assert.Equal([Path.Combine(_folder, "src", "A", "A.csproj")], await SolutionFile.ProjectsAsync(Path.Combine(_folder, "All.slnf"), CancellationToken.None));
+    }
+
+    [Fact]
+    public async Task ProjectsAsync_FilterOfASolutionThatIsNotThere_IsAUsageLine()
+    {
+        // dotnet build refuses such a filter; the sweep of issue 36 found it scanned as if the solution were there.
+        File.WriteAllText(Path.Combine(_folder, "All.slnf"), """{"solution": {"path": "Nope.slnx", "projects": ["A\\A.csproj"]}}""");
+        var error = await Assert.ThrowsAsync<TplabException>(() => SolutionFile.ProjectsAsync(Path.Combine(_folder, "All.slnf"), CancellationToken.None));
+        Assert.Equal(ExitCodes.Usage, error.ExitCode);
+        Assert.Contains("Nope.slnx, which does not exist", error.Message, StringComparison.Ordinal);
     }
 
     public void Dispose() => Directory.Delete(_folder, recursive: true);
