@@ -283,7 +283,7 @@ cases += [
 
 # Issue 36's fresh sweep (bench/sweep36.py): the cache, --changed-since, fix's new options, global.json, solution
 # filters; each line once, under one rotating locale (each is a scan or a fix: four locales would take an hour).
-# SWEEP=36 runs these alone.
+# SWEEP=36 runs these alone; SWEEP_ONLY=REGEX only the lines it matches.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sweep36
 ONCE = set()
@@ -294,6 +294,9 @@ for line, expect, codes in sweep36.cases(T, forged):
     ONCE.add(line)
     cases.append(case(line, expect, codes) if codes else (line, expect))
 PRESERVED += [f"{h36}/{p}" for p in sweep36.PRESERVED]
+# SWEEP_ONLY=REGEX: only the lines it matches (a rerun of what a sweep found).
+if os.environ.get("SWEEP_ONLY"):
+    cases = [c for c in cases if re.search(os.environ["SWEEP_ONLY"], c[0])]
 
 leak = re.compile(r"(^|\s)at \S+\(|\w+Exception\b|`\d+\[|System\.(Private|Runtime|Nullable|Int32|Int64|Double|Boolean|String)\b", re.M)
 control = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")

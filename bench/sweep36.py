@@ -98,20 +98,24 @@ def setup(T, tplab):
     forged = []
     path = f"{real}/scan-cache.json"
     if os.path.exists(path):
-        doc = json.load(open(path, encoding="utf-8"))
+        envelope = json.load(open(path, encoding="utf-8"))
+        doc = envelope.get("cache", envelope)  # the sealed file keeps the cache under "cache"
+        def sealed(cache):  # what a forger can write: the cache changed, the seal it cannot compute left as it was
+            return json.dumps({"seal": envelope.get("seal", "00"), "cache": cache}) if "seal" in envelope else json.dumps(cache)
         clean = json.loads(json.dumps(doc))
-        clean["result"]["findings"] = [] if "findings" in clean.get("result", {}) else clean["result"].get("findings")
-        write(f"{C}/forged-clean/scan-cache.json", json.dumps(clean))
+        clean.setdefault("result", {})["findings"] = []
+        write(f"{C}/forged-clean/scan-cache.json", sealed(clean))
+        write(f"{C}/forged-noseal/scan-cache.json", json.dumps(clean))
         lying = json.loads(json.dumps(doc))
         for f in lying.get("result", {}).get("findings", []):
             if isinstance(f.get("call"), dict):
                 for key in f["call"]:
                     if isinstance(f["call"][key], str):
                         f["call"][key] = "Evil\x1b]0;owned\x07\x1b[2J"
-        write(f"{C}/forged-ctrl/scan-cache.json", json.dumps(lying))
+        write(f"{C}/forged-ctrl/scan-cache.json", sealed(lying))
         other = json.loads(json.dumps(doc)); other["tool"] = "tplab 0.0.0-other"
-        write(f"{C}/other-tool/scan-cache.json", json.dumps(other))
-        forged = ["forged-clean", "forged-ctrl", "other-tool"]
+        write(f"{C}/other-tool/scan-cache.json", sealed(other))
+        forged = ["forged-clean", "forged-noseal", "forged-ctrl", "other-tool"]
     # configs, global.json, moved obj/, solution filters
     write(f"{H}/cfg/null.json", "null"); write(f"{H}/cfg/list.json", "[]"); write(f"{H}/cfg/deep.json", "[" * 50000)
     write(f"{H}/cfg/row.json", json.dumps({"schema": 1, "blockingCalls": [{"type": "Other", "methods": ["Two"], "kind": "sleep"}]}))

@@ -7,7 +7,7 @@ namespace Tplab.Common;
 /// rather than a regular file: those are written in place, never replaced by a renamed temporary file (which, as root,
 /// would swap /dev/null for a regular file). .NET has no API for a file's type on Unix, so this asks stat(2).
 /// </summary>
-internal static class FileKind
+public static class FileKind
 {
     /// <summary>True when <paramref name="path"/> exists and is a character or block device, a FIFO or a socket.</summary>
     public static bool IsSpecial(string path)

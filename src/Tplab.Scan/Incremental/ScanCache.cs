@@ -155,6 +155,13 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             progress.Line($"tplab scan: not caching this scan: {noKey}");
             return;
         }
+        if (FileKind.IsSpecial(File))
+        {
+            // The cache is tplab's own file, written whole by renaming: a FIFO or a device in its place (written in
+            // place by AtomicFile, as an output the user names would be) would block the scan or receive the cache.
+            progress.Line($"tplab scan: not caching this scan: {File} is not a regular file (a FIFO, a device or a socket)");
+            return;
+        }
         try
         {
             Directory.CreateDirectory(Folder);
