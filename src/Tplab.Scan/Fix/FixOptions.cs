@@ -114,7 +114,8 @@ public sealed record FixOptions
         }
         if (FindingIds.FirstOrDefault(id => !FindingId.IsWellFormed(id)) is { } bad)
         {
-            throw TplabException.Usage($"'{bad}' is not a finding id (scan's ids look like {FindingId.Prefix}0123456789)");
+            // Quoted up to 40 characters: the line is cut at 1,000, and a longer value would push the reason out of it.
+            throw TplabException.Usage($"--finding '{(bad.Length > 40 ? bad[..40] + "…" : bad)}' is not a finding id (scan's ids look like {FindingId.Prefix}0123456789)");
         }
         if (ConfigFile is not null && !File.Exists(ConfigFile))
         {

@@ -15,6 +15,8 @@ public sealed class FixBadInputTests
         // selection
         { "fix {tmp} --route", ExitCodes.Usage, "--route" },
         { "fix {tmp} --finding nope", ExitCodes.Usage, "'nope' is not a finding id" },
+        // the sweep of issue 36: a 10,000-character id was echoed whole, and the line's cut at 1,000 hid the reason
+        { "fix {tmp} --finding tp-" + new string('0', 10000), ExitCodes.Usage, "--finding 'tp-0000000000000000000000000000000000000…' is not a finding id" },
         { "fix {tmp} --finding", ExitCodes.Usage, "--finding" },
         { "fix {tmp} --severity note", ExitCodes.Usage, "'note'" },
         { "fix {tmp} --severity", ExitCodes.Usage, "--severity" },
