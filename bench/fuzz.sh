@@ -22,13 +22,13 @@ if ! command -v afl-fuzz >/dev/null; then
     echo "fuzz.sh: afl-fuzz is missing: sudo apt-get install afl++" >&2; exit 2
   fi
 fi
-if [ ! -x "$work/tools/sharpfuzz" ]; then
-  dotnet tool install SharpFuzz.CommandLine --version 2.3.0 --tool-path "$work/tools" >/dev/null
-fi
-
-# Build and instrument once per source change (a lock, so readers started together share the build).
+# Install the instrumenter, build and instrument once per source change: under one lock, so readers started together
+# share the install and the build (two installs at once fail: "a file or directory with the same name already exists").
 (
   flock 9
+  if [ ! -x "$work/tools/sharpfuzz" ]; then
+    dotnet tool install SharpFuzz.CommandLine --version 2.3.0 --tool-path "$work/tools" >/dev/null
+  fi
   stamp="$work/instrumented"
   if [ ! -f "$stamp" ] || [ -n "$(find "$root/src" "$root/bench/fuzz" -newer "$stamp" -type f -name '*.cs' -not -path '*/obj/*' -not -path '*/bin/*' -print -quit)" ]; then
     # A new folder per build: a reader still fuzzing keeps the build it started with.
