@@ -75,7 +75,11 @@ internal static class CacheSeal
                 if (reader.ValueTextEquals(SealName) && seal is null)
                 {
                     reader.Read();
-                    seal = reader.TokenType == JsonTokenType.String ? reader.GetString() : null;
+                    if (reader.TokenType != JsonTokenType.String)
+                    {
+                        return (default, "the cache is not a sealed cache file");
+                    }
+                    seal = reader.GetString();
                 }
                 else if (reader.ValueTextEquals(CacheName) && payload.IsEmpty)
                 {
@@ -94,8 +98,9 @@ internal static class CacheSeal
                 return (default, "the cache is not a sealed cache file");
             }
         }
-        catch (JsonException)
+        catch (Exception e) when (e is JsonException or InvalidOperationException)
         {
+            // InvalidOperationException: a string that is not UTF-8 (the fuzzer's first find, tests/…/Fuzz/Found/scan-cache-seal).
             return (default, "the cache is not a sealed cache file");
         }
         if (seal is null || payload.IsEmpty)
