@@ -32,6 +32,20 @@ public enum AsyncRewriteKind
     /// (<c>Parallel.For</c> → <c>ForAsync</c>), where the body takes the item alone; else refused with <see cref="AsyncRewrite.Advice"/>.
     /// </summary>
     ParallelAsync,
+
+    /// <summary>
+    /// A <c>ManualResetEventSlim</c>/<c>ManualResetEvent</c> that only its own type can reach becomes a
+    /// <c>TaskCompletionSource</c>: <c>e.Wait()</c> → <c>await e.Task</c>, <c>e.Set()</c> → <c>e.TrySetResult()</c>,
+    /// where every use of it changes too; any other event (a Mutex, a Semaphore, an AutoResetEvent, one code outside
+    /// can reach or reset) is refused with <see cref="AsyncRewrite.Advice"/>.
+    /// </summary>
+    Completion,
+
+    /// <summary>
+    /// EF Core's <c>RemoveRange(query)</c> → <c>RemoveRange(await query.ToListAsync())</c>, where the query is built on a
+    /// <c>DbSet</c>; else refused with <see cref="AsyncRewrite.Advice"/>.
+    /// </summary>
+    QueryList,
 }
 
 /// <summary>

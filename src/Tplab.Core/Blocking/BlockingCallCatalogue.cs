@@ -75,9 +75,9 @@ public static class BlockingCallCatalogue
         E("System.Threading.Monitor", "Wait|ObjWait", BlockingKind.SyncWait, "Monitor.Wait",
             AsyncRewrite.None("Monitor.Wait has no awaitable form: replace the Wait/Pulse pair with a TaskCompletionSource (or a Channel) that the waiter awaits")),
         E("System.Threading.ManualResetEventSlim", "Wait", BlockingKind.SyncWait, "ManualResetEventSlim.Wait",
-            AsyncRewrite.None("ManualResetEventSlim has no async wait: signal a TaskCompletionSource (RunContinuationsAsynchronously) instead and await its Task")),
+            new AsyncRewrite(AsyncRewriteKind.Completion, "ManualResetEventSlim has no async wait: signal a TaskCompletionSource (RunContinuationsAsynchronously) instead and await its Task")),
         E("System.Threading.SemaphoreSlim", "Wait", BlockingKind.SyncWait, "SemaphoreSlim.Wait", AsyncRewrite.Sibling),
-        E("System.Threading.WaitHandle", "WaitOne|WaitOneNoCheck|WaitOneCore", BlockingKind.SyncWait, "WaitHandle.WaitOne", AsyncRewrite.None(WaitHandleAdvice)),
+        E("System.Threading.WaitHandle", "WaitOne|WaitOneNoCheck|WaitOneCore", BlockingKind.SyncWait, "WaitHandle.WaitOne", new AsyncRewrite(AsyncRewriteKind.Completion, WaitHandleAdvice)),
         E("System.Threading.WaitHandle", "WaitAll", BlockingKind.SyncWait, "WaitHandle.WaitAll", AsyncRewrite.None(WaitHandleAdvice)),
         E("System.Threading.WaitHandle", "WaitAny|WaitMultiple|WaitMultipleIgnoringSyncContext", BlockingKind.SyncWait, "WaitHandle.WaitAny", AsyncRewrite.None(WaitHandleAdvice)),
         E("System.Diagnostics.Process", "WaitForExit|WaitForExitCore|WaitForInputIdle", BlockingKind.SyncWait, "Process.WaitForExit", AsyncRewrite.Sibling),
@@ -158,9 +158,9 @@ public static class BlockingCallCatalogue
         E("System.Data.Common.", DbCalls, BlockingKind.SyncDatabaseIO),
         E("Dapper.", DbCalls, BlockingKind.SyncDatabaseIO),
         // EF Core's RemoveRange over a query runs it to find the entities (scan reports it over a query only; a list is in memory).
-        E("Microsoft.EntityFrameworkCore.DbSet`1", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbSet.RemoveRange", AsyncRewrite.None(RemoveRangeAdvice)),
-        E("Microsoft.EntityFrameworkCore.Internal.InternalDbSet`1", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbSet.RemoveRange", AsyncRewrite.None(RemoveRangeAdvice)),
-        E("Microsoft.EntityFrameworkCore.DbContext", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbContext.RemoveRange", AsyncRewrite.None(RemoveRangeAdvice)),
+        E("Microsoft.EntityFrameworkCore.DbSet`1", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbSet.RemoveRange", new AsyncRewrite(AsyncRewriteKind.QueryList, RemoveRangeAdvice)),
+        E("Microsoft.EntityFrameworkCore.Internal.InternalDbSet`1", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbSet.RemoveRange", new AsyncRewrite(AsyncRewriteKind.QueryList, RemoveRangeAdvice)),
+        E("Microsoft.EntityFrameworkCore.DbContext", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbContext.RemoveRange", new AsyncRewrite(AsyncRewriteKind.QueryList, RemoveRangeAdvice)),
     ];
 
     /// <summary>The blocking call a frame is, or null when the frame is not in the catalogue.</summary>

@@ -10,7 +10,8 @@ namespace Tplab.Scan.Fix.Propagation;
 /// is decided once — made async or named the reason it cannot — and the decision spreads through the parts below:
 /// <see cref="AsyncMethod"/> (a method and its family, renamed together), <see cref="AsyncLambda"/> (by delegate type),
 /// <see cref="CallerUpdate"/> (every reference awaited, or a boundary that waits on the task),
-/// <see cref="LockToSemaphore"/> (a lock body that must await) and <see cref="FilterReshape"/> (an MVC filter's async
+/// <see cref="LockToSemaphore"/> (a lock body that must await), <see cref="EventToCompletion"/> (an event a wait
+/// is on, made a TaskCompletionSource) and <see cref="FilterReshape"/> (an MVC filter's async
 /// twin). A caller that cannot be async (a constructor, an accessor, an operator, a lambda whose delegate returns no
 /// task, a method implementing a package's interface, Main) waits on the task instead and is named as a boundary.
 /// </summary>
@@ -21,6 +22,7 @@ internal sealed class AsyncPropagation
     private readonly int _maxMethods;
     private readonly CallerUpdate _callers;
     private readonly LockToSemaphore _locks;
+    private readonly EventToCompletion _events;
     private readonly AsyncLambda _lambdas;
     private readonly AsyncMethod _methods;
 
@@ -30,6 +32,7 @@ internal sealed class AsyncPropagation
         _maxMethods = maxMethods;
         _callers = new CallerUpdate(_context, RequireAwaitAsync, Reshaped);
         _locks = new LockToSemaphore(_context, RequireAwaitAsync, Reshaped);
+        _events = new EventToCompletion(_context, RequireAwaitAsync, Reshaped);
         _lambdas = new AsyncLambda(_context, Reshaped, new DelegateParameter(_context, _callers));
         _methods = new AsyncMethod(_context, _callers, new FilterReshape(_context, Reshaped), node => _decided[node] = null);
     }
@@ -60,6 +63,9 @@ internal sealed class AsyncPropagation
 
     /// <summary>Turns the lock of <paramref name="lockStatement"/> (all its uses) into a SemaphoreSlim; null when done, else why not.</summary>
     public Task<string?> LockToSemaphoreAsync(LockStatementSyntax lockStatement) => _locks.ConvertAsync(lockStatement);
+
+    /// <summary>Turns the event <paramref name="wait"/> waits on (all its uses) into a TaskCompletionSource; null when done, else why not.</summary>
+    public Task<string?> EventToCompletionAsync(InvocationExpressionSyntax wait) => _events.ConvertAsync(wait);
 
     /// <summary>Makes the code around <paramref name="node"/> able to await; null when it can, else why not.</summary>
     public async Task<string?> RequireAwaitAsync(SyntaxNode node)

@@ -201,14 +201,14 @@ public sealed class SiteRewriteTests
     [Fact]
     public async Task None_NoAsyncForm_RefusedWithTheRowsAdvice()
     {
-        var call = new BlockingCall(BlockingKind.SyncWait, "ManualResetEventSlim.Wait", new StackFrame("System.Private.CoreLib", "System.Threading.ManualResetEventSlim", "Wait"));
+        var call = new BlockingCall(BlockingKind.SyncWait, "Thread.Join", new StackFrame("System.Private.CoreLib", "System.Threading.Thread", "Join"));
         var (after, refusal) = await RewriteAsync("""
             using System.Threading;
             public static class Gate
             {
-                public static void Pass(ManualResetEventSlim open) { open.Wait(); }
+                public static void Pass(Thread worker) { worker.Join(); }
             }
-            """, "Wait", call);
+            """, "Join", call);
 
         Assert.Null(after);
         Assert.Equal(FixReasons.NoAsyncForm.Say(BlockingCallCatalogue.RewriteFor(call).Advice!), refusal);
