@@ -15,7 +15,14 @@ namespace Tplab.Scan.Graph;
 internal sealed class SourceIndex
 {
     private readonly Dictionary<SyntaxTree, Compilation> _compilationOf = [];
-    private readonly ConcurrentDictionary<SyntaxTree, SemanticModel> _models = new();
+    // A semantic model holds every body bound through it: kept for the whole scan, the models were most of its memory
+    // (BENCHMARKS.md, "Scan speed"). Held weakly, a model lives while anything still reads through it (an operation
+    // of its tree, a walk in progress) and the collector takes it once nothing does; the most recently asked are also
+    // held, so that the questions of one stage to one file share a model. A body read again after its model went is
+    // bound again, to the same symbols: what the scan keeps of a body are its facts, never its operations.
+    private readonly ConcurrentDictionary<SyntaxTree, WeakReference<SemanticModel>> _models = new();
+    private readonly SemanticModel?[] _recent = new SemanticModel?[64];
+    private int _asked;
     private readonly ConcurrentDictionary<SyntaxNode, CodeNode?> _nodes = new();
     private readonly Lazy<Dictionary<string, List<IMethodSymbol>>> _implementations;
     private readonly Lazy<List<INamedTypeSymbol>> _types;
@@ -68,9 +75,24 @@ internal sealed class SourceIndex
     /// The tree's semantic model, without nullable flow analysis: the scan reads calls, types and symbols, never
     /// nullability, and that analysis was four fifths of binding a body (Roslyn's own IDE features read models so).
     /// </summary>
-    public SemanticModel Model(SyntaxTree tree) =>
+    public SemanticModel Model(SyntaxTree tree)
+    {
+        var slot = _models.GetOrAdd(tree, t => new WeakReference<SemanticModel>(NewModel(t)));
+        SemanticModel? model;
+        lock (slot)
+        {
+            if (!slot.TryGetTarget(out model))
+            {
+                model = NewModel(tree);
+                slot.SetTarget(model);
+            }
+        }
+        _recent[(int)((uint)Interlocked.Increment(ref _asked) % (uint)_recent.Length)] = model;
+        return model;
+    }
+
 #pragma warning disable RSEXPERIMENTAL001 // an experimental flag of a public API, shipped since Roslyn 4.9
-        _models.GetOrAdd(tree, t => _compilationOf[t].GetSemanticModel(t, SemanticModelOptions.DisableNullableAnalysis));
+    private SemanticModel NewModel(SyntaxTree tree) => _compilationOf[tree].GetSemanticModel(tree, SemanticModelOptions.DisableNullableAnalysis);
 #pragma warning restore RSEXPERIMENTAL001
 
     public Compilation CompilationOf(SyntaxTree tree) => _compilationOf[tree];

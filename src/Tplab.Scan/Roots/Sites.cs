@@ -113,8 +113,9 @@ internal sealed class Sites
     }
 
     // Binding a call binds its whole method body, the costly part of a scan: leave out by their shape the calls that
-    // cannot register anything (Task.Run, list.Add, app.Run() without a delegate, AddSingleton<T>() without a factory).
-    private static bool Worth(InvocationExpressionSyntax invocation)
+    // cannot register anything (Task.Run, list.Add, app.Run() without a delegate, AddSingleton<T>() without a factory,
+    // a functional library's option.Map(x => ...): every Map the registrations read takes a pattern and a handler).
+    internal static bool Worth(InvocationExpressionSyntax invocation)
     {
         var name = InvokedName(invocation.Expression);
         var arguments = invocation.ArgumentList.Arguments;
@@ -124,7 +125,8 @@ internal sealed class Sites
         {
             "Add" or "AddService" => receiver.EndsWith("Filters", StringComparison.Ordinal),
             "Run" => receiver != "Task" && arguments.Count == 1 && handsCode,
-            "Use" or "Map" or "MapWhen" or "UseWhen" or "MapFallback" => handsCode,
+            "Map" => arguments.Count >= 2 && handsCode,
+            "Use" or "MapWhen" or "UseWhen" or "MapFallback" => handsCode,
             "MapGet" or "MapPost" or "MapPut" or "MapDelete" or "MapPatch" or "MapMethods" => arguments.Count >= 2,
             "AddCheck" => true,
             _ when name?.StartsWith("Add", StringComparison.Ordinal) == true || name?.StartsWith("TryAdd", StringComparison.Ordinal) == true => handsCode,
