@@ -19,7 +19,9 @@ build_load="$(load)"
 log="$(mktemp)"
 started=$(date +%s)
 set +e
-dotnet test Tplab.slnx -c Release --no-build --logger "console;verbosity=normal" 2>&1 | tee "$log"
+# The trx keeps each test's start and end: bench/suite-lanes.py reads the lanes' spans from it.
+dotnet test Tplab.slnx -c Release --no-build --logger "console;verbosity=normal" \
+  --logger "trx;LogFileName=$root/artifacts/suite.trx" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 ended=$(date +%s)

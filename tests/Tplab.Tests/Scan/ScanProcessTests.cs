@@ -7,7 +7,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Scan;
 
 /// <summary>The processes scan starts end with it; the other commands never load Roslyn.</summary>
-[Collection(TestCollections.Diagnose)]
+[Collection(TestCollections.Scan)]
 public sealed class ScanProcessTests
 {
     [Fact]
@@ -52,10 +52,11 @@ public sealed class ScanProcessTests
     [Fact]
     public async Task Load_WhileRunning_HasNoRoslynOrMsBuildAssemblyMapped()
     {
-        // A loopback server that answers every request, so that `tplab load` runs for its whole duration.
+        // A loopback server that answers every request; its first request says the load is under way.
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
         using var stop = new CancellationTokenSource();
+        var sending = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var server = Task.Run(async () =>
         {
             var reply = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"u8.ToArray();
@@ -70,6 +71,7 @@ public sealed class ScanProcessTests
                         var buffer = new byte[4096];
                         while (await stream.ReadAsync(buffer, stop.Token) > 0)
                         {
+                            sending.TrySetResult();
                             await stream.WriteAsync(reply, stop.Token);
                         }
                     }
@@ -77,14 +79,16 @@ public sealed class ScanProcessTests
             }
         });
         var port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        var info = TplabCli.StartInfo("load", $"http://127.0.0.1:{port}/", "--rate", "20", "--duration", "3s");
+        // Long enough to outlast a loaded machine's start; ended by the test once its assemblies are read.
+        var info = TplabCli.StartInfo("load", $"http://127.0.0.1:{port}/", "--rate", "20", "--duration", "120s");
         info.RedirectStandardOutput = true;
         info.RedirectStandardError = true;
         using var load = Process.Start(info)!;
         try
         {
-            await Task.Delay(TimeSpan.FromSeconds(1.5));
-            Assert.False(load.HasExited, "tplab load ended before its assemblies could be read");
+            // Waited on the event, not a time: the first request reached the server, so the command is loading.
+            var first = await Task.WhenAny(sending.Task, load.WaitForExitAsync(), Task.Delay(TimeSpan.FromSeconds(90)));
+            Assert.True(first == sending.Task, load.HasExited ? $"tplab load ended (exit {load.ExitCode}) before it sent: {load.StandardError.ReadToEnd()}" : "tplab load sent nothing in 90 s");
             var mapped = File.ReadAllLines($"/proc/{load.Id}/maps").Select(l => l.Split(' ', StringSplitOptions.RemoveEmptyEntries).LastOrDefault() ?? "")
                 .Where(f => f.EndsWith(".dll", StringComparison.Ordinal)).Select(Path.GetFileName).Distinct().ToList();
             Assert.Contains("Tplab.Core.dll", mapped);
@@ -92,6 +96,10 @@ public sealed class ScanProcessTests
         }
         finally
         {
+            if (!load.HasExited)
+            {
+                load.Kill(entireProcessTree: true);
+            }
             await load.WaitForExitAsync();
             await stop.CancelAsync();
             listener.Stop();
