@@ -8,7 +8,8 @@ part and fix cannot compile it. This rewrites the copy's PackageReference / Pack
   - else the lowest served version above it of the same major, else the lowest above it, else the newest served;
   - an exact version (NuGet's "[2.1.66]"): the served one equal or nearest above, else nearest below, kept exact;
   - a range ("[1.2,2.0)", "(,3.0]"): its lower bound as above (written as that version), or below its upper bound;
-  - a package with no served version: the reference is removed (its types stay unresolved: the scan says "unknown").
+  - a package with no served version: the reference is removed (its types stay unresolved: the scan says "unknown");
+  - an MSBuild SDK imported by name (<Sdk Name="X" />) that is not served: the element is commented out.
 Prints one line per change, so the bench note can say exactly what was read. Only the copy is changed.
 Usage: bench/app-packages.py COPY_DIR [NUGET_TSV]
 """
@@ -133,6 +134,25 @@ for folder, _, files in os.walk(root):
             path = os.path.join(folder, name)
             text = open(path, encoding="utf-8-sig").read()
             new = outside_comments(versionless, lambda m: f"<!-- tplab bench: {m.group(1)} not served -->" if m.group(1).lower() in removed else m.group(0), text)
+            if new != text:
+                open(path, "w", encoding="utf-8").write(new)
+
+# An MSBuild SDK imported by name (<Sdk Name="X" />, versioned in global.json) that is not served: MSBuild cannot load
+# the project at all, so the element is commented out (what it would have added stays unresolved: the scan says so).
+sdk = re.compile(r'<Sdk\s+Name="([^"]+)"[^>]*/>')
+for folder, _, files in os.walk(root):
+    for name in files:
+        if name.endswith(".csproj") or name.endswith(".props") or name.endswith(".targets"):
+            path = os.path.join(folder, name)
+            text = open(path, encoding="utf-8-sig").read()
+
+            def drop_sdk(m):
+                if m.group(1).lower() in served:
+                    return m.group(0)
+                print(f"{os.path.relpath(path, root)}: MSBuild SDK {m.group(1)} removed (not served)")
+                return f"<!-- tplab bench: SDK {m.group(1)} not served -->"
+
+            new = outside_comments(sdk, drop_sdk, text)
             if new != text:
                 open(path, "w", encoding="utf-8").write(new)
 

@@ -75,6 +75,8 @@ public static class BlockingAdvice
             "no flush per request (NLog writes on its own; flush once at shutdown), or `await LogManager.LogFactory.FlushAsync(token)` (NLog 5.5 and later)",
         BlockingKind.SyncDatabaseIO when call.Frame.MethodName == "RemoveRange" => "`await query.ExecuteDeleteAsync()` (EF Core 7 and later), or `RemoveRange(await query.ToListAsync())`",
         BlockingKind.SyncStreamIO when call.Frame.MethodName == "ComputeHash" => "`await hash.ComputeHashAsync(stream)`",
+        BlockingKind.SyncStreamIO when IsFileChange(call) =>
+            "a background queue for the change (a Channel read by a hosted service), or streams opened with `FileOptions.Asynchronous` and `await CopyToAsync` for a copy: deleting, moving or copying a file has no async form",
         BlockingKind.SyncStreamIO when IsListing(call) => "a cached listing (refreshed by a background service or a file watcher): the file system has no async listing",
         BlockingKind.SyncStreamIO when IsOpen(call) => "a file opened with `FileOptions.Asynchronous` (`useAsync: true`) and awaited reads and writes (opening itself has no async form)",
         BlockingKind.SyncWait when call.Name == "Process.WaitForExit" => "`await process.WaitForExitAsync()`",
@@ -122,8 +124,16 @@ public static class BlockingAdvice
         };
     }
 
+    // Get*/Enumerate* of a directory, or the lazy listing's enumerator; a directory's Delete or Move is a change, not a listing.
     private static bool IsListing(BlockingCall call) =>
-        call.Frame.TypeName is "System.IO.Directory" or "System.IO.DirectoryInfo" or "System.IO.Enumeration.FileSystemEnumerator`1";
+        call.Frame.TypeName == "System.IO.Enumeration.FileSystemEnumerator`1"
+        || (call.Frame.TypeName is "System.IO.Directory" or "System.IO.DirectoryInfo"
+            && (call.Frame.MethodName.StartsWith("Get", StringComparison.Ordinal) || call.Frame.MethodName.StartsWith("Enumerate", StringComparison.Ordinal)));
+
+    // File.Delete has no DeleteAsync (nor Move, Copy or Replace an async sibling): naming one would send the team to an API that does not exist.
+    private static bool IsFileChange(BlockingCall call) =>
+        call.Frame.TypeName is "System.IO.File" or "System.IO.FileInfo" or "System.IO.Directory" or "System.IO.DirectoryInfo"
+        && call.Frame.MethodName is "Delete" or "Move" or "MoveTo" or "Replace" or "Copy" or "CopyTo";
 
     private static bool IsOpen(BlockingCall call) =>
         (call.Frame.TypeName == "System.IO.FileStream" && call.Frame.MethodName == ".ctor")

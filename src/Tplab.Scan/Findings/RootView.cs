@@ -1,3 +1,4 @@
+using Microsoft.CodeAnalysis;
 using Tplab.Blocking;
 using Tplab.Scan.Graph;
 using Tplab.Scan.Roots;
@@ -81,9 +82,10 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
         var method = site.AdviceMethod ?? site.In.ShortName;
         var advice = AlreadyAsync(root)
             // "Make the action async" to an action that already is would send the team to the wrong method: the fix is
-            // where the blocking call is, and the synchronous methods between it and the entry point.
+            // where the blocking call is, and the synchronous methods between it and the entry point. When every one of
+            // them already returns a task (an async chain down to one synchronous member), the call alone is the fix.
             ? BlockingAdvice.For(site.Call, CodePlace.Unknown, context, method)
-                + (path.Count > 1 ? $" {root.Node.ShortName} is already async: make the methods between it and {method} async with it." : "")
+                + (path.Skip(1).Any(p => p.Node.Symbol is { } s && !ReturnsTask(s)) ? $" {root.Node.ShortName} is already async: make the methods between it and {method} async with it." : "")
             : BlockingAdvice.For(site.Call, root.Place, context, method, root.Node.ShortName);
         return new RootView(root, severity, hops, context, reasons, advice, InlineIgnore.Find(path, site.Site))
         {
@@ -96,8 +98,9 @@ internal sealed record RootView(EntryPoint Root, Severity Severity, IReadOnlyLis
     // usual advice, to make it async, would not apply. Places whose advice is about their kind (a filter's interface,
     // a factory, a timer) keep it.
     private static bool AlreadyAsync(EntryPoint root) =>
-        root.Place is CodePlace.MvcAction or CodePlace.MinimalApi or CodePlace.Hub or CodePlace.RazorPage
-        && (root.Node.Symbol.IsAsync || root.Node.Symbol.ReturnType.Name is "Task" or "ValueTask");
+        root.Place is CodePlace.MvcAction or CodePlace.MinimalApi or CodePlace.Hub or CodePlace.RazorPage && ReturnsTask(root.Node.Symbol);
+
+    private static bool ReturnsTask(IMethodSymbol method) => method.IsAsync || method.ReturnType.Name is "Task" or "ValueTask";
 
     private static IEnumerable<string> PlaceReasons(EntryPoint root) => root.Place switch
     {
