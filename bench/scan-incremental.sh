@@ -2,7 +2,7 @@
 # The incremental scan's figures (BENCHMARKS.md, "Incremental scan") and the pull-request recipe run locally (issue 35
 # §5, §6): bench/scan-incremental.sh [APP_FOLDER...] (default: tests/corpus/ShopApp and tests/scan-fixtures/Shop).
 # Each app is copied into a throwaway git repository (with this repository's build props where it has none), then
-# timed, wall clock:
+# timed (wall seconds / CPU seconds, user + sys with children; the load average before and after each app is printed):
 #   full       tplab scan --no-cache                     (MSBuild loads, everything analysed)
 #   cold       tplab scan (the default cache, none yet: a full scan that writes obj/tplab-scan/scan-cache.json)
 #   unchanged  tplab scan again                          (the cache reused: no MSBuild)
@@ -25,11 +25,17 @@ apps=("$@")
 work="$(mktemp -d /tmp/tplab-incremental-XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 
-seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>>"$work/log" || true; e=$(date +%s.%N); python3 -c "print(f'{$e-$s:.2f}')"; }
+# Each figure is WALL/CPU seconds: the wall clock, and the CPU (user + sys) of the command and its children (MSBuild's
+# build host, git), which on a machine shared with other work is the figure to compare.
+seconds() {
+  /usr/bin/time -f '%e %U %S' -o "$work/time" "$@" >/dev/null 2>>"$work/log" || true
+  python3 -c "import sys; w, u, s = map(float, open(sys.argv[1]).read().split()[-3:]); print(f'{w:.2f}/{u + s:.2f}')" "$work/time"
+}
 
-printf '%-10s %8s %8s %10s %9s %7s %8s  %s\n' app full cold unchanged one-file pr pr-cold "pr findings"
+printf '%-10s %14s %14s %12s %12s %12s %14s  %s\n' app full cold unchanged one-file pr pr-cold "pr findings"
 for app in "${apps[@]}"; do
   name="$(basename "$app")"
+  load="$(cut -d' ' -f1 /proc/loadavg)"
   repo="$work/$name"
   mkdir -p "$repo"
   cp -r "$app" "$repo/app"
@@ -75,6 +81,6 @@ for r in run["results"]:
 print(len(run["results"]))
 PY
 )
-  printf '%-10s %8s %8s %10s %9s %7s %8s  %s of %s (changed: %s)\n' "$name" "$full" "$cold" "$unchanged" "$one" "$pr" "$prcold" "$kept" \
-    "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$work/one.json")" "$source"
+  printf '%-10s %14s %14s %12s %12s %12s %14s  %s of %s (changed: %s; load %s, then %s)\n' "$name" "$full" "$cold" "$unchanged" "$one" "$pr" "$prcold" "$kept" \
+    "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$work/one.json")" "$source" "$load" "$(cut -d' ' -f1 /proc/loadavg)"
 done

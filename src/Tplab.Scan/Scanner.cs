@@ -82,7 +82,7 @@ public static class Scanner
         {
             using var self = System.Diagnostics.Process.GetCurrentProcess();
             progress.Line(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                $"tplab scan: memory after {stage} ({options.Time.GetElapsedTime(since).TotalSeconds:0.00} s): {GC.GetTotalMemory(false) / 1048576} MB managed, {self.WorkingSet64 / 1048576} MB resident, {self.PeakWorkingSet64 / 1048576} MB peak"));
+                $"tplab scan: memory after {stage} ({options.Time.GetElapsedTime(since).TotalSeconds:0.00} s): {GC.GetTotalMemory(false) / 1048576} MB managed, {self.WorkingSet64 / 1048576} MB resident, {self.PeakWorkingSet64 / 1048576} MB peak; {self.TotalProcessorTime.TotalSeconds:0.00} s CPU since the start"));
             since = options.Time.GetTimestamp();
         }
     }

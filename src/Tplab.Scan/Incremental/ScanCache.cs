@@ -11,7 +11,7 @@ namespace Tplab.Scan.Incremental;
 /// <c>scan --cache DIR</c>: a scan whose inputs (<see cref="CacheInputs"/>), tplab build and result-changing options are
 /// those of the cached one reuses its result without loading MSBuild; anything else is a full scan, said in one line
 /// when a cache was there (which input changed, another build or options, a file that does not read). The cache is
-/// written after a full scan that read every project in full, and never when an input changed while it ran.
+/// written after a scan whose load read every project in full (calls that did not resolve aside), and never when an input changed while it ran.
 /// </summary>
 internal sealed class ScanCache(ScanOptions options, ScanInput input, string configPath)
 {
@@ -67,6 +67,12 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         OutputPaths.Check([.. outputs.Where(o => o.Path is not null and not "-").Select(o => (o.Option, o.Path!))],
             [.. cache!.Inputs.Where(i => i.Size >= 0).Select(i => ("a file the scan reads", i.Path))], []);
         var checkTime = options.Time.GetElapsedTime(started);
+        if (options.Verbose)
+        {
+            // The CLI's start, the cache's read and the inputs' hashing: the part of a rebuilt or reused scan before any code is read.
+            using var self = System.Diagnostics.Process.GetCurrentProcess();
+            progress.Line(string.Create(CultureInfo.InvariantCulture, $"tplab scan: cache checked in {checkTime.TotalSeconds:0.00} s ({cache!.Inputs.Count} inputs, {cache.Listings.Count} folder listings); {self.TotalProcessorTime.TotalSeconds:0.00} s CPU since the start"));
+        }
         if (edited is not null)
         {
             progress.Line(string.Create(CultureInfo.InvariantCulture,
@@ -76,6 +82,10 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         var result = cache.Result.ToResult(checkTime);
         progress.Line(string.Create(CultureInfo.InvariantCulture,
             $"tplab scan: reused the cached scan ({File}): none of its {cache.Inputs.Count} input file(s) changed; checked in {result.LoadTime.TotalSeconds:0.00} s"));
+        foreach (var inPart in result.ReadInPart)
+        {
+            progress.Line($"tplab scan: read in part {inPart}");
+        }
         return (result, null);
     }
 
@@ -132,9 +142,12 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         ArgumentNullException.ThrowIfNull(code);
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(progress);
-        if (result.Partial)
+        if (code.Skipped.Count > 0 || code.ReadInPart.Count > 0)
         {
-            // A project read in part may read in full next time (a restore that failed for the network): not kept.
+            // A project not read, or loaded without some of its references (not restored, an MSBuild error), may read in
+            // full next time (a restore that failed for the network): not kept. A load that read every project in full
+            // and whose only gaps are calls that did not resolve (into a package not referenced) is decided by the
+            // recorded inputs, the restore output among them: kept, its projects read in part said again on reuse.
             return;
         }
         // The projects as MSBuild saw them, to rebuild without it after an edit to sources alone; their assemblies are inputs too.

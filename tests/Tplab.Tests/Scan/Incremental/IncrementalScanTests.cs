@@ -7,7 +7,8 @@ namespace Tplab.Tests.Scan.Incremental;
 
 /// <summary>
 /// A sequence of edits to a small web app (issue 35's list: a body changed, a blocking call added, one removed, an
-/// endpoint added, a DI registration changed, a <c>&lt;DefineConstants&gt;</c> changed, a package version changed, a
+/// endpoint added, a DI registration changed, a <c>&lt;DefineConstants&gt;</c> changed, a call into a package not
+/// referenced (a partial result, cached all the same), a package version changed, a
 /// file deleted and another added): after each, the cached scan sees the change — an edit to sources alone rebuilds
 /// the projects from the cache without MSBuild, anything else is a full scan — and its report is the very report a
 /// fresh full scan (<c>--no-cache</c>) writes, times apart; the scan after it reuses the cache with that report too.
@@ -164,6 +165,14 @@ public sealed class IncrementalScanTests : IDisposable
         Edit("Services/Store.cs", "Thread.Sleep(2);", "Thread.Sleep(3); Thread.Sleep(4);");
         var symbols = await StepAsync("a source edited under a defined symbol", "Services/Store.cs", warm: true);
         Assert.Equal(2, symbols.Findings.Count(f => f.Site.File == "Services/Store.cs" && f.Site.Line == 7));
+
+        // A call into a package the project does not reference: every project read in full, the result partial only by
+        // a call that did not resolve (the restore output decides it): cached, reused, and rebuilt without MSBuild after.
+        Edit("Program.cs", "app.Run();", "app.MapGet(\"/feed\", () => Feeds.Client.Fetch());\napp.Run();");
+        var unresolved = await StepAsync("a call that does not resolve", "Program.cs", warm: true, again: true);
+        Assert.Contains(unresolved.ReadInPart, p => p.Reason.Contains("unresolved call", StringComparison.Ordinal));
+        Edit("Services/OrderService.cs", "Enumerable.Range(1, 4)", "Enumerable.Range(1, 5)");
+        Assert.NotEmpty((await StepAsync("a body changed beside the unresolved call", "Services/OrderService.cs", warm: true)).ReadInPart);
 
         Edit("Web.csproj", "</PropertyGroup>", "</PropertyGroup><ItemGroup><PackageReference Include=\"Newtonsoft.Json\" Version=\"13.0.3\" /></ItemGroup>");
         Write("Services/Json.cs", "namespace Web.Services;\npublic static class Json { public static string Of(object o) => Newtonsoft.Json.JsonConvert.SerializeObject(o); }\n");

@@ -80,6 +80,19 @@ public sealed class ScanCacheTests : IDisposable
     }
 
     [Fact]
+    public void TryReuse_PartialByUnresolvedCalls_IsReusedSayingItsProjectsReadInPart()
+    {
+        WriteCache(f => f with { Result = f.Result with { ReadInPart = [new CachedProject("app", "2 unresolved call(s) on the paths followed (a reference that did not resolve)", [])] } });
+
+        var result = Reuse();
+
+        Assert.NotNull(result);
+        Assert.True(result.Partial);
+        Assert.Equal("app", Assert.Single(result.ReadInPart).Name);
+        Assert.Contains(_lines, l => l.StartsWith("tplab scan: read in part app: 2 unresolved call(s)", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void TryReuse_NoCacheYet_IsAFullScanWithoutALine()
     {
         Assert.Null(Reuse());
