@@ -46,6 +46,40 @@ public sealed class ChildProcess : IAsyncDisposable
     /// <summary>Raised for every line the child prints (stdout and stderr).</summary>
     public event Action<string>? LineReceived;
 
+    // Held while a line is kept and announced, and while a follower is given the recent lines and attached: a line is
+    // then either among those it was given or announced to it after, never both and never neither.
+    private readonly Lock _lines = new();
+
+    /// <summary>
+    /// Calls <paramref name="onLine"/> for each of <see cref="RecentOutput"/>, then for every later line, in order: none
+    /// missed in between and none twice (reading the recent lines, then attaching to <see cref="LineReceived"/>, lost
+    /// a line printed between the two: a <c>--verify</c> command's only line, under load). Dispose to stop.
+    /// </summary>
+    public IDisposable Follow(Action<string> onLine)
+    {
+        ArgumentNullException.ThrowIfNull(onLine);
+        lock (_lines)
+        {
+            foreach (var line in _output.Recent)
+            {
+                onLine(line);
+            }
+            LineReceived += onLine;
+        }
+        return new Unfollow(this, onLine);
+    }
+
+    private sealed class Unfollow(ChildProcess child, Action<string> onLine) : IDisposable
+    {
+        public void Dispose()
+        {
+            lock (child._lines)
+            {
+                child.LineReceived -= onLine;
+            }
+        }
+    }
+
     /// <summary>The last lines the child printed, oldest first.</summary>
     public IReadOnlyList<string> RecentOutput => _output.Recent;
 
@@ -230,8 +264,11 @@ public sealed class ChildProcess : IAsyncDisposable
         {
             return;
         }
-        _output.Add(line);
-        LineReceived?.Invoke(line);
+        lock (_lines)
+        {
+            _output.Add(line);
+            LineReceived?.Invoke(line);
+        }
     }
 
     // How long the output of an exited child may take to reach its end.

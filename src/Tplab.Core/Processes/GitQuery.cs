@@ -33,24 +33,16 @@ public static class GitQuery
         await using (git.ConfigureAwait(false))
         {
             var lines = new List<string>();
-            var seen = new HashSet<string>(StringComparer.Ordinal);
             var gate = new Lock();
             void Keep(string line)
             {
                 lock (gate)
                 {
-                    if (seen.Add(line))
-                    {
-                        lines.Add(line);
-                    }
+                    lines.Add(line);
                 }
             }
-            git.LineReceived += Keep;
-            // Lines printed before the handler was attached are among the recent ones; the set takes each once.
-            foreach (var line in git.RecentOutput)
-            {
-                Keep(line);
-            }
+            // Lines printed before this follows it are among the recent ones; each is kept once, repeated lines too.
+            using var following = git.Follow(Keep);
             try
             {
                 await git.Exited.WaitAsync(Timeout, cancellationToken).ConfigureAwait(false);

@@ -122,14 +122,10 @@ public static class FixApply
             }
         }
         // What it printed before the guardian said it started, then the rest as it comes.
-        foreach (var line in run.Guardian.RecentOutput)
+        using (run.Guardian.Follow(Show))
         {
-            Show(line);
+            // The command's exit, not the end of its output: a child the command left behind may hold the pipe.
+            return await run.WaitForExitAsync(cancellationToken).ConfigureAwait(false);
         }
-        run.Guardian.LineReceived += Show;
-        // The command's exit, not the end of its output: a child the command left behind may hold the pipe.
-        var code = await run.WaitForExitAsync(cancellationToken).ConfigureAwait(false);
-        run.Guardian.LineReceived -= Show;
-        return code;
     }
 }
