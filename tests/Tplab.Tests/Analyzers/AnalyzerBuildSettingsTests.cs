@@ -13,7 +13,6 @@ namespace Tplab.Tests.Analyzers;
 /// and the usual suppressions (<c>[SuppressMessage]</c>, <c>#pragma warning disable</c>). A real build because under
 /// Analyzer.Testing an <c>.editorconfig</c> line did not reach the diagnostic's severity.
 /// </summary>
-[Collection(TestCollections.Builds)]
 public sealed partial class AnalyzerBuildSettingsTests
 {
     private const string Program = """

@@ -15,7 +15,6 @@ namespace Tplab.Tests.Analyzers;
 /// §4: a real <c>dotnet build</c> of the corpus shop with the analyzer reports the sites <c>tplab scan</c> reports,
 /// site by site (file, line, column, id, finding id). One app here; bench/analyzer-vs-scan.sh compares the others.
 /// </summary>
-[Collection(TestCollections.Builds)]
 public sealed partial class AnalyzerVersusScanTests
 {
     private static string App => Path.Combine(RepoPaths.Root, "tests", "corpus", "ShopApp");

@@ -8,7 +8,7 @@ namespace Tplab.Tests.Scan;
 /// `tplab scan` as a user and a CI job meet it: exit codes, the skipped-project line, files written. Bad input is
 /// in the in-process tables (Cli/BadInput/ScanBadInputTests, under every culture).
 /// </summary>
-[Collection(TestCollections.Scan)]
+[Collection(TestCollections.Diagnose)]
 public sealed class ScanCliTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromMinutes(3);

@@ -7,7 +7,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Scan;
 
 /// <summary>The processes scan starts end with it; the other commands never load Roslyn.</summary>
-[Collection(TestCollections.Scan)]
+[Collection(TestCollections.Diagnose)]
 public sealed class ScanProcessTests
 {
     [Fact]

@@ -6,8 +6,7 @@ namespace Tplab.Tests.Support;
 
 /// <summary>
 /// The order xunit starts the collections in: the serial collection and the process lanes first, the longest first
-/// (their spans in a trx of the whole suite, BENCHMARKS.md "The suite's time"), then the other named collections, then
-/// the parallel-safe classes. They are the
+/// (BENCHMARKS.md, "The suite's time"), then the other named collections, then the parallel-safe classes. They are the
 /// suite's critical path: each runs its tests one after another, so the suite cannot end before the longest of them.
 /// xunit's default order is a hash of each collection's id (stable, arbitrary): lanes landed among and behind the ~200
 /// "parallel: …" classes, and in a measured run the corpus lane's first test ended 23 minutes in. The parallel-safe
@@ -15,7 +14,7 @@ namespace Tplab.Tests.Support;
 /// </summary>
 public sealed class LanesFirst : ITestCollectionOrderer
 {
-    private static readonly string[] Lanes = [TestCollections.Lab, TestCollections.Builds, TestCollections.Scan, TestCollections.Serial, TestCollections.Fix, TestCollections.Corpus, TestCollections.Diagnose, TestCollections.Watch];
+    private static readonly string[] Lanes = [TestCollections.Serial, TestCollections.Lab, TestCollections.Fix, TestCollections.Diagnose, TestCollections.Watch, TestCollections.Corpus];
 
     /// <inheritdoc/>
     public IEnumerable<ITestCollection> OrderTestCollections(IEnumerable<ITestCollection> testCollections) =>

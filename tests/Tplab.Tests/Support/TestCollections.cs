@@ -53,19 +53,6 @@ public sealed class TestCollections : IXunitTestCollectionFactory
     /// </summary>
     public const string Fix = "process lane: fix";
 
-    /// <summary>
-    /// Real <c>dotnet build</c>s and MSBuild loads of throwaway projects or a configuration of their own (the analyzer
-    /// package in a build, the incremental scan's edit sequence): each in its own folder, no port, nothing counted
-    /// machine-wide. Out of <see cref="Serial"/>, whose length was the suite's (BENCHMARKS.md, "The suite's time").
-    /// </summary>
-    public const string Builds = "process lane: builds";
-
-    /// <summary>
-    /// <c>tplab scan</c> as a program and MSBuild loads of projects in states of their own (unrestored, <c>obj/</c>
-    /// moved, a pinned SDK): build hosts counted among the scan's own descendants only.
-    /// </summary>
-    public const string Scan = "process lane: scan";
-
     private readonly ITestAssembly _assembly;
     private readonly Dictionary<string, ITypeInfo> _definitions;
     private readonly ConcurrentDictionary<string, ITestCollection> _collections = new(StringComparer.Ordinal);

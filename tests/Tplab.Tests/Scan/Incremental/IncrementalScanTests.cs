@@ -14,7 +14,6 @@ namespace Tplab.Tests.Scan.Incremental;
 /// fresh full scan (<c>--no-cache</c>) writes, times apart; the scan after it reuses the cache with that report too.
 /// With git, the result cut to a pull request's changes keeps what passes through them. Real MSBuild loads of a real project.
 /// </summary>
-[Collection(TestCollections.Builds)]
 public sealed class IncrementalScanTests : IDisposable
 {
     private readonly string _root = Directory.CreateTempSubdirectory("tplab-incremental-").FullName;

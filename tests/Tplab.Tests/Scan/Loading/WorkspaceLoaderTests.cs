@@ -6,7 +6,7 @@ using Tplab.Tests.Support;
 namespace Tplab.Tests.Scan.Loading;
 
 /// <summary>Loading as a user's checkout is: not restored yet, with test projects, in a folder without a solution.</summary>
-[Collection(TestCollections.Scan)]
+[Collection(TestCollections.Diagnose)]
 public sealed class WorkspaceLoaderTests
 {
     private const string Api = """
