@@ -9,9 +9,10 @@ namespace Tplab.Tests.Analyzers;
 
 /// <summary>
 /// What a team sets is honoured in a real <c>dotnet build</c> of a throwaway web app with the package's two assemblies
-/// added as a package adds them: <c>.editorconfig</c> severities (<c>none</c> silences, <c>error</c> fails the build)
-/// and the usual suppressions (<c>[SuppressMessage]</c>, <c>#pragma warning disable</c>). A real build because under
-/// Analyzer.Testing an <c>.editorconfig</c> line did not reach the diagnostic's severity.
+/// added as a package adds them: <c>.editorconfig</c> severities (<c>none</c> silences, <c>error</c> fails the build),
+/// each on its own file of the one build, and the usual suppressions (<c>[SuppressMessage]</c>,
+/// <c>#pragma warning disable</c>). A real build because under Analyzer.Testing an <c>.editorconfig</c> line did not
+/// reach the diagnostic's severity.
 /// </summary>
 public sealed partial class AnalyzerBuildSettingsTests
 {
@@ -23,13 +24,15 @@ public sealed partial class AnalyzerBuildSettingsTests
         app.MapGet("/plain", () => Handlers.Plain());
         app.MapGet("/attribute", () => Handlers.Attributed());
         app.MapGet("/pragma", () => Handlers.Pragma());
+        app.MapGet("/silenced", () => Quiet.Wait());
+        app.MapGet("/warned", () => Loud.Wait());
         app.Run();
 
         static class Handlers
         {
             public static int Plain()
             {
-                Thread.Sleep(10); // line 14
+                Thread.Sleep(10); // line 16
                 return 1;
             }
 
@@ -50,23 +53,39 @@ public sealed partial class AnalyzerBuildSettingsTests
         }
         """;
 
+    // Two more files of the same request paths, the same site in each: one under `none`, one no section names.
+    private static string Other(string type) => $$"""
+        using System.Threading;
+
+        static class {{type}}
+        {
+            public static int Wait()
+            {
+                Thread.Sleep(10); // line 7
+                return 4;
+            }
+        }
+        """;
+
     [Fact]
     public async Task EditorConfig_NoneSilences_ErrorFailsOnTheOneUnsuppressedSite()
     {
-        var silenced = await BuildAsync("none");
-        Assert.True(silenced.Exit == 0, silenced.Output);
-        Assert.DoesNotContain("TPL0001", silenced.Output, StringComparison.Ordinal);
+        var build = await BuildAsync();
 
-        var failed = await BuildAsync("error");
-        Assert.True(failed.Exit != 0, "an error severity did not fail the build:\n" + failed.Output);
-        // The one site neither [SuppressMessage] nor #pragma covers, once (the log repeats errors in its summary).
-        var sites = Diagnostic().Matches(failed.Output).Select(m => (m.Groups["severity"].Value, m.Groups["line"].Value)).Distinct().ToList();
-        Assert.Equal([("error", "14")], sites);
-        Assert.DoesNotContain("CS8032", failed.Output, StringComparison.Ordinal);
-        Assert.DoesNotContain("AD0001", failed.Output, StringComparison.Ordinal);
+        Assert.True(build.Exit != 0, "an error severity did not fail the build:\n" + build.Output);
+        // The one site of the error file that neither [SuppressMessage] nor #pragma covers, once (the log repeats errors
+        // in its summary); the same shape reported in the file no section names (so the analyzer sees it), and nothing
+        // from the file set to none. (The compiler gives the unnamed file's diagnostic the severity another section set
+        // for the id: its severity is the compiler's, not asserted.)
+        var sites = Diagnostic().Matches(build.Output).Select(m => (m.Groups["file"].Value, m.Groups["severity"].Value, m.Groups["line"].Value)).Distinct().ToList();
+        Assert.Equal([("Program.cs", "error", "16")], sites.Where(s => s.Item1 == "Program.cs"));
+        Assert.Equal([("Warned.cs", "7")], sites.Where(s => s.Item1 != "Program.cs").Select(s => (s.Item1, s.Item3)).Distinct());
+        Assert.DoesNotContain("Silenced.cs(", build.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("CS8032", build.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("AD0001", build.Output, StringComparison.Ordinal);
     }
 
-    private static async Task<(int Exit, string Output)> BuildAsync(string severity)
+    private static async Task<(int Exit, string Output)> BuildAsync()
     {
         var folder = Directory.CreateTempSubdirectory("tplab-editorconfig-").FullName;
         try
@@ -84,7 +103,10 @@ public sealed partial class AnalyzerBuildSettingsTests
                 </Project>
                 """);
             await File.WriteAllTextAsync(Path.Combine(folder, "Program.cs"), Program);
-            await File.WriteAllTextAsync(Path.Combine(folder, ".editorconfig"), $"root = true\n\n[*.cs]\ndotnet_diagnostic.TPL0001.severity = {severity}\n");
+            await File.WriteAllTextAsync(Path.Combine(folder, "Silenced.cs"), Other("Quiet"));
+            await File.WriteAllTextAsync(Path.Combine(folder, "Warned.cs"), Other("Loud"));
+            await File.WriteAllTextAsync(Path.Combine(folder, ".editorconfig"),
+                "root = true\n\n[Program.cs]\ndotnet_diagnostic.TPL0001.severity = error\n\n[Silenced.cs]\ndotnet_diagnostic.TPL0001.severity = none\n");
             return await Preconditions.RunToolAsync("dotnet", TimeSpan.FromMinutes(10), "build", Path.Combine(folder, "App.csproj"), "-nologo", "-clp:NoSummary");
         }
         finally
@@ -93,6 +115,6 @@ public sealed partial class AnalyzerBuildSettingsTests
         }
     }
 
-    [GeneratedRegex(@"Program\.cs\((?<line>\d+),\d+\): (?<severity>warning|error|info) TPL0001:")]
+    [GeneratedRegex(@"(?<file>\w+\.cs)\((?<line>\d+),\d+\): (?<severity>warning|error|info) TPL0001:")]
     private static partial Regex Diagnostic();
 }

@@ -6,7 +6,10 @@ using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Target;
 
-/// <summary>Every route of the real target process, against a real downstream and a real PostgreSQL.</summary>
+/// <summary>
+/// Every route of the real target process, against a real downstream and a real PostgreSQL: the routes' answers from one
+/// target the class shares; the pool's counters, unreachable dependencies and timeouts each from a target of their own.
+/// </summary>
 public sealed class TargetRoutesTests(StackFixture fixture) : IClassFixture<StackFixture>
 {
     private static readonly HttpClient Http = new() { Timeout = TimeSpan.FromSeconds(30) };
@@ -28,7 +31,7 @@ public sealed class TargetRoutesTests(StackFixture fixture) : IClassFixture<Stac
     public async Task Route_AnswersOkAfterAtLeastItsWait(string route)
     {
         Assert.Null(fixture.Stack.DatabaseUnavailable);
-        await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
+        var target = await fixture.SharedTargetAsync();
 
         var watch = Stopwatch.StartNew();
         using var response = await Http.GetAsync(target.Url($"/{route}?ms=300"));
@@ -44,7 +47,7 @@ public sealed class TargetRoutesTests(StackFixture fixture) : IClassFixture<Stac
     [Fact]
     public async Task Route_WithoutMs_WaitsTheDefaultSecond()
     {
-        await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
+        var target = await fixture.SharedTargetAsync();
         var watch = Stopwatch.StartNew();
         using var response = await Http.GetAsync(target.Url("/delay"));
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
@@ -58,7 +61,7 @@ public sealed class TargetRoutesTests(StackFixture fixture) : IClassFixture<Stac
     [InlineData("600001", "at most 600000")]
     public async Task Route_BadMs_Answers400WithOneLineReason(string ms, string reason)
     {
-        await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
+        var target = await fixture.SharedTargetAsync();
         using var response = await Http.GetAsync(target.Url($"/sleep?ms={ms}"));
         var body = await response.Content.ReadAsStringAsync();
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
@@ -124,7 +127,7 @@ public sealed class TargetRoutesTests(StackFixture fixture) : IClassFixture<Stac
     [Fact]
     public async Task Threads_ReportsThePoolAndTheProcess()
     {
-        await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
+        var target = await fixture.SharedTargetAsync();
         using var doc = JsonDocument.Parse(await Http.GetStringAsync(target.Url("/threads")));
         var root = doc.RootElement;
         Assert.Equal(target.ProcessId, root.GetProperty("processId").GetInt32());
