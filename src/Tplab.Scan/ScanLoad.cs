@@ -1,4 +1,5 @@
 using Tplab.Scan.Config;
+using Tplab.Scan.Incremental;
 using Tplab.Scan.Loading;
 
 namespace Tplab.Scan;
@@ -12,6 +13,9 @@ internal sealed class ScanLoad(ScanConfig config, LoadedCode code) : IDisposable
     public ScanConfig Config { get; } = config;
 
     public LoadedCode Code { get; } = code;
+
+    /// <summary>The projects' facts when the code was rebuilt from the cache (what the cache records of it), else null.</summary>
+    public IReadOnlyList<CachedProjectFacts>? Facts { get; init; }
 
     public void Dispose() => Code.Dispose();
 }

@@ -71,7 +71,7 @@ public static class Scanner
                 progress.Line(detail);
             }
         }
-        cache?.Save(code, result, startedUtc, progress);
+        cache?.Save(code, result, startedUtc, progress, load.Facts);
         return result;
     }
 

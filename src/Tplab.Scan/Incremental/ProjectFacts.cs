@@ -9,12 +9,14 @@ namespace Tplab.Scan.Incremental;
 /// contents of <c>.cs</c> files alone rebuilds the compilations without MSBuild (<see cref="WarmLoad"/>; docs/scan.md
 /// "What invalidates the cache"): its sources, additional files and editorconfigs in order, parse options and
 /// preprocessor symbols, the compilation options that change binding, metadata references by path (their SHA-256 are
-/// cache inputs), references to other projects by index, and the analyzer assemblies whose source generators run.
+/// cache inputs), references to other projects by index, the analyzer assemblies whose source generators run, and the
+/// sources those generators added at the load (null: not recorded; reused by <see cref="GeneratedSources"/>'s rule).
 /// </summary>
 internal sealed record CachedProjectFacts(
     string Path, string Name, string AssemblyName, string? OutputPath, string? OutputRefPath, string? AssemblyPath, bool Analysed, CachedParse Parse, CachedCompile Compile,
     IReadOnlyList<string> Documents, IReadOnlyList<string> AdditionalFiles, IReadOnlyList<string> AnalyzerConfigs,
-    IReadOnlyList<CachedReference> References, IReadOnlyList<CachedProjectReference> ProjectReferences, IReadOnlyList<string> Analyzers, int Generators)
+    IReadOnlyList<CachedReference> References, IReadOnlyList<CachedProjectReference> ProjectReferences, IReadOnlyList<string> Analyzers, int Generators,
+    IReadOnlyList<CachedGenerated>? Generated = null)
 {
     /// <summary>
     /// Every C# project of the loaded solution (those analysed, and those they reference), or null with the reason when
@@ -40,6 +42,7 @@ internal sealed record CachedProjectFacts(
             return (null, $"the project {emitting.Name} writes its generated files to a folder of its own");
         }
         var index = all.Select((p, i) => (p.Id, i)).ToDictionary(x => x.Id, x => x.i);
+        var compiled = code.Projects.ToDictionary(p => p.Project.Id, p => p.Compilation);
         var facts = new List<CachedProjectFacts>();
         foreach (var project in all)
         {
@@ -59,10 +62,15 @@ internal sealed record CachedProjectFacts(
                 documents!, additional!, configs!,
                 [.. references.Select(r => new CachedReference(r!.FilePath!, r.Properties.Aliases, r.Properties.EmbedInteropTypes))],
                 [.. project.ProjectReferences.Select(r => new CachedProjectReference(index[r.ProjectId], r.Aliases, r.EmbedInteropTypes))],
-                analyzers!, GeneratorsOf(project)));
+                analyzers!, GeneratorsOf(project),
+                GeneratedOf(compiled.GetValueOrDefault(project.Id), project, documents)));
         }
         return (facts, null);
     }
+
+    // The compilation scan analysed, else the one the workspace built for a project's dependents; none built: not recorded.
+    private static IReadOnlyList<CachedGenerated>? GeneratedOf(Compilation? analysed, Project project, IReadOnlyList<string?> documents) =>
+        analysed is not null ? GeneratedSources.Of(analysed, documents) : project.TryGetCompilation(out var built) ? GeneratedSources.Of(built, documents) : null;
 
     /// <summary>How many C# source generators the project's analyzer assemblies hold: a warm load that finds fewer is refused.</summary>
     public static int GeneratorsOf(Project project) => project.AnalyzerReferences.Sum(a => a.GetGenerators(LanguageNames.CSharp).Length);
@@ -77,7 +85,7 @@ internal sealed record CachedProjectFacts(
         static bool Paths(IReadOnlyList<string>? list) => list is not null && list.All(p => p is not null && System.IO.Path.IsPathFullyQualified(p));
         bool Valid(CachedProjectFacts? f) => f is not null && f.Path is not null && System.IO.Path.IsPathFullyQualified(f.Path) && f.Name is not null && f.AssemblyName is not null
             && f.Parse is not null && f.Parse.Invalid() is null && f.Compile is not null && f.Compile.Invalid() is null
-            && f.Generators >= 0 && Paths(f.Documents) && Paths(f.AdditionalFiles) && Paths(f.AnalyzerConfigs) && Paths(f.Analyzers)
+            && f.Generators >= 0 && GeneratedSources.Invalid(f.Generated) is null && Paths(f.Documents) && Paths(f.AdditionalFiles) && Paths(f.AnalyzerConfigs) && Paths(f.Analyzers)
             && f.References is not null && f.References.All(r => r is not null && r.Path is not null && System.IO.Path.IsPathFullyQualified(r.Path) && r.Aliases is not null && r.Aliases.All(a => a is not null))
             && f.ProjectReferences is not null && f.ProjectReferences.All(r => r is not null && r.Project >= 0 && r.Project < facts!.Count && r.Aliases is not null && r.Aliases.All(a => a is not null));
         return facts is null || facts.Count == 0 || !facts.All(Valid) ? "a project's facts are incomplete" : null;

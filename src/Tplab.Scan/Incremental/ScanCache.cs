@@ -77,7 +77,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         {
             progress.Line(string.Create(CultureInfo.InvariantCulture,
                 $"tplab scan: {edited.Count} source file(s) changed since the cached scan ({string.Join(", ", changes.Take(3).Select(c => c.Words.Replace(" changed", "", StringComparison.Ordinal)))}{(changes.Count > 3 ? ", ..." : "")}): projects rebuilt from the cache without MSBuild, everything analysed again (checked in {checkTime.TotalSeconds:0.00} s)"));
-            return (null, new WarmStart(cache.Projects!, cache.Result.LeftOutTests, checkTime));
+            return (null, new WarmStart(cache.Projects!, cache.Result.LeftOutTests, edited, checkTime));
         }
         var result = cache.Result.ToResult(checkTime);
         progress.Line(string.Create(CultureInfo.InvariantCulture,
@@ -95,13 +95,18 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         var configPath = options.ConfigFile ?? Path.Combine(input.Root, Config.ScanConfig.DefaultFileName);
         var config = System.IO.File.Exists(configPath) ? Config.ScanConfig.Read(configPath) : new Config.ScanConfig();
         progress.Status("rebuilding the projects from the cache...");
-        var (code, refused) = await WarmLoad.LoadAsync(input, warm.Facts, warm.LeftOutTests, cancellationToken).ConfigureAwait(false);
-        if (code is null)
+        var (loaded, refused) = await WarmLoad.LoadAsync(input, warm.Facts, warm.LeftOutTests, warm.Edited, cancellationToken).ConfigureAwait(false);
+        if (loaded is null)
         {
             progress.Line($"tplab scan: full scan: the projects could not be rebuilt without MSBuild: {refused}");
             return null;
         }
-        return new ScanLoad(config, code);
+        if (options.Verbose)
+        {
+            progress.Line(string.Create(CultureInfo.InvariantCulture,
+                $"tplab scan: source generators run again in {loaded.GeneratorsRun} of {warm.Facts.Count} project(s) (those compiling or referencing a changed source); the others' generated sources reused"));
+        }
+        return new ScanLoad(config, loaded.Code) { Facts = loaded.Facts };
     }
 
     /// <summary>The cache file read whole and checked (<see cref="CachedResult.Invalid"/>), or why it cannot be used.</summary>
@@ -136,8 +141,12 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             : (cache, null);
     }
 
-    /// <summary>Writes the cache for a full scan of <paramref name="code"/> that started at <paramref name="startedUtc"/>; a cache that cannot be written is a line, not an error.</summary>
-    public void Save(LoadedCode code, ScanResult result, DateTime startedUtc, IScanProgress progress)
+    /// <summary>
+    /// Writes the cache for a scan of <paramref name="code"/> that started at <paramref name="startedUtc"/>, with the
+    /// projects' <paramref name="facts"/> when a rebuild gave them (else as the load's workspace has them); a cache
+    /// that cannot be written is a line, not an error.
+    /// </summary>
+    public void Save(LoadedCode code, ScanResult result, DateTime startedUtc, IScanProgress progress, IReadOnlyList<CachedProjectFacts>? facts = null)
     {
         ArgumentNullException.ThrowIfNull(code);
         ArgumentNullException.ThrowIfNull(result);
@@ -151,8 +160,11 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             return;
         }
         // The projects as MSBuild saw them, to rebuild without it after an edit to sources alone; their assemblies are inputs too.
-        var (facts, _) = CachedProjectFacts.Of(code);
+        facts ??= CachedProjectFacts.Of(code).Facts;
         var (files, listings) = CacheInputs.Record(code, [configPath, .. options.BaselineFile is { } b ? [b] : Array.Empty<string>(), .. CachedProjectFacts.Assemblies(facts ?? [])]);
+        // A rebuild's reused generated sources are documents of its workspace, at paths no file is at: not inputs.
+        var generated = (facts ?? []).SelectMany(f => f.Generated ?? []).Select(g => g.Path).ToHashSet(StringComparer.Ordinal);
+        files.RemoveAll(f => f.Size < 0 && generated.Contains(f.Path));
         // A source edited while the scan ran may or may not be in the result: not kept. What MSBuild's design-time build
         // writes under obj/ during the load (assembly attributes, global usings) is its product, not an edit.
         var obj = Path.DirectorySeparatorChar + "obj" + Path.DirectorySeparatorChar;

@@ -24,7 +24,8 @@ internal sealed record ScanCacheFile(
     [property: JsonRequired] CachedResult Result)
 {
     // 2: the projects' facts (a source edit rebuilds them without MSBuild) and their assemblies among the inputs.
-    public const int Version = 2;
+    // 3: each project's generated sources (reused for a project whose generator input is unchanged).
+    public const int Version = 3;
 
     public const string FileName = "scan-cache.json";
 }

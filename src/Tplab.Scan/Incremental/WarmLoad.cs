@@ -8,18 +8,25 @@ namespace Tplab.Scan.Incremental;
 /// <summary>
 /// The load without MSBuild, when only the contents of <c>.cs</c> files changed since the cached full scan: the
 /// projects rebuilt from <see cref="CachedProjectFacts"/> in a Roslyn workspace of their own, the sources read from the
-/// disk again, the source generators run again from the same analyzer assemblies. What MSBuild would compute is what it
-/// computed last time: no project, props, targets, restore output, reference or listing changed (ScanCache's rule).
+/// disk again, the source generators run again from the same analyzer assemblies where their input changed (the
+/// others' generated sources reused, <see cref="GeneratedSources"/>). What MSBuild would compute is what it computed last
+/// time: no project, props, targets, restore output, reference or listing changed (ScanCache's rule).
 /// </summary>
 internal static class WarmLoad
 {
-    /// <summary>The code rebuilt, or null with the reason when the rebuild is not the one MSBuild's load gave (an analyzer that does not load).</summary>
-    public static async Task<(LoadedCode? Code, string? Refused)> LoadAsync(ScanInput input, IReadOnlyList<CachedProjectFacts> facts, IReadOnlyList<string> leftOutTests, CancellationToken cancellationToken)
+    /// <summary>
+    /// The code rebuilt after <paramref name="edited"/> changed, with the facts to record for it (the generated
+    /// sources as this load has them), or null with the reason when the rebuild is not the one MSBuild's load gave (an
+    /// analyzer that does not load, fewer source generators than MSBuild found).
+    /// </summary>
+    public static async Task<(WarmLoaded? Loaded, string? Refused)> LoadAsync(ScanInput input, IReadOnlyList<CachedProjectFacts> facts, IReadOnlyList<string> leftOutTests,
+        IReadOnlyCollection<string> edited, CancellationToken cancellationToken)
     {
         var workspace = new AdhocWorkspace(MefHostServices.DefaultHost);
         try
         {
             var ids = facts.Select(f => ProjectId.CreateNewId(f.Name)).ToList();
+            var rerun = GeneratedSources.Rerun(facts, edited);
             var loader = new GeneratorLoader();
             var failures = new List<string>();
             AnalyzerFileReference Analyzer(string path)
@@ -34,12 +41,26 @@ internal static class WarmLoad
                 };
                 return reference;
             }
+            // One reference per assembly, as MSBuildWorkspace's metadata service keeps them: the file read once and its
+            // symbols built once for every project that references it (aliases and interop embedding are the project's).
+            var assemblies = new Dictionary<string, PortableExecutableReference>(StringComparer.Ordinal);
+            MetadataReference Reference(CachedReference r)
+            {
+                if (!assemblies.TryGetValue(r.Path, out var shared))
+                {
+                    shared = assemblies[r.Path] = MetadataReference.CreateFromFile(r.Path);
+                }
+                return shared.WithProperties(new MetadataReferenceProperties(MetadataImageKind.Assembly, [.. r.Aliases], r.EmbedInteropTypes));
+            }
+            // A project whose generator input is unchanged (GeneratedSources' rule) gets its last load's generated sources
+            // back as documents after its own, where the workspace puts generated trees, and no generator runs for it.
             var infos = facts.Select((f, i) => ProjectInfo.Create(ids[i], VersionStamp.Default, f.Name, f.AssemblyName, LanguageNames.CSharp, f.Path,
                     outputFilePath: f.OutputPath, outputRefFilePath: f.OutputRefPath, compilationOptions: f.Compile.ToOptions(), parseOptions: f.Parse.ToOptions(),
-                    documents: f.Documents.Select(d => Document(ids[i], d)),
+                    documents: f.Documents.Select(d => Document(ids[i], d)).Concat(rerun.Contains(i) ? [] : f.Generated!.Select(g => GeneratedSources.Document(ids[i], g))),
                     projectReferences: f.ProjectReferences.Select(r => new ProjectReference(ids[r.Project], [.. r.Aliases], r.EmbedInteropTypes)),
-                    metadataReferences: f.References.Select(r => MetadataReference.CreateFromFile(r.Path, new MetadataReferenceProperties(aliases: [.. r.Aliases], embedInteropTypes: r.EmbedInteropTypes))),
-                    analyzerReferences: f.Analyzers.Select(Analyzer),
+                    // A path listed twice is one reference, as the compiler binds it (the workspace refuses the same instance twice).
+                    metadataReferences: f.References.Select(Reference).Distinct(),
+                    analyzerReferences: rerun.Contains(i) ? f.Analyzers.Select(Analyzer) : [],
                     additionalDocuments: f.AdditionalFiles.Select(d => Document(ids[i], d)))
                 .WithAnalyzerConfigDocuments(f.AnalyzerConfigs.Select(d => Document(ids[i], d)))
                 .WithCompilationOutputInfo(default(CompilationOutputInfo).WithAssemblyPath(f.AssemblyPath)));
@@ -49,7 +70,7 @@ internal static class WarmLoad
             var parallel = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = Environment.ProcessorCount };
             await Parallel.ForEachAsync(Enumerable.Range(0, analysed.Count), parallel, async (i, ct) =>
                 compiled[i] = await analysed[i].GetCompilationAsync(ct).ConfigureAwait(false)).ConfigureAwait(false);
-            var lost = facts.Select((f, i) => (f, Now: CachedProjectFacts.GeneratorsOf(solution.GetProject(ids[i])!))).FirstOrDefault(x => x.Now != x.f.Generators);
+            var lost = rerun.Select(i => (f: facts[i], Now: CachedProjectFacts.GeneratorsOf(solution.GetProject(ids[i])!))).FirstOrDefault(x => x.Now != x.f.Generators);
             var refused = failures.Count > 0 ? $"an analyzer did not load ({failures[0]})"
                 : lost.f is not null ? $"{lost.f.Name} has {lost.Now} source generator(s), {lost.f.Generators} when MSBuild loaded it"
                 : compiled.Any(c => c is null) ? "Roslyn built no compilation for a project"
@@ -60,7 +81,10 @@ internal static class WarmLoad
                 return (null, refused);
             }
             var projects = analysed.Select((p, i) => new LoadedProject(p, compiled[i]!, [])).ToList();
-            return (new LoadedCode(workspace, input, projects, [], [.. leftOutTests]), null);
+            // What to record: the generated sources as this load has them (run again, or the same as before).
+            var recorded = facts.Select((f, i) => !rerun.Contains(i) ? f
+                : f with { Generated = solution.GetProject(ids[i])!.TryGetCompilation(out var c) ? GeneratedSources.Of(c, f.Documents) : null }).ToList();
+            return (new WarmLoaded(new LoadedCode(workspace, input, projects, [], [.. leftOutTests]), recorded, rerun.Count), null);
         }
         catch
         {
@@ -72,3 +96,6 @@ internal static class WarmLoad
     private static DocumentInfo Document(ProjectId project, string path) =>
         DocumentInfo.Create(DocumentId.CreateNewId(project, path), Path.GetFileName(path), loader: new FileTextLoader(path, defaultEncoding: null), filePath: path);
 }
+
+/// <summary>A rebuild's code, the facts to record for it, and in how many projects the source generators ran again.</summary>
+internal sealed record WarmLoaded(LoadedCode Code, IReadOnlyList<CachedProjectFacts> Facts, int GeneratorsRun);

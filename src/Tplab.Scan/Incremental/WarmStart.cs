@@ -2,9 +2,9 @@ namespace Tplab.Scan.Incremental;
 
 /// <summary>
 /// A scan that starts from the cached projects instead of MSBuild (<see cref="WarmLoad"/>): the projects' facts, the
-/// test projects the cached scan left out, and the time spent checking the cache.
+/// test projects the cached scan left out, the sources edited since, and the time spent checking the cache.
 /// </summary>
-internal sealed record WarmStart(IReadOnlyList<CachedProjectFacts> Facts, IReadOnlyList<string> LeftOutTests, TimeSpan CheckTime)
+internal sealed record WarmStart(IReadOnlyList<CachedProjectFacts> Facts, IReadOnlyList<string> LeftOutTests, IReadOnlyList<string> Edited, TimeSpan CheckTime)
 {
     /// <summary>
     /// The rule (docs/scan.md "What invalidates the cache"): the changed sources when every change is to the contents of

@@ -14,13 +14,16 @@ namespace Tplab.Tests.Scan.Incremental;
 /// fresh full scan (<c>--no-cache</c>) writes, times apart; the scan after it reuses the cache with that report too.
 /// With git, the result cut to a pull request's changes keeps what passes through them. Real MSBuild loads of a real project.
 /// </summary>
-public sealed class IncrementalScanTests : IDisposable
+public sealed partial class IncrementalScanTests : IDisposable
 {
     private readonly string _root = Directory.CreateTempSubdirectory("tplab-incremental-").FullName;
 
     public void Dispose() => Directory.Delete(_root, recursive: true);
 
     private string Web => Path.Combine(_root, "Web");
+
+    // --verbose: the rebuild says in how many projects the source generators ran again (the report is the same).
+    private bool _verbose;
 
     private void Write(string file, string text)
     {
@@ -40,7 +43,7 @@ public sealed class IncrementalScanTests : IDisposable
     private async Task<(string Report, ScanResult Result, List<string> Lines)> ScanAsync(string? changedSince = null, bool cache = true)
     {
         var lines = new List<string>();
-        var options = new ScanOptions { Path = Web, Cache = cache, ChangedSince = changedSince };
+        var options = new ScanOptions { Path = Web, Cache = cache, ChangedSince = changedSince, Verbose = _verbose };
         var result = await Scanner.ScanAsync(options, new Lines(lines), CancellationToken.None);
         using var json = new StringWriter();
         ScanFormats.For("json", null).Write(result, json);

@@ -219,6 +219,9 @@ public sealed class ScanCacheTests : IDisposable
         { "facts-reference-out-of-range", "the cache is damaged (a project's facts are incomplete)" },
         { "facts-relative-source", "the cache is damaged (a project's facts are incomplete)" },
         { "facts-unknown-option", "the cache is damaged (a project's facts are incomplete)" },
+        // A generated source reused as a document: a relative path or no text is not one a scan records.
+        { "facts-generated-relative", "the cache is damaged (a project's facts are incomplete)" },
+        { "facts-generated-no-text", "the cache is damaged (a project's facts are incomplete)" },
         { "fifo-input", "fifo was deleted since the cached scan" },
     };
 
@@ -254,6 +257,8 @@ public sealed class ScanCacheTests : IDisposable
             case "listing-elsewhere": WriteCache(f => f with { Listings = [new CachedListing("/", 0, "")] }); break;
             case "facts-reference-out-of-range": WriteCache(f => f with { Projects = [Facts with { ProjectReferences = [new CachedProjectReference(3, [], false)] }] }); break;
             case "facts-relative-source": WriteCache(f => f with { Projects = [Facts with { Documents = ["Program.cs"] }] }); break;
+            case "facts-generated-relative": WriteCache(f => f with { Projects = [Facts with { Generated = [new CachedGenerated("Gen/Hello.g.cs", "class Hello { }")] }] }); break;
+            case "facts-generated-no-text": WriteCache(f => f with { Projects = [Facts with { Generated = [new CachedGenerated(Path.Combine(_root, "Hello.g.cs"), null!)] }] }); break;
             case "facts-unknown-option": WriteCache(f => f with { Projects = [Facts with { Compile = Facts.Compile with { OutputKind = (OutputKind)99 } }] }); break;
             case "fifo-input":
                 var fifo = Path.Combine(_root, "fifo");

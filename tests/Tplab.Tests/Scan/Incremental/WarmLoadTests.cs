@@ -46,12 +46,12 @@ public sealed class WarmLoadTests : IDisposable
             ProjectReferences = [new CachedProjectReference(0, [], false)],
         };
 
-        var (code, refused) = await WarmLoad.LoadAsync(Input, [library with { Analysed = false }, web], ["Web.Tests"], CancellationToken.None);
+        var (rebuilt, refused) = await WarmLoad.LoadAsync(Input, [library with { Analysed = false }, web], ["Web.Tests"], [web.Documents[0]], CancellationToken.None);
 
         Assert.Null(refused);
-        using (code)
+        using (var code = rebuilt!.Code)
         {
-            var loaded = Assert.Single(code!.Projects);
+            var loaded = Assert.Single(code.Projects);
             Assert.Equal("Web", loaded.Name);
             Assert.Equal(["Web.Tests"], code.LeftOutTests);
             Assert.Empty(loaded.Compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
@@ -65,9 +65,9 @@ public sealed class WarmLoadTests : IDisposable
     {
         var facts = Project("Web", [File("Program.cs", "class P { }\n")]) with { Analyzers = [File("NotAnAssembly.dll", "not an assembly")] };
 
-        var (code, refused) = await WarmLoad.LoadAsync(Input, [facts], [], CancellationToken.None);
+        var (rebuilt, refused) = await WarmLoad.LoadAsync(Input, [facts], [], facts.Documents, CancellationToken.None);
 
-        Assert.Null(code);
+        Assert.Null(rebuilt);
         Assert.StartsWith("an analyzer did not load (NotAnAssembly.dll: ", refused, StringComparison.Ordinal);
     }
 
@@ -76,9 +76,81 @@ public sealed class WarmLoadTests : IDisposable
     {
         var facts = Project("Web", [File("Program.cs", "class P { }\n")]) with { Generators = 2 };
 
-        var (code, refused) = await WarmLoad.LoadAsync(Input, [facts], [], CancellationToken.None);
+        var (rebuilt, refused) = await WarmLoad.LoadAsync(Input, [facts], [], facts.Documents, CancellationToken.None);
 
-        Assert.Null(code);
+        Assert.Null(rebuilt);
         Assert.Equal("Web has 0 source generator(s), 2 when MSBuild loaded it", refused);
+    }
+
+    // A generated source as the workspace names it: under the generator's assembly and type, beside the assembly.
+    private string GeneratedPath(string project) => Path.Combine(_root, "obj", project, "Acme.Generators", "Acme.Generators.HelloGenerator", "Hello.g.cs");
+
+    [Fact]
+    public async Task LoadAsync_ProjectTheEditDoesNotReach_ReusesItsGeneratedSourcesWithoutLoadingItsGenerators()
+    {
+        // Lib's generator assembly would not even load: reused, it is never asked.
+        var hello = new CachedGenerated(GeneratedPath("Lib"), "namespace Lib;\npublic static partial class Store { public static void Hello() { } }\n");
+        var library = Project("Lib", [File("Store.cs", "namespace Lib;\npublic static partial class Store { }\n")]) with
+        {
+            Analyzers = [File("NotAnAssembly.dll", "not an assembly")], Generators = 1, Generated = [hello],
+        };
+        var web = Project("Web", [File("Program.cs", "public static class Program { public static void Main() => Lib.Store.Hello(); }\n")]) with
+        {
+            ProjectReferences = [new CachedProjectReference(0, [], false)], Generated = [],
+        };
+
+        var (rebuilt, refused) = await WarmLoad.LoadAsync(Input, [library, web], [], [web.Documents[0]], CancellationToken.None);
+
+        Assert.Null(refused);
+        using var code = rebuilt!.Code;
+        Assert.Equal(1, rebuilt.GeneratorsRun);
+        var lib = code.Projects.Single(p => p.Name == "Lib").Compilation;
+        Assert.Equal([Path.Combine(_root, "Store.cs"), hello.Path], lib.SyntaxTrees.Select(t => t.FilePath));
+        Assert.Empty(code.Projects.Single(p => p.Name == "Web").Compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
+        // Recorded again as generated sources, never as the project's own.
+        Assert.Equal([hello], rebuilt.Facts[0].Generated);
+        Assert.Equal(library.Documents, rebuilt.Facts[0].Documents);
+        Assert.Empty(rebuilt.Facts[1].Generated!);
+    }
+
+    [Fact]
+    public async Task LoadAsync_EditInAReferencedProject_RunsItsDependentsGenerators()
+    {
+        var library = Project("Lib", [File("Store.cs", "namespace Lib;\npublic static class Store { }\n")]) with { Generated = [] };
+        var web = Project("Web", [File("Program.cs", "class P { }\n")]) with
+        {
+            ProjectReferences = [new CachedProjectReference(0, [], false)], Analyzers = [File("NotAnAssembly.dll", "not an assembly")], Generated = [],
+        };
+
+        var (rebuilt, refused) = await WarmLoad.LoadAsync(Input, [library, web], [], [library.Documents[0]], CancellationToken.None);
+
+        Assert.Null(rebuilt);
+        Assert.StartsWith("an analyzer did not load (NotAnAssembly.dll: ", refused, StringComparison.Ordinal);
+    }
+
+    public static TheoryData<string, int[]> Reruns => new()
+    {
+        // A <- B <- C (C references B, B references A), D alone: an edit reaches its project and those above it.
+        { "A", [0, 1, 2] },
+        { "B", [1, 2] },
+        { "C", [2] },
+        { "D", [3] },
+        // Nothing recorded for D: its generators run, and the projects that reference it need not.
+        { "none", [3] },
+    };
+
+    [Theory]
+    [MemberData(nameof(Reruns))]
+    public void Rerun_AnEdit_IsItsProjectAndEveryProjectThatReferencesIt(string edited, int[] expected)
+    {
+        CachedProjectFacts Of(string name, params int[] references) => Project(name, [Path.Combine(_root, name + ".cs")]) with
+        {
+            ProjectReferences = [.. references.Select(r => new CachedProjectReference(r, [], false))], Generated = [],
+        };
+        IReadOnlyList<CachedProjectFacts> facts = [Of("A"), Of("B", 0), Of("C", 1), Of("D") with { Generated = edited == "none" ? null : [] }];
+
+        var rerun = GeneratedSources.Rerun(facts, edited == "none" ? [] : [Path.Combine(_root, edited + ".cs")]);
+
+        Assert.Equal(expected, rerun.Order());
     }
 }
