@@ -47,7 +47,7 @@ internal sealed class CompilationAnalysis
         };
         // The referenced projects' summaries are catalogue rows here: a call into their blocking methods is a blocking call.
         var referenced = ReferencedSummaries.Of(compilation, cancellationToken);
-        var graph = new CallGraph(index, new BlockingRules(referenced.Entries, new Callers(index)));
+        var graph = new CallGraph(index, new BlockingRules(referenced.Entries, index.Callers));
         var roots = RootFinder.Find(index, cancellationToken);
         var locks = new LockAnalysis(graph, MaxDepth, cancellationToken);
         var (findings, _) = new FindingBuilder(graph, locks, roots, MaxDepth).Build(SilentProgress.Instance, cancellationToken);

@@ -135,7 +135,7 @@ public static class Scanner
         var stage = started;
         progress.Status("finding entry points...");
         var index = Index(code);
-        var graph = new CallGraph(index, new BlockingRules(config.Entries(), new Callers(index)));
+        var graph = new CallGraph(index, new BlockingRules(config.Entries(), index.Callers));
         Memory(options, progress, "the load and the index", ref stage);
         var rootSet = RootFinder.Find(index, cancellationToken);
         var roots = rootSet.Roots;

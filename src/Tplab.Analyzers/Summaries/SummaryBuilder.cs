@@ -29,7 +29,7 @@ internal static class SummaryBuilder
         {
             return [];
         }
-        var graph = new CallGraph(index, new BlockingRules(referenced.Entries, new Callers(index)));
+        var graph = new CallGraph(index, new BlockingRules(referenced.Entries, index.Callers));
         var roots = RootFinder.Find(index, cancellationToken) with { Roots = api };
         var locks = new LockAnalysis(graph, CompilationAnalysis.MaxDepth, cancellationToken);
         var builder = new FindingBuilder(graph, locks, roots, CompilationAnalysis.MaxDepth);

@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Operations;
+using Microsoft.CodeAnalysis.Text;
 using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Graph;
@@ -11,16 +12,26 @@ namespace Tplab.Scan.Graph;
 /// </summary>
 internal sealed class Callers(SourceIndex index) : IArgumentSource
 {
-    private readonly Lazy<ILookup<string, InvocationExpressionSyntax>> _byName = new(() =>
-        index.Trees.SelectMany(t => t.GetRoot().DescendantNodes().OfType<InvocationExpressionSyntax>())
-            .ToLookup(i => i.Expression switch
-            {
-                MemberAccessExpressionSyntax m => m.Name.Identifier.ValueText,
-                IdentifierNameSyntax n => n.Identifier.ValueText,
-                GenericNameSyntax g => g.Identifier.ValueText,
-                MemberBindingExpressionSyntax b => b.Name.Identifier.ValueText,
-                _ => "",
-            }, StringComparer.Ordinal));
+    // Every call of the solution by the name it calls, kept as its place (tree and span), never as its syntax node: a
+    // node holds its red tree up to the root, so keeping every call's node kept the whole solution's syntax realised
+    // for the scan (BENCHMARKS.md, "Scan speed"). A call is found again from its place when a name is asked.
+    private readonly Lazy<ILookup<string, (SyntaxTree Tree, TextSpan Span)>> _byName = new(() =>
+        index.Trees.SelectMany(t => t.GetRoot().DescendantNodes().OfType<InvocationExpressionSyntax>().Select(i => (Name: NameOf(i), Place: (t, i.Span))))
+            .ToLookup(x => x.Name, x => x.Place, StringComparer.Ordinal));
+
+    private static string NameOf(InvocationExpressionSyntax invocation) => invocation.Expression switch
+    {
+        MemberAccessExpressionSyntax m => m.Name.Identifier.ValueText,
+        IdentifierNameSyntax n => n.Identifier.ValueText,
+        GenericNameSyntax g => g.Identifier.ValueText,
+        MemberBindingExpressionSyntax b => b.Name.Identifier.ValueText,
+        _ => "",
+    };
+
+    // The invocation at a place: the innermost node with its span (an argument wrapping it has the same span).
+    private static InvocationExpressionSyntax? At((SyntaxTree Tree, TextSpan Span) place) =>
+        place.Tree.GetRoot().FindNode(place.Span, getInnermostNodeForTie: true).AncestorsAndSelf()
+            .OfType<InvocationExpressionSyntax>().FirstOrDefault(i => i.Span == place.Span);
 
     /// <summary>The arguments passed for <paramref name="parameter"/> at every call of its method, each with its body's root operation.</summary>
     public IEnumerable<(IOperation Value, IOperation Body)> ArgumentsFor(IParameterSymbol parameter)
@@ -30,9 +41,9 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
             yield break;
         }
         var definition = SymbolNames.Definition(method);
-        foreach (var syntax in _byName.Value[method.Name])
+        foreach (var place in _byName.Value[method.Name])
         {
-            if (index.Model(syntax.SyntaxTree).GetOperation(syntax) is not IInvocationOperation call
+            if (At(place) is not { } syntax || index.Model(syntax.SyntaxTree).GetOperation(syntax) is not IInvocationOperation call
                 || !SymbolEqualityComparer.Default.Equals(SymbolNames.Definition(call.TargetMethod), definition))
             {
                 continue;

@@ -27,6 +27,7 @@ internal sealed class SourceIndex
     private readonly Lazy<Dictionary<string, List<IMethodSymbol>>> _implementations;
     private readonly Lazy<List<INamedTypeSymbol>> _types;
     private readonly Lazy<ServiceRegistry> _services;
+    private readonly Lazy<Callers> _callers;
     private readonly Lazy<HashSet<string>> _extended;
 
     public SourceIndex(IEnumerable<Compilation> compilations, string root)
@@ -45,6 +46,7 @@ internal sealed class SourceIndex
         _types = new(ListTypes);
         _implementations = new(IndexImplementations);
         _services = new(() => new ServiceRegistry(this));
+        _callers = new(() => new Callers(this));
         _extended = new(() => [.. Types.Select(t => t.BaseType).OfType<INamedTypeSymbol>().Select(SymbolNames.MetadataName)]);
     }
 
@@ -99,6 +101,12 @@ internal sealed class SourceIndex
 
     /// <summary>What dependency injection can hand out per service type (read on first use).</summary>
     public ServiceRegistry Services => _services.Value;
+
+    /// <summary>
+    /// The calls of the source's methods, found by name across the solution: one for the whole scan (each reader making
+    /// its own walked every tree again, BENCHMARKS.md "Scan speed").
+    /// </summary>
+    public Callers Callers => _callers.Value;
 
     /// <summary>Whether <paramref name="symbol"/> is declared in the scanned source (not in a library).</summary>
     public bool IsSource(ISymbol? symbol) =>

@@ -51,7 +51,7 @@ internal static class RootFinder
         var parts = new ApplicationParts(sites);
         var trees = index.Trees.ToHashSet();
         var routing = new SourceRouting(tree => trees.Contains(tree) ? index.Model(tree) : null);
-        var conventional = ConventionalRoutes.Find(sites, new Callers(index));
+        var conventional = ConventionalRoutes.Find(sites, index.Callers);
         foreach (var type in index.Types)
         {
             cancellationToken.ThrowIfCancellationRequested();

@@ -14,7 +14,7 @@ namespace Tplab.Scan.Roots;
 internal sealed class RoutePrefixes(SourceIndex index)
 {
     private const int MaxDepth = 6;
-    private readonly Callers _callers = new(index);
+    private readonly Callers _callers = index.Callers;
 
     /// <summary>The route prefixes a builder carries ("" for the app itself); several when a helper is called with several groups.</summary>
     public IReadOnlyList<string> Of(IOperation? builder, IOperation body, int depth = 0)
