@@ -22,25 +22,53 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
                 _ => "",
             }, StringComparer.Ordinal));
 
-    /// <summary>The arguments passed for <paramref name="parameter"/> at every call of its method, each with its body's root operation.</summary>
+    // Constructor calls by the type's name: new T(…) and this(…)/base(…) in a constructor of the type (target-typed
+    // new(…) names no type: not found, as a call through a delegate is not).
+    private readonly Lazy<ILookup<string, SyntaxNode>> _created = new(() =>
+        index.Trees.SelectMany(t => t.GetRoot().DescendantNodes().Where(n => n is ObjectCreationExpressionSyntax or ConstructorInitializerSyntax))
+            .ToLookup(n => n switch
+            {
+                ObjectCreationExpressionSyntax c => TypeName(c.Type),
+                ConstructorInitializerSyntax { Parent: ConstructorDeclarationSyntax { Parent: BaseTypeDeclarationSyntax type } } i
+                    when i.IsKind(Microsoft.CodeAnalysis.CSharp.SyntaxKind.ThisConstructorInitializer) => type.Identifier.ValueText,
+                ConstructorInitializerSyntax { Parent: ConstructorDeclarationSyntax { Parent: TypeDeclarationSyntax { BaseList.Types: [var first, ..] } } } => TypeName(first.Type),
+                _ => "",
+            }, StringComparer.Ordinal));
+
+    private static string TypeName(TypeSyntax type) => type switch
+    {
+        QualifiedNameSyntax q => TypeName(q.Right),
+        AliasQualifiedNameSyntax a => TypeName(a.Name),
+        GenericNameSyntax g => g.Identifier.ValueText,
+        IdentifierNameSyntax n => n.Identifier.ValueText,
+        _ => "",
+    };
+
+    /// <summary>The arguments passed for <paramref name="parameter"/> at every call of its method or constructor, each with its body's root operation.</summary>
     public IEnumerable<(IOperation Value, IOperation Body)> ArgumentsFor(IParameterSymbol parameter)
     {
-        if (parameter.ContainingSymbol is not IMethodSymbol method || method.MethodKind != MethodKind.Ordinary)
+        if (parameter.ContainingSymbol is not IMethodSymbol { MethodKind: MethodKind.Ordinary or MethodKind.Constructor } method)
         {
             yield break;
         }
         var definition = SymbolNames.Definition(method);
-        foreach (var syntax in _byName.Value[method.Name])
+        IEnumerable<SyntaxNode> calls = method.MethodKind == MethodKind.Constructor ? _created.Value[method.ContainingType.Name] : _byName.Value[method.Name];
+        foreach (var syntax in calls)
         {
-            if (index.Model(syntax.SyntaxTree).GetOperation(syntax) is not IInvocationOperation call
-                || !SymbolEqualityComparer.Default.Equals(SymbolNames.Definition(call.TargetMethod), definition))
+            var (target, arguments) = index.Model(syntax.SyntaxTree).GetOperation(syntax) switch
+            {
+                IInvocationOperation i => (i.TargetMethod, i.Arguments),
+                IObjectCreationOperation { Constructor: { } c } o => (c, o.Arguments),
+                _ => (null, default),
+            };
+            if (target is null || !SymbolEqualityComparer.Default.Equals(SymbolNames.Definition(target), definition))
             {
                 continue;
             }
-            var argument = call.Arguments.FirstOrDefault(a => a.Parameter?.Ordinal == parameter.Ordinal);
+            var argument = arguments.FirstOrDefault(a => a.Parameter?.Ordinal == parameter.Ordinal);
             if (argument is not null)
             {
-                var root = (IOperation)call;
+                var root = (IOperation)argument;
                 while (root.Parent is not null)
                 {
                     root = root.Parent;
