@@ -119,6 +119,7 @@ public static class BlockingAdvice
             CodePlace.RequestHandler => $"Make the handler {m} async all the way (its Handle returns a Task) and use {change}.",
             CodePlace.BlazorComponent => $"Use the async lifecycle methods (OnInitializedAsync, OnParametersSetAsync) in {m} and use {change}.",
             CodePlace.PoolCallback => $"{m} runs on a pool thread a library hands it: use {change}, or await the work instead of queueing it.",
+            CodePlace.FrameworkCallback => $"The framework calls {m} while a request waits (it is set on an options object): use {change}.",
             _ when context.HasFlag(CallContext.TaskRun) => $"Drop the Task.Run and use {change} in {m}.",
             _ => $"In {m}, use {change}.",
         };

@@ -49,8 +49,8 @@ public static class BlockingCallCatalogue
     /// <summary>What to do about EF Core's RemoveRange over a query.</summary>
     public const string RemoveRangeAdvice = "RemoveRange enumerates the query synchronously: await query.ExecuteDeleteAsync() (EF Core 7 and later, no tracking), or RemoveRange(await query.ToListAsync())";
 
-    /// <summary>Every entry, in no particular order (matching picks the outermost frame, not the first entry).</summary>
-    public static readonly IReadOnlyList<Entry> Entries =
+    // The rows as written, in no particular order (matching picks the outermost frame, not the first entry).
+    private static readonly IReadOnlyList<Entry> Rows =
     [
         E("System.Threading.Thread", "Sleep|SleepInternal", BlockingKind.Sleep, "Thread.Sleep", AsyncRewrite.Delay),
         E("System.Threading.Thread", "Join", BlockingKind.SyncWait, "Thread.Join",
@@ -102,7 +102,9 @@ public static class BlockingCallCatalogue
         E("System.Net.HttpWebRequest", "GetResponse|GetRequestStream", BlockingKind.SyncHttp),
         E("System.Net.WebClient", "DownloadString|DownloadData|DownloadFile|UploadString|UploadData|UploadFile|OpenRead", BlockingKind.SyncHttp),
 
-        E("System.IO.File", "ReadAllText|ReadAllBytes|ReadAllLines|WriteAllText|WriteAllBytes|WriteAllLines|AppendAllText|Copy|Move", BlockingKind.SyncStreamIO),
+        // ReadLines reads as it is enumerated (at run time its frame is the enumerator's; source shows the call).
+        E("System.IO.File", "ReadAllText|ReadAllBytes|ReadAllLines|WriteAllText|WriteAllBytes|WriteAllLines|AppendAllText|AppendAllLines|AppendAllBytes|ReadLines|Copy|Move",
+            BlockingKind.SyncStreamIO),
         E("System.IO.FileStream", "Read|Write|Flush|ReadByte|WriteByte|CopyTo", BlockingKind.SyncStreamIO),
         E("System.IO.RandomAccess", "Read|Write", BlockingKind.SyncStreamIO),
         // Opening a file is a system call with no async form: a wait on a network share or a busy disk.
@@ -134,10 +136,6 @@ public static class BlockingCallCatalogue
         E("System.IO.Compression.ZipFileExtensions", "ExtractToDirectory|ExtractToFile|CreateEntryFromFile", BlockingKind.SyncStreamIO),
         // XmlSerializer over a stream or reader reads it whole, synchronously.
         E("System.Xml.Serialization.XmlSerializer", "Deserialize|Serialize", BlockingKind.SyncStreamIO),
-        // System.IO.Abstractions: the testable wrappers of File and Directory do the same synchronous I/O.
-        E("System.IO.Abstractions.IFile", "ReadAllText|ReadAllBytes|ReadAllLines|WriteAllText|WriteAllBytes|WriteAllLines|AppendAllText|AppendAllLines|Copy|Move|ReadLines", BlockingKind.SyncStreamIO),
-        E("System.IO.Abstractions.FileWrapper", "ReadAllText|ReadAllBytes|ReadAllLines|WriteAllText|WriteAllBytes|WriteAllLines|AppendAllText|AppendAllLines|Copy|Move|ReadLines", BlockingKind.SyncStreamIO),
-        E("System.IO.Abstractions.FileBase", "ReadAllText|ReadAllBytes|ReadAllLines|WriteAllText|WriteAllBytes|WriteAllLines|AppendAllText|AppendAllLines|Copy|Move|ReadLines", BlockingKind.SyncStreamIO),
         E("System.IO.StreamReader", "ReadToEnd|ReadLine|Read", BlockingKind.SyncStreamIO),
         // At Tier 1 the JIT inlines ReadToEnd/ReadLine into their caller, leaving the buffer fill they share.
         E("System.IO.StreamReader", "ReadBuffer", BlockingKind.SyncStreamIO, "StreamReader read (ReadToEnd/ReadLine)"),
@@ -161,7 +159,18 @@ public static class BlockingCallCatalogue
         E("Microsoft.EntityFrameworkCore.DbSet`1", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbSet.RemoveRange", new AsyncRewrite(AsyncRewriteKind.QueryList, RemoveRangeAdvice)),
         E("Microsoft.EntityFrameworkCore.Internal.InternalDbSet`1", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbSet.RemoveRange", new AsyncRewrite(AsyncRewriteKind.QueryList, RemoveRangeAdvice)),
         E("Microsoft.EntityFrameworkCore.DbContext", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbContext.RemoveRange", new AsyncRewrite(AsyncRewriteKind.QueryList, RemoveRangeAdvice)),
+
+        // A distributed cache's synchronous calls wait for its store (Redis, SQL Server) on the calling thread; each has
+        // an async sibling (GetAsync, SetStringAsync).
+        E("Microsoft.Extensions.Caching.Distributed.IDistributedCache", "Get|Set|Refresh|Remove", BlockingKind.SyncSocketIO),
+        E("Microsoft.Extensions.Caching.Distributed.DistributedCacheExtensions", "GetString|SetString|Set", BlockingKind.SyncSocketIO),
     ];
+
+    /// <summary>
+    /// Every entry: <see cref="Rows"/> and the rows System.IO.Abstractions' interfaces, wrappers and bases share with
+    /// their System.IO counterparts (<see cref="FileSystemAbstractions"/>), made from those rows, never copied.
+    /// </summary>
+    public static readonly IReadOnlyList<Entry> Entries = [.. Rows, .. FileSystemAbstractions.RowsFor(Rows)];
 
     /// <summary>The blocking call a frame is, or null when the frame is not in the catalogue.</summary>
     public static BlockingCall? Match(StackFrame frame) => Match(frame, []);

@@ -78,6 +78,12 @@ public enum CodePlace
 
     /// <summary>A callback a library runs on a pool thread: a <c>ThreadPool.QueueUserWorkItem</c> work item, a <c>SocketsHttpHandler.ConnectCallback</c> (each new connection, after the pool yields).</summary>
     PoolCallback,
+
+    /// <summary>
+    /// The app's own type set on a framework options object (<c>CookieAuthenticationOptions.SessionStore</c>): the
+    /// framework calls its members while requests wait (the cookie handler, on each request it authenticates).
+    /// </summary>
+    FrameworkCallback,
 }
 
 /// <summary>
@@ -109,6 +115,7 @@ public static class PlaceWords
         CodePlace.RequestHandler => "request handler (mediator)",
         CodePlace.BlazorComponent => "Blazor component",
         CodePlace.PoolCallback => "pool-thread callback",
+        CodePlace.FrameworkCallback => "framework callback",
         _ => "unknown place",
     };
 

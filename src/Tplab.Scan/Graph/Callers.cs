@@ -28,30 +28,60 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
         _ => "",
     };
 
-    // The invocation at a place: the innermost node with its span (an argument wrapping it has the same span).
-    private static InvocationExpressionSyntax? At((SyntaxTree Tree, TextSpan Span) place) =>
+    // The call at a place: the innermost invocation, creation or constructor initializer with its span (an argument
+    // wrapping it has the same span).
+    private static SyntaxNode? Found((SyntaxTree Tree, TextSpan Span) place) =>
         place.Tree.GetRoot().FindNode(place.Span, getInnermostNodeForTie: true).AncestorsAndSelf()
-            .OfType<InvocationExpressionSyntax>().FirstOrDefault(i => i.Span == place.Span);
+            .FirstOrDefault(n => n.Span == place.Span && n is InvocationExpressionSyntax or ObjectCreationExpressionSyntax or ConstructorInitializerSyntax);
 
-    /// <summary>The arguments passed for <paramref name="parameter"/> at every call of its method, each with its body's root operation.</summary>
+    // Constructor calls by the type's name: new T(…) and this(…)/base(…) in a constructor of the type (target-typed
+    // new(…) names no type: not found, as a call through a delegate is not).
+    private readonly Lazy<ILookup<string, (SyntaxTree Tree, TextSpan Span)>> _created = new(() =>
+        index.Trees.SelectMany(t => t.GetRoot().DescendantNodes().Where(n => n is ObjectCreationExpressionSyntax or ConstructorInitializerSyntax)
+                .Select(n => (Node: n, Place: (t, n.Span))))
+            .ToLookup(x => x.Node switch
+            {
+                ObjectCreationExpressionSyntax c => TypeName(c.Type),
+                ConstructorInitializerSyntax { Parent: ConstructorDeclarationSyntax { Parent: BaseTypeDeclarationSyntax type } } i
+                    when i.IsKind(Microsoft.CodeAnalysis.CSharp.SyntaxKind.ThisConstructorInitializer) => type.Identifier.ValueText,
+                ConstructorInitializerSyntax { Parent: ConstructorDeclarationSyntax { Parent: TypeDeclarationSyntax { BaseList.Types: [var first, ..] } } } => TypeName(first.Type),
+                _ => "",
+            }, x => x.Place, StringComparer.Ordinal));
+
+    private static string TypeName(TypeSyntax type) => type switch
+    {
+        QualifiedNameSyntax q => TypeName(q.Right),
+        AliasQualifiedNameSyntax a => TypeName(a.Name),
+        GenericNameSyntax g => g.Identifier.ValueText,
+        IdentifierNameSyntax n => n.Identifier.ValueText,
+        _ => "",
+    };
+
+    /// <summary>The arguments passed for <paramref name="parameter"/> at every call of its method or constructor, each with its body's root operation.</summary>
     public IEnumerable<(IOperation Value, IOperation Body)> ArgumentsFor(IParameterSymbol parameter)
     {
-        if (parameter.ContainingSymbol is not IMethodSymbol method || method.MethodKind != MethodKind.Ordinary)
+        if (parameter.ContainingSymbol is not IMethodSymbol { MethodKind: MethodKind.Ordinary or MethodKind.Constructor } method)
         {
             yield break;
         }
         var definition = SymbolNames.Definition(method);
-        foreach (var place in _byName.Value[method.Name])
+        IEnumerable<(SyntaxTree Tree, TextSpan Span)> places = method.MethodKind == MethodKind.Constructor ? _created.Value[method.ContainingType.Name] : _byName.Value[method.Name];
+        foreach (var place in places)
         {
-            if (At(place) is not { } syntax || index.Model(syntax.SyntaxTree).GetOperation(syntax) is not IInvocationOperation call
-                || !SymbolEqualityComparer.Default.Equals(SymbolNames.Definition(call.TargetMethod), definition))
+            var (target, arguments) = (Found(place) is { } syntax ? index.Model(syntax.SyntaxTree).GetOperation(syntax) : null) switch
+            {
+                IInvocationOperation i => (i.TargetMethod, i.Arguments),
+                IObjectCreationOperation { Constructor: { } c } o => (c, o.Arguments),
+                _ => (null, default),
+            };
+            if (target is null || !SymbolEqualityComparer.Default.Equals(SymbolNames.Definition(target), definition))
             {
                 continue;
             }
-            var argument = call.Arguments.FirstOrDefault(a => a.Parameter?.Ordinal == parameter.Ordinal);
+            var argument = arguments.FirstOrDefault(a => a.Parameter?.Ordinal == parameter.Ordinal);
             if (argument is not null)
             {
-                var root = (IOperation)call;
+                var root = (IOperation)argument;
                 while (root.Parent is not null)
                 {
                     root = root.Parent;

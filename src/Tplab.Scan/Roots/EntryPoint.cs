@@ -32,6 +32,9 @@ public sealed record EntryPoint(CodeNode Node, CodePlace Place, HttpEndpoint? En
     /// <summary>For a dependency-injection factory: the service it builds (<c>IRatesProvider</c>).</summary>
     public string? Service { get; init; }
 
+    /// <summary>For a framework callback: the options property the app's instance is set on (<c>CookieAuthenticationOptions.SessionStore</c>).</summary>
+    public string? SetAs { get; init; }
+
     /// <summary>
     /// The root as a user names it, stable across edits (it is a baseline key): <c>GET /orders/{id}</c>, or the place and
     /// method (<c>middleware ShopApp.TenantMiddleware.InvokeAsync</c>).
@@ -48,6 +51,7 @@ public sealed record EntryPoint(CodeNode Node, CodePlace Place, HttpEndpoint? En
             CodePlace.Filter => $"MVC filter {Node.DisplayName}, {GuardText}",
             CodePlace.Hub => $"SignalR hub {Node.DisplayName}{(Guards.Count > 0 ? $" at {Guards[0]}" : "")}",
             CodePlace.DiFactory => $"{Lifetime ?? "service"} factory of {Service ?? "a service"} ({Node.DisplayName})",
+            CodePlace.FrameworkCallback => $"framework callback {Node.DisplayName}, set as {SetAs}: the framework calls it while requests wait",
             _ => $"{PlaceWords.Text(Place)} {Node.DisplayName}",
         };
 

@@ -48,6 +48,7 @@ internal static class RootFinder
         var registrations = new Registrations(index, sites);
         var roots = registrations.Find().ToList();
         roots.AddRange(PoolCallbacks.Find(index, sites));
+        roots.AddRange(FrameworkCallbacks.Find(index, sites));
         var parts = new ApplicationParts(sites);
         var trees = index.Trees.ToHashSet();
         var routing = new SourceRouting(tree => trees.Contains(tree) ? index.Model(tree) : null);

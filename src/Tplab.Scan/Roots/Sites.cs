@@ -38,10 +38,11 @@ internal sealed class Sites
                     ObjectCreationExpressionSyntax { Type: var t } when t.ToString().EndsWith("Timer", StringComparison.Ordinal) => "new",
                     ImplicitObjectCreationExpressionSyntax { ArgumentList.Arguments: var a } when a.Any(x => x.Expression is AnonymousFunctionExpressionSyntax) => "new",
                     AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.AddAssignmentExpression } a => InvokedName(a.Left) is "Elapsed" ? "Elapsed" : null,
-                    AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.SimpleAssignmentExpression } a => InvokedName(a.Left) is "ConnectCallback" ? "ConnectCallback" : null,
+                    AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.SimpleAssignmentExpression } a => InvokedName(a.Left) is "ConnectCallback" ? "ConnectCallback"
+                        : SetsOption(a) ? "option" : null,
                     _ => null,
                 };
-                if (name is not null && (Names.Contains(name) || name is "new" or "Elapsed" or "ConnectCallback"))
+                if (name is not null && (Names.Contains(name) || name is "new" or "Elapsed" or "ConnectCallback" or "option"))
                 {
                     if (!_byName.TryGetValue(name, out var list))
                     {
@@ -101,6 +102,40 @@ internal sealed class Sites
                 yield return assignment.Value;
             }
         }
+    }
+
+    /// <summary>
+    /// <c>options.SessionStore = new TicketStore(…)</c>, <c>options</c> a parameter of the method or lambda that holds it (a
+    /// <c>PostConfigure</c>, an <c>AddCookie(o =&gt; …)</c> lambda): the property set and the type created.
+    /// </summary>
+    public IEnumerable<(IPropertySymbol Property, INamedTypeSymbol Created)> OptionInstances()
+    {
+        foreach (var syntax in _byName.GetValueOrDefault("option") ?? [])
+        {
+            if (_index.Model(syntax.SyntaxTree).GetOperation(syntax) is ISimpleAssignmentOperation { Target: IPropertyReferenceOperation p } assignment
+                && Rules.Ops.Unwrap(assignment.Value) is IObjectCreationOperation { Type: INamedTypeSymbol created })
+            {
+                yield return (p.Property, created);
+            }
+        }
+    }
+
+    // x.P = new T(…) where x is a parameter of the enclosing lambda, method or local function.
+    private static bool SetsOption(AssignmentExpressionSyntax a)
+    {
+        if (a.Right is not BaseObjectCreationExpressionSyntax || a.Left is not MemberAccessExpressionSyntax { Expression: IdentifierNameSyntax receiver })
+        {
+            return false;
+        }
+        var name = receiver.Identifier.ValueText;
+        return a.Ancestors().FirstOrDefault(n => n is AnonymousFunctionExpressionSyntax or BaseMethodDeclarationSyntax or LocalFunctionStatementSyntax) switch
+        {
+            SimpleLambdaExpressionSyntax l => l.Parameter.Identifier.ValueText == name,
+            ParenthesizedLambdaExpressionSyntax l => l.ParameterList.Parameters.Any(x => x.Identifier.ValueText == name),
+            BaseMethodDeclarationSyntax m => m.ParameterList.Parameters.Any(x => x.Identifier.ValueText == name),
+            LocalFunctionStatementSyntax f => f.ParameterList.Parameters.Any(x => x.Identifier.ValueText == name),
+            _ => false,
+        };
     }
 
     public static IOperation RootOf(IOperation op)

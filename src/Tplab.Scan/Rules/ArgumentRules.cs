@@ -66,9 +66,7 @@ internal static class ArgumentRules
         return origin switch
         {
             QueryOrigin.Database => new Verdict(call, Certainty.Certain, null, "enumerates a database query to find the entities: " + evidence),
-            QueryOrigin.Unknown when Queries.IsQueryable(value?.Type) => new Verdict(call, Certainty.Uncertain, "the IQueryable's provider is not known from source",
-                $"enumerates an {Ops.NameOf(value?.Type)} whose provider source does not show"),
-            _ => null,
+            _ => QueryVerdicts.NotProven(call, (origin, evidence), value?.Type, "enumerates"),
         };
     }
 }

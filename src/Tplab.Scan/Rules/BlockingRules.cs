@@ -110,9 +110,7 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         {
             QueryOrigin.Database => new Verdict(new BlockingCall(BlockingKind.SyncDatabaseIO, "IQueryable foreach (EF Core)", frame), Certainty.Certain, null,
                 "enumerates a database query: " + evidence),
-            QueryOrigin.Unknown when queryable => new Verdict(new BlockingCall(BlockingKind.SyncDatabaseIO, "IQueryable foreach", frame), Certainty.Uncertain,
-                "the IQueryable's provider is not known from source", $"enumerates an {Ops.NameOf(collection.Type)} whose provider source does not show"),
-            _ => null,
+            _ => QueryVerdicts.NotProven(new BlockingCall(BlockingKind.SyncDatabaseIO, "IQueryable foreach", frame), (origin, evidence), collection.Type, "enumerates"),
         };
     }
 
@@ -132,17 +130,18 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
             && Queries.Executing.Contains(name) && call is IInvocationOperation invocation)
         {
             // In-memory LINQ never blocks: only a query source shows reaches a database (or an IQueryable whose provider it does not show).
-            var queryable = Queries.IsQueryable(Ops.Unwrap(Ops.Receiver(invocation))?.Type);
             var (origin, evidence) = Queries.Trace(Ops.Receiver(invocation), body, callers);
             // Named as the stack would show it (Enumerable.ToList, Queryable.First): the same name diagnose gives the call.
             var named = new BlockingCall(BlockingKind.SyncDatabaseIO, BlockingCallCatalogue.ShortName(frame), frame);
             return origin switch
             {
                 QueryOrigin.Database => new Verdict(named with { On = "an EF Core query" }, Certainty.Certain, null, "runs a database query: " + evidence),
-                QueryOrigin.Unknown when queryable => new Verdict(named, Certainty.Uncertain, "the IQueryable's provider is not known from source",
-                    $"runs an {Ops.NameOf(Ops.Unwrap(Ops.Receiver(invocation))?.Type)} whose provider source does not show"),
-                _ => null,
+                _ => QueryVerdicts.NotProven(named, (origin, evidence), Ops.Unwrap(Ops.Receiver(invocation))?.Type, "runs"),
             };
+        }
+        if (QueryVerdicts.ForCollection(call, frame, body, callers) is { } filled)
+        {
+            return filled;
         }
         // ADO.NET of any provider: its types derive from System.Data.Common's, or implement System.Data's interfaces.
         if (DbMethods.Contains(name) && method.ContainingType is { } owner
@@ -164,10 +163,6 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
                 return null;
             }
             return new Verdict(new BlockingCall(BlockingKind.SyncStreamIO, "HttpRequest.Form", frame) { On = "the request body" }, Certainty.Certain);
-        }
-        if (type == "System.IO.File" && name is "ReadLines" or "AppendAllLines" or "AppendAllBytes")
-        {
-            return new Verdict(new BlockingCall(BlockingKind.SyncStreamIO, BlockingCallCatalogue.ShortName(frame), frame) { On = "a file" }, Certainty.Certain);
         }
         // System.Text.Json over a stream: the synchronous overloads read or write the whole stream on the calling thread.
         if (type == "System.Text.Json.JsonSerializer" && name is "Deserialize" or "Serialize" && call is IInvocationOperation json

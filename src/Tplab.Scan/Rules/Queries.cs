@@ -9,6 +9,12 @@ internal enum QueryOrigin
     Unknown,
     Database,
     Memory,
+
+    /// <summary>An IQueryable whose provider source does not show, behind a static type that hides it (a parameter typed <c>IEnumerable&lt;T&gt;</c> every caller passes a query).</summary>
+    UnknownQuery,
+
+    /// <summary>A query from some of the callers only (others pass a list): it may run, depending on the caller.</summary>
+    Partly,
 }
 
 /// <summary>
@@ -93,7 +99,17 @@ internal static class Queries
                     ? (QueryOrigin.Database, $"{other.Evidence}, enumerated whole as the inner sequence of an in-memory {i.TargetMethod.Name}")
                     : outer;
             case IInvocationOperation i when IsSequence(i.Type):
-                return Trace(Ops.Receiver(i), body, index, depth + 1);
+                var composing = Trace(Ops.Receiver(i), body, index, depth + 1);
+                // sort.Match(d => d ? q.OrderByDescending(…) : q.OrderBy(…), () => q): a library call that picks among the
+                // queries its lambdas build has their origin.
+                return composing.Origin == QueryOrigin.Unknown && Built(i) is { Count: > 0 } built
+                    ? Either([.. built.Select(b => Trace(b, body, index, depth + 1))])
+                    : composing;
+            case IConditionalOperation { WhenFalse: { } otherwise } c when IsSequence(c.Type):
+                // descending ? q.OrderByDescending(…) : q.OrderBy(…): either branch's origin.
+                return Either([Trace(c.WhenTrue, body, index, depth + 1), Trace(otherwise, body, index, depth + 1)]);
+            case ICoalesceOperation c when IsSequence(c.Type):
+                return Either([Trace(c.Value, body, index, depth + 1), Trace(c.WhenNull, body, index, depth + 1)]);
             case ILocalReferenceOperation l:
                 // entries = entries.Where(...): a value built over the local itself composes it and has its origin.
                 var values = Ops.ValuesOf(l.Local, body).ToList();
@@ -102,6 +118,9 @@ internal static class Queries
                 var distinct = origins.Select(o => o.Origin).Distinct().ToList();
                 return distinct.Count == 1 ? origins[0]
                     : distinct.Contains(QueryOrigin.Database) ? origins.First(o => o.Origin == QueryOrigin.Database) : (QueryOrigin.Unknown, null);
+            case IParameterReferenceOperation p when index is not null && IsSequence(p.Type):
+                // Initialize(IEnumerable<T> source) { … source.Count() … }: what its callers pass.
+                return QueryParameters.Trace(p.Parameter, index, depth);
             case IFieldReferenceOperation f when index is not null && depth < 6 && IsQueryable(f.Type) && index.AssignedTo(f.Field) is { Count: > 0 } assigned:
                 // messages = (await repository.GetAll()).AsQueryable() in one method, messages.Any() in another (a Razor component's @code).
                 var held = assigned.Select(a => Trace(a.Value, a.Body, index, depth + 1)).ToList();
@@ -122,12 +141,28 @@ internal static class Queries
         }
     }
 
+    // One origin for values any of which the code may hold: the same origin, a database query if one is, else not known.
+    private static (QueryOrigin Origin, string? Evidence) Either(IReadOnlyList<(QueryOrigin Origin, string? Evidence)> origins) =>
+        origins.Select(o => o.Origin).Distinct().Count() == 1 ? origins[0]
+            : origins.FirstOrDefault(o => o.Origin == QueryOrigin.Database) is { Origin: QueryOrigin.Database } db ? db : (QueryOrigin.Unknown, null);
+
+    // The sequences the lambdas passed to a call return (their own returns, not nested lambdas').
+    private static List<IOperation> Built(IInvocationOperation call) =>
+        [.. call.Arguments.Select(a => a.Value.DescendantsAndSelf().OfType<IAnonymousFunctionOperation>().FirstOrDefault())
+            .OfType<IAnonymousFunctionOperation>()
+            .SelectMany(f => f.Body.Descendants().OfType<IReturnOperation>()
+                .Where(r => r.Ancestors().OfType<IAnonymousFunctionOperation>().FirstOrDefault() == f))
+            .Select(r => r.ReturnedValue)
+            .OfType<IOperation>()
+            .Where(v => IsSequence(Ops.Unwrap(v)?.Type))];
+
     // A value over the local that brings no query of its own (results = results.Concat(db.Orders) does).
     private static bool Composes(IOperation value, ILocalSymbol local) =>
         value.DescendantsAndSelf().Any(o => o is ILocalReferenceOperation r && SymbolEqualityComparer.Default.Equals(r.Local, local))
         && !value.DescendantsAndSelf().Any(o => Ops.IsOrDerives(o.Type, "Microsoft.EntityFrameworkCore.DbSet`1"));
 
-    private static bool IsSequence(ITypeSymbol? type) => type is not null && type.SpecialType != SpecialType.System_String
+    /// <summary>Whether <paramref name="type"/> is a sequence: an IQueryable or an IEnumerable other than a string.</summary>
+    public static bool IsSequence(ITypeSymbol? type) => type is not null && type.SpecialType != SpecialType.System_String
         && (IsQueryable(type) || Ops.Implements(type, "System.Collections.IEnumerable"));
 
     private static bool IsLinq(ITypeSymbol? type) => Ops.NameOf(type) is "System.Linq.Enumerable" or "System.Linq.Queryable"

@@ -27,6 +27,7 @@ public sealed class PlaceWordsTests
         { CodePlace.RequestHandler, "request-handler" },
         { CodePlace.BlazorComponent, "blazor-component" },
         { CodePlace.PoolCallback, "pool-callback" },
+        { CodePlace.FrameworkCallback, "framework-callback" },
     };
 
     public static TheoryData<BlockingKind, string> Kinds => new()

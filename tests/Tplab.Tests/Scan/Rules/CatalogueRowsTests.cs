@@ -16,6 +16,8 @@ public sealed class CatalogueRowsTests
 {
     private const string Ef = "using Microsoft.EntityFrameworkCore; public sealed class Order { public int Id; public bool Old; } public sealed class Line { public int OrderId; } public sealed class Shop : DbContext { public DbSet<Order> Orders { get; } = null!; public DbSet<Line> Lines { get; } = null!; } ";
 
+    private const string Fs = "using System.IO.Abstractions; ";
+
     public static TheoryData<string, string, string?, Severity?> Cases => new()
     {
         // Files: opening and listing.
@@ -36,6 +38,19 @@ public sealed class CatalogueRowsTests
         { "upload copied with await", "public static class Root { public static async Task Handle(Microsoft.AspNetCore.Http.IFormFile upload) { using var target = new MemoryStream(); await upload.CopyToAsync(target); } }", null, null },
         { "file exists is metadata", "public static class Root { public static bool Handle() => File.Exists(\"a\") && Directory.Exists(\"b\"); }", null, null },
         { "path work is memory", "public static class Root { public static string Handle() => Path.Combine(\"a\", Path.GetFileName(\"b/c\")); }", null, null },
+        // System.IO.Abstractions: the same rows as the System.IO types each interface stands for.
+        { "abstractions directory listing", Fs + "public sealed class SegmentStore(IFileSystem fs) { public int Count(string folder) => fs.Directory.GetFiles(folder, \"*.ts\").Length; } public static class Root { public static int Handle(IFileSystem fs) => new SegmentStore(fs).Count(\"/segments\"); }", "IDirectory.GetFiles", Severity.Error },
+        { "abstractions directory enumeration", Fs + "public static class Root { public static List<string> Handle(IFileSystem fs) => fs.Directory.EnumerateFiles(\"/logs\", \"*.log\", SearchOption.TopDirectoryOnly).ToList(); }", "IDirectory.EnumerateFiles", Severity.Error },
+        { "abstractions file delete", Fs + "public sealed class Cleaner(IFileSystem fileSystem) { public void Remove(string path) => fileSystem.File.Delete(path); } public static class Root { public static void Handle(IFileSystem fs) => new Cleaner(fs).Remove(\"/tmp/a.ts\"); }", "IFile.Delete", Severity.Error },
+        { "abstractions file stream factory", Fs + "public static class Root { public static async Task<int> Handle(IFileSystem fs) { await using var s = fs.FileStream.New(\"guide.xml\", FileMode.Open, FileAccess.Read, FileShare.Read, 4096, true); return await s.ReadAsync(new byte[16]); } }", "IFileStreamFactory.New", Severity.Error },
+        { "abstractions file info open", Fs + "public static class Root { public static long Handle(IFileSystem fs) { using var s = fs.FileInfo.New(\"a\").OpenRead(); return s.Length; } }", "IFileInfo.OpenRead", Severity.Error },
+        { "abstractions directory info listing", Fs + "public static class Root { public static int Handle(IFileSystem fs) => fs.DirectoryInfo.New(\"/data\").EnumerateFiles(\"*.csv\").Count(); }", "IDirectoryInfo.EnumerateFiles", Severity.Error },
+        { "abstractions read lines", Fs + "public static class Root { public static int Handle(IFileSystem fs) => fs.File.ReadLines(\"a.log\").Count(); }", "IFile.ReadLines", Severity.Error },
+        { "abstractions metadata and async reads", Fs + "public static class Root { public static async Task<string> Handle(IFileSystem fs) => fs.File.Exists(\"a\") && fs.Directory.Exists(\"b\") ? await fs.File.ReadAllTextAsync(\"a\") : \"\"; }", null, null },
+        // A distributed cache's synchronous calls wait for its store; the async ones do not.
+        { "distributed cache get string", "using Microsoft.Extensions.Caching.Distributed; public sealed class Tickets(IDistributedCache cache) { public string? Find(string key) => cache.GetString(key); } public static class Root { public static string? Handle(IDistributedCache c) => new Tickets(c).Find(\"k\"); }", "DistributedCacheExtensions.GetString", Severity.Error },
+        { "distributed cache remove", "using Microsoft.Extensions.Caching.Distributed; public static class Root { public static void Handle(IDistributedCache c) => c.Remove(\"k\"); }", "IDistributedCache.Remove", Severity.Error },
+        { "distributed cache awaited", "using Microsoft.Extensions.Caching.Distributed; public static class Root { public static async Task<string?> Handle(IDistributedCache c) { await c.RemoveAsync(\"a\"); return await c.GetStringAsync(\"k\"); } }", null, null },
         // Hashes: over a stream they read it; over bytes or memory they compute.
         { "hash over a file", "public static class Root { public static byte[] Handle(FileStream upload) { using var sha = System.Security.Cryptography.SHA256.Create(); return Hash(sha, upload); } static byte[] Hash(System.Security.Cryptography.HashAlgorithm h, Stream s) => h.ComputeHash(s); }", "HashAlgorithm.ComputeHash", Severity.Error },
         { "hash over bytes", "public static class Root { public static byte[] Handle(byte[] data) { using var sha = System.Security.Cryptography.SHA256.Create(); return sha.ComputeHash(data); } }", null, null },
@@ -83,6 +98,12 @@ public sealed class CatalogueRowsTests
         Assert.Equal(AsyncRewriteKind.Sibling, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("Serilog", "Serilog.Log", "CloseAndFlush"))!).Kind);
         Assert.Null(BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.File", "Exists")));
         Assert.Equal("File.Delete", BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.File", "Delete"))?.Name);
+        // System.IO.Abstractions' wrappers take their System.IO counterpart's rows, advice included.
+        var wrapped = BlockingCallCatalogue.Match(new StackFrame("TestableIO.System.IO.Abstractions.Wrappers", "System.IO.Abstractions.DirectoryWrapper", "GetFiles"));
+        Assert.Equal("DirectoryWrapper.GetFiles", wrapped?.Name);
+        Assert.Equal(BlockingCallCatalogue.ListingAdvice, BlockingCallCatalogue.RewriteFor(wrapped!).Advice);
+        Assert.Equal(BlockingCallCatalogue.OpenAdvice, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("TestableIO.System.IO.Abstractions.Wrappers", "System.IO.Abstractions.FileStreamFactory", "New"))!).Advice);
+        Assert.Null(BlockingCallCatalogue.Match(new StackFrame("TestableIO.System.IO.Abstractions.Wrappers", "System.IO.Abstractions.FileWrapper", "Exists")));
         Assert.Equal(AsyncRewriteKind.None, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.FileInfo", "Delete"))!).Kind);
         Assert.Equal(AsyncRewriteKind.Sibling, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("Microsoft.AspNetCore.Http", "Microsoft.AspNetCore.Http.FormFile", "CopyTo"))!).Kind);
         // ComputeHash names a wait only around the stream read below it: a thread hashing a byte array is not blocked.

@@ -1,7 +1,7 @@
 namespace Tplab.Tests.Scan.Rules;
 
 /// <summary>
-/// The few public types of ASP.NET Core, EF Core, NLog and Serilog that the rules read, under their real names,
+/// The few public types of ASP.NET Core, EF Core, NLog, Serilog, System.IO.Abstractions and the distributed cache that the rules read, under their real names,
 /// compiled apart and referenced by a snippet as a package would be (the snippets see only the runtime's assemblies).
 /// </summary>
 internal static class PackageFakes
@@ -57,6 +57,59 @@ internal static class PackageFakes
                 public virtual void RemoveRange(params T[] entities) { }
             }
             public class DbContext { public virtual void RemoveRange(IEnumerable<object> entities) { } }
+        }
+
+        namespace System.IO.Abstractions
+        {
+            public interface IFileSystem
+            {
+                IFile File { get; }
+                IDirectory Directory { get; }
+                IFileInfoFactory FileInfo { get; }
+                IDirectoryInfoFactory DirectoryInfo { get; }
+                IFileStreamFactory FileStream { get; }
+            }
+            public interface IFile
+            {
+                bool Exists(string path);
+                void Delete(string path);
+                void Move(string source, string target, bool overwrite);
+                string ReadAllText(string path);
+                IEnumerable<string> ReadLines(string path);
+                Task<string> ReadAllTextAsync(string path, CancellationToken cancellationToken = default);
+            }
+            public interface IDirectory
+            {
+                bool Exists(string path);
+                string[] GetFiles(string path, string searchPattern);
+                IEnumerable<string> EnumerateFiles(string path, string searchPattern, SearchOption searchOption);
+                void Delete(string path, bool recursive);
+            }
+            public interface IFileInfo { string Name { get; } long Length { get; } FileSystemStream OpenRead(); void Delete(); }
+            public interface IDirectoryInfo { IEnumerable<IFileInfo> EnumerateFiles(string searchPattern); }
+            public interface IFileInfoFactory { IFileInfo New(string fileName); }
+            public interface IDirectoryInfoFactory { IDirectoryInfo New(string path); }
+            public interface IFileStreamFactory
+            {
+                FileSystemStream New(string path, FileMode mode, FileAccess access, FileShare share, int bufferSize, bool useAsync);
+            }
+            public abstract class FileSystemStream : Stream { }
+        }
+
+        namespace Microsoft.Extensions.Caching.Distributed
+        {
+            public interface IDistributedCache
+            {
+                byte[]? Get(string key);
+                Task<byte[]?> GetAsync(string key, CancellationToken token = default);
+                void Remove(string key);
+                Task RemoveAsync(string key, CancellationToken token = default);
+            }
+            public static class DistributedCacheExtensions
+            {
+                public static string? GetString(this IDistributedCache cache, string key) => null;
+                public static Task<string?> GetStringAsync(this IDistributedCache cache, string key, CancellationToken token = default) => Task.FromResult<string?>(null);
+            }
         }
 
         namespace NLog { public static class LogManager { public static void Flush() { } } }

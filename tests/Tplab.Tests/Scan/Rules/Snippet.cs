@@ -73,11 +73,11 @@ internal static class Snippet
         return (project, compilation);
     }
 
-    /// <summary>The entry points <see cref="RootFinder"/> finds in a snippet (no <c>Root.Handle</c> needed).</summary>
-    public static RootSet Roots(string code)
+    /// <summary>The entry points <see cref="RootFinder"/> finds in a snippet (no <c>Root.Handle</c> needed); <paramref name="library"/> as in <see cref="Findings"/>.</summary>
+    public static RootSet Roots(string code, string? library = null)
     {
         using var workspace = new AdhocWorkspace();
-        var (project, compilation) = Compile(workspace, code, null);
+        var (project, compilation) = Compile(workspace, code, library);
         using var loaded = new LoadedCode(null, new ScanInput("/snippet", null, []), [new LoadedProject(project, compilation, [])], [], []);
         return RootFinder.Find(Scanner.Index(loaded), CancellationToken.None);
     }

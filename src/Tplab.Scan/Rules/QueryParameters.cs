@@ -1,0 +1,54 @@
+using System.Collections.Concurrent;
+using System.Runtime.CompilerServices;
+using Microsoft.CodeAnalysis;
+
+namespace Tplab.Scan.Rules;
+
+/// <summary>
+/// A sequence parameter whose static type hides the query (<c>PagedList(IEnumerable&lt;T&gt; source)</c> given a
+/// repository's <c>IQueryable</c>): its origin is what its callers pass. Every caller passing a database query makes it
+/// one; every caller passing an IQueryable whose provider source does not show, <see cref="QueryOrigin.UnknownQuery"/>;
+/// only some of them, <see cref="QueryOrigin.Partly"/>, the count in the evidence.
+/// </summary>
+internal static class QueryParameters
+{
+    // Parameter hops followed (Initialize(source) called by the constructor, called by a service): beyond, not known.
+    private const int MaxDepth = 4;
+
+    // A parameter's origin is asked for at every query call on it: traced once per parameter symbol and depth (the
+    // depth bounds the answer, so the same question always gets the same answer, whichever walk asks first).
+    private static readonly ConditionalWeakTable<IParameterSymbol, ConcurrentDictionary<int, (QueryOrigin, string?)>> Known = new();
+
+    /// <summary>The origin of what the callers pass for <paramref name="parameter"/>, asked at <paramref name="depth"/> of <see cref="Queries.Trace"/>.</summary>
+    public static (QueryOrigin Origin, string? Evidence) Trace(IParameterSymbol parameter, IArgumentSource index, int depth) =>
+        depth > MaxDepth ? (QueryOrigin.Unknown, null)
+            : Known.GetValue(parameter, _ => new()).GetOrAdd(depth, d => Combine([.. index.ArgumentsFor(parameter)
+                .Select(a => (Queries.Trace(a.Value, a.Body, index, d + 2), Queries.IsQueryable(Ops.Unwrap(a.Value)?.Type)))]));
+
+    private static (QueryOrigin, string?) Combine(IReadOnlyList<((QueryOrigin Origin, string? Evidence) Traced, bool Queryable)> passed)
+    {
+        if (passed.Count == 0)
+        {
+            return (QueryOrigin.Unknown, null);
+        }
+        // Forwarded as it is (a constructor handing its parameter to Initialize): its callers already said.
+        if (passed is [{ Traced: { Origin: not QueryOrigin.Memory and not QueryOrigin.Unknown, Evidence: { } said } only }] && said.Contains(", passed by ", StringComparison.Ordinal))
+        {
+            return only;
+        }
+        var queries = passed.Where(p => p.Traced.Origin is QueryOrigin.Database or QueryOrigin.UnknownQuery or QueryOrigin.Partly
+            || (p.Traced.Origin == QueryOrigin.Unknown && p.Queryable)).ToList();
+        if (queries.Count == 0)
+        {
+            return passed.All(p => p.Traced.Origin == QueryOrigin.Memory) ? (QueryOrigin.Memory, null) : (QueryOrigin.Unknown, null);
+        }
+        var database = queries.FirstOrDefault(q => q.Traced.Origin == QueryOrigin.Database).Traced.Evidence;
+        var what = database ?? "an IQueryable whose provider source does not show";
+        if (queries.Count == passed.Count && queries.All(q => q.Traced.Origin is QueryOrigin.Database or QueryOrigin.UnknownQuery or QueryOrigin.Unknown))
+        {
+            var every = FormattableString.Invariant($"{what}, passed by every caller ({passed.Count})");
+            return (queries.All(q => q.Traced.Origin == QueryOrigin.Database) ? QueryOrigin.Database : QueryOrigin.UnknownQuery, every);
+        }
+        return (QueryOrigin.Partly, FormattableString.Invariant($"{what}, passed by {queries.Count} of {passed.Count} callers (the others pass a list or a value source does not show)"));
+    }
+}
