@@ -183,7 +183,7 @@ internal static partial class WorkspaceLoader
         else if (unrestored.Count > 0)
         {
             // dotnet restore passes over a project MSBuild cannot evaluate (an SDK that is not installed) and exits 0.
-            failed = "it ended without restore output for " + string.Join(", ", unrestored.Take(3).Select(u => u.Name));
+            failed = "ended without restore output for " + string.Join(", ", unrestored.Take(3).Select(u => u.Name));
             progress.Line($"tplab scan: the restore {failed}; analysing without their packages");
         }
         if (failed is not null && unrestored.Count > 0)
