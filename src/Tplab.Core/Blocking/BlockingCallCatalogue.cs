@@ -46,6 +46,12 @@ public static class BlockingCallCatalogue
     /// <summary>What to do about NLog's synchronous flush.</summary>
     public const string NLogFlushAdvice = "do not flush per request: NLog writes on its own; flush once at shutdown, or await LogManager.LogFactory.FlushAsync(token) (NLog 5.5 and later)";
 
+    /// <summary>What to do about XML loaded from a path.</summary>
+    public const string XmlLoadAdvice = "loading XML from a path reads the file whole on the calling thread: open it with FileOptions.Asynchronous and await XDocument.LoadAsync(stream, LoadOptions.None, token) (XElement.LoadAsync likewise); XmlDocument has no async load: parse what an awaited read returned with LoadXml, or read through an XmlReader created with Async = true";
+
+    /// <summary>What to do about LibGit2Sharp's synchronous calls.</summary>
+    public const string GitAdvice = "LibGit2Sharp has no async API: its network transfers and working-tree writes run on the calling thread in native code; queue the git work to a background worker (a Channel drained by a hosted service, one repository at a time) and await its completion in the request, or run the git command line as a process awaited with WaitForExitAsync";
+
     /// <summary>What to do about EF Core's RemoveRange over a query.</summary>
     public const string RemoveRangeAdvice = "RemoveRange enumerates the query synchronously: await query.ExecuteDeleteAsync() (EF Core 7 and later, no tracking), or RemoveRange(await query.ToListAsync())";
 
@@ -136,6 +142,20 @@ public static class BlockingCallCatalogue
         E("System.IO.Compression.ZipFileExtensions", "ExtractToDirectory|ExtractToFile|CreateEntryFromFile", BlockingKind.SyncStreamIO),
         // XmlSerializer over a stream or reader reads it whole, synchronously.
         E("System.Xml.Serialization.XmlSerializer", "Deserialize|Serialize", BlockingKind.SyncStreamIO),
+        // XML loaded whole: from a path, the file on the calling thread (scan reports it from a path or over a file or
+        // stream, not over memory; on a stack it names the read below it, never a thread busy parsing).
+        E("System.Xml.XmlDocument", "Load", BlockingKind.SyncStreamIO, "XmlDocument.Load", AsyncRewrite.None(XmlLoadAdvice)) with { Around = true },
+        E("System.Xml.Linq.XDocument", "Load", BlockingKind.SyncStreamIO, "XDocument.Load", AsyncRewrite.None(XmlLoadAdvice)) with { Around = true },
+        E("System.Xml.Linq.XElement", "Load", BlockingKind.SyncStreamIO, "XElement.Load", AsyncRewrite.None(XmlLoadAdvice)) with { Around = true },
+        // LibGit2Sharp (libgit2): fetches, pulls, pushes and clones talk to the remote, commits, checkouts, staging and
+        // status read and write the working tree, all synchronously in native code.
+        E("LibGit2Sharp.Commands", "Pull|Fetch", BlockingKind.SyncHttp, fix: AsyncRewrite.None(GitAdvice)),
+        E("LibGit2Sharp.Commands", "Checkout|Stage|Unstage|Move|Remove", BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(GitAdvice)),
+        E("LibGit2Sharp.Network", "Push|Fetch|ListReferences", BlockingKind.SyncHttp, fix: AsyncRewrite.None(GitAdvice)),
+        E("LibGit2Sharp.Repository", "Clone|ListRemoteReferences", BlockingKind.SyncHttp, fix: AsyncRewrite.None(GitAdvice)),
+        E("LibGit2Sharp.Repository", "Commit|RetrieveStatus|Reset|CheckoutPaths|Merge|Revert|CherryPick|Init", BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(GitAdvice)),
+        E("LibGit2Sharp.IRepository", "Commit|RetrieveStatus|Reset|CheckoutPaths|Merge|Revert|CherryPick", BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(GitAdvice)),
+        E("LibGit2Sharp.RepositoryExtensions", "Commit|RetrieveStatus|Reset|CheckoutPaths|Merge|Revert|CherryPick", BlockingKind.SyncStreamIO, fix: AsyncRewrite.None(GitAdvice)),
         E("System.IO.StreamReader", "ReadToEnd|ReadLine|Read", BlockingKind.SyncStreamIO),
         // At Tier 1 the JIT inlines ReadToEnd/ReadLine into their caller, leaving the buffer fill they share.
         E("System.IO.StreamReader", "ReadBuffer", BlockingKind.SyncStreamIO, "StreamReader read (ReadToEnd/ReadLine)"),

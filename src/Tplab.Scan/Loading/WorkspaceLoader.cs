@@ -179,10 +179,16 @@ internal static partial class WorkspaceLoader
         if (failed is not null)
         {
             progress.Line($"tplab scan: the restore failed ({failed}); analysing without its packages");
-            if (unrestored.Count > 0)
-            {
-                RestoreMemory.Remember(RestoreMemory.FileFor(unrestored), failed);
-            }
+        }
+        else if (unrestored.Count > 0)
+        {
+            // dotnet restore passes over a project MSBuild cannot evaluate (an SDK that is not installed) and exits 0.
+            failed = "ended without restore output for " + string.Join(", ", unrestored.Take(3).Select(u => u.Name));
+            progress.Line($"tplab scan: the restore {failed}; analysing without their packages");
+        }
+        if (failed is not null && unrestored.Count > 0)
+        {
+            RestoreMemory.Remember(RestoreMemory.FileFor(unrestored), failed);
         }
         return unrestored;
     }

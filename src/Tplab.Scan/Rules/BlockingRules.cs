@@ -42,9 +42,9 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         {
             return new Verdict(new BlockingCall(BlockingKind.Parallel, "Parallel." + name, frame), Certainty.Certain);
         }
-        if (type == "System.Xml.Serialization.XmlSerializer")
+        if (XmlReads.Handles(type, name))
         {
-            return ForXml(call, frame, body, callers);
+            return XmlReads.Judge(call, frame, body, callers);
         }
         if (SourceOnly(call, definition, frame, receiver, body, callers) is { } sourceOnly)
         {
@@ -70,6 +70,9 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
             case BlockingKind.SyncWait when invocation is not null && name is "Wait" or "WaitOne" && Ops.ConstantArgument(invocation, 0) == 0:
                 return null;
             case BlockingKind.SyncOverAsync when CompletedTasks.IsProven(TaskOf(call, receiver), call, body):
+                return null;
+            // A file opened for asynchronous I/O: the form the open's own advice asks for (the open has no async form).
+            case BlockingKind.SyncStreamIO when name is ".ctor" or "Open" && AsyncFileOpens.IsAsynchronous(call, body):
                 return null;
             case BlockingKind.SyncStreamIO or BlockingKind.SyncSocketIO when StreamTypes.Contains(type) || type == "System.IO.FileStream":
                 return ForStream(matched, call, receiver, body, callers);
@@ -191,27 +194,6 @@ internal sealed class BlockingRules(IReadOnlyList<BlockingCallCatalogue.Entry> e
         var bound = method.Parameters.Any(p => Ops.NameOf(p.Type) != "System.Threading.CancellationToken"
             && !p.GetAttributes().Any(a => a.AttributeClass?.Name is "FromServicesAttribute" or "FromBodyAttribute" or "FromKeyedServicesAttribute"));
         return bound ? method : null;
-    }
-
-    private static Verdict? ForXml(IOperation call, StackFrame frame, IOperation body, IArgumentSource? callers)
-    {
-        var name = frame.MethodName;
-        // XmlSerializer over a stream, reader or writer: synchronous I/O unless source shows it is memory (a StringReader).
-        if (name is "Deserialize" or "Serialize" && call is IInvocationOperation xml
-            && xml.Arguments.FirstOrDefault(a => a.Value.Type is { } t && (Ops.IsOrDerives(t, "System.IO.Stream") || Ops.IsOrDerives(t, "System.IO.TextReader")
-                || Ops.IsOrDerives(t, "System.IO.TextWriter") || Ops.IsOrDerives(t, "System.Xml.XmlReader") || Ops.IsOrDerives(t, "System.Xml.XmlWriter"))) is { } xmlArgument)
-        {
-            var origin = StreamOrigins.Classify(xmlArgument.Value, body, callers);
-            var named = new BlockingCall(BlockingKind.SyncStreamIO, "XmlSerializer." + name, frame) { On = StreamOrigins.Words(origin) };
-            return origin switch
-            {
-                StreamOrigin.Memory => null,
-                StreamOrigin.Unknown when !Ops.IsOrDerives(xmlArgument.Value.Type, "System.IO.Stream") => null,
-                StreamOrigin.Unknown => new Verdict(named, Certainty.Uncertain, "the stream's type is not known from source", "XmlSerializer reads the stream whole"),
-                _ => new Verdict(named, Certainty.Certain, null, $"XmlSerializer over {StreamOrigins.Words(origin)}"),
-            };
-        }
-        return null;
     }
 
     private static Verdict? ForStream(BlockingCall matched, IOperation at, IOperation? receiver, IOperation body, IArgumentSource? callers)

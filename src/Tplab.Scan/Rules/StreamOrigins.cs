@@ -144,6 +144,9 @@ internal static class StreamOrigins
             "System.Net.WebResponse" or "System.Net.HttpWebResponse" when name == "GetResponseStream" => StreamOrigin.Network,
             "System.Net.Sockets.TcpClient" when name == "GetStream" => StreamOrigin.Network,
             _ when name is "ConfigureAwait" or "GetAwaiter" => Classify(i.Instance, body, callers, depth + 1),
+            // A stream one of the solution's methods returns: what it returns (a helper around GetManifestResourceStream).
+            _ when callers is not null && depth < 4 && callers.ReturnedBy(i.TargetMethod) is { Count: > 0 } returned
+                => Combine(returned.Take(10).Select(r => Classify(r.Value, r.Body, callers, depth + 1))),
             _ => StreamOrigin.Unknown,
         };
     }

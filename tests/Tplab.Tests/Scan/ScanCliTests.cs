@@ -29,6 +29,9 @@ public sealed class ScanCliTests
 
         (code, stdout, stderr) = await TplabCli.RunAsync(Limit, "scan", Fixture("Broken"), "--allow-partial");
         Assert.True(code == ExitCodes.Partial, $"--allow-partial: exit {code}: {stderr}");
+        // dotnet restore passed over the project it cannot evaluate and exited 0: remembered, not run again.
+        Assert.DoesNotContain("tplab scan: restoring ", stderr, StringComparison.Ordinal);
+        Assert.Contains("their restore failed before with these same files (ended without restore output for Bad)", stderr, StringComparison.Ordinal);
         Assert.Contains("no project that serves requests was read", stderr, StringComparison.Ordinal);
         Assert.StartsWith("tplab scan: no project that serves requests was read", stdout, StringComparison.Ordinal);
     }

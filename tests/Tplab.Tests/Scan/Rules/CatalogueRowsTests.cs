@@ -8,8 +8,8 @@ namespace Tplab.Tests.Scan.Rules;
 
 /// <summary>
 /// The catalogue rows where real apps block beyond the classic calls (file opens, directory listings, a hash over a
-/// stream, logging flushes, EF Core's RemoveRange over a query, a query joined in memory), and the shapes beside them
-/// that do not block.
+/// stream, XML loaded from a path, LibGit2Sharp, logging flushes, EF Core's RemoveRange over a query, a query joined
+/// in memory), and the shapes beside them that do not block (a file opened for async I/O, XML or a resource in memory).
 /// </summary>
 [ParallelSafe]
 public sealed class CatalogueRowsTests
@@ -36,6 +36,11 @@ public sealed class CatalogueRowsTests
         { "directory delete", "public static class Root { public static void Handle() => Directory.Delete(\"/cache\", recursive: true); }", "Directory.Delete", Severity.Error },
         { "upload copied synchronously", "public static class Root { public static void Handle(Microsoft.AspNetCore.Http.IFormFile upload) { using var target = new MemoryStream(); Uploads.Save(upload, target); } } public static class Uploads { public static void Save(Microsoft.AspNetCore.Http.IFormFile file, Stream target) => file.CopyTo(target); }", "IFormFile.CopyTo", Severity.Error },
         { "upload copied with await", "public static class Root { public static async Task Handle(Microsoft.AspNetCore.Http.IFormFile upload) { using var target = new MemoryStream(); await upload.CopyToAsync(target); } }", null, null },
+        // A file opened for asynchronous I/O is the form the open's advice asks for: its open is not reported.
+        { "file stream opened for async", "public static class Root { public static async Task Handle(byte[] data) { await using var f = new FileStream(\"a\", FileMode.Create, FileAccess.Write, FileShare.None, 4096, useAsync: true); await f.WriteAsync(data); } }", null, null },
+        { "file options asynchronous", "public static class Root { public static async Task<int> Handle(byte[] buffer) { await using var f = new FileStream(\"a\", FileMode.Open, FileAccess.Read, FileShare.Read, 4096, FileOptions.Asynchronous | FileOptions.SequentialScan); return await f.ReadAsync(buffer); } }", null, null },
+        { "file stream options asynchronous", "public static class Root { public static async Task<int> Handle(byte[] buffer) { var options = new FileStreamOptions { Mode = FileMode.Open, Options = FileOptions.Asynchronous }; await using var f = File.Open(\"a\", options); return await f.ReadAsync(buffer); } }", null, null },
+        { "file stream opened for sync", "public static class Root { public static async Task Handle(byte[] data) { await using var f = new FileStream(\"a\", FileMode.Create, FileAccess.Write, FileShare.None, 4096, useAsync: false); await f.WriteAsync(data); } }", "new FileStream", Severity.Error },
         { "file exists is metadata", "public static class Root { public static bool Handle() => File.Exists(\"a\") && Directory.Exists(\"b\"); }", null, null },
         { "path work is memory", "public static class Root { public static string Handle() => Path.Combine(\"a\", Path.GetFileName(\"b/c\")); }", null, null },
         // System.IO.Abstractions: the same rows as the System.IO types each interface stands for.
@@ -55,6 +60,19 @@ public sealed class CatalogueRowsTests
         { "hash over a file", "public static class Root { public static byte[] Handle(FileStream upload) { using var sha = System.Security.Cryptography.SHA256.Create(); return Hash(sha, upload); } static byte[] Hash(System.Security.Cryptography.HashAlgorithm h, Stream s) => h.ComputeHash(s); }", "HashAlgorithm.ComputeHash", Severity.Error },
         { "hash over bytes", "public static class Root { public static byte[] Handle(byte[] data) { using var sha = System.Security.Cryptography.SHA256.Create(); return sha.ComputeHash(data); } }", null, null },
         { "hash over memory", "public static class Root { public static byte[] Handle(byte[] data) { using var sha = System.Security.Cryptography.SHA256.Create(); return sha.ComputeHash(new MemoryStream(data)); } }", null, null },
+        // XML loaded whole: from a path a file read; over memory, parsing only.
+        { "xml document loaded from a path", "public static class Root { public static int Handle(string path) { var d = new System.Xml.XmlDocument(); d.Load(path); return d.ChildNodes.Count; } }", "XmlDocument.Load", Severity.Error },
+        { "xdocument loaded through a helper", "public static class Root { public static string Handle(string path) => Project.Version(path); } public static class Project { public static string Version(string file) => System.Xml.Linq.XDocument.Load(file).Root!.Name.LocalName; }", "XDocument.Load", Severity.Error },
+        { "xdocument loaded over memory", "public static class Root { public static string Handle(byte[] xml) => System.Xml.Linq.XDocument.Load(new MemoryStream(xml)).Root!.Name.LocalName; }", null, null },
+        { "xml document parsed from a string", "public static class Root { public static int Handle(string xml) { var d = new System.Xml.XmlDocument(); d.LoadXml(xml); return d.ChildNodes.Count; } }", null, null },
+        // An embedded resource read through the app's own helper is memory.
+        { "manifest resource through a helper", "public static class Root { public static string Handle(string name) { using var reader = new StreamReader(Resources.Load(name)); return reader.ReadToEnd(); } } public static class Resources { public static Stream Load(string name) => typeof(Resources).Assembly.GetManifestResourceStream(name)!; }", null, null },
+        // LibGit2Sharp: transfers and working-tree writes, synchronously; opening a repository is not reported.
+        { "git pull", "public static class Root { public static void Handle(string path) { using var repo = new LibGit2Sharp.Repository(path); LibGit2Sharp.Commands.Pull(repo, new LibGit2Sharp.Signature(), new LibGit2Sharp.PullOptions()); } }", "Commands.Pull", Severity.Error },
+        { "git push through a service", "public static class Root { public static void Handle(string path) => Git.Publish(path); } public static class Git { public static void Publish(string path) { using var repo = new LibGit2Sharp.Repository(path); repo.Network.Push(new LibGit2Sharp.Remote(), \"refs/heads/main\", new LibGit2Sharp.PushOptions()); } }", "Network.Push", Severity.Error },
+        { "git commit", "using LibGit2Sharp; public static class Root { public static void Handle(IRepository repo) { var s = new Signature(); repo.Commit(\"message\", s, s); } }", "RepositoryExtensions.Commit", Severity.Error },
+        { "git status", "public static class Root { public static int Handle(string path) { using var repo = new LibGit2Sharp.Repository(path); return repo.RetrieveStatus().GetHashCode(); } }", "Repository.RetrieveStatus", Severity.Error },
+        { "git repository opened", "public static class Root { public static bool Handle(string path) { using var repo = new LibGit2Sharp.Repository(path); return repo.Network is not null; } }", null, null },
         // Logging frameworks' flush.
         { "nlog flush", "public static class Root { public static void Handle() => NLog.LogManager.Flush(); }", "LogManager.Flush", Severity.Error },
         { "serilog close and flush", "public static class Root { public static void Handle() => Serilog.Log.CloseAndFlush(); }", "Log.CloseAndFlush", Severity.Error },
@@ -106,6 +124,9 @@ public sealed class CatalogueRowsTests
         Assert.Null(BlockingCallCatalogue.Match(new StackFrame("TestableIO.System.IO.Abstractions.Wrappers", "System.IO.Abstractions.FileWrapper", "Exists")));
         Assert.Equal(AsyncRewriteKind.None, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("System.Private.CoreLib", "System.IO.FileInfo", "Delete"))!).Kind);
         Assert.Equal(AsyncRewriteKind.Sibling, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("Microsoft.AspNetCore.Http", "Microsoft.AspNetCore.Http.FormFile", "CopyTo"))!).Kind);
+        Assert.Equal(BlockingKind.SyncHttp, BlockingCallCatalogue.Match(new StackFrame("LibGit2Sharp", "LibGit2Sharp.Commands", "Fetch"))?.Kind);
+        Assert.Equal(AsyncRewriteKind.None, BlockingCallCatalogue.RewriteFor(BlockingCallCatalogue.Match(new StackFrame("LibGit2Sharp", "LibGit2Sharp.Network", "Push"))!).Kind);
+        Assert.True(BlockingCallCatalogue.OnlyAround(new StackFrame("System.Private.Xml", "System.Xml.XmlDocument", "Load")));
         // ComputeHash names a wait only around the stream read below it: a thread hashing a byte array is not blocked.
         Assert.True(BlockingCallCatalogue.OnlyAround(new StackFrame("System.Security.Cryptography", "System.Security.Cryptography.HashAlgorithm", "ComputeHash")));
         Assert.False(BlockingCallCatalogue.OnlyAround(new StackFrame("System.Private.CoreLib", "System.IO.FileStream", "Read")));

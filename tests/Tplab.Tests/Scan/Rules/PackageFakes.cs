@@ -1,7 +1,8 @@
 namespace Tplab.Tests.Scan.Rules;
 
 /// <summary>
-/// The few public types of ASP.NET Core, EF Core, NLog, Serilog, System.IO.Abstractions and the distributed cache that the rules read, under their real names,
+/// The few public types of ASP.NET Core, EF Core, NLog, Serilog, System.IO.Abstractions, the distributed cache and
+/// LibGit2Sharp that the rules read, under their real names,
 /// compiled apart and referenced by a snippet as a package would be (the snippets see only the runtime's assemblies).
 /// </summary>
 internal static class PackageFakes
@@ -113,6 +114,38 @@ internal static class PackageFakes
         }
 
         namespace NLog { public static class LogManager { public static void Flush() { } } }
+
+        namespace LibGit2Sharp
+        {
+            public sealed class Signature { }
+            public sealed class PullOptions { }
+            public sealed class PushOptions { }
+            public sealed class CommitOptions { }
+            public sealed class MergeResult { }
+            public sealed class Remote { }
+            public sealed class Commit { }
+            public sealed class RepositoryStatus { }
+            public sealed class Network { public void Push(Remote remote, string pushRefSpec, PushOptions pushOptions) { } }
+            public interface IRepository : IDisposable { Network Network { get; } RepositoryStatus RetrieveStatus(); }
+            public sealed class Repository : IRepository
+            {
+                public Repository(string path) { }
+                public Network Network => new();
+                public RepositoryStatus RetrieveStatus() => new();
+                public Commit Commit(string message, Signature author, Signature committer, CommitOptions options) => new();
+                public void Dispose() { }
+                public static string Clone(string sourceUrl, string workdirPath) => workdirPath;
+            }
+            public static class RepositoryExtensions
+            {
+                public static Commit Commit(this IRepository repository, string message, Signature author, Signature committer) => new();
+            }
+            public static class Commands
+            {
+                public static MergeResult Pull(Repository repository, Signature merger, PullOptions options) => new();
+                public static void Stage(IRepository repository, string path) { }
+            }
+        }
 
         namespace Serilog
         {
