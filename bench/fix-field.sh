@@ -5,7 +5,8 @@
 # IDE's light bulb, until no fix changes anything), and `dotnet format analyzers` with the same ids (which applies only
 # fixes that offer Fix All); Roslyn's own "Make method async" (Microsoft.CodeAnalysis.CSharp.Features 5.12.0, through
 # bench/FieldFix --make-async: the user types each site's await by hand, then applies the fix to every CS4032/CS4033/
-# CS4034 it raises); on another copy `tplab fix --apply`. Then each copy is built (the repository's settings:
+# CS4034 it raises); on another copy `tplab fix --apply --force` (the scratch copies are in no git work tree, where
+# --apply alone refuses to write). Then each copy is built (the repository's settings:
 # warnings as errors, .NET analyzers; the VSTHRD package left out of that build, since its own warnings are not the
 # question) and scanned again by tplab. A blocking site counts as fixed when scan no longer reports a site of that
 # call in that method (method names compared without an added Async suffix); a root path is a (site, entry point)
@@ -19,6 +20,7 @@
 # the files declaring a record left out, an AsyncLock type added: bench/fix-field-blockscope.py, -asynclock.cs).
 # CascadeAsyncifier takes no configuration (it converts every such method and its callers).
 # TOOLS="tplab asyncgenerator" to run some of the tools only; AG_DLL=/CA_DLL= to use generators built already.
+# Behaviour kept by each copy that compiles and changed a root path: bench/fix-field-differential.sh on the folder this prints last.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 tplab="${TPLAB:-$here/tplab}"
@@ -69,7 +71,7 @@ for app in "${apps[@]}"; do
     project="$dir/$name"
     "$tplab" scan "$project" --format json -o "$dir/before.json" 2>/dev/null || true
     case "$tool" in
-      tplab) run=("$tplab" fix "$project" --from "$dir/before.json" --apply --format json -o "$dir/fix.json") ;;
+      tplab) run=("$tplab" fix "$project" --from "$dir/before.json" --apply --force --format json -o "$dir/fix.json") ;;
       vsthrd-workspace) run=(dotnet "$fieldfix" "$(ls "$project"/*.csproj)" VSTHRD002 VSTHRD103) ;;
       vsthrd-format) run=(dotnet format analyzers "$(ls "$project"/*.csproj)" --diagnostics VSTHRD002 VSTHRD103 --severity warn -v n) ;;
       roslyn-make-async)

@@ -1,6 +1,7 @@
 // The proof by running of fix's QueryListRewrite (bench/fix-querylist-proof.sh): EF Core's RemoveRange(query) as
 // ScanCases' TicketRepository writes it, and as `tplab fix` rewrites it (RemoveRange(await query.ToListAsync())), each
-// run on its own SQLite database seeded the same way, on the same paths: an event with tickets, an event without, a
+// run on its own SQLite database seeded the same way, on the same paths, for each shape of the query fix rewrites
+// (through a method of the app, EF's FromSqlRaw, a local): an event with tickets, an event without, a
 // second release of the same event, and a context already disposed. Printed per path: the answer or the exception's
 // type, the tickets left and the SQL commands each form sent. Exit 1 when a path differs.
 using System.Data.Common;
@@ -9,13 +10,23 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Diagnostics;
 
 var differences = 0;
-foreach (var path in new[] { "event-with-tickets", "event-without-tickets", "released-twice", "context-disposed" })
+// The query's shapes fix rewrites (FixQueryListTests' rows): through a method of the app, EF's FromSqlRaw, a local.
+var shapes = new (string Name, Func<TicketRepository, int, Task<int>> Before, Func<TicketRepository, int, Task<int>> After)[]
 {
-    var before = await RunAsync(path, (repo, id) => repo.ReleaseEventBeforeAsync(id));
-    var after = await RunAsync(path, (repo, id) => repo.ReleaseEventAfterAsync(id));
-    var same = before == after;
-    differences += same ? 0 : 1;
-    Console.WriteLine($"| {path} | {before} | {after} | {(same ? "same" : "**differs**")} |");
+    ("method", (repo, id) => repo.ReleaseEventBeforeAsync(id), (repo, id) => repo.ReleaseEventAfterAsync(id)),
+    ("FromSqlRaw", (repo, id) => repo.ReleaseBySqlBeforeAsync(id), (repo, id) => repo.ReleaseBySqlAfterAsync(id)),
+    ("local", (repo, id) => repo.ReleaseHeldBeforeAsync(id), (repo, id) => repo.ReleaseHeldAfterAsync(id)),
+};
+foreach (var (shape, releaseBefore, releaseAfter) in shapes)
+{
+    foreach (var path in new[] { "event-with-tickets", "event-without-tickets", "released-twice", "context-disposed" })
+    {
+        var before = await RunAsync(path, releaseBefore);
+        var after = await RunAsync(path, releaseAfter);
+        var same = before == after;
+        differences += same ? 0 : 1;
+        Console.WriteLine($"| {shape}: {path} | {before} | {after} | {(same ? "same" : "**differs**")} |");
+    }
 }
 return differences == 0 ? 0 : 1;
 
@@ -90,6 +101,34 @@ public sealed class TicketRepository(BoxOfficeDb db)
     public async Task<int> ReleaseEventAfterAsync(int eventId)
     {
         db.Tickets.RemoveRange(await OfEvent(eventId).ToListAsync());
+        return await db.SaveChangesAsync();
+    }
+
+    // A raw SQL query (EF's FromSqlRaw), as written and as rewritten.
+    public async Task<int> ReleaseBySqlBeforeAsync(int eventId)
+    {
+        db.Tickets.RemoveRange(db.Tickets.FromSqlRaw("SELECT * FROM Tickets WHERE EventId = {0}", eventId));
+        return await db.SaveChangesAsync();
+    }
+
+    public async Task<int> ReleaseBySqlAfterAsync(int eventId)
+    {
+        db.Tickets.RemoveRange(await db.Tickets.FromSqlRaw("SELECT * FROM Tickets WHERE EventId = {0}", eventId).ToListAsync());
+        return await db.SaveChangesAsync();
+    }
+
+    // A query held in a local first, as written and as rewritten.
+    public async Task<int> ReleaseHeldBeforeAsync(int eventId)
+    {
+        var held = db.Tickets.Where(ticket => ticket.EventId == eventId);
+        db.Tickets.RemoveRange(held);
+        return await db.SaveChangesAsync();
+    }
+
+    public async Task<int> ReleaseHeldAfterAsync(int eventId)
+    {
+        var held = db.Tickets.Where(ticket => ticket.EventId == eventId);
+        db.Tickets.RemoveRange(await held.ToListAsync());
         return await db.SaveChangesAsync();
     }
 

@@ -54,7 +54,7 @@ internal static class DocumentAsyncEdit
         var method = (MethodDeclarationSyntax)current;
         if (plan.AwaitsReturns)
         {
-            method = (MethodDeclarationSyntax)AsyncSyntax.AwaitReturns(method, plan.HasResult, configureAwait);
+            method = (MethodDeclarationSyntax)TaskReturns.AwaitReturns(method, plan.HasResult, configureAwait, task);
         }
         var (modifiers, returnType) = AsyncSyntax.AddAsync(method.Modifiers, method.ReturnType);
         method = method.WithModifiers(modifiers).WithReturnType(plan.ChangesReturnType ? AsyncSyntax.TaskOf(returnType, task) : returnType);

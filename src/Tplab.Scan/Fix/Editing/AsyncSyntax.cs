@@ -83,68 +83,6 @@ internal static class AsyncSyntax
         return true;
     }
 
-    /// <summary>
-    /// In a method that returned a task without being async and now becomes async: <c>return e;</c> →
-    /// <c>return await e;</c> (a <c>Task&lt;T&gt;</c>) or <c>await e;</c> (a <c>Task</c>); an expression body
-    /// <c>=&gt; e</c> → <c>=&gt; await e</c>.
-    /// </summary>
-    public static SyntaxNode AwaitReturns(SyntaxNode declaration, bool hasResult, bool configureAwait)
-    {
-        var returns = declaration.DescendantNodes().OfType<ReturnStatementSyntax>().Where(r => r.Expression is not null && DirectlyIn(r, declaration)).ToList();
-        var arrows = declaration.ChildNodes().OfType<ArrowExpressionClauseSyntax>().ToList();
-        var lambdaBody = declaration is AnonymousFunctionExpressionSyntax { ExpressionBody: { } eb } ? eb : null;
-        var targets = returns.Cast<SyntaxNode>().Concat(arrows.Select(a => a.Expression)).Concat(lambdaBody is null ? [] : [lambdaBody]).ToList();
-        return declaration.ReplaceNodes(targets, (original, current) =>
-        {
-            if (current is ReturnStatementSyntax r)
-            {
-                var awaited = Await(r.Expression!, r.Expression!, configureAwait);
-                if (hasResult)
-                {
-                    return r.WithExpression(awaited);
-                }
-                // return e; in a Task method → await e; return; (the return kept: it may leave a loop or a branch)
-                if (original.Parent is BlockSyntax block && block.Statements.Last() == original && block.Parent == declaration)
-                {
-                    return ExpressionStatement(awaited.WithoutTrivia()).WithTriviaFrom(r);
-                }
-                return SyntaxFactory.Block(ExpressionStatement(awaited.WithoutTrivia().WithLeadingTrivia(Space)), ReturnStatement().WithLeadingTrivia(Space).WithTrailingTrivia(Space))
-                    .WithOpenBraceToken(Token(SyntaxKind.OpenBraceToken)).WithTriviaFrom(r);
-            }
-            return Await((ExpressionSyntax)current, (ExpressionSyntax)original, configureAwait);
-        });
-    }
-
-    /// <summary>
-    /// A method that becomes task-returning but awaits nothing (an implementation beside the one that blocked):
-    /// <c>return e;</c> → <c>return Task.FromResult&lt;T&gt;(e);</c>, <c>return;</c> → <c>return Task.CompletedTask;</c>
-    /// and one at the end when the end is reachable; null when its shape is not one of these.
-    /// </summary>
-    public static SyntaxNode? FromResult(SyntaxNode declaration, BlockSyntax? body, ArrowExpressionClauseSyntax? arrow, string resultType, string task, bool endReachable, string newline)
-    {
-        var isVoid = resultType == "void";
-        if (arrow is not null)
-        {
-            return isVoid ? null : declaration.ReplaceNode(arrow.Expression,
-                ParseExpression($"{task}.FromResult<{resultType}>({arrow.Expression.WithoutTrivia()})").WithTriviaFrom(arrow.Expression));
-        }
-        if (body is null)
-        {
-            return null;
-        }
-        var returns = body.DescendantNodes().OfType<ReturnStatementSyntax>().Where(r => DirectlyIn(r, body)).ToList();
-        var newBody = body.ReplaceNodes(returns, (_, r) => r.Expression is null
-            ? r.WithExpression(ParseExpression($"{task}.CompletedTask").WithLeadingTrivia(Space)).WithReturnKeyword(r.ReturnKeyword.WithTrailingTrivia())
-            : r.WithExpression(ParseExpression($"{task}.FromResult<{resultType}>({r.Expression.WithoutTrivia()})").WithTriviaFrom(r.Expression)));
-        if (isVoid && endReachable)
-        {
-            var indent = body.Statements.Count > 0 ? body.Statements[0].GetLeadingTrivia() : TriviaList(body.OpenBraceToken.LeadingTrivia.Where(t => t.IsKind(SyntaxKind.WhitespaceTrivia)).Append(Whitespace("    ")));
-            var final = ParseStatement($"return {task}.CompletedTask;").WithLeadingTrivia(indent.Where(t => t.IsKind(SyntaxKind.WhitespaceTrivia))).WithTrailingTrivia(EndOfLine(newline));
-            newBody = newBody.WithStatements(newBody.Statements.Add(final));
-        }
-        return declaration.ReplaceNode(body, newBody);
-    }
-
     /// <summary><c>(…, CancellationToken cancellationToken = default)</c>: the token parameter added last.</summary>
     public static ParameterListSyntax AddToken(ParameterListSyntax list, string type, string name, bool withDefault)
     {

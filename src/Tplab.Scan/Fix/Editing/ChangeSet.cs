@@ -29,6 +29,12 @@ internal sealed class ContainerChange
 
     /// <summary><c>--add-cancellation</c>: the token parameter's type as the file names it, added last (without a default on an explicit interface implementation).</summary>
     public string? AddToken { get; init; }
+
+    /// <summary>
+    /// <c>Task.Run</c>'s lambda: where its one expression becomes <c>await e</c>, it returns <c>e</c> instead of
+    /// becoming <c>async</c> (<c>Task.Run(() =&gt; XAsync())</c>: Task.Run unwraps the task as it did the async lambda's).
+    /// </summary>
+    public bool ReturnsTheTask { get; init; }
 }
 
 /// <summary>
@@ -124,7 +130,7 @@ internal sealed class ChangeSet
                 }
                 if (change.AwaitsReturns)
                 {
-                    m = (MethodDeclarationSyntax)AsyncSyntax.AwaitReturns(m, change.HasResult, configureAwait);
+                    m = (MethodDeclarationSyntax)TaskReturns.AwaitReturns(m, change.HasResult, configureAwait, change.Task);
                 }
                 if (!change.ChangesReturnType)
                 {
@@ -134,7 +140,7 @@ internal sealed class ChangeSet
                 {
                     return m.WithReturnType(AsyncSyntax.TaskOf(m.ReturnType, change.Task));
                 }
-                if (!change.Awaits && AsyncSyntax.FromResult(m, m.Body, m.ExpressionBody, m.ReturnType.WithoutTrivia().ToString(), change.Task, change.EndReachable, newline) is MethodDeclarationSyntax plain)
+                if (!change.Awaits && TaskReturns.FromResult(m, m.Body, m.ExpressionBody, m.ReturnType.WithoutTrivia().ToString(), change.Task, change.EndReachable, newline) is MethodDeclarationSyntax plain)
                 {
                     return plain.WithReturnType(AsyncSyntax.TaskOf(plain.ReturnType, change.Task));
                 }
@@ -148,7 +154,7 @@ internal sealed class ChangeSet
                 }
                 if (change.AwaitsReturns)
                 {
-                    l = (LocalFunctionStatementSyntax)AsyncSyntax.AwaitReturns(l, change.HasResult, configureAwait);
+                    l = (LocalFunctionStatementSyntax)TaskReturns.AwaitReturns(l, change.HasResult, configureAwait, change.Task);
                 }
                 if (change.ChangesReturnType)
                 {
@@ -159,9 +165,13 @@ internal sealed class ChangeSet
             }
             case AnonymousFunctionExpressionSyntax lambda:
             {
+                if (change.ReturnsTheTask && Returned(lambda) is { } awaited)
+                {
+                    return lambda.ReplaceNode(awaited, Unawaited(awaited).WithTriviaFrom(awaited));
+                }
                 if (change.AwaitsReturns)
                 {
-                    lambda = (AnonymousFunctionExpressionSyntax)AsyncSyntax.AwaitReturns(lambda, change.HasResult, configureAwait);
+                    lambda = (AnonymousFunctionExpressionSyntax)TaskReturns.AwaitReturns(lambda, change.HasResult, configureAwait, change.Task);
                 }
                 var lead = lambda.GetLeadingTrivia();
                 return lambda.WithoutLeadingTrivia().WithAsyncKeyword(Token(SyntaxKind.AsyncKeyword).WithTrailingTrivia(Space)).WithLeadingTrivia(lead);
@@ -170,6 +180,20 @@ internal sealed class ChangeSet
                 return node;
         }
     }
+
+    // The await a lambda's one expression is: its expression body, or its block's single return.
+    private static AwaitExpressionSyntax? Returned(AnonymousFunctionExpressionSyntax lambda) => lambda switch
+    {
+        { ExpressionBody: AwaitExpressionSyntax body } => body,
+        { Block.Statements: [ReturnStatementSyntax { Expression: AwaitExpressionSyntax returned }] } => returned,
+        _ => null,
+    };
+
+    // await e (or await e.ConfigureAwait(false)) → e, the task itself.
+    private static ExpressionSyntax Unawaited(AwaitExpressionSyntax awaited) =>
+        awaited.Expression is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "ConfigureAwait" } configured }
+            ? configured.Expression.WithoutTrivia()
+            : awaited.Expression.WithoutTrivia();
 
     private static MethodDeclarationSyntax WithAsync(MethodDeclarationSyntax m)
     {

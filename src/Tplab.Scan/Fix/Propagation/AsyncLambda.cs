@@ -26,7 +26,7 @@ internal sealed class AsyncLambda(FixContext context, List<string> reshaped, Del
         var symbol = model.GetSymbolInfo(lambda, context.CancellationToken).Symbol as IMethodSymbol;
         var returnsTask = symbol is not null && FixTypes.IsTask(symbol.ReturnType);
         // await Task.Run(() => Blocking()) → await BlockingAsync(): the hop saves nothing once the call is awaited, unless
-        // the lambda or the method it calls reads its thread (TPFIX005): then the lambda becomes async and Task.Run stays.
+        // the lambda or the method it calls reads its thread (TPFIX005): then Task.Run stays, its lambda returning the task.
         if (TaskRunUnwrap(model, lambda) is { } run)
         {
             var called = OneCall(lambda) is { } one ? model.GetSymbolInfo(one, context.CancellationToken).Symbol as IMethodSymbol : null;
@@ -69,7 +69,12 @@ internal sealed class AsyncLambda(FixContext context, List<string> reshaped, Del
                 ? $"a lambda passed as {delegateType.ToDisplayString()} would become async void: the caller could not wait for it"
                 : $"a lambda passed as {delegateType.ToDisplayString()} cannot become async without changing the delegate's type");
         }
-        context.Changes.Containers[lambda] = new ContainerChange { AwaitsReturns = returnsTask, HasResult = returnsTask && symbol!.ReturnType is INamedTypeSymbol { IsGenericType: true } };
+        context.Changes.Containers[lambda] = new ContainerChange
+        {
+            AwaitsReturns = returnsTask,
+            HasResult = returnsTask && symbol!.ReturnType is INamedTypeSymbol { IsGenericType: true },
+            ReturnsTheTask = IsTaskRunArgument(model, lambda),
+        };
         return null;
     }
 

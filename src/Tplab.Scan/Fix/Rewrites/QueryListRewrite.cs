@@ -4,15 +4,17 @@ using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Blocking;
 using Tplab.Scan.Fix.Checks;
 using Tplab.Scan.Fix.Editing;
+using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Fix.Rewrites;
 
 /// <summary>
 /// <see cref="AsyncRewriteKind.QueryList"/>: EF Core's <c>RemoveRange(query)</c>, which runs the query synchronously to
 /// find the entities, → <c>RemoveRange(await query.ToListAsync())</c>: the same query, run by EF's async path, then
-/// the same entities removed. Only where the query is EF Core's: built on a <c>DbSet&lt;T&gt;</c> through <c>Queryable</c>
-/// or EF's own operators, directly or through a method of the solution that returns one expression (an in-memory
-/// <c>AsQueryable()</c> has no async provider: <c>ToListAsync</c> would throw there).
+/// the same entities removed. Only where the query is EF Core's on every path, by the rule scan reports it with
+/// (<see cref="Queries.Trace"/>): a <c>DbSet&lt;T&gt;</c>, <c>FromSql</c> or <c>DbContext.Set</c> through <c>Queryable</c>'s
+/// or EF's operators, a local holding only such a query, or a method of the solution that returns one expression (an
+/// in-memory <c>AsQueryable()</c> has no async provider: <c>ToListAsync</c> would throw there).
 /// </summary>
 internal sealed class QueryListRewrite : ISiteRewrite
 {
@@ -28,9 +30,9 @@ internal sealed class QueryListRewrite : ISiteRewrite
             return SiteRewrites.NoForm(site.Call);
         }
         var query = argument.Expression;
-        if (!FromDbSet(model, query, depth: 0))
+        if (!FromDatabase(model, query))
         {
-            return (null, FixReasons.NoAsyncForm.Say($"the query passed to {site.Call.Name} ({query}) is not built on an EF Core DbSet tplab can follow, so ToListAsync may have no async provider to run it: {site.Row.Advice}"));
+            return (null, FixReasons.NoAsyncForm.Say($"the query passed to {site.Call.Name} ({query}) is not built on an EF Core DbSet tplab can follow on every path, so ToListAsync may have no async provider to run it: {site.Row.Advice}"));
         }
         var args = token is null ? "" : token;
         var asExtension = SyntaxFactory.ParseExpression($"{Parenthesized(query)}.ToListAsync({args})");
@@ -60,52 +62,40 @@ internal sealed class QueryListRewrite : ISiteRewrite
         model.GetSpeculativeSymbolInfo(at.SpanStart, candidate, SpeculativeBindingOption.BindAsExpression).Symbol is IMethodSymbol { Name: "ToListAsync" } bound
         && (bound.ReducedFrom ?? bound).ContainingType.ToDisplayString() == Extensions;
 
-    // The query's source is a DbSet<T>: through Queryable's and EF's operators, and through at most three methods of
-    // the solution that return one expression.
-    private static bool FromDbSet(SemanticModel model, ExpressionSyntax query, int depth)
+    // The one rule scan reports a database query by (Queries.Trace), asked for every path: a DbSet (or EF's FromSql,
+    // DbContext.Set) through LINQ's and EF's operators, locals holding only such a query, and the solution's methods
+    // that return one expression.
+    private static bool FromDatabase(SemanticModel model, ExpressionSyntax query)
     {
-        for (var e = query; ;)
+        var op = model.GetOperation(query);
+        var body = op;
+        while (body?.Parent is not null)
         {
-            var type = model.GetTypeInfo(e).Type;
-            if (IsDbSet(type))
-            {
-                return true;
-            }
-            if (e is ParenthesizedExpressionSyntax p)
-            {
-                e = p.Expression;
-                continue;
-            }
-            if (e is not InvocationExpressionSyntax inv || model.GetSymbolInfo(inv).Symbol is not IMethodSymbol method)
-            {
-                return false;
-            }
-            var holder = (method.ReducedFrom ?? method).ContainingType.ToDisplayString();
-            if (method.IsExtensionMethod && holder is "System.Linq.Queryable" or Extensions && inv.Expression is MemberAccessExpressionSyntax ma)
-            {
-                e = ma.Expression;
-                continue;
-            }
-            return depth < 3 && Returned(method) is { } body && model.Compilation.GetSemanticModel(body.SyntaxTree) is var bodyModel
-                && FromDbSet(bodyModel, body, depth + 1);
+            body = body.Parent;
         }
+        return body is not null && Queries.Trace(op, body, new OneExpressionMethods(model.Compilation), everyPath: true).Origin == QueryOrigin.Database;
     }
 
-    private static bool IsDbSet(ITypeSymbol? type)
+    /// <summary>What a method of the solution returns, for fix: only a method with one returned expression (an expression body or a single return), so every path is the one traced.</summary>
+    private sealed class OneExpressionMethods(Compilation compilation) : IArgumentSource
     {
-        for (var t = type as INamedTypeSymbol; t is not null; t = t.BaseType)
-        {
-            if (t.OriginalDefinition.ToDisplayString() == "Microsoft.EntityFrameworkCore.DbSet<TEntity>")
-            {
-                return true;
-            }
-        }
-        return false;
-    }
+        public IEnumerable<(IOperation Value, IOperation Body)> ArgumentsFor(IParameterSymbol parameter) => [];
 
-    // The one expression a source method returns (an expression body or a single return), or null.
-    private static ExpressionSyntax? Returned(IMethodSymbol method) =>
-        method.DeclaringSyntaxReferences is [var reference] && reference.GetSyntax() is MethodDeclarationSyntax declaration
-            ? declaration.ExpressionBody?.Expression ?? (declaration.Body?.Statements is [ReturnStatementSyntax { Expression: { } returned }] ? returned : null)
-            : null;
+        public IReadOnlyList<(IOperation Value, IOperation Body)> AssignedTo(IFieldSymbol field) => [];
+
+        public IReadOnlyList<(IOperation Value, IOperation Body)> ReturnedBy(IMethodSymbol method)
+        {
+            if ((method.ReducedFrom ?? method).DeclaringSyntaxReferences is not [var reference] || reference.GetSyntax() is not MethodDeclarationSyntax declaration
+                || (declaration.ExpressionBody?.Expression ?? (declaration.Body?.Statements is [ReturnStatementSyntax { Expression: { } one }] ? one : null)) is not { } returned)
+            {
+                return [];
+            }
+            if (!compilation.ContainsSyntaxTree(reference.SyntaxTree))
+            {
+                return [];
+            }
+            var model = compilation.GetSemanticModel(reference.SyntaxTree);
+            return model.GetOperation(returned) is { } value && model.GetOperation(declaration) is { } body ? [(value, body)] : [];
+        }
+    }
 }

@@ -75,7 +75,7 @@ public sealed class FixCancellationTests
             Assert.Contains("Task<string> LoadAsync(int id, CancellationToken cancellationToken = default);", text, StringComparison.Ordinal);
             Assert.Contains("public async Task<string> LoadAsync(int id, CancellationToken cancellationToken = default)", text, StringComparison.Ordinal);
             Assert.Contains("await Task.Delay(20, cancellationToken);", text, StringComparison.Ordinal);
-            Assert.Contains("public Task<string> LoadAsync(int id, CancellationToken cancellationToken = default) => Task.FromResult<string>(\"cached\");", text, StringComparison.Ordinal);
+            Assert.Contains("public Task<string> LoadAsync(int id, CancellationToken cancellationToken = default) => Task.FromResult(\"cached\");", text, StringComparison.Ordinal);
             Assert.Contains("public async Task<string> FindAsync(int id, CancellationToken cancellationToken = default) => await store.LoadAsync(id, cancellationToken);", text, StringComparison.Ordinal);
             Assert.Contains("async (int id, OrderService orders, CancellationToken ct) => Results.Ok(await orders.FindAsync(id, ct))", text, StringComparison.Ordinal);
             Assert.Contains("First = store.LoadAsync(1).GetAwaiter().GetResult();", text, StringComparison.Ordinal);

@@ -76,7 +76,7 @@ public sealed class FixFamilyTests
             Assert.Contains("Task<decimal> RateAsync(string currency);", text, StringComparison.Ordinal);
             Assert.Contains("public async Task<decimal> RateAsync(string currency)", text, StringComparison.Ordinal);
             Assert.Contains("await Task.Delay(20);", text, StringComparison.Ordinal);
-            Assert.Contains("public Task<decimal> RateAsync(string currency) => Task.FromResult<decimal>(2m);", text, StringComparison.Ordinal);
+            Assert.Contains("public Task<decimal> RateAsync(string currency) => Task.FromResult(2m);", text, StringComparison.Ordinal);
             Assert.Contains("public async Task<decimal> ConvertAsync(decimal price, string currency) => price * await rates.RateAsync(currency);", text, StringComparison.Ordinal);
             Assert.Contains("async (string currency, Prices prices) => Results.Ok(await prices.ConvertAsync(10m, currency))", text, StringComparison.Ordinal);
             Assert.Contains("Rate = rates.RateAsync(\"EUR\").GetAwaiter().GetResult();", text, StringComparison.Ordinal);
