@@ -82,10 +82,14 @@ public static class Scanner
         {
             using var self = System.Diagnostics.Process.GetCurrentProcess();
             progress.Line(string.Create(System.Globalization.CultureInfo.InvariantCulture,
-                $"tplab scan: memory after {stage} ({options.Time.GetElapsedTime(since).TotalSeconds:0.00} s): {GC.GetTotalMemory(false) / 1048576} MB managed, {self.WorkingSet64 / 1048576} MB resident, {self.PeakWorkingSet64 / 1048576} MB peak; {self.TotalProcessorTime.TotalSeconds:0.00} s CPU since the start"));
+                $"tplab scan: memory after {stage} ({options.Time.GetElapsedTime(since).TotalSeconds:0.00} s): {GC.GetTotalMemory(false) / 1048576} MB managed, {self.WorkingSet64 / 1048576} MB resident, {self.PeakWorkingSet64 / 1048576} MB peak; {CpuSinceStart(self)}"));
             since = options.Time.GetTimestamp();
         }
     }
+
+    /// <summary>--verbose's "N s CPU since the start": the process's CPU so far, the same words after every stage.</summary>
+    internal static string CpuSinceStart(System.Diagnostics.Process self) =>
+        string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{self.TotalProcessorTime.TotalSeconds:0.00} s CPU since the start");
 
     /// <summary>
     /// The load scan and fix share: the config file (<c>--config</c>, else <c>tplab-scan.json</c> at the root; read

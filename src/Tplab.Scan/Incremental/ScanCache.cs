@@ -71,7 +71,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         {
             // The CLI's start, the cache's read and the inputs' hashing: the part of a rebuilt or reused scan before any code is read.
             using var self = System.Diagnostics.Process.GetCurrentProcess();
-            progress.Line(string.Create(CultureInfo.InvariantCulture, $"tplab scan: cache checked in {checkTime.TotalSeconds:0.00} s ({cache!.Inputs.Count} inputs, {cache.Listings.Count} folder listings); {self.TotalProcessorTime.TotalSeconds:0.00} s CPU since the start"));
+            progress.Line(string.Create(CultureInfo.InvariantCulture, $"tplab scan: cache checked in {checkTime.TotalSeconds:0.00} s ({cache!.Inputs.Count} inputs, {cache.Listings.Count} folder listings); {Scanner.CpuSinceStart(self)}"));
         }
         if (edited is not null)
         {
