@@ -168,7 +168,7 @@ public static class Scanner
             loadTime,
             options.Time.GetElapsedTime(started))
         {
-            ReadInPart = PartialReads.WithUnknownCalls(code.ReadInPart, code.Projects, graph.UnknownSites),
+            ReadInPart = PartialReads.WithUnknownCalls(code.ReadInPart, code.Projects, graph.UnknownSites, cancellationToken),
             SharedErrors = code.SharedErrors,
             RequestCodeRead = roots.Any(ScanResult.IsRequestRoot),
             Unknown = graph.UnknownCalls,
