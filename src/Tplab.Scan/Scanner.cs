@@ -66,7 +66,7 @@ public static class Scanner
             {
                 progress.Line($"tplab scan:   (several projects): {error}");
             }
-            foreach (var detail in code.Skipped.Concat(code.ReadInPart).SelectMany(p => p.Details.Select(d => $"tplab scan:   {p.Name}: {d}")))
+            foreach (var detail in code.Skipped.Concat(result.ReadInPart).SelectMany(p => p.Details.Select(d => $"tplab scan:   {p.Name}: {d}")))
             {
                 progress.Line(detail);
             }
@@ -168,7 +168,7 @@ public static class Scanner
             loadTime,
             options.Time.GetElapsedTime(started))
         {
-            ReadInPart = PartialReads.WithUnknownCalls(code.ReadInPart, code.Projects, graph.UnknownSites),
+            ReadInPart = PartialReads.WithUnknownCalls(code.ReadInPart, code.Projects, graph.UnknownSites, cancellationToken),
             SharedErrors = code.SharedErrors,
             RequestCodeRead = roots.Any(ScanResult.IsRequestRoot),
             Unknown = graph.UnknownCalls,

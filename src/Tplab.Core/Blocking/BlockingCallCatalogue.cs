@@ -175,6 +175,15 @@ public static class BlockingCallCatalogue
         E("Oracle.ManagedDataAccess.", DbCalls, BlockingKind.SyncDatabaseIO),
         E("System.Data.Common.", DbCalls, BlockingKind.SyncDatabaseIO),
         E("Dapper.", DbCalls, BlockingKind.SyncDatabaseIO),
+        // NHibernate: a session's reads and flushes, a transaction's commit (it flushes) and a query's execution go to the
+        // database on the calling thread; each has an async sibling since NHibernate 5 (GetAsync, FlushAsync, CommitAsync,
+        // ListAsync). Load (a proxy), Save/SaveOrUpdate (queued to the flush) and Evict do not wait for the database.
+        E("NHibernate.ISession", "Get|Flush|Refresh", BlockingKind.SyncDatabaseIO),
+        E("NHibernate.IStatelessSession", "Get|Insert|Update|Delete|Refresh", BlockingKind.SyncDatabaseIO),
+        E("NHibernate.ITransaction", "Commit|Rollback", BlockingKind.SyncDatabaseIO),
+        E("NHibernate.IQuery", "List|UniqueResult|ExecuteUpdate", BlockingKind.SyncDatabaseIO),
+        E("NHibernate.ICriteria", "List|UniqueResult", BlockingKind.SyncDatabaseIO),
+        E("NHibernate.IQueryOver`1", "List|SingleOrDefault|RowCount|RowCountInt64", BlockingKind.SyncDatabaseIO),
         // EF Core's RemoveRange over a query runs it to find the entities (scan reports it over a query only; a list is in memory).
         E("Microsoft.EntityFrameworkCore.DbSet`1", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbSet.RemoveRange", new AsyncRewrite(AsyncRewriteKind.QueryList, RemoveRangeAdvice)),
         E("Microsoft.EntityFrameworkCore.Internal.InternalDbSet`1", "RemoveRange", BlockingKind.SyncDatabaseIO, "DbSet.RemoveRange", new AsyncRewrite(AsyncRewriteKind.QueryList, RemoveRangeAdvice)),

@@ -160,7 +160,7 @@ internal sealed class RootWalk
         var list = edges as IReadOnlyList<Edge> ?? [.. edges];
         for (var i = 0; i < list.Count; i++)
         {
-            if (list[i].GenericReceiver is null && list[i].VirtualOnThis is null)
+            if (list[i].GenericReceiver is null && list[i].VirtualOnThis is null && list[i].OnTypeParameter is null)
             {
                 yield return list[i];
                 continue;
@@ -168,13 +168,14 @@ internal sealed class RootWalk
             // The edges of one call are recorded together: same site, same receiver.
             var j = i;
             while (j + 1 < list.Count && list[j + 1].Site == list[i].Site && ReferenceEquals(list[j + 1].GenericReceiver, list[i].GenericReceiver)
-                && ReferenceEquals(list[j + 1].VirtualOnThis, list[i].VirtualOnThis))
+                && ReferenceEquals(list[j + 1].VirtualOnThis, list[i].VirtualOnThis) && ReferenceEquals(list[j + 1].OnTypeParameter, list[i].OnTypeParameter))
             {
                 j++;
             }
             IReadOnlyList<Edge> call = [.. list.Skip(i).Take(j - i + 1)];
             call = call[0].GenericReceiver is null ? call : types.Narrow(call) ?? call;
             call = call.Count == 0 || call[0].VirtualOnThis is null ? call : types.NarrowThis(call) ?? call;
+            call = call.Count == 0 || call[0].OnTypeParameter is null ? call : types.NarrowTypeParameter(call) ?? call;
             foreach (var edge in call)
             {
                 yield return edge;

@@ -48,7 +48,7 @@ internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
         {
             return false;
         }
-        var uses = Facts(node).Edges.Any(e => e.GenericReceiver is not null
+        var uses = Facts(node).Edges.Any(e => e.GenericReceiver is not null || e.OnTypeParameter is not null
             || ((e.Target.IsLambda || (e.CalledOn is { } on && TypeShapes.MentionsTypeParameter(on)) || (!e.TypeArguments.IsDefaultOrEmpty && e.TypeArguments.Any(a => TypeShapes.MentionsTypeParameter(a))))
                 && UsesTypeArguments(e.Target, visiting)));
         visiting.Remove(node);

@@ -97,7 +97,7 @@ internal static class Dispatch
 
     // Whether an object of concrete type p runs candidate c when definition is called on it. Symbols are compared by
     // key: p, the call and c may come from three projects' compilations (retargeted twins are not equal symbols).
-    private static bool Runs(INamedTypeSymbol p, IMethodSymbol definition, IMethodSymbol c)
+    internal static bool Runs(INamedTypeSymbol p, IMethodSymbol definition, IMethodSymbol c)
     {
         IMethodSymbol? runs;
         var key = SymbolNames.Key(definition);

@@ -54,13 +54,14 @@ internal sealed class FactRecorder(SourceIndex index, BlockingRules rules, CodeN
             var onThis = Ops.Unwrap(receiver) is IInstanceReferenceOperation { ReferenceKind: InstanceReferenceKind.ContainingTypeInstance };
             var receiverClass = !onThis && Ops.Unwrap(receiver)?.Type is INamedTypeSymbol { TypeKind: TypeKind.Class } c ? c : null;
             var calledOn = method.ContainingType is { IsGenericType: true } owner ? owner : null;
+            var onTypeParameter = !onThis && Ops.Unwrap(receiver)?.Type is ITypeParameterSymbol parameter ? new TypeParameterCall(parameter, definition) : null;
             var virtualOnThis = onThis && isVirtual && kind == EdgeKind.Implementation && targets.Count > 1 ? definition : null;
             foreach (var target in targets)
             {
                 Facts.Edges.Add(new Edge(target, site, kind, scope.Conditional, targets.Count, via)
                 {
                     LockId = scope.Lock, Basis = dispatch.Basis, TypeArguments = typeArguments, GenericReceiver = genericReceiver,
-                    CalledOn = calledOn, OnThis = onThis, VirtualOnThis = virtualOnThis, ReceiverClass = receiverClass,
+                    CalledOn = calledOn, OnThis = onThis, VirtualOnThis = virtualOnThis, ReceiverClass = receiverClass, OnTypeParameter = onTypeParameter,
                 });
             }
         }

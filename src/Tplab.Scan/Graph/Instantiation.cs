@@ -14,7 +14,7 @@ namespace Tplab.Scan.Graph;
 /// (<see cref="TypeShapes"/>). Types are compared by name: the caller, the callee and the implementations may come from
 /// three projects' compilations. Equal when they bind the same names and the same <c>this</c>.
 /// </summary>
-internal sealed class Instantiation : IEquatable<Instantiation>
+internal sealed partial class Instantiation : IEquatable<Instantiation>
 {
     private readonly (string Param, ITypeSymbol Arg)[] _bound;
 
@@ -65,7 +65,8 @@ internal sealed class Instantiation : IEquatable<Instantiation>
         // nothing in the solution derives from it (a library cannot).
         var self = !graph.UsesThis(target) ? null
             : edge.OnThis || target.IsLambda ? from?.This
-            : Exact(edge.ReceiverClass, graph.Index) ?? Exact(target.Symbol.IsStatic ? null : target.Symbol.ContainingType, graph.Index);
+            : ExactOf(from, edge.OnTypeParameter, graph.Index) ?? Exact(edge.ReceiverClass, graph.Index)
+                ?? Exact(target.Symbol.IsStatic ? null : target.Symbol.ContainingType, graph.Index);
         if (from is null && edge.TypeArguments.IsDefaultOrEmpty && edge.CalledOn is null && self is null)
         {
             return null;

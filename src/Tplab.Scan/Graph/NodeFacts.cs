@@ -61,6 +61,13 @@ public sealed record Edge(CodeNode Target, Location Site, EdgeKind Kind, bool Co
     /// <summary>For a call on another object, its static type when it is a class: the callee's <c>this</c> when nothing derives from it.</summary>
     public INamedTypeSymbol? ReceiverClass { get; init; }
 
+    /// <summary>
+    /// For a call on an object typed by a type parameter (<c>T job</c> in <c>Run&lt;T&gt;() where T : IJob</c>), that
+    /// parameter and the method called: a walk that knows <c>T</c> keeps what <c>T</c> runs and makes it the callee's
+    /// <c>this</c> (<see cref="Instantiation.NarrowTypeParameter"/>).
+    /// </summary>
+    public TypeParameterCall? OnTypeParameter { get; init; }
+
     /// <summary>The call is made on <c>this</c> or <c>base</c> (written or implicit): the callee runs on the caller's object.</summary>
     public bool OnThis { get; init; }
 

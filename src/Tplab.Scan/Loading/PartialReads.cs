@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
 
 namespace Tplab.Scan.Loading;
@@ -9,7 +10,7 @@ namespace Tplab.Scan.Loading;
 /// MSBuild reports for several projects (a solution's restore errors, repeated per project) is said once for all
 /// (<see cref="Shared"/>), not in every project's line; <c>--verbose</c> lists everything.
 /// </summary>
-internal sealed class PartialReads
+internal sealed partial class PartialReads
 {
     private PartialReads(List<SkippedProject> projects, List<string> shared) => (Projects, Shared) = (projects, shared);
 
@@ -61,9 +62,11 @@ internal sealed class PartialReads
     /// <summary>
     /// <paramref name="readInPart"/> with every project whose code on the paths followed holds calls source could not
     /// resolve (<paramref name="unknown"/>, where they are): counted in its line, and the project named as read in part
-    /// when nothing else had named it (restored, no MSBuild error, yet a reference did not resolve).
+    /// when nothing else had named it (restored, no MSBuild error, yet a reference did not resolve: a package removed
+    /// or missing from the feed), with the names its declarations cannot resolve, looked for then.
     /// </summary>
-    public static IReadOnlyList<SkippedProject> WithUnknownCalls(IReadOnlyList<SkippedProject> readInPart, IReadOnlyList<LoadedProject> projects, IReadOnlyList<Location> unknown)
+    public static IReadOnlyList<SkippedProject> WithUnknownCalls(IReadOnlyList<SkippedProject> readInPart, IReadOnlyList<LoadedProject> projects, IReadOnlyList<Location> unknown,
+        CancellationToken cancellationToken = default)
     {
         var byFile = new Dictionary<string, string>(StringComparer.Ordinal);
         foreach (var project in projects)
@@ -81,12 +84,30 @@ internal sealed class PartialReads
         var list = readInPart.Select(p => counts.TryGetValue(p.Name, out var n) ? p with { Reason = p.Reason + "; " + Calls(n) } : p).ToList();
         foreach (var project in projects.Where(p => counts.ContainsKey(p.Name) && !readInPart.Any(r => r.Name == p.Name)))
         {
-            list.Add(new SkippedProject(project.Name, Calls(counts[project.Name]) + " (a reference that did not resolve)"));
+            var names = project.Unresolved.Count > 0 ? project.Unresolved : UnresolvedNames(project.Compilation, unrestored: false, cancellationToken);
+            var named = names.Count > 0 ? Unresolved(names) + "; " : "";
+            list.Add(new SkippedProject(project.Name, named + Calls(counts[project.Name]) + " (a reference that did not resolve)") { Details = [.. names.Select(u => "unresolved: " + u)] });
         }
         return list;
     }
 
+    /// <summary>
+    /// The names a project cannot resolve: CS0246 (type or namespace) and CS0234 (missing in namespace). An unrestored
+    /// project's bodies are read for them; a restored one's declarations only (binding every body here would double the scan).
+    /// </summary>
+    public static List<string> UnresolvedNames(Compilation compilation, bool unrestored, CancellationToken cancellationToken) =>
+        [.. (unrestored ? compilation.GetDiagnostics(cancellationToken) : compilation.GetDeclarationDiagnostics(cancellationToken))
+            .Where(d => d.Id is "CS0246" or "CS0234")
+            .Select(d => FirstQuoted().Match(d.GetMessage(CultureInfo.InvariantCulture)))
+            .Where(m => m.Success)
+            .Select(m => m.Groups[1].Value)
+            .Distinct(StringComparer.Ordinal)
+            .Order(StringComparer.Ordinal)];
+
     private static string Calls(int count) => string.Create(CultureInfo.InvariantCulture, $"{count} unresolved call(s) on the paths followed");
+
+    [GeneratedRegex("'([^']+)'")]
+    private static partial Regex FirstQuoted();
 
     private static string Unresolved(IReadOnlyList<string> names) => names.Count <= 3
         ? $"{string.Join(", ", names)} unresolved"

@@ -89,7 +89,7 @@ internal static partial class WorkspaceLoader
                 // Names are looked for only where something is known to be missing: not restored, or MSBuild reported errors.
                 var wasUnrestored = unrestored.Any(u => u.Path == project.FilePath);
                 compiled[i] = (compilation, compilation is not null && (wasUnrestored || (project.FilePath is { } p && failures.ContainsKey(p)))
-                    ? Unresolved(compilation, wasUnrestored, ct)
+                    ? PartialReads.UnresolvedNames(compilation, wasUnrestored, ct)
                     : []);
             }).ConfigureAwait(false);
             var projects = new List<LoadedProject>();
@@ -224,17 +224,6 @@ internal static partial class WorkspaceLoader
         }
     }
 
-    // The names a project cannot resolve: CS0246 (type or namespace) and CS0234 (missing in namespace). An unrestored
-    // project's bodies are read for them; a restored one's declarations only (binding every body here would double the scan).
-    private static List<string> Unresolved(Compilation compilation, bool unrestored, CancellationToken cancellationToken) =>
-        [.. (unrestored ? compilation.GetDiagnostics(cancellationToken) : compilation.GetDeclarationDiagnostics(cancellationToken))
-            .Where(d => d.Id is "CS0246" or "CS0234")
-            .Select(d => FirstQuoted().Match(d.GetMessage(CultureInfo.InvariantCulture)))
-            .Where(m => m.Success)
-            .Select(m => m.Groups[1].Value)
-            .Distinct(StringComparer.Ordinal)
-            .Order(StringComparer.Ordinal)];
-
     private static bool ReferencesTestFramework(Project project) =>
         project.MetadataReferences.OfType<PortableExecutableReference>().Select(r => Path.GetFileNameWithoutExtension(r.FilePath ?? ""))
             .Any(n => n is "xunit.core" or "xunit.v3.core" or "nunit.framework" or "Microsoft.VisualStudio.TestPlatform.TestFramework" or "TUnit.Core"
@@ -243,6 +232,4 @@ internal static partial class WorkspaceLoader
     [GeneratedRegex("'([^']+\\.(?:cs|vb|fs)proj)'")]
     private static partial Regex QuotedPath();
 
-    [GeneratedRegex("'([^']+)'")]
-    private static partial Regex FirstQuoted();
 }

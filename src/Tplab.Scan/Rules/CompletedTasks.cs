@@ -7,8 +7,8 @@ namespace Tplab.Scan.Rules;
 /// Proves that a task is complete where <c>.Result</c>, <c>.Wait()</c> or <c>GetResult()</c> reads it, so that reading
 /// it blocks nothing: a task made complete (<c>Task.FromResult</c>, <c>Task.CompletedTask</c>), one awaited earlier in the
 /// same body (alone or through <c>Task.WhenAll</c>, also as an element of an awaited collection), the task an awaited
-/// <c>Task.WhenAny</c> returns, one read where a test proves it complete (<see cref="CompletionGuards"/>), and a
-/// <c>ContinueWith</c> continuation's antecedent.
+/// <c>Task.WhenAny</c> returns, one read where a test proves it complete (<see cref="CompletionGuards"/>), a
+/// <c>ContinueWith</c> continuation's antecedent, and one an argument makes complete (<see cref="CompleteByArgument"/>).
 /// </summary>
 internal static class CompletedTasks
 {
@@ -75,8 +75,9 @@ internal static class CompletedTasks
 
     private static bool MadeComplete(IOperation op) => op switch
     {
-        IInvocationOperation i => i.TargetMethod.Name is "FromResult" or "FromCanceled" or "FromException"
-            && Ops.NameOf(i.TargetMethod.ContainingType) is "System.Threading.Tasks.Task" or "System.Threading.Tasks.ValueTask",
+        IInvocationOperation i => (i.TargetMethod.Name is "FromResult" or "FromCanceled" or "FromException"
+            && Ops.NameOf(i.TargetMethod.ContainingType) is "System.Threading.Tasks.Task" or "System.Threading.Tasks.ValueTask")
+            || CompleteByArgument.Holds(i),
         IPropertyReferenceOperation p => p.Property.Name == "CompletedTask"
             && Ops.NameOf(p.Property.ContainingType) is "System.Threading.Tasks.Task" or "System.Threading.Tasks.ValueTask",
         IObjectCreationOperation c => Ops.NameOf(c.Type) == "System.Threading.Tasks.ValueTask`1" && c.Arguments.Length == 1

@@ -6,7 +6,7 @@ using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Scan.Loading;
 
-/// <summary>A project whose calls did not all resolve is read in part, counted, even when it restored without an error.</summary>
+/// <summary>A project whose calls did not all resolve is read in part, counted and named, even when it restored without an error.</summary>
 [ParallelSafe]
 public sealed class PartialReadsTests
 {
@@ -26,6 +26,28 @@ public sealed class PartialReadsTests
 
         Assert.Equal(["Web: not restored; 1 unresolved call(s) on the paths followed", "Api: 2 unresolved call(s) on the paths followed (a reference that did not resolve)"],
             inPart.Select(p => p.ToString()));
+    }
+
+    [Fact]
+    public void WithUnknownCalls_RestoredProjectWithoutAPackage_NamesWhatDidNotResolve()
+    {
+        // The ORM's package was removed (not served by the feed) but the project restored: its repository's calls do not
+        // resolve, and the line says what is missing, not only how many calls.
+        using var workspace = new AdhocWorkspace();
+        var (api, tree) = Project(workspace, "Api", """
+            public class OrderRepository
+            {
+                private readonly ISession _session;
+                public OrderRepository(ISession session) => _session = session;
+                public void Save(object order) { _session.SaveOrUpdate(order); _session.Flush(); }
+            }
+            """);
+        var unknown = new[] { Location.Create(tree, new TextSpan(200, 4)), Location.Create(tree, new TextSpan(230, 4)) };
+
+        var line = Assert.Single(PartialReads.WithUnknownCalls([], [api], unknown));
+
+        Assert.Equal("Api: ISession unresolved; 2 unresolved call(s) on the paths followed (a reference that did not resolve)", line.ToString());
+        Assert.Equal(["unresolved: ISession"], line.Details);
     }
 
     private static (LoadedProject Project, SyntaxTree Tree) Project(AdhocWorkspace workspace, string name, string code)
