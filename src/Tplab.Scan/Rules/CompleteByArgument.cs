@@ -17,7 +17,8 @@ internal static class CompleteByArgument
     public static bool Holds(IInvocationOperation call)
     {
         var method = call.TargetMethod;
-        if (!method.IsAsync || method.DeclaringSyntaxReferences is not [var reference]
+        // A virtual method's body is one of several the call may run: an override may await unconditionally.
+        if (!method.IsAsync || method.IsVirtual || method.IsOverride || method.IsAbstract || method.DeclaringSyntaxReferences is not [var reference]
             || reference.GetSyntax() is not BaseMethodDeclarationSyntax { Body: { } body })
         {
             return false;

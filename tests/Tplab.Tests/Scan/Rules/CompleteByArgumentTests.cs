@@ -37,6 +37,18 @@ public sealed class CompleteByArgumentTests
                  return 1;
              }
          }
+         public class Source
+         {
+             public virtual async Task<int> Fetch(bool remote)
+             {
+                 if (remote) { await Task.Delay(10); }
+                 return 1;
+             }
+         }
+         public sealed class RemoteSource : Source
+         {
+             public override async Task<int> Fetch(bool remote) { await Task.Delay(10); return 2; }
+         }
          """;
 
     public static TheoryData<string, string, bool> Cases => new()
@@ -53,6 +65,8 @@ public sealed class CompleteByArgumentTests
         { "the other flag off", "public static class Root { public static int Handle(Catalogue c) => c.Manifests(force: false).Result.Count; }", true },
         { "an await outside", "public static class Root { public static int Handle(Catalogue c) => c.Count(false).Result; }", true },
         { "reassigned", "public static class Root { public static int Handle(Catalogue c) => c.Reset(false).Result; }", true },
+        // A virtual method: an override the call may run awaits whatever the flag.
+        { "virtual", "public static class Root { public static int Handle(Source s) => s.Fetch(false).Result; }", true },
     };
 
     [Theory]
