@@ -64,7 +64,7 @@ public sealed record ScanInput(string Root, string? Solution, IReadOnlyList<stri
     }
 
     /// <summary>The .csproj files under <paramref name="folder"/>, build output and dependency folders left out.</summary>
-    private static List<string> FindProjects(string folder) =>
+    internal static List<string> FindProjects(string folder) =>
         [.. Walk(folder).Where(f => f.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase)).Order(StringComparer.Ordinal)];
 
     private static IEnumerable<string> Walk(string folder)
