@@ -23,19 +23,38 @@ internal static class QueryParameters
     // Callers named in the evidence; more are counted.
     private const int Named = 3;
 
+    // Forwarding methods looked through (a constructor handing its parameter to Initialize): beyond, the forwarder is the caller.
+    private const int MaxForwards = 3;
+
     /// <summary>The origin of what the callers pass for <paramref name="parameter"/>, asked at <paramref name="depth"/> of <see cref="Queries.Trace"/>.</summary>
     public static (QueryOrigin Origin, string? Evidence) Trace(IParameterSymbol parameter, IArgumentSource index, int depth) =>
         depth > MaxDepth ? (QueryOrigin.Unknown, null)
-            : Known.GetValue(parameter, _ => new()).GetOrAdd(depth, d => Combine([.. index.ArgumentsFor(parameter)
-                .Where(a => !Uncalled(a.Value, index))
+            : Known.GetValue(parameter, _ => new()).GetOrAdd(depth, d => Combine([.. Passed(parameter, index, 0)
                 .Select(a => (Queries.Trace(a.Value, a.Body, index, d + 2), Queries.IsQueryable(Ops.Unwrap(a.Value)?.Type), Caller(a.Value)))]));
 
-    // A constructor or non-public method that hands on its own parameter and that no source calls (PagedList's overload
-    // with a total nobody uses): it passes nothing, so it is no caller that passes a list.
-    private static bool Uncalled(IOperation value, IArgumentSource index) =>
-        Ops.Unwrap(value) is IParameterReferenceOperation { Parameter: { ContainingSymbol: IMethodSymbol method } forwarded }
-        && (method.MethodKind == MethodKind.Constructor || method.DeclaredAccessibility != Accessibility.Public)
-        && !index.ArgumentsFor(forwarded).Any();
+    // What the callers pass, a method that hands its own parameter on untouched replaced by its callers (PagedList's two
+    // constructors calling Initialize(source): the services that call them). A constructor or non-public method that no
+    // source calls passes nothing; a public one stays a caller (a framework may call it, with values source does not show).
+    private static IEnumerable<(IOperation Value, IOperation Body)> Passed(IParameterSymbol parameter, IArgumentSource index, int forwards)
+    {
+        foreach (var argument in index.ArgumentsFor(parameter))
+        {
+            if (forwards < MaxForwards && Ops.Unwrap(argument.Value) is IParameterReferenceOperation { Parameter: { ContainingSymbol: IMethodSymbol { MethodKind: MethodKind.Ordinary or MethodKind.Constructor } method } forwarded }
+                && !argument.Body.DescendantsAndSelf().Any(o => o is IAssignmentOperation { Target: IParameterReferenceOperation t } && SymbolEqualityComparer.Default.Equals(t.Parameter, forwarded)))
+            {
+                var theirs = Passed(forwarded, index, forwards + 1).ToList();
+                if (theirs.Count > 0 || method.MethodKind == MethodKind.Constructor || method.DeclaredAccessibility != Accessibility.Public)
+                {
+                    foreach (var passed in theirs)
+                    {
+                        yield return passed;
+                    }
+                    continue;
+                }
+            }
+            yield return argument;
+        }
+    }
 
     // The method that passes the value (a lambda's, the method that holds it), as Type.Method.
     private static string Caller(IOperation value) =>
@@ -48,11 +67,6 @@ internal static class QueryParameters
         if (passed.Count == 0)
         {
             return (QueryOrigin.Unknown, null);
-        }
-        // Forwarded as it is (a constructor handing its parameter to Initialize): its callers already said.
-        if (passed is [{ Traced: { Origin: not QueryOrigin.Memory and not QueryOrigin.Unknown, Evidence: { } said } only }] && said.Contains(", passed by ", StringComparison.Ordinal))
-        {
-            return only;
         }
         var queries = passed.Where(p => p.Traced.Origin is QueryOrigin.Database or QueryOrigin.UnknownQuery or QueryOrigin.Partly
             || (p.Traced.Origin == QueryOrigin.Unknown && p.Queryable)).ToList();
