@@ -16,20 +16,20 @@ public sealed partial class IncrementalScanTests
     [Fact]
     public async Task Scan_EditInOneProjectOfSeveral_ReusesTheOthersGeneratedSources()
     {
-        _verbose = true;
-        Write("App.slnx", "<Solution>\n  <Project Path=\"Api/Api.csproj\" />\n  <Project Path=\"Lib/Lib.csproj\" />\n  <Project Path=\"Other/Other.csproj\" />\n</Solution>\n");
-        Write("Api/Api.csproj", """
+        _app.Verbose = true;
+        _app.Write("App.slnx", "<Solution>\n  <Project Path=\"Api/Api.csproj\" />\n  <Project Path=\"Lib/Lib.csproj\" />\n  <Project Path=\"Other/Other.csproj\" />\n</Solution>\n");
+        _app.Write("Api/Api.csproj", """
             <Project Sdk="Microsoft.NET.Sdk.Web"><PropertyGroup><TargetFramework>net10.0</TargetFramework><ImplicitUsings>enable</ImplicitUsings><Nullable>enable</Nullable></PropertyGroup>
             <ItemGroup><ProjectReference Include="../Lib/Lib.csproj" /><ProjectReference Include="../Other/Other.csproj" /></ItemGroup></Project>
             """);
-        Write("Api/Program.cs", """
+        _app.Write("Api/Program.cs", """
             var app = WebApplication.CreateBuilder(args).Build();
             app.MapGet("/codes/{code}", (string code) => Lib.Codes.Check(code));
             app.MapGet("/other", () => Other.Clock.Now());
             app.Run();
             """);
-        Write("Lib/Lib.csproj", Library);
-        Write("Lib/Codes.cs", """
+        _app.Write("Lib/Lib.csproj", Library);
+        _app.Write("Lib/Codes.cs", """
             using System.Text.RegularExpressions;
             namespace Lib;
             public static partial class Codes
@@ -38,8 +38,8 @@ public sealed partial class IncrementalScanTests
                 public static bool Check(string code) { Thread.Sleep(10); return Digits().IsMatch(code); }
             }
             """);
-        Write("Other/Other.csproj", Library);
-        Write("Other/Clock.cs", """
+        _app.Write("Other/Other.csproj", Library);
+        _app.Write("Other/Clock.cs", """
             using System.Text.Json.Serialization;
             namespace Other;
             public sealed record Tick(long At);
@@ -47,18 +47,18 @@ public sealed partial class IncrementalScanTests
             public static class Clock { public static string Now() => System.Text.Json.JsonSerializer.Serialize(new Tick(1), TickJson.Default.Tick); }
             """);
 
-        var first = await StepAsync("initial", null, again: true);
+        var first = await _app.StepAsync("initial", null, again: true, fresh: false);
         Assert.Single(first.Findings);
 
         // The web project alone: no other project references it.
-        Edit("Api/Program.cs", "app.Run();", "app.MapGet(\"/wait\", () => { Thread.Sleep(5); return 1; });\napp.Run();");
+        _app.Edit("Api/Program.cs", "app.Run();", "app.MapGet(\"/wait\", () => { Thread.Sleep(5); return 1; });\napp.Run();");
         Assert.Equal(2, (await RebuiltStepAsync("an endpoint added in the web project", "Api/Program.cs", 1)).Findings.Count);
 
         // The library and the web project that references it; the other library's generated sources reused, as recorded by the rebuild before.
-        Edit("Lib/Codes.cs", "Thread.Sleep(10); ", "");
+        _app.Edit("Lib/Codes.cs", "Thread.Sleep(10); ", "");
         Assert.Single((await RebuiltStepAsync("a blocking call removed in a library", "Lib/Codes.cs", 2)).Findings);
 
-        Edit("Other/Clock.cs", "new Tick(1)", "new Tick(2)");
+        _app.Edit("Other/Clock.cs", "new Tick(1)", "new Tick(2)");
         Assert.Single((await RebuiltStepAsync("a body changed in the other library", "Other/Clock.cs", 2)).Findings);
     }
 
@@ -68,14 +68,14 @@ public sealed partial class IncrementalScanTests
     /// </summary>
     private async Task<ScanResult> RebuiltStepAsync(string step, string change, int generatorsRun)
     {
-        var (incremental, result, lines) = await ScanAsync();
-        Assert.True(lines.Any(l => l.Contains(Rebuilt, StringComparison.Ordinal) && l.Contains(change, StringComparison.Ordinal)), $"{step}: not rebuilt without MSBuild: {string.Join(" | ", lines)}");
+        var (incremental, result, lines) = await _app.ScanAsync();
+        Assert.True(lines.Any(l => l.Contains(IncrementalApp.Rebuilt, StringComparison.Ordinal) && l.Contains(change, StringComparison.Ordinal)), $"{step}: not rebuilt without MSBuild: {string.Join(" | ", lines)}");
         var generators = $"source generators run again in {generatorsRun} of 3 project(s)";
         Assert.True(lines.Any(l => l.Contains(generators, StringComparison.Ordinal)), $"{step}: expected '{generators}': {string.Join(" | ", lines)}");
-        var (full, fresh, _) = await ScanAsync(cache: false);
+        var (full, fresh, _) = await _app.ScanAsync(cache: false);
         Assert.True(full == incremental, $"{step}: the incremental report differs from a fresh full scan's:\n{full}\n---\n{incremental}");
-        Assert.Equal(Ids(fresh), Ids(result));
-        var (cached, _, cachedLines) = await ScanAsync();
+        Assert.Equal(IncrementalApp.Ids(fresh), IncrementalApp.Ids(result));
+        var (cached, _, cachedLines) = await _app.ScanAsync();
         Assert.True(cachedLines.Any(l => l.Contains("reused the cached scan", StringComparison.Ordinal)), $"{step}: the unchanged rescan did not reuse the cache: {string.Join(" | ", cachedLines)}");
         Assert.True(full == cached, $"{step}: the cached report differs from the full scan's");
         return result;
