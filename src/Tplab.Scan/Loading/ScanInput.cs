@@ -67,6 +67,10 @@ public sealed record ScanInput(string Root, string? Solution, IReadOnlyList<stri
     internal static List<string> FindProjects(string folder) =>
         [.. Walk(folder).Where(f => f.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase)).Order(StringComparer.Ordinal)];
 
+    /// <summary>The .sln and .slnx files under <paramref name="folder"/>, the same folders left out.</summary>
+    internal static List<string> FindSolutions(string folder) =>
+        [.. Walk(folder).Where(f => f.EndsWith(".sln", StringComparison.OrdinalIgnoreCase) || f.EndsWith(".slnx", StringComparison.OrdinalIgnoreCase)).Order(StringComparer.Ordinal)];
+
     private static IEnumerable<string> Walk(string folder)
     {
         var pending = new Stack<string>([folder]);

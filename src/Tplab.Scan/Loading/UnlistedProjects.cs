@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Xml.Linq;
+using Tplab.Common;
 
 namespace Tplab.Scan.Loading;
 
@@ -16,14 +17,32 @@ internal static class UnlistedProjects
     // More names than this are counted, not listed.
     private const int Named = 5;
 
-    /// <summary>The line for <paramref name="solution"/> (a .sln or .slnx) listing <paramref name="listed"/>, or null when there is nothing to say (a .slnf filters on purpose).</summary>
-    public static string? Line(string solution, IReadOnlyList<string> listed)
+    /// <summary>
+    /// The line for <paramref name="solution"/> (a .sln or .slnx) listing <paramref name="listed"/>, or null when there is
+    /// nothing to say (a .slnf filters on purpose). A project another solution under the folder lists (a samples
+    /// solution, a fixture's) is that solution's, not a module of this one.
+    /// </summary>
+    public static async Task<string?> LineAsync(string solution, IReadOnlyList<string> listed, CancellationToken cancellationToken)
     {
         if (solution.EndsWith(".slnf", StringComparison.OrdinalIgnoreCase))
         {
             return null;
         }
-        var names = Find(Path.GetDirectoryName(solution)!, listed);
+        var folder = Path.GetDirectoryName(solution)!;
+        var stem = Path.Combine(folder, Path.GetFileNameWithoutExtension(solution));
+        var elsewhere = new List<string>();
+        foreach (var other in ScanInput.FindSolutions(folder).Where(s => !string.Equals(Path.Combine(Path.GetDirectoryName(s)!, Path.GetFileNameWithoutExtension(s)), stem, StringComparison.Ordinal)))
+        {
+            try
+            {
+                elsewhere.AddRange(await SolutionFile.ProjectsAsync(other, cancellationToken).ConfigureAwait(false));
+            }
+            catch (TplabException)
+            {
+                // A solution that does not read claims nothing.
+            }
+        }
+        var names = Find(folder, [.. listed, .. elsewhere]);
         if (names.Count == 0)
         {
             return null;

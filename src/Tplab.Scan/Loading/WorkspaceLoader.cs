@@ -25,7 +25,7 @@ internal static partial class WorkspaceLoader
         await SdkCheck.EnsureResolvableAsync(input.Root, cancellationToken).ConfigureAwait(false);
         var listed = input.Solution is { } sln ? await SolutionFile.ProjectsAsync(sln, cancellationToken).ConfigureAwait(false) : input.Projects;
         // Modules a host loads at run time, beside a solution that does not list them: the report cannot speak for them.
-        if (input.Solution is { } solution && UnlistedProjects.Line(solution, listed) is { } unlisted)
+        if (input.Solution is { } solution && await UnlistedProjects.LineAsync(solution, listed, cancellationToken).ConfigureAwait(false) is { } unlisted)
         {
             progress.Line(unlisted);
         }

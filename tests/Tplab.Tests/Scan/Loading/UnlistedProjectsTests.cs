@@ -49,11 +49,11 @@ public sealed class UnlistedProjectsTests : IDisposable
     }
 
     [Fact]
-    public void Line_UnlistedModules_OneLineWithTheCountNamesAndHowToIncludeThem()
+    public async Task Line_UnlistedModules_OneLineWithTheCountNamesAndHowToIncludeThem()
     {
         var listed = ModularShop();
 
-        var line = UnlistedProjects.Line(Path.Combine(_folder, "Shop.sln"), listed);
+        var line = await UnlistedProjects.LineAsync(Path.Combine(_folder, "Shop.sln"), listed, CancellationToken.None);
 
         Assert.NotNull(line);
         Assert.StartsWith("tplab scan: not scanned: 3 ASP.NET Core project(s) under its folder that Shop.sln does not list nor reference", line, StringComparison.Ordinal);
@@ -63,14 +63,30 @@ public sealed class UnlistedProjectsTests : IDisposable
     }
 
     [Fact]
-    public void Line_EverythingListedOrAFilter_SaysNothing()
+    public async Task Line_EverythingListedOrAFilter_SaysNothing()
     {
         var listed = ModularShop();
         var all = Directory.EnumerateFiles(_folder, "*.csproj", SearchOption.AllDirectories).ToList();
 
-        Assert.Null(UnlistedProjects.Line(Path.Combine(_folder, "Shop.sln"), all));
+        Assert.Null(await UnlistedProjects.LineAsync(Path.Combine(_folder, "Shop.sln"), all, CancellationToken.None));
         // A solution filter leaves projects out on purpose.
-        Assert.Null(UnlistedProjects.Line(Path.Combine(_folder, "Shop.slnf"), listed));
+        Assert.Null(await UnlistedProjects.LineAsync(Path.Combine(_folder, "Shop.slnf"), listed, CancellationToken.None));
+    }
+
+    [Fact]
+    public async Task Line_AProjectAnotherSolutionLists_IsThatSolutions()
+    {
+        var listed = ModularShop();
+        Project("tools/Admin.Web/Admin.Web.csproj", "Microsoft.NET.Sdk.Web");
+        File.WriteAllText(Path.Combine(_folder, "tools", "Tools.slnx"), """<Solution><Project Path="Admin.Web/Admin.Web.csproj" /></Solution>""");
+        // A solution that does not read claims nothing, and says nothing wrong.
+        File.WriteAllText(Path.Combine(_folder, "tools", "Broken.slnx"), "<Solution");
+
+        var line = await UnlistedProjects.LineAsync(Path.Combine(_folder, "Shop.sln"), listed, CancellationToken.None);
+
+        Assert.NotNull(line);
+        Assert.DoesNotContain("Admin.Web", line, StringComparison.Ordinal);
+        Assert.StartsWith("tplab scan: not scanned: 3 ASP.NET Core project(s)", line, StringComparison.Ordinal);
     }
 
     [Fact]
