@@ -74,7 +74,9 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
                 IObjectCreationOperation { Constructor: { } c } o => (c, o.Arguments),
                 _ => (null, default),
             };
-            if (target is null || !SymbolEqualityComparer.Default.Equals(SymbolNames.Definition(target), definition))
+            // A call from another project binds to the method's retargeted twin in that project's compilation: the same
+            // method by its key and assembly (PagedList's constructor called from a service project).
+            if (target is null || !Same(SymbolNames.Definition(target), definition))
             {
                 continue;
             }
@@ -90,6 +92,10 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
             }
         }
     }
+
+    private static bool Same(IMethodSymbol called, IMethodSymbol definition) =>
+        SymbolEqualityComparer.Default.Equals(called, definition)
+        || (SymbolNames.Key(called) == SymbolNames.Key(definition) && called.ContainingAssembly?.Name == definition.ContainingAssembly?.Name);
 
     /// <inheritdoc/>
     public IReadOnlyList<(IOperation Value, IOperation Body)> ReturnedBy(IMethodSymbol method) => Returned(method, depth: 0);

@@ -46,7 +46,8 @@ public sealed record ProjectFile(string Path)
         }
     }
 
-    private XElement? Read()
+    /// <summary>The project file's root element, or null when it cannot be read as XML.</summary>
+    internal XElement? Read()
     {
         try
         {

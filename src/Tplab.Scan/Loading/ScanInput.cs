@@ -64,8 +64,12 @@ public sealed record ScanInput(string Root, string? Solution, IReadOnlyList<stri
     }
 
     /// <summary>The .csproj files under <paramref name="folder"/>, build output and dependency folders left out.</summary>
-    private static List<string> FindProjects(string folder) =>
+    internal static List<string> FindProjects(string folder) =>
         [.. Walk(folder).Where(f => f.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase)).Order(StringComparer.Ordinal)];
+
+    /// <summary>The .sln and .slnx files under <paramref name="folder"/>, the same folders left out.</summary>
+    internal static List<string> FindSolutions(string folder) =>
+        [.. Walk(folder).Where(f => f.EndsWith(".sln", StringComparison.OrdinalIgnoreCase) || f.EndsWith(".slnx", StringComparison.OrdinalIgnoreCase)).Order(StringComparer.Ordinal)];
 
     private static IEnumerable<string> Walk(string folder)
     {

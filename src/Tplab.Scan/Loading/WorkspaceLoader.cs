@@ -24,6 +24,11 @@ internal static partial class WorkspaceLoader
         // An SDK global.json pins but this machine lacks fails every project, and the build host with them: said first, once.
         await SdkCheck.EnsureResolvableAsync(input.Root, cancellationToken).ConfigureAwait(false);
         var listed = input.Solution is { } sln ? await SolutionFile.ProjectsAsync(sln, cancellationToken).ConfigureAwait(false) : input.Projects;
+        // Modules a host loads at run time, beside a solution that does not list them: the report cannot speak for them.
+        if (input.Solution is { } solution && await UnlistedProjects.LineAsync(solution, listed, cancellationToken).ConfigureAwait(false) is { } unlisted)
+        {
+            progress.Line(unlisted);
+        }
         var files = listed.Distinct(StringComparer.Ordinal).Select(p => new ProjectFile(p)).ToList();
         var skipped = new List<SkippedProject>();
         foreach (var missing in files.Where(f => !File.Exists(f.Path)))

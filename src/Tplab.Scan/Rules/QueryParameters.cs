@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Operations;
 
 namespace Tplab.Scan.Rules;
 
@@ -19,22 +20,53 @@ internal static class QueryParameters
     // depth bounds the answer, so the same question always gets the same answer, whichever walk asks first).
     private static readonly ConditionalWeakTable<IParameterSymbol, ConcurrentDictionary<int, (QueryOrigin, string?)>> Known = new();
 
+    // Callers named in the evidence; more are counted.
+    private const int Named = 3;
+
+    // Forwarding methods looked through (a constructor handing its parameter to Initialize): beyond, the forwarder is the caller.
+    private const int MaxForwards = 3;
+
     /// <summary>The origin of what the callers pass for <paramref name="parameter"/>, asked at <paramref name="depth"/> of <see cref="Queries.Trace"/>.</summary>
     public static (QueryOrigin Origin, string? Evidence) Trace(IParameterSymbol parameter, IArgumentSource index, int depth) =>
         depth > MaxDepth ? (QueryOrigin.Unknown, null)
-            : Known.GetValue(parameter, _ => new()).GetOrAdd(depth, d => Combine([.. index.ArgumentsFor(parameter)
-                .Select(a => (Queries.Trace(a.Value, a.Body, index, d + 2), Queries.IsQueryable(Ops.Unwrap(a.Value)?.Type)))]));
+            : Known.GetValue(parameter, _ => new()).GetOrAdd(depth, d => Combine([.. Passed(parameter, index, 0)
+                .Select(a => (Queries.Trace(a.Value, a.Body, index, d + 2), Queries.IsQueryable(Ops.Unwrap(a.Value)?.Type), Caller(a.Value)))]));
 
-    private static (QueryOrigin, string?) Combine(IReadOnlyList<((QueryOrigin Origin, string? Evidence) Traced, bool Queryable)> passed)
+    // What the callers pass, a method that hands its own parameter on untouched replaced by its callers (PagedList's two
+    // constructors calling Initialize(source): the services that call them). A constructor or non-public method that no
+    // source calls passes nothing; a public one stays a caller (a framework may call it, with values source does not show).
+    private static IEnumerable<(IOperation Value, IOperation Body)> Passed(IParameterSymbol parameter, IArgumentSource index, int forwards)
+    {
+        foreach (var argument in index.ArgumentsFor(parameter))
+        {
+            if (forwards < MaxForwards && Ops.Unwrap(argument.Value) is IParameterReferenceOperation { Parameter: { ContainingSymbol: IMethodSymbol { MethodKind: MethodKind.Ordinary or MethodKind.Constructor } method } forwarded }
+                && !argument.Body.DescendantsAndSelf().Any(o => o is IAssignmentOperation { Target: IParameterReferenceOperation t } && SymbolEqualityComparer.Default.Equals(t.Parameter, forwarded)))
+            {
+                var theirs = Passed(forwarded, index, forwards + 1).ToList();
+                if (theirs.Count > 0 || method.MethodKind == MethodKind.Constructor || method.DeclaredAccessibility != Accessibility.Public)
+                {
+                    foreach (var passed in theirs)
+                    {
+                        yield return passed;
+                    }
+                    continue;
+                }
+            }
+            yield return argument;
+        }
+    }
+
+    // The method that passes the value (a lambda's, the method that holds it), as Type.Method.
+    private static string Caller(IOperation value) =>
+        value.SemanticModel?.GetEnclosingSymbol(value.Syntax.SpanStart) is IMethodSymbol method
+            ? SymbolNames.UserMethod(method) is var (type, name) ? type[(type.LastIndexOfAny(['.', '+']) + 1)..] + "." + name : "?"
+            : "?";
+
+    private static (QueryOrigin, string?) Combine(IReadOnlyList<((QueryOrigin Origin, string? Evidence) Traced, bool Queryable, string Caller)> passed)
     {
         if (passed.Count == 0)
         {
             return (QueryOrigin.Unknown, null);
-        }
-        // Forwarded as it is (a constructor handing its parameter to Initialize): its callers already said.
-        if (passed is [{ Traced: { Origin: not QueryOrigin.Memory and not QueryOrigin.Unknown, Evidence: { } said } only }] && said.Contains(", passed by ", StringComparison.Ordinal))
-        {
-            return only;
         }
         var queries = passed.Where(p => p.Traced.Origin is QueryOrigin.Database or QueryOrigin.UnknownQuery or QueryOrigin.Partly
             || (p.Traced.Origin == QueryOrigin.Unknown && p.Queryable)).ToList();
@@ -44,11 +76,13 @@ internal static class QueryParameters
         }
         var database = queries.FirstOrDefault(q => q.Traced.Origin == QueryOrigin.Database).Traced.Evidence;
         var what = database ?? "an IQueryable whose provider source does not show";
+        var callers = queries.Select(q => q.Caller).Distinct(StringComparer.Ordinal).ToList();
+        var named = string.Join(", ", callers.Take(Named)) + (callers.Count > Named ? FormattableString.Invariant($" and {callers.Count - Named} more") : "");
         if (queries.Count == passed.Count && queries.All(q => q.Traced.Origin is QueryOrigin.Database or QueryOrigin.UnknownQuery or QueryOrigin.Unknown))
         {
-            var every = FormattableString.Invariant($"{what}, passed by every caller ({passed.Count})");
+            var every = FormattableString.Invariant($"{what}, passed by every caller ({passed.Count}: {named})");
             return (queries.All(q => q.Traced.Origin == QueryOrigin.Database) ? QueryOrigin.Database : QueryOrigin.UnknownQuery, every);
         }
-        return (QueryOrigin.Partly, FormattableString.Invariant($"{what}, passed by {queries.Count} of {passed.Count} callers (the others pass a list or a value source does not show)"));
+        return (QueryOrigin.Partly, FormattableString.Invariant($"{what}, passed by {queries.Count} of {passed.Count} callers ({named}; the others pass a list or a value source does not show)"));
     }
 }

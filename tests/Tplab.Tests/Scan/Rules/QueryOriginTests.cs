@@ -122,17 +122,17 @@ public sealed class QueryOriginTests
         {
             "every caller passes a database query",
             Paging + "public static class Root { public static PagedList<Order> Handle(ShopDb db) => new PagedList<Order>(db.Orders.Where(o => o.Open), 0, 20); }",
-            "passed by every caller (1)", Severity.Error
+            "passed by every caller (1: Root.Handle)", Severity.Error
         },
         {
             "one caller of two passes a database query",
             Paging + "public static class Root { public static PagedList<Order> Handle(ShopDb db) => new PagedList<Order>(db.Orders.Where(o => o.Open), 0, 20); public static PagedList<Order> Page(List<Order> orders) => new PagedList<Order>(orders, 0, 20); }",
-            "passed by 1 of 2 callers", Severity.Warning
+            "passed by 1 of 2 callers (Root.Handle; the others pass a list", Severity.Warning
         },
         {
             "every caller passes a repository's query",
             Paging + "public sealed class Orders(IRepository<Order> repository) { public PagedList<Order> Open(int page) { var query = from o in repository.Table where o.Open select o; return new PagedList<Order>(query, page, 20); } } public static class Root { public static PagedList<Order> Handle(IRepository<Order> r) => new Orders(r).Open(0); }",
-            "whose provider source does not show, passed by every caller (1)", Severity.Warning
+            "whose provider source does not show, passed by every caller (1: Orders.Open)", Severity.Warning
         },
     };
 
