@@ -10,7 +10,7 @@ internal static class OrdersService
     /// The xunit collection of every test class that starts the service: some count its processes by command line
     /// (none left behind), so no two of them run at once.
     /// </summary>
-    public const string Collection = TestCollections.Orders;
+    public const string Collection = TestCollections.Lab;
 
     public static string Folder => AppContext.BaseDirectory;
 

@@ -33,18 +33,12 @@ public sealed class TestCollections : IXunitTestCollectionFactory
     /// Process lanes: serial collections that run beside <see cref="Serial"/> and each other. A class goes into one only
     /// when it shares nothing with the other lanes (its processes on port 0 or its own ports, its own folders, no
     /// count of processes machine-wide by name or command line). Classes that count processes of one program share a
-    /// lane (the orders service: <see cref="Orders"/>).
+    /// lane (the orders service: <see cref="Lab"/>).
     /// </summary>
     public const string Corpus = "process lane: corpus";
 
     /// <inheritdoc cref="Corpus"/>
     public const string Lab = "process lane: lab";
-
-    /// <summary>
-    /// The classes that start the orders service (<c>OrdersService.Collection</c>): some count its processes by command
-    /// line, so no two of them run at once; none counts another lane's.
-    /// </summary>
-    public const string Orders = "process lane: orders service";
 
     /// <inheritdoc cref="Corpus"/>
     public const string Diagnose = "process lane: diagnose";
