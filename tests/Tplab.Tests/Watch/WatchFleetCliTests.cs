@@ -80,7 +80,13 @@ public sealed class WatchFleetCliTests(ITestOutputHelper output)
 
             output.WriteLine(stderr);
             Assert.Equal(ExitCodes.Starving, exit);
-            Assert.Contains($"the pool of process {Pid(blocked.ProcessId)} is starving", stderr, StringComparison.Ordinal);
+            // --fail-on starving fires on starving or lock-contention (docs/watch.md), and the same flood is read either
+            // way by what its first window shows (a clean clone's run: 1.8 of 5 pool threads waiting on contended locks
+            // at 2.5 s, so lock-contention). The line names the process that starves, never the calm one.
+            var blockedPid = Pid(blocked.ProcessId);
+            Assert.True(stderr.Contains($"the pool of process {blockedPid} is starving", StringComparison.Ordinal)
+                || stderr.Contains($"the pool of process {blockedPid} is in lock-contention", StringComparison.Ordinal), stderr);
+            Assert.DoesNotContain($"the pool of process {Pid(calm.ProcessId)} is", stderr, StringComparison.Ordinal);
         }
     }
 
