@@ -224,6 +224,37 @@ public sealed class FixMutexTests
         Assert.True(refusal!.Contains("the lock on C._g is taken again through Helper inside it at Parts.cs:1 (which calls B): a SemaphoreSlim is not re-entrant", StringComparison.Ordinal), refusal);
     }
 
+    public static TheoryData<string, string> LockReentries => new()
+    {
+        // through the solution's interface: the call runs whichever implementation the object has
+        { "public interface IStep { int Run(); } public sealed class Again(C c) : IStep { public int Run() => c.B(); } public sealed class C { private readonly object _g = new(); public int A(IStep step) { lock (_g) { return step.Run(); } } public int B() { lock (_g) { return 1; } } }",
+            "is taken again through Run inside it at Parts.cs:1 (which calls B)" },
+        // through an override of the solution's virtual member
+        { "public class Step { public virtual int Run() => 0; } public sealed class Again(C c) : Step { public override int Run() => c.B(); } public sealed class C { private readonly object _g = new(); public int A(Step step) { lock (_g) { return step.Run(); } } public int B() { lock (_g) { return 1; } } }",
+            "is taken again through Run inside it at Parts.cs:1 (which calls B)" },
+        // through a property's accessor
+        { "public sealed class C { private readonly object _g = new(); public int A() { lock (_g) { return Count; } } private int Count { get { lock (_g) { return 1; } } } }",
+            "is taken again through Count inside it at Parts.cs:1" },
+        // through a method group handed to the library, which calls it
+        { "public sealed class C { private readonly object _g = new(); public int A(System.Collections.Generic.List<int> xs) { lock (_g) { return xs.Select(B).Sum(); } } private int B(int x) { lock (_g) { return x; } } }",
+            "is taken again through B inside it at Parts.cs:1" },
+        // a delegate: its target is not known
+        { "public sealed class C { private readonly object _g = new(); public int A(Func<int> next) { lock (_g) { return next(); } } }",
+            "calls a delegate (next) at Parts.cs:1, code tplab cannot follow" },
+    };
+
+    [Theory]
+    [MemberData(nameof(LockReentries))]
+    public async Task LockReenteredThroughDispatchPropertyOrDelegate_Refused(string code, string reason)
+    {
+        var (after, refusal) = await SiteRewriteTests.RewriteAsync(
+            "using System; using System.Linq; " + code, "lock",
+            new BlockingCall(BlockingKind.Lock, "lock (Monitor.Enter)", new StackFrame("System.Private.CoreLib", "System.Threading.Monitor", "Enter")));
+
+        Assert.Null(after);
+        Assert.True(refusal!.Contains(reason, StringComparison.Ordinal), refusal);
+    }
+
     private static async Task<string> StorePathAsync(object store, string path)
     {
         switch (path)
