@@ -104,9 +104,10 @@ config.write_text(text, encoding="utf-8")
 PY3
         fi
         run=(env -C "$dir" dotnet "$AG_DLL") ;;
-      cascadeasyncifier) # opens a .sln only: one beside the project, holding it
+      cascadeasyncifier) # opens a .sln only: one beside the project, holding it; run in the copy's folder, where it
+        # writes its log (DATE_field.sln.log in the working directory: the caller's checkout otherwise)
         dotnet new sln -n field -o "$dir" --format sln >/dev/null && dotnet sln "$dir/field.sln" add "$project"/*.csproj >/dev/null
-        run=(dotnet "$CA_DLL" --solution-path "$dir/field.sln") ;;
+        run=(env -C "$dir" dotnet "$CA_DLL" --solution-path "$dir/field.sln") ;;
     esac
     [ -z "${TOOL_TIMEOUT:-}" ] || run=(timeout -k 30 "$TOOL_TIMEOUT" "${run[@]}")
     /usr/bin/time -f "%U %S %e" -o "$dir/time.txt" "${run[@]}" >"$dir/tool.log" 2>&1 || true
