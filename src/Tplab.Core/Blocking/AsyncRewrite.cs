@@ -34,10 +34,12 @@ public enum AsyncRewriteKind
     ParallelAsync,
 
     /// <summary>
-    /// A <c>ManualResetEventSlim</c>/<c>ManualResetEvent</c> that only its own type can reach becomes a
-    /// <c>TaskCompletionSource</c>: <c>e.Wait()</c> → <c>await e.Task</c>, <c>e.Set()</c> → <c>e.TrySetResult()</c>,
-    /// where every use of it changes too; any other event (a Mutex, a Semaphore, an AutoResetEvent, one code outside
-    /// can reach or reset) is refused with <see cref="AsyncRewrite.Advice"/>.
+    /// A wait handle its type owns becomes the awaited form of what it is used as, where every use of it changes too:
+    /// a <c>ManualResetEventSlim</c>/<c>ManualResetEvent</c> only its own type can reach a <c>TaskCompletionSource</c>
+    /// (<c>e.Wait()</c> → <c>await e.Task</c>, <c>e.Set()</c> → <c>e.TrySetResult()</c>); a private, unnamed
+    /// <c>Mutex</c> a <c>SemaphoreSlim(1, 1)</c> (<c>m.WaitOne()</c> → <c>await m.WaitAsync()</c>, <c>m.ReleaseMutex()</c>
+    /// → <c>m.Release()</c>); any other handle (a Semaphore, an AutoResetEvent, one code outside can reach or reset) is
+    /// refused with <see cref="AsyncRewrite.Advice"/>.
     /// </summary>
     Completion,
 

@@ -17,9 +17,9 @@ internal static class FixOutcomes
     /// <summary>Nothing changed for <paramref name="t"/>: <paramref name="reason"/> names its id (<see cref="Checks.FixReasons"/>).</summary>
     public static FixOutcome Refused(FixTarget t, string reason) => Of(t, FixStatus.Refused, reason, [], [], [], []);
 
-    /// <summary>Another selected finding that <paramref name="by"/> removed too (a lock it turned into a semaphore): the same outcome.</summary>
+    /// <summary>Another selected finding that <paramref name="by"/> removed too (a lock or mutex it turned into a semaphore): the same outcome.</summary>
     public static FixOutcome AlsoFixed(FixTarget other, FixOutcome by) =>
-        Of(other, by.Status, by.Reason, [$"the lock became a SemaphoreSlim(1, 1) in the fix of {by.Id}", .. by.Changes], by.Touched, by.Boundaries, by.Notes);
+        Of(other, by.Status, by.Reason, [$"its lock or mutex became a SemaphoreSlim(1, 1) in the fix of {by.Id}", .. by.Changes], by.Touched, by.Boundaries, by.Notes);
 
     /// <summary>Each file <paramref name="next"/> changes against <paramref name="current"/>, with the lines of the new text that differ.</summary>
     public static async Task<List<TouchedFile>> TouchedAsync(Solution current, Solution next, FixNaming naming, CancellationToken cancellationToken)
@@ -70,8 +70,8 @@ internal static class FixOutcomes
         var notes = (cancellationNote is null ? propagation.Notes : [cancellationNote, .. propagation.Notes]).Concat(warnings.Select(w => "new warning: " + w))
             .Concat(propagation.Boundaries.Except(onChain).Select(b => $"another caller waits on the task: {b}")).ToList();
         var status = onChain.Count > 0 ? FixStatus.PartlyFixed : FixStatus.Fixed;
-        // Other selected findings on a lock this fix turned into a semaphore: that lock is gone with this change.
-        var alsoFixed = propagation.ConvertedLocks.SelectMany(FixSites.IdsIn).Where(id => id != target.Id).ToList();
+        // Other selected findings on a lock or mutex this fix turned into a semaphore: that wait is gone with this change.
+        var alsoFixed = propagation.ConvertedGates.SelectMany(FixSites.IdsIn).Where(id => id != target.Id).ToList();
         return Of(target, status, onChain.Count > 0 ? "async up to a caller that cannot be async; it waits on the task there" : null,
             description, touched, [.. onChain.Select(b => b.ToString())], notes) with { AlsoFixed = alsoFixed };
     }

@@ -60,8 +60,8 @@ public static class FixReasons
     /// <summary>The code is passed as a delegate whose type returns no task, and that type cannot change.</summary>
     public static readonly FixReason DelegateType = new("TPFIX024", "delegate-type", "a lambda or method group passed as a delegate that returns no task (Action, Func<T>, a delegate type), whose type tplab cannot change");
 
-    /// <summary>A lock whose body must await cannot become a SemaphoreSlim(1, 1).</summary>
-    public static readonly FixReason LockKept = new("TPFIX025", "lock-kept", "a lock whose body must await cannot become a SemaphoreSlim(1, 1): its object is not a private field declared alone, it is used other than in lock statements, re-entered, or taken where it cannot be awaited");
+    /// <summary>A lock whose body must await, or a Mutex a request waits on, cannot become a SemaphoreSlim(1, 1).</summary>
+    public static readonly FixReason LockKept = new("TPFIX025", "lock-kept", "a lock whose body must await, or a Mutex a request waits on, cannot become a SemaphoreSlim(1, 1): its object is not a private field declared alone (a Mutex: unnamed, created unowned), it is used other than in lock statements (a Mutex: other than WaitOne followed by a try whose finally releases it, and Dispose), re-entered, or taken where it cannot be awaited");
 
     /// <summary>The change would reach more methods than <c>--max-methods</c> allows.</summary>
     public static readonly FixReason TooWide = new("TPFIX026", "too-wide", "the change would reach more methods than --max-methods allows");

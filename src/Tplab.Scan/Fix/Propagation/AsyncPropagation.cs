@@ -10,7 +10,8 @@ namespace Tplab.Scan.Fix.Propagation;
 /// is decided once — made async or named the reason it cannot — and the decision spreads through the parts below:
 /// <see cref="AsyncMethod"/> (a method and its family, renamed together), <see cref="AsyncLambda"/> (by delegate type),
 /// <see cref="CallerUpdate"/> (every reference awaited, or a boundary that waits on the task),
-/// <see cref="LockToSemaphore"/> (a lock body that must await), <see cref="EventToCompletion"/> (an event a wait
+/// <see cref="LockToSemaphore"/> (a lock body that must await), <see cref="MutexToSemaphore"/> (a private mutex
+/// a wait is on or an await is inside), <see cref="EventToCompletion"/> (an event a wait
 /// is on, made a TaskCompletionSource) and <see cref="FilterReshape"/> (an MVC filter's async
 /// twin). A caller that cannot be async (a constructor, an accessor, an operator, a lambda whose delegate returns no
 /// task, a method implementing a package's interface, Main) waits on the task instead and is named as a boundary.
@@ -22,6 +23,7 @@ internal sealed class AsyncPropagation
     private readonly int _maxMethods;
     private readonly CallerUpdate _callers;
     private readonly LockToSemaphore _locks;
+    private readonly MutexToSemaphore _mutexes;
     private readonly EventToCompletion _events;
     private readonly AsyncLambda _lambdas;
     private readonly AsyncMethod _methods;
@@ -32,6 +34,7 @@ internal sealed class AsyncPropagation
         _maxMethods = maxMethods;
         _callers = new CallerUpdate(_context, RequireAwaitAsync, Reshaped);
         _locks = new LockToSemaphore(_context, RequireAwaitAsync, Reshaped);
+        _mutexes = new MutexToSemaphore(_context, RequireAwaitAsync, Reshaped);
         _events = new EventToCompletion(_context, RequireAwaitAsync, Reshaped);
         _lambdas = new AsyncLambda(_context, Reshaped, new DelegateParameter(_context, _callers));
         _methods = new AsyncMethod(_context, _callers, new FilterReshape(_context, Reshaped), node => _decided[node] = null);
@@ -42,8 +45,8 @@ internal sealed class AsyncPropagation
     /// <summary>Places the compiler may reject that no edit covers (a changed method passed as a delegate).</summary>
     public List<string> Notes => _callers.Notes;
 
-    /// <summary>The lock statements this fix turned into semaphores (their original nodes).</summary>
-    public List<LockStatementSyntax> ConvertedLocks => _locks.ConvertedLocks;
+    /// <summary>The lock statements and mutex waits this fix turned into semaphores (their original nodes): the sites of other findings it removed.</summary>
+    public IEnumerable<SyntaxNode> ConvertedGates => _locks.ConvertedLocks.Concat<SyntaxNode>(_mutexes.ConvertedWaits);
 
     /// <summary>What changed beyond the methods made async (a lock made a semaphore, a filter made async), for the report.</summary>
     public List<string> Reshaped { get; } = [];
@@ -63,6 +66,9 @@ internal sealed class AsyncPropagation
 
     /// <summary>Turns the lock of <paramref name="lockStatement"/> (all its uses) into a SemaphoreSlim; null when done, else why not.</summary>
     public Task<string?> LockToSemaphoreAsync(LockStatementSyntax lockStatement) => _locks.ConvertAsync(lockStatement);
+
+    /// <summary>Turns the mutex <paramref name="wait"/> waits on (all its uses) into a SemaphoreSlim; null when done, else why not.</summary>
+    public Task<string?> MutexToSemaphoreAsync(InvocationExpressionSyntax wait) => _mutexes.ConvertAsync(wait);
 
     /// <summary>Turns the event <paramref name="wait"/> waits on (all its uses) into a TaskCompletionSource; null when done, else why not.</summary>
     public Task<string?> EventToCompletionAsync(InvocationExpressionSyntax wait) => _events.ConvertAsync(wait);
@@ -88,10 +94,18 @@ internal sealed class AsyncPropagation
             return FixReasons.AwaitNotAllowed.Say("it is not inside a method");
         }
         Points.Add(node);
-        // What an await here would change at run time (a thread-owned region, the thread's identity): it keeps waiting.
+        // What an await here would change at run time (a thread-owned region, the thread's identity): it keeps waiting,
+        // unless the region is a private mutex's, which becomes a semaphore with it.
         var model = await _context.ModelAsync(node.SyntaxTree).ConfigureAwait(false);
-        if ((ThreadAffinity.Region(model, node, container, _context.CancellationToken)
-            ?? ThreadIdentity.ReadAfter(model, node, container, _context.CancellationToken)) is { } behaviour)
+        foreach (var region in ThreadAffinity.Regions(model, node, container, _context.CancellationToken))
+        {
+            var kept = region.Type == ThreadAffinity.Mutex ? await _mutexes.ConvertAsync(region.Acquire).ConfigureAwait(false) : null;
+            if (region.Type != ThreadAffinity.Mutex || kept is not null)
+            {
+                return ThreadAffinity.Say(region, kept);
+            }
+        }
+        if (ThreadIdentity.ReadAfter(model, node, container, _context.CancellationToken) is { } behaviour)
         {
             return behaviour;
         }

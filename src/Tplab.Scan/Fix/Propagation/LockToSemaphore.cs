@@ -1,7 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
-using Microsoft.CodeAnalysis.FindSymbols;
 using Tplab.Scan.Fix.Editing;
 using static Microsoft.CodeAnalysis.CSharp.SyntaxFactory;
 
@@ -12,7 +11,7 @@ namespace Tplab.Scan.Fix.Propagation;
 /// <c>await gate.WaitAsync()</c>, then the body in <c>try</c>, <c>gate.Release()</c> in <c>finally</c>. Only where
 /// every use can change with it: the lock object is a private field of its type, declared alone and created empty
 /// (<c>new()</c>, <c>new object()</c>, <c>new Lock()</c>), used in <c>lock</c> statements and nowhere else, never
-/// re-entered (a semaphore is not re-entrant, a lock is), and each method that takes it can await (asked of
+/// re-entered (a semaphore is not re-entrant, a lock is: <see cref="SemaphoreGate"/>), and each method that takes it can await (asked of
 /// <paramref name="requireAwait"/>, which makes it async).
 /// </summary>
 internal sealed class LockToSemaphore(FixContext context, Func<SyntaxNode, Task<string?>> requireAwait, List<string> reshaped)
@@ -63,45 +62,21 @@ internal sealed class LockToSemaphore(FixContext context, Func<SyntaxNode, Task<
             return $"the lock object {name} is not declared alone as a new object (private readonly object {field.Name} = new();)";
         }
         var locks = new List<LockStatementSyntax>();
-        foreach (var location in (await SymbolFinder.FindReferencesAsync(field, context.Solution, context.CancellationToken).ConfigureAwait(false)).SelectMany(r => r.Locations).Select(l => l.Location))
+        foreach (var used in await SemaphoreGate.UsesAsync(context, field).ConfigureAwait(false))
         {
-            var root = await location.SourceTree!.GetRootAsync(context.CancellationToken).ConfigureAwait(false);
-            var used = root.FindNode(location.SourceSpan, getInnermostNodeForTie: true);
-            if (used.Parent is MemberAccessExpressionSyntax ma && ma.Name == used)
-            {
-                used = ma;
-            }
             if (used.Parent is not LockStatementSyntax l || l.Expression != used)
             {
                 return $"the lock object {name} is used other than in a lock statement at {context.Where(used)}: a SemaphoreSlim would change what that use means";
-            }
-            locks.Add(l);
-        }
-        var holders = new List<IMethodSymbol>();
-        foreach (var l in locks)
-        {
-            var m = await context.ModelAsync(l.SyntaxTree).ConfigureAwait(false);
-            if (l.Ancestors().OfType<LockStatementSyntax>().Any(outer => locks.Contains(outer)))
-            {
-                return $"the lock on {name} is taken again inside itself at {context.Where(l)}: a SemaphoreSlim is not re-entrant";
             }
             if (l.Parent is not BlockSyntax)
             {
                 return $"the lock at {context.Where(l)} is the body of another statement without braces: add the braces first";
             }
-            if (m.GetEnclosingSymbol(l.SpanStart, context.CancellationToken) is IMethodSymbol holder)
-            {
-                holders.Add(holder);
-            }
+            locks.Add(l);
         }
-        foreach (var l in locks)
+        if (await SemaphoreGate.ReentryAsync(context, $"the lock on {name}", [.. locks.Select(l => new SemaphoreGate.Hold(l, l.Statement))]).ConfigureAwait(false) is { } reentry)
         {
-            var m = await context.ModelAsync(l.SyntaxTree).ConfigureAwait(false);
-            if (l.Statement.DescendantNodes().OfType<InvocationExpressionSyntax>()
-                .FirstOrDefault(i => m.GetSymbolInfo(i, context.CancellationToken).Symbol is IMethodSymbol called && holders.Contains(called.OriginalDefinition, SymbolEqualityComparer.Default)) is { } reentry)
-            {
-                return $"the lock on {name} is taken again through {reentry.Expression} inside it at {context.Where(reentry)}: a SemaphoreSlim is not re-entrant";
-            }
+            return reentry;
         }
         // Every method that takes the lock awaits the semaphore now: each must be able to become async.
         foreach (var l in locks)
@@ -111,17 +86,7 @@ internal sealed class LockToSemaphore(FixContext context, Func<SyntaxNode, Task<
                 return $"the lock on {name} is also taken at {context.Where(l)}, where it cannot be awaited: {cannot}";
             }
         }
-        var declarationModel = await context.ModelAsync(declaration.SyntaxTree).ConfigureAwait(false);
-        var semaphore = context.TypeName(declarationModel, declaration, "SemaphoreSlim", "System.Threading");
-        context.Changes.Replace(declaration, n =>
-        {
-            var d = (FieldDeclarationSyntax)n;
-            var v = d.Declaration.Variables[0];
-            var create = v.Initializer!.Value is ImplicitObjectCreationExpressionSyntax ? "new(1, 1)" : $"new {semaphore}(1, 1)";
-            return d.WithDeclaration(d.Declaration
-                .WithType(ParseTypeName(semaphore).WithTriviaFrom(d.Declaration.Type))
-                .WithVariables(SingletonSeparatedList(v.WithInitializer(v.Initializer.WithValue(ParseExpression(create).WithTriviaFrom(v.Initializer.Value))))));
-        });
+        await SemaphoreGate.DeclareAsync(context, declaration).ConfigureAwait(false);
         foreach (var l in locks)
         {
             var block = (BlockSyntax)l.Parent!;

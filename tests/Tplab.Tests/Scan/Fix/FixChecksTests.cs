@@ -92,8 +92,8 @@ public sealed class FixChecksTests
     }
 
     [Theory]
-    // a mutex a request takes, and a spin lock taken by hand
-    [InlineData("private readonly Mutex _m = new(); public int M(Task<int> t) { _m.WaitOne(); try { return t.Result; } finally { _m.ReleaseMutex(); } }", "Mutex.WaitOne")]
+    // a named mutex a request takes (a private, unnamed one becomes a SemaphoreSlim: FixMutexTests), and a spin lock taken by hand
+    [InlineData("private readonly Mutex _m = new(false, \"Global\\\\prices\"); public int M(Task<int> t) { _m.WaitOne(); try { return t.Result; } finally { _m.ReleaseMutex(); } }", "Mutex.WaitOne")]
     [InlineData("private SpinLock _s = new(false); public int M(Task<int> t) { var taken = false; _s.Enter(ref taken); try { return t.Result; } finally { _s.Exit(); } }", "SpinLock.Enter")]
     [InlineData("private readonly object _g = new(); public int M(Task<int> t) { if (!Monitor.TryEnter(_g, 100)) { return 0; } try { return t.Result; } finally { Monitor.Exit(_g); } }", "Monitor.TryEnter")]
     public async Task ThreadAffine_OtherOwnedPrimitives_RefusedTPFIX001(string member, string acquire)

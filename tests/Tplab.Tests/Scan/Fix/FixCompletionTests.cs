@@ -13,7 +13,8 @@ namespace Tplab.Tests.Scan.Fix;
 /// running the code: the gate as teams write it (a warm-up gate with a timed wait, a job a worker thread signals)
 /// compiled in memory before and after the fix and called on the same paths — signalled before the wait, signalled
 /// from another thread during it, never signalled (the timeout), a bad timeout — with the same answers and exceptions.
-/// Events code outside can reach, reset or pass on, and handles that are not one-shot events, are refused.
+/// Events code outside can reach, reset or pass on, and handles that are not one-shot events, are refused (a Mutex
+/// its type owns becomes a SemaphoreSlim: <see cref="FixMutexTests"/>).
 /// </summary>
 [ParallelSafe]
 public sealed class FixCompletionTests
@@ -152,10 +153,11 @@ public sealed class FixCompletionTests
     }
 
     [Fact]
-    public async Task MutexWait_NotAOneShotEvent_RefusedWithTheRowsAdvice()
+    public async Task SemaphoreWait_NotAOneShotEvent_RefusedWithTheRowsAdvice()
     {
+        // A Mutex its type owns becomes a SemaphoreSlim instead (FixMutexTests); a counting Semaphore has no rewrite.
         var (after, refusal) = await SiteRewriteTests.RewriteAsync(
-            "using System.Threading; public sealed class C { private readonly Mutex _file = new(); public void M() { _file.WaitOne(); _file.ReleaseMutex(); } }", "WaitOne", WaitOne);
+            "using System.Threading; public sealed class C { private readonly Semaphore _slots = new(2, 2); public void M() { _slots.WaitOne(); _slots.Release(); } }", "WaitOne", WaitOne);
 
         Assert.Null(after);
         Assert.Equal(FixReasons.NoAsyncForm.Say(BlockingCallCatalogue.RewriteFor(WaitOne).Advice!), refusal);
@@ -187,7 +189,7 @@ public sealed class FixCompletionTests
         }
     }
 
-    private static object? Call(object target, string member, params object[] args)
+    internal static object? Call(object target, string member, params object[] args)
     {
         try
         {
@@ -200,7 +202,7 @@ public sealed class FixCompletionTests
     }
 
     // The answer as the caller sees it: the value, or the awaited task's value once the fix made the method async.
-    private static async Task<object?> CallAsync(object target, string method, params object[] args)
+    internal static async Task<object?> CallAsync(object target, string method, params object[] args)
     {
         var result = Call(target, method, args);
         if (result is not Task task)
@@ -211,7 +213,7 @@ public sealed class FixCompletionTests
         return task.GetType().GetProperty("Result")!.GetValue(task);
     }
 
-    private static object Load(string code, string type)
+    internal static object Load(string code, string type)
     {
         var compilation = CSharpCompilation.Create("completion-" + Guid.NewGuid().ToString("N"), [CSharpSyntaxTree.ParseText(code, new CSharpParseOptions(LanguageVersion.Preview))],
             FixPartsTests.References.Value, new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable));

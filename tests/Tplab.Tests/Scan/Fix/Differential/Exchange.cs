@@ -7,8 +7,8 @@ namespace Tplab.Tests.Scan.Fix.Differential;
 /// <summary>
 /// Sends one request to an app many times at once and keeps the answers as text ("200 body", the values new on every
 /// request masked by <see cref="PerRequestValues"/>, or what went wrong without an answer), sorted so that two apps answering the same set in another order compare equal. An aborted
-/// request is cancelled by the client after its delay: the connection is closed mid-request, as a browser or a
-/// gateway does, and its answer is "aborted" (or the answer, when it came first).
+/// request is cancelled by the client its delay after it was sent (<see cref="SentSignalContent"/>): the connection is
+/// closed mid-request, as a browser or a gateway does, and its answer is "aborted" (or the answer, when it came first).
 /// </summary>
 internal static class Exchange
 {
@@ -27,7 +27,14 @@ internal static class Exchange
     public static async Task<string> OneAsync(HttpClient client, Uri baseAddress, ProbeRequest request, CancellationToken ct)
     {
         using var message = new HttpRequestMessage(new HttpMethod(request.Method), new Uri(baseAddress, request.PathAndQuery.TrimStart('/')));
-        if (request.Body is not null)
+        using var limit = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        limit.CancelAfter(AnswerLimit);
+        if (request.AbortAfter is { } abort)
+        {
+            // The abort's clock starts once the request is sent: the app always receives it, whatever the machine's load.
+            message.Content = new SentSignalContent(request.Body, () => limit.CancelAfter(abort));
+        }
+        else if (request.Body is not null)
         {
             message.Content = new StringContent(request.Body, Encoding.UTF8);
         }
@@ -40,8 +47,6 @@ internal static class Exchange
                 message.Content.Headers.TryAddWithoutValidation(name, value);
             }
         }
-        using var limit = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        limit.CancelAfter(request.AbortAfter ?? AnswerLimit);
         try
         {
             using var response = await client.SendAsync(message, limit.Token);
