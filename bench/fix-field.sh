@@ -21,6 +21,8 @@
 # CascadeAsyncifier takes no configuration (it converts every such method and its callers).
 # TOOLS="tplab asyncgenerator" to run some of the tools only; AG_DLL=/CA_DLL= to use generators built already.
 # Behaviour kept by each copy that compiles and changed a root path: bench/fix-field-differential.sh on the folder this prints last.
+# CPU s and wall s are the tool's own run (not the copies, scans and builds around it). TOOL_TIMEOUT=SECONDS stops a
+# tool that runs longer (its process group, TERM then KILL 30 s later); its row then says "stopped after N s".
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 tplab="${TPLAB:-$here/tplab}"
@@ -61,8 +63,8 @@ XML
 }
 
 echo
-echo "| app | tool | sites fixed | root paths fixed | dotnet build after | root paths fixed with a compiling build | CPU s |"
-echo "|---|---|---:|---:|---|---:|---:|"
+echo "| app | tool | sites fixed | root paths fixed | dotnet build after | root paths fixed with a compiling build | CPU s | wall s |"
+echo "|---|---|---:|---:|---|---:|---:|---:|"
 for app in "${apps[@]}"; do
   name="$(basename "$app")"
   for tool in "${tools[@]}"; do
@@ -102,12 +104,15 @@ config.write_text(text, encoding="utf-8")
 PY3
         fi
         run=(env -C "$dir" dotnet "$AG_DLL") ;;
-      cascadeasyncifier) # opens a .sln only: one beside the project, holding it
+      cascadeasyncifier) # opens a .sln only: one beside the project, holding it; run in the copy's folder, where it
+        # writes its log (DATE_field.sln.log in the working directory: the caller's checkout otherwise)
         dotnet new sln -n field -o "$dir" --format sln >/dev/null && dotnet sln "$dir/field.sln" add "$project"/*.csproj >/dev/null
-        run=(dotnet "$CA_DLL" --solution-path "$dir/field.sln") ;;
+        run=(env -C "$dir" dotnet "$CA_DLL" --solution-path "$dir/field.sln") ;;
     esac
-    /usr/bin/time -f "%U %S" -o "$dir/time.txt" "${run[@]}" >"$dir/tool.log" 2>&1 || true
-    if dotnet build "$project" -p:FieldAnalyzers=false -nologo -v q >"$dir/build.log" 2>&1; then build="compiles"; else build="**fails**"; fi
+    [ -z "${TOOL_TIMEOUT:-}" ] || run=(timeout -k 30 "$TOOL_TIMEOUT" "${run[@]}")
+    /usr/bin/time -f "%U %S %e" -o "$dir/time.txt" "${run[@]}" >"$dir/tool.log" 2>&1 || true
+    grep -q "status 124$" "$dir/time.txt" && build="stopped after ${TOOL_TIMEOUT} s, " || build=""
+    if dotnet build "$project" -p:FieldAnalyzers=false -nologo -v q >"$dir/build.log" 2>&1; then build="${build}compiles"; else build="${build}**fails**"; fi
     "$tplab" scan "$project" --format json -o "$dir/after.json" 2>/dev/null || true
     python3 - "$dir" "$name" "$tool" "$build" <<'PY'
 import json, re, sys
@@ -121,9 +126,9 @@ sites = [f for f in before if f["severity"] in ("error", "warning") and not f["b
 fixed = [f for f in sites if key(f) not in after]
 pairs = sum(len(f["roots"]) for f in sites)
 fixed_pairs = sum(len(f["roots"]) for f in fixed)
-u, s = open(f"{dir}/time.txt").read().split()[-2:]
-ok = fixed_pairs if build == "compiles" else 0
-print(f"| {name} | {tool} | {len(fixed)}/{len(sites)} | {fixed_pairs}/{pairs} | {build} | {ok}/{pairs} | {float(u) + float(s):.1f} |")
+u, s, wall = open(f"{dir}/time.txt").read().split()[-3:]
+ok = fixed_pairs if build.endswith("compiles") else 0
+print(f"| {name} | {tool} | {len(fixed)}/{len(sites)} | {fixed_pairs}/{pairs} | {build} | {ok}/{pairs} | {float(u) + float(s):.1f} | {float(wall):.1f} |")
 PY
   done
 done
