@@ -50,15 +50,17 @@ for entry in "${apps[@]}"; do
   name="${entry%%$'\t'*}"; project="$repo/${entry#*$'\t'}"; folder="$(dirname "$project")"
   ./tplab scan "$folder" --format json -o "$work/$name.json" >/dev/null 2>&1 || true
   build "$project" "$work/with.targets" "$work/$name.log" >/dev/null
-  python3 - "$work/$name.json" "$work/$name.log" "$folder" "$name" > "$work/$name.diff" 2>> "$work/differences.txt" <<'PY'
+  python3 - "$work/$name.json" "$work/$name.log" "$folder" "$name" "$work/differences.txt" > "$work/$name.diff" <<'PY'
 import json, os, re, sys
-kinds = ["sleep", "sync-over-async", "lock", "sync-wait", "sync-database-io", "sync-http", "sync-socket-io", "sync-stream-io", "unrecognised", "parallel", "task-run-offload"]
+# scan's JSON words for BlockingKind, in the enum's order (CodePlace.KindId): TPL id = "TPL" + (index + 1).
+kinds = ["sleep", "sync-over-async", "lock", "sync-wait", "sync-database-io", "sync-http", "sync-socket-io", "sync-stream-io", "unrecognised-wait", "parallel", "task-run"]
 scan = {f"{f['file']}:{f['line']}:{f['column']} TPL{kinds.index(f['blockingKind']) + 1:04d} {f['id']}" for f in json.load(open(sys.argv[1]))["findings"]}
 pattern = re.compile(r"^(?P<file>[^\s(][^(\n]*)\((?P<line>\d+),(?P<column>\d+)\): (?:warning|error|info) (?P<id>TPL\d{4}): .*\(tplab fix --finding (?P<finding>tp-[0-9a-f]{10})\)", re.M)
 built = {f"{os.path.relpath(m['file'], sys.argv[3])}:{m['line']}:{m['column']} {m['id']} {m['finding']}" for m in pattern.finditer(open(sys.argv[2]).read())}
 print(f"| {sys.argv[4]} | {len(scan)} | {len(built)} | {len(scan & built)} | {len(scan - built)} | {len(built - scan)} |")
-for s in sorted(scan - built): print("only scan:     " + s, file=sys.stderr)
-for s in sorted(built - scan): print("only analyzer: " + s, file=sys.stderr)
+with open(sys.argv[5], "a") as differences:
+    for s in sorted(scan - built): print(f"{sys.argv[4]} only scan:     {s}", file=differences)
+    for s in sorted(built - scan): print(f"{sys.argv[4]} only analyzer: {s}", file=differences)
 PY
   cat "$work/$name.diff"
 done
