@@ -63,7 +63,10 @@ public static class DiagnosticIds
     private static DiagnosticDescriptor Descriptor(BlockingKind kind) => new(
         For(kind),
         Title(kind),
-        "{0} blocks a pool thread: {1} → {2} (tplab fix --finding {3})",
+        // scan's note: the awaited Task.Run holds a pool thread as the request's would have, and frees none.
+        kind == BlockingKind.TaskRunOffload
+            ? "{0} moves work that does not block to another pool thread and saves none: {1} → {2} (tplab fix --finding {3})"
+            : "{0} blocks a pool thread: {1} → {2} (tplab fix --finding {3})",
         Category,
         DiagnosticSeverity.Warning,
         isEnabledByDefault: true,

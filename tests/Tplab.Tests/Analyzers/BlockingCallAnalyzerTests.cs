@@ -102,6 +102,37 @@ public sealed class BlockingCallAnalyzerTests
     }
 
     [Fact]
+    public async Task AwaitedTaskRun_OverWorkThatDoesNotBlock_Tpl0011AsAnInfo()
+    {
+        // The site is Task.Run's argument, where scan places it. scan's note is an info: the editor and the compiler's
+        // ErrorLog show it, the console of `dotnet build` does not (MSBuild prints no info diagnostic), which is why
+        // bench/analyzer-vs-scan.sh reads the ErrorLog.
+        var test = new AnalyzerTest("""
+            using System.Threading.Tasks;
+            using Microsoft.AspNetCore.Builder;
+
+            public static class ReportEndpoints
+            {
+                public static void MapReports(WebApplication app) =>
+                    app.MapGet("/summary", async () =>
+                    {
+                        var summary = await Task.Run({|#0:(|}) => Stats.Snapshot());
+                        return summary;
+                    });
+            }
+
+            public static class Stats
+            {
+                public static int Snapshot() => 42;
+            }
+            """);
+        test.ExpectedDiagnostics.Add(new DiagnosticResult("TPL0011", DiagnosticSeverity.Info).WithLocation(0)
+            .WithMessage("Task.Run moves work that does not block to another pool thread and saves none: GET /summary → ReportEndpoints.MapReports (lambda) → Task.Run (tplab fix --finding "
+                + FindingId.For("TestProject", "ReportEndpoints.MapReports", "Task.Run", 0) + ")"));
+        await test.RunAsync();
+    }
+
+    [Fact]
     public void Ids_OnePerKind_InTheEnumsOrder()
     {
         var kinds = Enum.GetValues<BlockingKind>();
