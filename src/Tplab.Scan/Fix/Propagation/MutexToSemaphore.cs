@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Tplab.Scan.Fix.Checks;
 using Tplab.Scan.Fix.Editing;
 using static Microsoft.CodeAnalysis.CSharp.SyntaxFactory;
 
@@ -21,7 +22,6 @@ namespace Tplab.Scan.Fix.Propagation;
 /// </summary>
 internal sealed class MutexToSemaphore(FixContext context, Func<SyntaxNode, Task<string?>> requireAwait, List<string> reshaped)
 {
-    private const string MutexType = "System.Threading.Mutex";
     private readonly Dictionary<ISymbol, string?> _mutexes = new(SymbolEqualityComparer.Default);
 
     /// <summary>The waits (<c>WaitOne</c> calls) this fix turned into awaited semaphore waits (their original nodes).</summary>
@@ -49,7 +49,7 @@ internal sealed class MutexToSemaphore(FixContext context, Func<SyntaxNode, Task
     private async Task<string?> ConvertFieldAsync(IFieldSymbol field)
     {
         var name = $"{field.ContainingType.Name}.{field.Name}";
-        if (field.Type.ToDisplayString() != MutexType)
+        if (field.Type.ToDisplayString() != ThreadAffinity.Mutex)
         {
             return $"{name} is a {field.Type.Name}, not a Mutex";
         }

@@ -55,6 +55,8 @@ internal static class SemaphoreGate
             }
         }
         var walked = new HashSet<IMethodSymbol>(SymbolEqualityComparer.Default);
+        // Each method's targets once: the solution-wide searches for implementations and overrides are the walk's cost.
+        var targetsOf = new Dictionary<IMethodSymbol, IReadOnlyList<IMethodSymbol>>(SymbolEqualityComparer.Default);
         var followed = 0;
         foreach (var hold in holds)
         {
@@ -72,7 +74,11 @@ internal static class SemaphoreGate
                         return $"the region of {gate} calls a delegate ({Shown(at)}) at {context.Where(at)}, code tplab cannot follow that may take it again (a SemaphoreSlim is not re-entrant)";
                     }
                     // A call through an interface or a virtual member runs whichever of the solution's implementations the object has.
-                    foreach (var target in await TargetsAsync(context, called).ConfigureAwait(false))
+                    if (!targetsOf.TryGetValue(called.OriginalDefinition, out var targets))
+                    {
+                        targetsOf[called.OriginalDefinition] = targets = await TargetsAsync(context, called).ConfigureAwait(false);
+                    }
+                    foreach (var target in targets)
                     {
                         if (holders.Contains(target))
                         {
