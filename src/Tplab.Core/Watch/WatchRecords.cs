@@ -110,4 +110,7 @@ public sealed record PoolReading(TimeSpan Offset, int ThreadCount, long QueueLen
 
     /// <summary>The whole machine's busy CPU, in percent of all its cores; null when unknown.</summary>
     public double? MachineCpuPercent { get; init; }
+
+    /// <summary>The measured scheduling delay of the interval; null when not measured (off, or between sampled windows).</summary>
+    public SchedulingDelay? Delay { get; init; }
 }

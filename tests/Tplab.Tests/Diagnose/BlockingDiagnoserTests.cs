@@ -68,7 +68,7 @@ public sealed class BlockingDiagnoserTests(StackFixture fixture) : IClassFixture
         Assert.Equal(DiagnosisVerdict.Clear, diagnosis.Verdict);
         Assert.Empty(diagnosis.Culprits);
         Assert.NotNull(diagnosis.Pool);
-        Assert.Equal(PoolVerdict.Healthy, diagnosis.Pool.Verdict);
+        Assert.True(diagnosis.Pool.Verdict == PoolVerdict.Healthy, $"{diagnosis.Pool.Verdict}: {diagnosis.Pool.Evidence}");
         Assert.True(diagnosis.Evidence.Samples > 1000, $"{diagnosis.Evidence.Samples} samples");
     }
 
@@ -94,6 +94,13 @@ public sealed class BlockingDiagnoserTests(StackFixture fixture) : IClassFixture
     {
         Assert.Null(fixture.Stack.DatabaseUnavailable);
         await using var target = await fixture.Stack.StartTargetAsync(ThreadPoolSettings.Default);
+        // One request first, as a deployed service has served before it is diagnosed: the flood then meets the route
+        // compiled and its downstream connected. Cold, 30 first requests on a 2-thread pool wait for the JIT and read
+        // starving for a moment even when async (seen once in CI: the async variant's watch "recovering").
+        using (var warm = new HttpClient { Timeout = TimeSpan.FromSeconds(30) })
+        {
+            using var first = await warm.GetAsync(target.Url($"/{route}?ms=10"));
+        }
         await using var flood = Flood.Start(target.Url($"/{route}?ms=500"), Concurrency, TimeSpan.FromSeconds(20), TimeSpan.FromSeconds(15));
         await Task.Delay(WarmUp);
         return await BlockingDiagnoser.DiagnoseAsync(target.ProcessId, Options);

@@ -1,3 +1,4 @@
+using Tplab.Watch.Delay;
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;
 using Tplab.Tests.Support;
@@ -16,6 +17,10 @@ public sealed class VerdictRuleTests
     private static PoolReading Cpu(PoolReading r, double runnable, double cores) => r with { RunnableWorkers = runnable, Cores = cores };
 
     private static PoolReading Locks(PoolReading r, double waiters) => r with { LockWaiters = waiters };
+
+    // The measured scheduling delay of the interval: waits paired, their median and 99th percentile, items still queued and the oldest's wait.
+    private static PoolReading Waits(PoolReading r, long count, double p50, double p99, int waiting, double oldest) =>
+        r with { Delay = new SchedulingDelay(count, p50, p50, p99, p99, 0, waiting, oldest, 0.5) };
 
     private static ThreadPoolInjection I(double at, InjectionReason reason, int to = 5) =>
         new(TimeSpan.FromSeconds(at), to, reason, (long)reason, 0);
@@ -41,6 +46,13 @@ public sealed class VerdictRuleTests
         { "queue never drains, one sample back (1 s interval, jitter)", R(3.9994, 3, 11, 13), [R(2.9996, 3, 12, 26)], [], null, PoolVerdict.Starving, "never below 10" },
         { "queue only just formed", R(3, 3, 12, 26), [R(1.001, 0, 0, 0), R(2, 3, 12, 26)], [], null, PoolVerdict.Healthy, "queue 12" },
         { "busy but keeping up", R(3, 8, 20, 5000), [R(2, 8, 25, 5000)], [], null, PoolVerdict.Healthy, "queue 20, completed 5000/s" },
+        // The measured delay: 16 users blocking 1 s each on a 3-thread pool queued at most 9 items, no rule above
+        // fired, and their requests took 3.3 s for 1 s of work (UserServiceTests, a CI run on a quiet machine).
+        { "half the items waited a second, short queue", Waits(R(3, 3, 9, 4, 20), 5, 1003, 3006, 9, 1105), [R(2, 3, 7, 4)], [], null, PoolVerdict.Starving, "half of 5 work items waited 1.0 s or more in the queue (measured), queue 9" },
+        { "items still waiting, the oldest for 1.6 s", Waits(R(3, 3, 9, 10, 20), 2, 480, 1586, 10, 1586), [R(2, 3, 9, 10)], [], null, PoolVerdict.Starving, "10 work items waiting, the oldest for 1.6 s (measured)" },
+        { "one long wait among short ones", Waits(R(3, 5, 4, 4, 17), 9, 0.6, 2429, 1, 0.1), [R(2, 5, 7, 4)], [], null, PoolVerdict.Healthy, "queue 4" },
+        { "waits under a second", Waits(R(3, 3, 9, 8, 20), 3, 580, 580, 9, 681), [R(2, 3, 0, 0)], [], null, PoolVerdict.Healthy, "queue 9" },
+        { "long waits while the workers compute", Waits(Cpu(R(3, 4, 6, 20, 45), runnable: 4, cores: 2), 6, 1200, 1500, 6, 1300), [R(2, 4, 6, 20, 45)], [], null, PoolVerdict.CpuSaturated, "work waits for CPU" },
         // CPU saturation: work waits for CPU, not for threads.
         { "backlog at high CPU is CPU-bound, not starvation", R(3, 8, 200, 50, 97), [R(2, 8, 100, 50, 97)], [], null, PoolVerdict.CpuSaturated, "work waits for CPU, not for threads" },
         // The trial's case: a CPU-bound endpoint on a machine shared with the load generator gets 55% of its 2 cores;

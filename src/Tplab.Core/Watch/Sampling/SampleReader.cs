@@ -59,6 +59,7 @@ internal sealed class SampleReader : IDisposable
         // Thread states cost a file read per thread: read only when work is queued or the CPU is busy, the only times
         // the rule needs them.
         var runnable = counters.QueueLength >= _options.Thresholds.QueueMin || cpu.Value >= _options.Thresholds.LowCpuPercent / 2
+            || VerdictRule.LongWaits(delay, _options.Thresholds) is not null
             ? ProcessCpu.PoolWorkerStates(_processId, 3, TimeSpan.FromMilliseconds(10))?.Runnable
             : null;
         var reading = new PoolReading(offset, counters.ThreadCount, counters.QueueLength, counters.CompletedPerSecond, cpu.Value)
@@ -67,6 +68,7 @@ internal sealed class SampleReader : IDisposable
             RunnableWorkers = runnable,
             Cores = _cores,
             MachineCpuPercent = _cpu.MachineBusyPercent,
+            Delay = delay,
         };
         var from = offset - _options.Thresholds.Lookback;
         var window = new VerdictWindow(

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Tplab.Watch.Delay;
 
 namespace Tplab.Watch.Verdicts;
 
@@ -107,6 +108,21 @@ public static class VerdictRule
                 Cpu(now)));
         }
 
+        // Work measured waiting for a thread: the scheduling delay itself, from the runtime's enqueue and dequeue events,
+        // says what the counters can only suggest. Half the interval's items waited a second or more, or two are still
+        // waiting and the oldest for a second, while the workers are not computing: a pool too small for its blocked
+        // threads, whatever the queue's length (16 users blocking 1 s each on a 3-thread pool queued at most 9 items,
+        // and their requests took 3.3 s on average for 1 s of work).
+        if (LongWaits(now.Delay, thresholds) is { } waits && lowCpu && !computing)
+        {
+            return new(PoolVerdict.Starving, string.Join(", ",
+                waits,
+                $"queue {N(now.QueueLength)}",
+                $"threads {N(now.ThreadCount)}",
+                "work waits for threads",
+                Cpu(now)));
+        }
+
         // Recovering: starving a moment ago, or still draining a backlog left by starvation.
         if (window.SinceLastStarving is { } quiet
             && (quiet <= thresholds.QuietPeriod || (queueTrend == "falling" && now.QueueLength >= thresholds.QueueMin)))
@@ -142,6 +158,31 @@ public static class VerdictRule
             $"{N(perSecond)} threads/s added by {kind} injection",
             $"threads {N(now.ThreadCount)}",
             now.CpuPercent < thresholds.LowCpuPercent ? Cpu(now) : $"{Cpu(now)} (high)"));
+
+    /// <summary>
+    /// The measured delay's case for starving, in words, or null: the median wait of the interval at least
+    /// <see cref="VerdictThresholds.BacklogSeconds"/> (of two waits or more), or two items or more still queued, the
+    /// oldest for that long. A single long wait is not enough: one item's pairing can be off (an address reused by a
+    /// work item whose enqueue fell outside the window).
+    /// </summary>
+    public static string? LongWaits(SchedulingDelay? delay, VerdictThresholds thresholds)
+    {
+        ArgumentNullException.ThrowIfNull(thresholds);
+        var limit = thresholds.BacklogSeconds * 1000;
+        if (delay is null)
+        {
+            return null;
+        }
+        if (delay.Count >= 2 && delay.P50Ms >= limit)
+        {
+            return $"half of {N(delay.Count)} work items waited {Ms(delay.P50Ms)} or more in the queue (measured)";
+        }
+        return delay.Waiting >= 2 && delay.OldestWaitingMs >= limit
+            ? $"{N(delay.Waiting)} work items waiting, the oldest for {Ms(delay.OldestWaitingMs)} (measured)"
+            : null;
+    }
+
+    private static string Ms(double ms) => ms >= 1000 ? Seconds(TimeSpan.FromMilliseconds(ms)) : $"{N(ms)} ms";
 
     /// <summary>
     /// How long the queue has been at least <see cref="VerdictThresholds.QueueMin"/> without a break, as the samples
