@@ -127,6 +127,7 @@ internal sealed class BlockedStackAccumulator
             Chain = a.Chain,
             Place = a.Place,
             Service = a.Service,
+            FrameworkLock = sample.FrameworkLock && a.Call.Kind == BlockingKind.Lock,
         };
     }
 }

@@ -49,6 +49,9 @@ public sealed record BlockedStackGroup(
     /// <summary>For a dependency-injection factory: the service it builds, when the registration says; else null.</summary>
     public string? Service { get; init; }
 
+    /// <summary>A lock the framework takes inside an API the application called (<see cref="Stacks.BlockedStack.FrameworkLock"/>).</summary>
+    public bool FrameworkLock { get; init; }
+
     /// <summary>The line of the blocking call, when the PDBs gave it.</summary>
     public SourceLine? At => Chain.Count > 0 ? Chain[^1].At : null;
 }

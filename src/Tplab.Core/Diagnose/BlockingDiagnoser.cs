@@ -47,7 +47,7 @@ public static class BlockingDiagnoser
             }
         }
         var analysing = options.Time.GetTimestamp();
-        var diagnosis = Analyse(target, capture, options, TimeSpan.Zero);
+        var diagnosis = FrameworkLockGate.Apply(Analyse(target, capture, options, TimeSpan.Zero), pool);
         var analysed = options.Time.GetElapsedTime(analysing);
         // The pool watch sees the CPU the process gets (a share of the cores on a busy machine), which the stacks cannot:
         // with no blocking culprit and the watch calling the pool CPU-saturated, the hot methods are the answer.

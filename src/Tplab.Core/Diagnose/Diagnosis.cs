@@ -32,6 +32,12 @@ public sealed record StackEvidence(int Samples, int WaitEvents, double SamplingI
 
     /// <summary>Pool threads running application code on average (CPU samples), whatever the verdict.</summary>
     public double BusyThreads { get; init; }
+
+    /// <summary>
+    /// Pool threads waiting, on average, for locks the framework takes inside the APIs the application called, set
+    /// aside as no culprit because the pool never lacked threads (<see cref="FrameworkLockGate"/>); 0 when none was.
+    /// </summary>
+    public double FrameworkLockThreads { get; init; }
 }
 
 /// <summary>The answer of <see cref="BlockingDiagnoser"/>: which code holds the pool threads of one process, ranked, with advice.</summary>

@@ -23,6 +23,44 @@ public sealed class StackClassifierTests
         Assert.Equal(CallContext.RequestPath, stack.Context);
     }
 
+    // Task.Delay registers its timer under the timer queue's lock: on a busy machine, pool threads wait for it.
+    private static readonly string[] TimerQueueLock =
+    [
+        "System.Private.CoreLib!System.Threading.Lock.EnterAndGetCurrentThreadId()",
+        "System.Private.CoreLib!System.Threading.TimerQueueTimer.Change(unsigned int32,unsigned int32)",
+        "System.Private.CoreLib!System.Threading.Tasks.Task+DelayPromise..ctor(unsigned int32,class System.TimeProvider)",
+        "System.Private.CoreLib!System.Threading.Tasks.Task.Delay(unsigned int32,class System.TimeProvider,value class System.Threading.CancellationToken)",
+    ];
+
+    [Fact]
+    public void Classify_LockTakenInsideTaskDelay_IsTheFrameworksLock()
+    {
+        var stack = _classifier.Classify(Of(TimerQueueLock, One("App!Shop.OrderRepository+<LoadAsync>d__1.MoveNext()"), MvcAction, PoolBottom));
+
+        Assert.Equal(BlockingKind.Lock, stack!.Call.Kind);
+        Assert.Equal("Shop.OrderRepository.LoadAsync", stack.User!.FullName);
+        Assert.True(stack.FrameworkLock);
+    }
+
+    [Fact]
+    public void Classify_TheAppsOwnLock_IsNotTheFrameworks()
+    {
+        var stack = _classifier.Classify(Of(One("System.Private.CoreLib!System.Threading.Monitor.Enter_Slowpath(class System.Object)"), One("App!Shop.Inventory.Reserve(int32)"), MvcAction, PoolBottom));
+
+        Assert.Equal(BlockingKind.Lock, stack!.Call.Kind);
+        Assert.False(stack.FrameworkLock);
+    }
+
+    [Fact]
+    public void Classify_LockOnAspNetCoresInvoker_IsInlinedAppCodeNotTheFrameworks()
+    {
+        // A filter's lock, the filter inlined into MVC's invoker through guarded devirtualization.
+        var stack = _classifier.Classify(Of(One("System.Private.CoreLib!System.Threading.Monitor.Enter_Slowpath(class System.Object)"),
+            One("Microsoft.AspNetCore.Mvc.Core!Microsoft.AspNetCore.Mvc.Infrastructure.ResourceInvoker.Next(value class State&,value class Scope&,class System.Object&,bool&)"), MvcAction, PoolBottom));
+
+        Assert.False(stack!.FrameworkLock);
+    }
+
     [Fact]
     public void Classify_ResultOnATask_NamesTaskResultNotTheInnerMonitorWait()
     {

@@ -43,7 +43,7 @@ public static class TraceDiagnoser
         var pid = contents.ProcessId ?? 0;
         var facts = new TargetFacts(pid, NameOf(contents.CommandLine), version);
         var recorded = TimeSpan.FromMilliseconds(Math.Max(0, stacks.EndMs - stacks.StartMs));
-        var diagnosis = BlockingDiagnoser.Analyse(facts, new StackCaptureResult(stacks, recorded), options, Stopwatch.GetElapsedTime(started));
+        var diagnosis = FrameworkLockGate.Apply(BlockingDiagnoser.Analyse(facts, new StackCaptureResult(stacks, recorded), options, Stopwatch.GetElapsedTime(started)), pool);
         return diagnosis with
         {
             Pool = pool,

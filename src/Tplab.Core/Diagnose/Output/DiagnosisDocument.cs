@@ -61,7 +61,7 @@ public sealed record EndpointDocument(string Method, string Route, string? Actio
 
 public sealed record EvidenceDocument(
     int Samples, int WaitEvents, double SamplingIntervalMs, int PoolThreadsSeen, double BlockedThreads, string? Fallback,
-    int ContentionEvents, int Requests, double BusyThreads);
+    int ContentionEvents, int Requests, double BusyThreads, double FrameworkLockThreads);
 
 public sealed record HotMethodDocument(string Method, double Threads, double Share);
 

@@ -50,7 +50,8 @@ public sealed class DiagnosisJsonWriter : IDiagnosisWriter
                 d.Evidence.Fallback,
                 d.Evidence.ContentionEvents,
                 d.Evidence.Requests,
-                Math.Round(d.Evidence.BusyThreads, 2)),
+                Math.Round(d.Evidence.BusyThreads, 2),
+                Math.Round(d.Evidence.FrameworkLockThreads, 2)),
             [.. (d.Verdict == DiagnosisVerdict.CpuBound ? d.HotMethods : []).Select(h => new HotMethodDocument(h.Method.FullName, Math.Round(h.Threads, 2), Math.Round(h.Share, 3)))],
             d.Pool is { } pool
                 ? new PoolDocument(pool.Verdict.ToWord(), pool.Evidence, pool.ThreadsStart, pool.ThreadsPeak, pool.QueuePeak, pool.InjectionsByReason, null)

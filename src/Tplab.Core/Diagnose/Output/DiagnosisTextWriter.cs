@@ -43,6 +43,10 @@ public sealed class DiagnosisTextWriter : IDiagnosisWriter
             DiagnosisVerdict.CpuBound => string.Create(Inv, $"verdict: CPU-BOUND, no blocking call holds pool threads, but {e.BusyThreads:0.0} pool threads on average are busy running application code"),
             _ => string.Create(Inv, $"verdict: CLEAR, no pool thread held by a blocking call ({e.BlockedThreads:0.00} on average, {e.PoolThreadsSeen} pool threads seen)"),
         });
+        if (e.FrameworkLockThreads > 0)
+        {
+            output.WriteLine(string.Create(Inv, $"framework locks: {e.FrameworkLockThreads:0.0} pool threads on average waited for locks .NET or a library takes inside the calls the app made; the pool never lacked threads, so no culprit (a busy machine delays the holder)"));
+        }
         output.WriteLine(PoolLine(d));
         if (d.Culprits.Count > 0 && d.SourceRoot is { } root)
         {

@@ -23,6 +23,13 @@ public sealed record BlockedStack(BlockingCall Call, UserMethod? User, CallConte
 
     /// <summary>The frame that directly called the blocking API (application or framework), for inlining look-ups.</summary>
     public StackFrame? Caller { get; init; }
+
+    /// <summary>
+    /// A lock the framework (or a library) takes inside an API the application called: <see cref="Caller"/> is library
+    /// code that runs no application delegate (a timer queue's lock under <c>Task.Delay</c>, a connection pool's under
+    /// <c>HttpClient.SendAsync</c>). Such locks are held for microseconds; their waits are the CPU the holder did not get.
+    /// </summary>
+    public bool FrameworkLock { get; init; }
 }
 
 /// <summary>The advice for a classified stack: <see cref="BlockingAdvice"/> fed with what the stack says.</summary>

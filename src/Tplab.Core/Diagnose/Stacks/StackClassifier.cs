@@ -67,8 +67,18 @@ public sealed class StackClassifier(LibraryCode library)
             Place = PlaceRules.PlaceOf(frames, userIndex, boundaryIndex, chain),
             Boundary = boundaryIndex >= 0 && (userIndex < 0 || userIndex > boundaryIndex) ? frames[boundaryIndex] : null,
             Caller = caller,
+            FrameworkLock = call.Kind == BlockingKind.Lock && caller is not null && IsFrameworkCode(frames, callIndex + 1),
         };
     }
+
+    /// <summary>
+    /// Library code that cannot hold application code the JIT inlined into it: not ASP.NET Core's invokers (filters and
+    /// actions are inlined into them through guarded devirtualization) and not a runner of delegates or state machines.
+    /// </summary>
+    private bool IsFrameworkCode(IReadOnlyList<StackFrame> frames, int index) =>
+        !frames[index].IsUnresolved && library.IsLibrary(frames[index])
+        && !frames[index].TypeName.StartsWith("Microsoft.AspNetCore.", StringComparison.Ordinal)
+        && FrameKinds.RunnerOf(frames, index) == RunnerKind.None;
 
     /// <summary>
     /// A driver method that an async API runs on its way (Npgsql's <c>ExecuteScalarAsync</c> calls <c>ExecuteScalar(async: true)</c>,
