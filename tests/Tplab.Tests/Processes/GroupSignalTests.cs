@@ -145,16 +145,20 @@ public sealed class GroupSignalTests : IDisposable
     [MemberData(nameof(RestoringCommands))]
     public async Task ScanAndFix_GroupSignalledWhileDotnetRestoreRuns_NothingLeft(string command, string signal)
     {
-        // A copy without restore output: scan and fix restore it first (a guarded `dotnet restore`), then load it.
+        // A copy without restore output that needs a package from a feed that never answers: scan and fix restore it
+        // first (a guarded `dotnet restore`), and the restore waits on the feed until the signal, however warm the
+        // machine's NuGet cache (the restore is given empty folders of the feed's). The feed's first request says so.
+        using var feed = new HeldPackageFeed();
         var copy = Tplab.Tests.Scan.Fix.FixProofTests.Copy();
         try
         {
-            string[] args = command == "fix"
-                ? ["fix", Path.Combine(copy, "Tplab.OrdersService"), "-o", Path.Combine(copy, "fix.patch")]
-                : ["scan", Path.Combine(copy, "Tplab.OrdersService")];
-            await using var tplab = _orphans.Start(args);
-            Assert.True(await ProcessTable.EventuallyAsync(() => MarkedWithArgument("restore") || tplab.HasExited, TimeSpan.FromMinutes(1)), "no dotnet restore started");
-            Assert.False(tplab.HasExited, $"{command} ended before it could be signalled: {tplab.LastLines(5)}");
+            var project = Path.Combine(copy, "Tplab.OrdersService");
+            feed.Serve(copy, Path.Combine(project, "Tplab.OrdersService.csproj"));
+            string[] args = command == "fix" ? ["fix", project, "-o", Path.Combine(copy, "fix.patch")] : ["scan", project];
+            await using var tplab = _orphans.Start(feed.Environment, args);
+            var first = await Task.WhenAny(feed.Requested, tplab.Exited, Task.Delay(TimeSpan.FromMinutes(2)));
+            Assert.True(first == feed.Requested, tplab.HasExited ? $"{command} ended before its restore asked the feed: {tplab.LastLines(5)}" : "no restore asked the feed");
+            Assert.True(MarkedWithArgument("restore"), $"the feed got {await feed.Requested} but no dotnet restore of tplab's runs");
 
             Orphans.SignalGroup(tplab.Id, signal == "INT" ? ProcessTree.Interrupt : signal);
 

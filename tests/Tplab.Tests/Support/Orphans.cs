@@ -17,9 +17,16 @@ internal sealed class Orphans
     private readonly string _entry = Variable + "=" + Guid.NewGuid().ToString("N");
 
     /// <summary>Starts tplab with this marker.</summary>
-    public ChildProcess Start(params string[] args)
+    public ChildProcess Start(params string[] args) => Start(new Dictionary<string, string>(), args);
+
+    /// <summary>Starts tplab with this marker and <paramref name="environment"/> added to its environment.</summary>
+    public ChildProcess Start(IReadOnlyDictionary<string, string> environment, params string[] args)
     {
         var info = TplabCli.StartInfo(args);
+        foreach (var (name, value) in environment)
+        {
+            info.Environment[name] = value;
+        }
         info.Environment[Variable] = _entry[(Variable.Length + 1)..];
         return ChildProcess.Start(info, "tplab " + args[0]);
     }
