@@ -59,6 +59,10 @@ public sealed class VerdictRuleTests
         // the gate thread (CPU < 80%) injects for starvation, but 7 threads want the 2 cores.
         { "CPU-bound with part of the cores", Cpu(R(3, 6, 40, 30, 55), runnable: 5, cores: 2), [R(2, 5, 35, 30, 55)], [I(2.2, InjectionReason.Starvation), I(2.8, InjectionReason.Starvation)], null, PoolVerdict.CpuSaturated, "5 of 6 pool threads running or waiting for a core, CPU 55% of 2 cores" },
         { "CPU-bound on a busy machine says so", Cpu(R(3, 6, 40, 30, 40), runnable: 5, cores: 2) with { MachineCpuPercent = 99 }, [R(2, 5, 35, 30, 40)], [], null, PoolVerdict.CpuSaturated, "CPU 40% of 2 cores, machine 99% busy: the process gets only part of its cores" },
+        // A CPU-bound endpoint beside its own load generator (the corpus, in CI): 76% of 2 cores, the machine 88% busy,
+        // one of four workers runnable at the look; its queue stood. Nothing is free for another thread.
+        { "CPU-bound on a machine whose cores are taken", Cpu(R(3, 4, 19, 60, 76), runnable: 1, cores: 2) with { MachineCpuPercent = 88 }, [R(2.5, 4, 19, 60, 80), R(2, 3, 13, 53, 82)], [], null, PoolVerdict.CpuSaturated, "machine 88% busy: the process gets only part of its cores" },
+        { "blocked threads on a machine whose cores others take", Cpu(R(3, 4, 19, 2, 10), runnable: 0, cores: 2) with { MachineCpuPercent = 95 }, [R(2, 4, 19, 2, 10)], [], null, PoolVerdict.Starving, "of backlog" },
         { "blocked threads on a busy machine are starving", Cpu(R(3, 6, 40, 2, 9), runnable: 1, cores: 2), [R(2, 5, 35, 2, 9)], [I(2.2, InjectionReason.Starvation), I(2.8, InjectionReason.Starvation)], null, PoolVerdict.Starving, "added by starvation injection" },
         { "a third of the workers runnable is not CPU-bound", Cpu(R(3, 6, 40, 2, 30), runnable: 2, cores: 2), [R(2, 6, 40, 2, 30)], [], null, PoolVerdict.Starving, "of backlog" },
         { "a large pool computing with no queue", Cpu(R(3, 48, 0, 150, 60), runnable: 40, cores: 2), [R(2, 48, 0, 150, 60)], [], null, PoolVerdict.CpuSaturated, "40 of 48 pool threads running or waiting for a core" },

@@ -50,7 +50,12 @@ public static class VerdictRule
         // for starvation, adding threads that can only compete for the same cores. A pool grown large enough to hold
         // every request has no queue: more computing workers than cores is then the work waiting for CPU.
         var computing = now.RunnableWorkers is { } busy && busy >= Math.Max(1, now.ThreadCount / 2.0);
-        if ((now.QueueLength >= thresholds.QueueMin && (computing || !lowCpu)) || (computing && now.RunnableWorkers > Math.Max(1, now.Cores)))
+        // The machine's cores are all but taken and this process holds a large part of them: on a box shared with other
+        // work (its own load generator, say), a CPU-bound process gets under 80% of its cores and its workers read
+        // runnable only part of the time, yet no core is free for another thread (the corpus's scoring endpoint: 76–80%
+        // of 2 cores, machine 88–92% busy, 1–1.7 of 4 workers runnable, its queue 19–28).
+        var coresTaken = now.MachineCpuPercent is { } taken && taken >= thresholds.MachineBusyPercent && now.CpuPercent >= thresholds.ProcessShareOfBusyMachine;
+        if ((now.QueueLength >= thresholds.QueueMin && (computing || !lowCpu || coresTaken)) || (computing && now.RunnableWorkers > Math.Max(1, now.Cores)))
         {
             var cpuParts = new List<string>
             {
@@ -58,7 +63,7 @@ public static class VerdictRule
                 now.RunnableWorkers is { } r ? $"{N(r)} of {N(now.ThreadCount)} pool threads running or waiting for a core" : "pool threads busy",
                 now.Cores > 0 ? $"{Cpu(now)} of {N(now.Cores)} cores" : Cpu(now),
             };
-            if (lowCpu && now.MachineCpuPercent is >= 90 and { } machine)
+            if (lowCpu && now.MachineCpuPercent is { } machine && machine >= thresholds.MachineBusyPercent)
             {
                 cpuParts.Add($"machine {machine.ToString("0", CultureInfo.InvariantCulture)}% busy: the process gets only part of its cores");
             }
@@ -113,7 +118,7 @@ public static class VerdictRule
         // waiting and the oldest for a second, while the workers are not computing: a pool too small for its blocked
         // threads, whatever the queue's length (16 users blocking 1 s each on a 3-thread pool queued at most 9 items,
         // and their requests took 3.3 s on average for 1 s of work).
-        if (LongWaits(now.Delay, thresholds) is { } waits && lowCpu && !computing)
+        if (LongWaits(now.Delay, thresholds) is { } waits && lowCpu && !computing && !coresTaken)
         {
             return new(PoolVerdict.Starving, string.Join(", ",
                 waits,

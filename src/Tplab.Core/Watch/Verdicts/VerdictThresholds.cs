@@ -45,6 +45,18 @@ public sealed record VerdictThresholds
     /// </summary>
     public double LockWaitShare { get; init; } = 0.25;
 
+    /// <summary>
+    /// The whole machine's busy CPU, in percent of all its cores, from which its cores count as taken (default 85: on
+    /// two cores, less than a third of one left idle).
+    /// </summary>
+    public double MachineBusyPercent { get; init; } = 85;
+
+    /// <summary>
+    /// The process's CPU, in percent of its cores, from which it holds a large part of a machine whose cores are taken
+    /// (<see cref="MachineBusyPercent"/>): a queue then waits for CPU, not threads (default 50: a core's worth on two).
+    /// </summary>
+    public double ProcessShareOfBusyMachine { get; init; } = 50;
+
     /// <summary>How long after the last starving sample the pool is still called recovering (default 2 s).</summary>
     public TimeSpan QuietPeriod { get; init; } = TimeSpan.FromSeconds(2);
 
@@ -52,9 +64,9 @@ public sealed record VerdictThresholds
     public VerdictThresholds Validated()
     {
         if (Lookback <= TimeSpan.Zero || QuietPeriod < TimeSpan.Zero || QueueStanding < TimeSpan.Zero || QueueMin < 1 || LowCpuPercent is <= 0 or > 100 || BacklogSeconds <= 0
-            || LockWaitersMin <= 0 || LockWaitShare is <= 0 or > 1)
+            || LockWaitersMin <= 0 || LockWaitShare is <= 0 or > 1 || MachineBusyPercent is <= 0 or > 100 || ProcessShareOfBusyMachine is <= 0 or > 100)
         {
-            throw TplabException.Usage("verdict thresholds out of range (lookback > 0, quiet period >= 0, queue standing >= 0, queue min >= 1, low CPU in (0, 100], backlog > 0, lock waiters > 0, lock-wait share in (0, 1])");
+            throw TplabException.Usage("verdict thresholds out of range (lookback > 0, quiet period >= 0, queue standing >= 0, queue min >= 1, low CPU in (0, 100], backlog > 0, lock waiters > 0, lock-wait share in (0, 1], machine busy and process share in (0, 100])");
         }
         return this;
     }
