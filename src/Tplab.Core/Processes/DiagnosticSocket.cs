@@ -17,6 +17,13 @@ public static class DiagnosticSocket
         // earlier process that had the same pid and died without removing it (kill -9) has another key: in a /tmp
         // with many of those, a shell that happened to reuse such a pid was taken for a .NET process.
         var started = ProcessFiles.StartTicks(processId)?.ToString(CultureInfo.InvariantCulture);
+        // No start time because the process is gone: any socket with its pid is a dead process's. A short-lived member
+        // of a service's group (the leader's `sleep 1`) that ended between the group's listing and this read, on a pid
+        // a killed runtime had used, was taken for the service's runtime (a CI run, under load).
+        if (started is null && !ProcessFiles.IsAlive(processId))
+        {
+            return null;
+        }
         var otherNamespace = IsInOtherMountNamespace(processId);
         foreach (var (folder, pid) in Places(processId, otherNamespace))
         {

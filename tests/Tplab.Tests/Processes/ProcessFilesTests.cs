@@ -57,6 +57,30 @@ public sealed class ProcessFilesTests
         }
     }
 
+    // The same with the process gone by the time its socket is looked for (no start time to compare): a short-lived
+    // member of a service's group, listed alive a moment before, was taken for the service's runtime.
+    [Fact]
+    public void DiagnosticSocket_OfAProcessGoneSinceItWasListed_IsNone()
+    {
+        int pid;
+        using (var quick = System.Diagnostics.Process.Start("true"))
+        {
+            quick.WaitForExit();
+            pid = quick.Id;
+        }
+        Assert.False(ProcessFiles.IsAlive(pid));
+        var stale = Path.Combine(Path.GetTempPath(), $"dotnet-diagnostic-{pid}-1-socket");
+        try
+        {
+            File.WriteAllText(stale, "");
+            Assert.Null(DiagnosticSocket.Find(pid));
+        }
+        finally
+        {
+            File.Delete(stale);
+        }
+    }
+
     public static TheoryData<Exception, bool> PermissionCases => new()
     {
         { new UnauthorizedAccessException("denied"), true },
