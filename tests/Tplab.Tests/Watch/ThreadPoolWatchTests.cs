@@ -116,6 +116,12 @@ public sealed class ThreadPoolWatchTests(DownstreamFixture fixture, ITestOutputH
     private async Task<PoolTimeline> WatchFloodAsync(string path, ThreadPoolSettings settings, TimeSpan flood, TimeSpan? interval = null)
     {
         await using var target = await fixture.Stack.StartTargetAsync(settings);
+        // One request first, as a deployed service has served: cold, 30 first requests on a 2-thread pool wait for
+        // the JIT, and on a busy machine the runtime added a thread for starvation even to the async route (a CI run).
+        using (var warm = new HttpClient { Timeout = TimeSpan.FromSeconds(30) })
+        {
+            using var first = await warm.GetAsync(target.Url(path));
+        }
         await using var watch = await ThreadPoolWatch.StartAsync(target.ProcessId, new WatchOptions { Interval = interval ?? TimeSpan.FromMilliseconds(500) });
         // A calm sample before the flood, so that the onset is seen: as soon as the runtime's counters came.
         await Eventually.UntilAsync(() => watch.Latest is not null, TimeSpan.FromSeconds(30), "the first sample");
