@@ -155,9 +155,7 @@ public static class BlockingDiagnoser
             Requests = requests.Count,
             BusyThreads = busy,
         };
-        var verdict = groups.Count > 0 ? DiagnosisVerdict.Blocked
-            : busy >= CpuBoundThreads ? DiagnosisVerdict.CpuBound
-            : DiagnosisVerdict.Clear;
+        var verdict = VerdictOf(groups.Count, busy);
         return new Diagnosis(
             target.ProcessId,
             target.Name,
@@ -173,6 +171,10 @@ public static class BlockingDiagnoser
             LinesMissing = lines.Note,
         };
     }
+
+    /// <summary>Blocked with culprits; else CPU-bound when enough pool threads run application code; else clear.</summary>
+    internal static DiagnosisVerdict VerdictOf(int culprits, double busyThreads) =>
+        culprits > 0 ? DiagnosisVerdict.Blocked : busyThreads >= CpuBoundThreads ? DiagnosisVerdict.CpuBound : DiagnosisVerdict.Clear;
 
     /// <summary>What the diagnosis relies on when the runtime raises no wait events; null when it has them.</summary>
     public static string? FallbackOf(Version? runtime, int waitEvents) => runtime switch

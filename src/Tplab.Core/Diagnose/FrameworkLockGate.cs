@@ -24,12 +24,9 @@ public static class FrameworkLockGate
         }
         var kept = diagnosis.Culprits.Where(c => !c.FrameworkLock).ToList();
         var setAside = diagnosis.Culprits.Where(c => c.FrameworkLock).Sum(c => c.Threads);
-        var verdict = kept.Count > 0 ? DiagnosisVerdict.Blocked
-            : diagnosis.Evidence.BusyThreads >= BlockingDiagnoser.CpuBoundThreads ? DiagnosisVerdict.CpuBound
-            : DiagnosisVerdict.Clear;
         return diagnosis with
         {
-            Verdict = verdict,
+            Verdict = BlockingDiagnoser.VerdictOf(kept.Count, diagnosis.Evidence.BusyThreads),
             Culprits = kept,
             Evidence = diagnosis.Evidence with { FrameworkLockThreads = setAside },
         };
