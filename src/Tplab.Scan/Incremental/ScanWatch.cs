@@ -114,6 +114,10 @@ internal static class ScanWatch
 
     private static Baseline ReadBaseline(ScanOptions options) => options.BaselineFile is { } b ? Baseline.Read(b) : new Baseline();
 
+    // A rescan that could not read every project says so on its line: its findings are not the code's.
+    private static string Partial(ScanResult result) =>
+        result.Skipped.Count > 0 ? string.Create(CultureInfo.InvariantCulture, $"; {result.Skipped.Count} project(s) not read (the lines above say why)") : "";
+
     /// <summary>
     /// What a rescan says: the change and the time (<c>Api/Orders.cs changed: rescanned in 1.84 s (rebuilt in place):
     /// 30 finding(s), 1 new, 0 gone</c>), then a line per finding that came or went (at most five of each).
@@ -126,7 +130,7 @@ internal static class ScanWatch
         var gone = before.Findings.Where(f => !now.Contains(f.Id)).ToList();
         var what = changes[0].Words + (changes.Count > 1 ? string.Create(CultureInfo.InvariantCulture, $" (and {changes.Count - 1} other change(s))") : "");
         yield return string.Create(CultureInfo.InvariantCulture,
-            $"tplab scan: {what}: rescanned in {took.TotalSeconds:0.00} s ({how}): {after.Findings.Count} finding(s), {added.Count} new, {gone.Count} gone");
+            $"tplab scan: {what}: rescanned in {took.TotalSeconds:0.00} s ({how}): {after.Findings.Count} finding(s), {added.Count} new, {gone.Count} gone{Partial(after)}");
         foreach (var (sign, list) in new[] { ("+", added), ("-", gone) })
         {
             foreach (var f in list.Take(5))

@@ -38,6 +38,11 @@ internal sealed class WatchedInputs
     {
         ArgumentNullException.ThrowIfNull(code);
         var (files, listings) = CacheInputs.Record(code, others);
+        // The project files, props and targets under the watched folders whatever the load made of them: a project
+        // MSBuild could not read (a project file half written) is not among the load's inputs, and its repair must be seen.
+        var known = files.Select(f => f.Path).ToHashSet(StringComparer.Ordinal);
+        files.AddRange(listings.SelectMany(l => CacheInputs.Folders(l.Folder)).Distinct(StringComparer.Ordinal).SelectMany(ProjectFiles)
+            .Where(known.Add).Select(CacheInputs.Of));
         // What MSBuild's design-time build writes under obj/ during the load is its product, not an edit (as the cache says).
         var obj = Path.DirectorySeparatorChar + "obj" + Path.DirectorySeparatorChar;
         files = [.. files.Select(f => f.ModifiedTicks >= loadStartedUtc.Ticks && !f.Path.Contains(obj, StringComparison.Ordinal) ? f with { Sha256 = "" } : f)];
@@ -76,6 +81,18 @@ internal sealed class WatchedInputs
         ArgumentNullException.ThrowIfNull(edited);
         var set = edited.ToHashSet(StringComparer.Ordinal);
         return new WatchedInputs([.. _files.Select(f => set.Contains(f.Path) ? CacheInputs.Of(f.Path) : f)], _listings, _root);
+    }
+
+    private static IEnumerable<string> ProjectFiles(string folder)
+    {
+        try
+        {
+            return [.. Directory.EnumerateFiles(folder).Where(f => Path.GetExtension(f).ToLowerInvariant() is ".csproj" or ".props" or ".targets")];
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return [];
+        }
     }
 
     private static Dictionary<string, long> FolderTimes(List<CachedListing> listings) =>
