@@ -79,7 +79,8 @@ internal static class ScanWatch
                     var reloadedUtc = options.Time.GetUtcNow().UtcDateTime;
                     try
                     {
-                        var again = await LoadAsync(options, input, progress, cancellationToken).ConfigureAwait(false);
+                        // The path resolved again: a folder's projects, or a solution's, may be others now.
+                        var again = await LoadAsync(options, ScanInput.Resolve(options.Path), progress, cancellationToken).ConfigureAwait(false);
                         load.Dispose();
                         (load, code) = (again, again.Code);
                         inputs = WatchedInputs.Record(code, others, reloadedUtc);
