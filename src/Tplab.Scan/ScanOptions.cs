@@ -71,6 +71,15 @@ public sealed record ScanOptions
     /// <summary>Report only the findings whose chain passes through a file changed since the merge base with this git ref (default null: all).</summary>
     public string? ChangedSince { get; init; }
 
+    /// <summary>
+    /// Keep running after the scan: poll its inputs and scan again after each change, rewriting the report (default
+    /// false). Ends by Ctrl+C or SIGTERM (exit 130).
+    /// </summary>
+    public bool Watch { get; init; }
+
+    /// <summary>How often <see cref="Watch"/> polls the inputs (default 0.5 s; a change waits one more interval to settle).</summary>
+    public TimeSpan WatchInterval { get; init; } = TimeSpan.FromMilliseconds(500);
+
     /// <summary>Time source for the durations reported (default the system clock).</summary>
     public TimeProvider Time { get; init; } = TimeProvider.System;
 
@@ -109,6 +118,11 @@ public sealed record ScanOptions
         if (ChangedSince is not null && WriteBaseline is not null)
         {
             throw TplabException.Usage("--write-baseline records every finding; it does not go with --changed-since, which reports some");
+        }
+        if (Watch && (FailOn is not null || WriteBaseline is not null || PlanFile is not null || ChangedSince is not null))
+        {
+            var other = FailOn is not null ? "--fail-on" : WriteBaseline is not null ? "--write-baseline" : PlanFile is not null ? "--plan" : "--changed-since";
+            throw TplabException.Usage($"--watch rewrites the report after every change until Ctrl+C; {other} belongs to a scan that ends: run it without --watch");
         }
         if (ConfigFile is not null && !File.Exists(ConfigFile))
         {

@@ -23,6 +23,19 @@ public static class ScanRun
         using var output = Open(options.Output);
         using var baselineFile = Open(options.WriteBaseline);
         using var planFile = Open(options.PlanFile);
+        if (options.Watch)
+        {
+            // The first report into the file opened above, every later one written whole in its turn; ends by cancellation.
+            var first = output;
+            await Incremental.ScanWatch.RunAsync(options, result =>
+            {
+                using var file = first ?? Open(options.Output);
+                first = null;
+                Commit(file, w => format.Write(result, w), standardOutput, options.Output);
+            }, progress, cancellationToken).ConfigureAwait(false);
+            // Not reached: the watch ends only when cancelled, by the cancellation's exception (exit 130).
+            return ExitCodes.Interrupted;
+        }
 
         var result = await Scanner.ScanAsync(options, progress, cancellationToken).ConfigureAwait(false);
 

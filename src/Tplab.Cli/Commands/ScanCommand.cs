@@ -37,9 +37,10 @@ internal static class ScanCommand
         var cache = new Option<string?>("--cache") { Description = "Keep the scan's result and inputs in this folder and reuse it when nothing changed (default: obj/tplab-scan under the scanned folder)" };
         var noCache = new Option<bool>("--no-cache") { Description = "Neither reuse nor write the cache: always a full scan" };
         var changedSince = new Option<string?>("--changed-since") { Description = "Only the findings whose chain passes through a file changed since the merge base with this git ref (a pull request's base), uncommitted changes included" };
+        var watch = new Option<bool>("--watch") { Description = "Keep running: scan again after every change to the scanned code and rewrite the report (an edit to sources is rebuilt in place, in seconds; Ctrl+C stops)" };
         var command = new Command("scan", "Find the code that blocks thread-pool threads before it ships: every blocking call reached from an endpoint, middleware, hosted service or timer, with the chain of calls, file and line, and the fix")
         {
-            path, format, output, failOn, top, groupBy, verbose, includeTests, allowPartial, noRestore, baseline, writeBaseline, config, plan, planWrites, maxDepth, cache, noCache, changedSince,
+            path, format, output, failOn, top, groupBy, verbose, includeTests, allowPartial, noRestore, baseline, writeBaseline, config, plan, planWrites, maxDepth, cache, noCache, changedSince, watch,
         };
         command.Writes(output).Writes(writeBaseline).Writes(plan).Reads(baseline, "the --baseline read").Reads(config, "the --config read").ReadsProject(path);
         command.SetAction((r, ct) => Run(new ScanOptions
@@ -63,6 +64,7 @@ internal static class ScanCommand
             Cache = !r.GetValue(noCache),
             CacheFolder = r.GetValue(cache),
             ChangedSince = r.GetValue(changedSince),
+            Watch = r.GetValue(watch),
         }, ct));
         return command;
     }

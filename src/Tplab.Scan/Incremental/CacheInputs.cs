@@ -120,34 +120,42 @@ internal static class CacheInputs
         return new CachedListing(folder, names.Count, Convert.ToHexStringLower(hash));
     }
 
-    private static IEnumerable<string> Listed(string folder)
+    private static IEnumerable<string> Listed(string folder) =>
+        Folders(folder).SelectMany(current =>
+        {
+            try
+            {
+                return [.. Directory.EnumerateFiles(current)];
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                return Array.Empty<string>();
+            }
+        }).Where(file => ListedExtensions.Contains(Path.GetExtension(file), StringComparer.OrdinalIgnoreCase) || ListedNames.Contains(Path.GetFileName(file), StringComparer.OrdinalIgnoreCase));
+
+    /// <summary>
+    /// <paramref name="folder"/> and every folder below it a listing walks: hidden folders, build output and
+    /// <c>node_modules</c> left out, a symbolic link to a folder not followed (a cycle).
+    /// </summary>
+    internal static IEnumerable<string> Folders(string folder)
     {
         var pending = new Stack<string>([folder]);
         while (pending.Count > 0)
         {
             var current = pending.Pop();
-            IEnumerable<string> files, subfolders;
+            IEnumerable<string> subfolders;
             try
             {
-                files = [.. Directory.EnumerateFiles(current)];
                 subfolders = [.. Directory.EnumerateDirectories(current)];
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException)
             {
                 continue;
             }
-            foreach (var file in files)
-            {
-                var name = Path.GetFileName(file);
-                if (ListedExtensions.Contains(Path.GetExtension(name), StringComparer.OrdinalIgnoreCase) || ListedNames.Contains(name, StringComparer.OrdinalIgnoreCase))
-                {
-                    yield return file;
-                }
-            }
+            yield return current;
             foreach (var sub in subfolders)
             {
                 var name = Path.GetFileName(sub);
-                // Hidden folders and build output are not globbed; a symbolic link to a folder is not followed (a cycle).
                 if (!name.StartsWith('.') && !SkippedFolders.Contains(name, StringComparer.OrdinalIgnoreCase) && new DirectoryInfo(sub).LinkTarget is null)
                 {
                     pending.Push(sub);

@@ -65,6 +65,9 @@ public sealed class ScanBadInputTests
         { "scan {tmp} --changed-since=-p", ExitCodes.Usage, "--changed-since '-p': give a git commit, branch or tag" },
         { "scan {tmp}/scan --changed-since main --write-baseline {tmp}/b.json", ExitCodes.Usage, "does not go with --changed-since" },
         { "scan {tmp} --changed-since", ExitCodes.Usage, "--changed-since" },
+        { "scan {tmp} --watch --fail-on error", ExitCodes.Usage, "--watch rewrites the report after every change until Ctrl+C; --fail-on belongs to a scan that ends" },
+        { "scan {tmp} --watch --changed-since main", ExitCodes.Usage, "--changed-since belongs to a scan that ends" },
+        { "scan {tmp} --watch --plan {tmp}/plan.json", ExitCodes.Usage, "--plan belongs to a scan that ends" },
         // the plan: opened for writing before any project loads; --plan-writes only says something with --plan
         { "scan {tmp} --plan {tmp}/no/such/folder/plan.yaml", ExitCodes.OutputFailed, "{tmp}/no/such/folder/plan.yaml" },
         { "scan {tmp} --plan", ExitCodes.Usage, "--plan" },
