@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
@@ -12,11 +13,16 @@ namespace Tplab.Scan.Loading;
 /// itself in that folder before anything loads: the restore and MSBuild's build host run <c>dotnet</c> there, and an
 /// SDK that cannot be resolved otherwise surfaces as a build host failure deep in Roslyn. The muxer applies
 /// <c>global.json</c>'s own rules (<c>rollForward</c>, <c>allowPrerelease</c>), so tplab does not re-implement them.
+/// A check that passed is not asked again in this process for the same global.json as it was (its path, size and
+/// time; or none, where the muxer takes the newest SDK): a rescan (<c>scan --watch</c>) starts no <c>dotnet</c> for it.
 /// </summary>
 internal static partial class SdkCheck
 {
     /// <summary>How long <c>dotnet --version</c> may take: it answers in well under a second; a muxer stuck on its global.json never does.</summary>
     internal static readonly TimeSpan Bound = TimeSpan.FromSeconds(60);
+
+    // The checks that passed in this process, by the global.json the muxer obeyed (KeyOf).
+    private static readonly ConcurrentDictionary<string, bool> Passed = new(StringComparer.Ordinal);
 
     private const string Requested = "Requested SDK version:";
     private const string GlobalJson = "global.json file:";
@@ -26,13 +32,20 @@ internal static partial class SdkCheck
     {
         // The muxer reads the nearest global.json whole before anything else: an endless one (a link to /dev/zero) hangs
         // it and a malformed one crashes it with a stack trace. Read first, as every input is: bounded, one line.
-        if (Nearest(folder) is { } globalJson)
+        var globalJson = Nearest(folder);
+        if (globalJson is not null)
         {
             CheckReadable(globalJson);
+        }
+        var key = KeyOf(globalJson);
+        if (Passed.ContainsKey(key))
+        {
+            return;
         }
         var (code, lines) = await RunAsync(folder, "--version", cancellationToken).ConfigureAwait(false);
         if (code == 0)
         {
+            Passed[key] = true;
             return;
         }
         var (_, listed) = await RunAsync(folder, "--list-sdks", cancellationToken).ConfigureAwait(false);
@@ -70,6 +83,17 @@ internal static partial class SdkCheck
             }
         }
         return null;
+    }
+
+    /// <summary>What the muxer's answer depends on in a folder: the global.json it obeys there as it is now, or none.</summary>
+    private static string KeyOf(string? globalJson)
+    {
+        if (globalJson is null)
+        {
+            return "";
+        }
+        var file = new FileInfo(globalJson);
+        return string.Create(CultureInfo.InvariantCulture, $"{file.FullName}|{file.Length}|{file.LastWriteTimeUtc.Ticks}");
     }
 
     /// <summary>A global.json the muxer can read: a regular JSON file of at most 1 MiB; else one usage line (exit 2) naming it.</summary>

@@ -104,6 +104,9 @@ public sealed class WorkspaceLoaderTests
         var folder = NewApi();
         try
         {
+            // A check that passed with the global.json as it was is not taken for the one written after it.
+            File.WriteAllText(Path.Combine(folder, "global.json"), "{ }");
+            await SdkCheck.EnsureResolvableAsync(folder, CancellationToken.None);
             File.WriteAllText(Path.Combine(folder, "global.json"), """{ "sdk": { "version": "9.0.999", "rollForward": "disable" } }""");
             var progress = new RecordingProgress();
             var error = await Assert.ThrowsAsync<TplabException>(() => Scanner.ScanAsync(new ScanOptions { Path = folder }, progress, CancellationToken.None));
