@@ -35,10 +35,12 @@ public sealed class WatchCommandTests
             }
             else
             {
-                // tplab's own command line holds the same words: the command is the process that is not tplab.
-                int[] Sleeps() => [.. ProcessTable.WithCommandLine("sleep " + seconds).Where(p => p != tplab.Id)];
-                Assert.True(await ProcessTable.EventuallyAsync(() => Sleeps().Length == 1, TimeSpan.FromSeconds(20)), "the command never started");
-                pid = Sleeps()[0];
+                // tplab's own command line holds the same words, and so does a child of tplab between its fork and its
+                // exec: the command is the process whose program is sleep, taken from the same read that found it.
+                int[] Sleeps() => [.. ProcessTable.WithCommandLine("sleep " + seconds).Where(p => p != tplab.Id && Program(p) == "sleep")];
+                int[] found = [];
+                Assert.True(await ProcessTable.EventuallyAsync(() => (found = Sleeps()).Length == 1, TimeSpan.FromSeconds(20)), "the command never started");
+                pid = found[0];
             }
             Assert.True(ProcessTable.IsAlive(pid));
 
@@ -53,6 +55,18 @@ public sealed class WatchCommandTests
             {
                 ProcessTree.Signal(pid, "KILL"); // the test failed: leave no orphan behind it
             }
+        }
+    }
+
+    private static string? Program(int pid)
+    {
+        try
+        {
+            return File.ReadAllText($"/proc/{pid}/comm").TrimEnd('\n');
+        }
+        catch (IOException)
+        {
+            return null; // ended since it was listed
         }
     }
 
