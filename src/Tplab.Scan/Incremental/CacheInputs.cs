@@ -93,6 +93,14 @@ internal static class CacheInputs
         return relative == "." ? "the scanned folder" : relative.StartsWith("..", StringComparison.Ordinal) ? path : relative.Replace('\\', '/');
     }
 
+    /// <summary>
+    /// Whether <paramref name="input"/> was written after <paramref name="startedUtc"/>, while the scan that read it ran,
+    /// so the scan may or may not have its contents. What MSBuild's design-time build writes under <c>obj/</c> during
+    /// the load (assembly attributes, global usings) is its product, not an edit.
+    /// </summary>
+    internal static bool WrittenDuring(CachedInput input, DateTime startedUtc) =>
+        input.ModifiedTicks >= startedUtc.Ticks && !input.Path.Contains(Path.DirectorySeparatorChar + "obj" + Path.DirectorySeparatorChar, StringComparison.Ordinal);
+
     internal static CachedInput Of(string path)
     {
         try

@@ -165,10 +165,8 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         // A rebuild's reused generated sources are documents of its workspace, at paths no file is at: not inputs.
         var generated = (facts ?? []).SelectMany(f => f.Generated ?? []).Select(g => g.Path).ToHashSet(StringComparer.Ordinal);
         files.RemoveAll(f => f.Size < 0 && generated.Contains(f.Path));
-        // A source edited while the scan ran may or may not be in the result: not kept. What MSBuild's design-time build
-        // writes under obj/ during the load (assembly attributes, global usings) is its product, not an edit.
-        var obj = Path.DirectorySeparatorChar + "obj" + Path.DirectorySeparatorChar;
-        if (files.FirstOrDefault(f => f.ModifiedTicks >= startedUtc.Ticks && !f.Path.Contains(obj, StringComparison.Ordinal)) is { } racing)
+        // A source edited while the scan ran may or may not be in the result: not kept.
+        if (files.FirstOrDefault(f => CacheInputs.WrittenDuring(f, startedUtc)) is { } racing)
         {
             progress.Line($"tplab scan: not caching this scan: {racing.Path} changed while it ran");
             return;

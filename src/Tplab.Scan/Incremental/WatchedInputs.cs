@@ -43,9 +43,7 @@ internal sealed class WatchedInputs
         var known = files.Select(f => f.Path).ToHashSet(StringComparer.Ordinal);
         files.AddRange(listings.SelectMany(l => CacheInputs.Folders(l.Folder)).Distinct(StringComparer.Ordinal).SelectMany(ProjectFiles)
             .Where(known.Add).Select(CacheInputs.Of));
-        // What MSBuild's design-time build writes under obj/ during the load is its product, not an edit (as the cache says).
-        var obj = Path.DirectorySeparatorChar + "obj" + Path.DirectorySeparatorChar;
-        files = [.. files.Select(f => f.ModifiedTicks >= loadStartedUtc.Ticks && !f.Path.Contains(obj, StringComparison.Ordinal) ? f with { Sha256 = "" } : f)];
+        files = [.. files.Select(f => CacheInputs.WrittenDuring(f, loadStartedUtc) ? f with { Sha256 = "" } : f)];
         return new WatchedInputs(files, listings, code.Input.Root);
     }
 
@@ -54,8 +52,7 @@ internal sealed class WatchedInputs
     {
         foreach (var file in _files)
         {
-            var info = new FileInfo(file.Path);
-            if ((info.Exists ? (info.Length, info.LastWriteTimeUtc.Ticks) : (-1, 0)) != _seen[file.Path])
+            if (StatOf(file.Path) != _seen[file.Path])
             {
                 return true;
             }
@@ -99,13 +96,18 @@ internal sealed class WatchedInputs
         listings.SelectMany(l => CacheInputs.Folders(l.Folder)).Distinct(StringComparer.Ordinal)
             .ToDictionary(f => f, f => Directory.GetLastWriteTimeUtc(f).Ticks, StringComparer.Ordinal);
 
+    private static (long Size, long Ticks) StatOf(string path)
+    {
+        var info = new FileInfo(path);
+        return info.Exists ? (info.Length, info.LastWriteTimeUtc.Ticks) : (-1, 0);
+    }
+
     private static Dictionary<string, (long Size, long Ticks)> Stat(List<CachedInput> files)
     {
         var seen = new Dictionary<string, (long, long)>(files.Count, StringComparer.Ordinal);
         foreach (var file in files)
         {
-            var info = new FileInfo(file.Path);
-            seen[file.Path] = info.Exists ? (info.Length, info.LastWriteTimeUtc.Ticks) : (-1, 0);
+            seen[file.Path] = StatOf(file.Path);
         }
         return seen;
     }
