@@ -118,8 +118,15 @@ public sealed class RuntimeConnection : IAsyncDisposable
     /// <summary>
     /// Longest wait for a runtime to answer the session request. A runtime answers in milliseconds, even a busy one
     /// (its diagnostic server has its own thread); a socket that accepts and never answers would otherwise hang tplab.
+    /// Set for the calling async flow only (the fault tests shorten it for their own commands, beside others').
     /// </summary>
-    internal static TimeSpan AnswerTimeout { get; set; } = TimeSpan.FromSeconds(15);
+    internal static TimeSpan AnswerTimeout
+    {
+        get => FlowAnswerTimeout.Value ?? TimeSpan.FromSeconds(15);
+        set => FlowAnswerTimeout.Value = value;
+    }
+
+    private static readonly AsyncLocal<TimeSpan?> FlowAnswerTimeout = new();
 
     /// <summary>Starts an EventPipe session with <paramref name="configuration"/>; the same error mapping.</summary>
     public async Task<EventPipeSession> StartSessionAsync(EventPipeSessionConfiguration configuration, CancellationToken cancellationToken)

@@ -12,7 +12,7 @@ namespace Tplab.Tests.Lab;
 /// A plan that names the user's own service (tests/Tplab.OrdersService, not tplab's target): tplab starts it fresh per
 /// scenario, applies pool settings the user's way, sends the request mix as clients do, and leaves nothing running.
 /// </summary>
-[Collection(OrdersService.Collection)]
+[Collection(TestCollections.Orders)]
 public sealed class UserServiceTests : IDisposable
 {
     private static readonly HttpClient Http = new();

@@ -13,7 +13,7 @@ namespace Tplab.Tests.Load;
 /// https on loopback as a user has it: their own ASP.NET Core app (tests/Tplab.OrdersService) in its own process, served by
 /// Kestrel with a self-signed certificate made here and given through Kestrel's standard configuration keys.
 /// </summary>
-[Collection(OrdersService.Collection)]
+[Collection(TestCollections.Orders)]
 public sealed class LoadHttpsCliTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(60);

@@ -13,7 +13,7 @@ namespace Tplab.Tests.Processes;
 /// None is left, and TERM or INT stops the command as interrupted, never as a failure of its parts. (The built-in
 /// target's run and tune are signalled the same way in LabFaultTests and TuneFaultTests.)
 /// </summary>
-[Collection(OrdersService.Collection)]
+[Collection(TestCollections.Orders)]
 public sealed class GroupSignalTests : IDisposable
 {
     private static readonly TimeSpan Minute = TimeSpan.FromMinutes(1);

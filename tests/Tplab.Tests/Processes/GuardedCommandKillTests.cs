@@ -14,7 +14,7 @@ namespace Tplab.Tests.Processes;
 /// the same guardian under <c>fix --apply --verify</c>, end to end (a copy of the orders service loaded, fixed and
 /// compiled before its command starts).
 /// </summary>
-[Collection(OrdersService.Collection)]
+[Collection(TestCollections.Orders)]
 public sealed class GuardedCommandKillTests : IDisposable
 {
     // The user's command, with a child of its own in the background.

@@ -6,22 +6,17 @@ using Tplab.Tests.Support;
 
 namespace Tplab.Tests.Runtime;
 
-/// <summary>Runs alone: it shortens the wait for a runtime's answer, which would fail real sessions of tests running beside it.</summary>
-[CollectionDefinition(nameof(DiagnosticSocketFaults), DisableParallelization = true)]
-public sealed class DiagnosticSocketFaults;
-
 /// <summary>
 /// A diagnostic socket that refuses, stalls, or disconnects mid-session (issue 21): watch and diagnose end within a
 /// bound, in one line with a documented exit code, never hanging and never answering as if the watch had happened.
+/// Each test shortens the wait for a runtime's answer for its own commands only (the setting is per async flow). In
+/// the watch lane: its fake runtime (a <c>sleep</c> with a socket that misbehaves) must not be met by the lane's
+/// tests that list every .NET process.
 /// </summary>
-[Collection(nameof(DiagnosticSocketFaults))]
-public sealed class DiagnosticSocketFaultTests : IDisposable
+[Collection(TestCollections.Watch)]
+public sealed class DiagnosticSocketFaultTests
 {
-    private readonly TimeSpan _before = RuntimeConnection.AnswerTimeout;
-
-    public DiagnosticSocketFaultTests() => RuntimeConnection.AnswerTimeout = TimeSpan.FromSeconds(2);
-
-    public void Dispose() => RuntimeConnection.AnswerTimeout = _before;
+    private static readonly TimeSpan Answer = TimeSpan.FromSeconds(2);
 
     [Theory]
     [InlineData(SocketFault.Refuses, "watch", "is not a .NET process")]
@@ -33,6 +28,7 @@ public sealed class DiagnosticSocketFaultTests : IDisposable
     [InlineData(SocketFault.DisconnectsLate, "diagnose", "closed its diagnostic connection during the capture")]
     public async Task Socket_Misbehaving_OneLineExit5WithinBound(SocketFault fault, string command, string expected)
     {
+        RuntimeConnection.AnswerTimeout = Answer;
         await using var server = FakeDiagnosticServer.Start(fault);
         var pid = server.ProcessId.ToString(CultureInfo.InvariantCulture);
         var clock = Stopwatch.StartNew();
@@ -49,6 +45,7 @@ public sealed class DiagnosticSocketFaultTests : IDisposable
     [Fact]
     public async Task Ps_StalledSocket_ListsTheProcessWithWhyAndEnds()
     {
+        RuntimeConnection.AnswerTimeout = Answer;
         await using var server = FakeDiagnosticServer.Start(SocketFault.Stalls);
 
         var (code, stdout, stderr) = await InProcessCli.RunAsync(CultureInfo.InvariantCulture, "ps", "--sample", "0.5s").WaitAsync(TimeSpan.FromSeconds(30));

@@ -6,12 +6,6 @@ namespace Tplab.Tests.Support;
 /// <summary>The user's own service of the tests (tests/Tplab.OrdersService), built next to the tests, and plans that name it.</summary>
 internal static class OrdersService
 {
-    /// <summary>
-    /// The xunit collection of every test class that starts the service: some count its processes by command line
-    /// (none left behind), so no two of them run at once.
-    /// </summary>
-    public const string Collection = TestCollections.Lab;
-
     public static string Folder => AppContext.BaseDirectory;
 
     /// <summary>The command a user would write: dotnet and the app's dll.</summary>

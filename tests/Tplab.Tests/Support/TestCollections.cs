@@ -33,9 +33,15 @@ public sealed class TestCollections : IXunitTestCollectionFactory
     /// Process lanes: serial collections that run beside <see cref="Serial"/> and each other. A class goes into one only
     /// when it shares nothing with the other lanes (its processes on port 0 or its own ports, its own folders, no
     /// count of processes machine-wide by name or command line). Classes that count processes of one program share a
-    /// lane (the orders service: <see cref="Lab"/>).
+    /// lane (the orders service: <see cref="Orders"/>).
     /// </summary>
     public const string Corpus = "process lane: corpus";
+
+    /// <summary>
+    /// Every class that starts the user's own service of the tests (tests/Tplab.OrdersService): some count its
+    /// processes by command line (none left behind), so no two of them run at once.
+    /// </summary>
+    public const string Orders = "process lane: orders service";
 
     /// <inheritdoc cref="Corpus"/>
     public const string Lab = "process lane: lab";

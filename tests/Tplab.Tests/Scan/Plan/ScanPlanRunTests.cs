@@ -10,7 +10,7 @@ namespace Tplab.Tests.Scan.Plan;
 /// (tests/Tplab.OrdersService: a minimal API whose store sleeps synchronously three calls down), then
 /// <c>tplab run --plan</c> on the plan as written, which starts it with <c>dotnet run</c> and confirms the finding.
 /// </summary>
-[Collection(OrdersService.Collection)]
+[Collection(TestCollections.Orders)]
 public sealed class ScanPlanRunTests : IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("tplab-scan-plan-").FullName;
