@@ -59,6 +59,13 @@ public sealed class TestCollections : IXunitTestCollectionFactory
     /// </summary>
     public const string Fix = "process lane: fix";
 
+    /// <summary>
+    /// The differential harness (<c>Scan/Fix/FixDifferentialTests</c>): its class fixture builds the fix probes before
+    /// and after the fix and runs both, about a minute that no test's time shows; in a lane of its own that starts
+    /// first, so that minute is not the suite's last (it was, at the end of the corpus lane).
+    /// </summary>
+    public const string FixHarness = "process lane: fix harness";
+
     private readonly ITestAssembly _assembly;
     private readonly Dictionary<string, ITypeInfo> _definitions;
     private readonly ConcurrentDictionary<string, ITestCollection> _collections = new(StringComparer.Ordinal);

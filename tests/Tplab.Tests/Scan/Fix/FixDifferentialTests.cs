@@ -10,7 +10,7 @@ namespace Tplab.Tests.Scan.Fix;
 /// and cancellation paths, 16 at once, and the answers and side effects compared (the differential harness,
 /// <see cref="DifferentialRun"/>). One run per class, shared by its tests.
 /// </summary>
-[Collection(TestCollections.Corpus)]
+[Collection(TestCollections.FixHarness)]
 public sealed class FixDifferentialTests(FixProbesRun run) : IClassFixture<FixProbesRun>
 {
     [Fact]
