@@ -29,7 +29,7 @@ public sealed class ScanProcessTests
             }
             Assert.True(buildHosts.Count > 0, "the build host was never seen (scan finished first or did not start it)");
             // Killed while the build host is still starting, before Roslyn connects to it: left alone, a host never
-            // connected to waits for its client forever. tplab's guard looks for new hosts every 10 ms.
+            // connected to waits for its client forever. tplab's guard looks for new hosts every 10 ms until it finds one.
             await Task.Delay(TimeSpan.FromMilliseconds(100));
             ProcessTree.Signal(tplab.Id, "KILL");
             await tplab.WaitForExitAsync();
