@@ -89,7 +89,8 @@ public static class Scanner
 
     /// <summary>--verbose's "N s CPU since the start": the process's CPU so far, the same words after every stage.</summary>
     internal static string CpuSinceStart(System.Diagnostics.Process self) =>
-        string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{self.TotalProcessorTime.TotalSeconds:0.00} s CPU since the start");
+        string.Create(System.Globalization.CultureInfo.InvariantCulture,
+            $"{self.TotalProcessorTime.TotalSeconds:0.00} s CPU since the start ({System.Runtime.JitInfo.GetCompilationTime().TotalSeconds:0.00} s of it compiling {System.Runtime.JitInfo.GetCompiledMethodCount():N0} methods, {GC.CollectionCount(0)} GCs)");
 
     /// <summary>
     /// The load scan and fix share: the config file (<c>--config</c>, else <c>tplab-scan.json</c> at the root; read
