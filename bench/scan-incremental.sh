@@ -40,8 +40,18 @@ for app in "${apps[@]}"; do
   mkdir -p "$repo"
   cp -r "$app" "$repo/app"
   find "$repo/app" -type d \( -name obj -o -name bin \) -prune -exec rm -rf {} +
-  # A corpus app takes its build settings from this repository's root; a fixture and an app from elsewhere have their own.
-  case "$(cd "$app" && pwd)" in "$root"/tests/*) [ -f "$repo/app/Directory.Build.props" ] || cp "$root/Directory.Build.props" "$root/Directory.Packages.props" "$root/global.json" "$repo/" ;; esac
+  # An app of this repository takes the build settings MSBuild finds above it (the nearest Directory.Build.props and
+  # Directory.Packages.props: the scan fixtures' own stop this repository's central versions; a corpus app gets the
+  # root's) and the root's global.json; an app from elsewhere has its own.
+  case "$(cd "$app" && pwd)" in "$root"/tests/*)
+    for props in Directory.Build.props Directory.Packages.props; do
+      [ -f "$repo/app/$props" ] && continue
+      up="$(cd "$app/.." && pwd)"
+      while [ ! -f "$up/$props" ] && [ "$up" != "$root" ]; do up="$(dirname "$up")"; done
+      [ -f "$up/$props" ] && cp "$up/$props" "$repo/"
+    done
+    cp "$root/global.json" "$repo/" ;;
+  esac
   printf 'bin/\nobj/\n*.sarif\n' >"$repo/.gitignore"
   git -C "$repo" init -q && git -C "$repo" add -A && git -C "$repo" -c user.email=b@example.com -c user.name=bench commit -qm base
   target="$repo/app"
