@@ -10,36 +10,62 @@ internal sealed record CachedGenerated(string Path, string Text);
 /// <summary>
 /// Which projects of a rebuild run their source generators again (docs/scan.md "What invalidates the cache"): a
 /// generator's input is its project's compilation — its own syntax trees, additional files, options and its
-/// references' metadata, a referenced project's symbols among them. When only sources' contents changed, a project
-/// that neither compiles a changed source nor references (transitively) a project that does has the very input it had
-/// at the last load, so its generated sources from then are reused; the others' generators run again.
+/// references' metadata, a referenced project's symbols among them. When only sources' contents changed, a project that
+/// compiles a changed source runs its generators again; a project that references one (directly or not) runs them
+/// again only when what that project declares changed: a source's <see cref="DeclarationSurface"/> or its generated
+/// sources. An edit inside bodies leaves every referencing project the input it had at the last load, as a build's
+/// reference assembly does (MSBuild does not recompile a project's dependents then), so their generated sources from
+/// then are reused.
 /// </summary>
 internal static class GeneratedSources
 {
-    /// <summary>
-    /// The indexes of the projects whose generators run: those compiling an edited source, every project that
-    /// references one of them (directly or not), and those whose generated sources were not recorded (their input is
-    /// unchanged all the same, so their dependents' is too).
-    /// </summary>
-    public static HashSet<int> Rerun(IReadOnlyList<CachedProjectFacts> facts, IReadOnlyCollection<string> edited)
+    /// <summary>The indexes of the projects compiling an edited source (their generators always run).</summary>
+    public static HashSet<int> Compiling(IReadOnlyList<CachedProjectFacts> facts, IReadOnlyCollection<string> edited)
     {
         ArgumentNullException.ThrowIfNull(facts);
         ArgumentNullException.ThrowIfNull(edited);
         var changed = edited.ToHashSet(StringComparer.Ordinal);
-        var rerun = Enumerable.Range(0, facts.Count).Where(i => facts[i].Documents.Any(changed.Contains)).ToHashSet();
+        return [.. Enumerable.Range(0, facts.Count).Where(i => facts[i].Documents.Any(changed.Contains))];
+    }
+
+    /// <summary>
+    /// The indexes of the projects whose generators run: <paramref name="compiling"/>, every project that references
+    /// (directly or not) one of <paramref name="declaring"/> (those whose declarations changed), and those whose
+    /// generated sources were not recorded (their input is unchanged all the same, so their dependents' is too).
+    /// </summary>
+    public static HashSet<int> Rerun(IReadOnlyList<CachedProjectFacts> facts, IEnumerable<int> compiling, IEnumerable<int> declaring)
+    {
+        ArgumentNullException.ThrowIfNull(facts);
+        var rerun = compiling.ToHashSet();
+        var reached = declaring.ToHashSet();
         for (var grew = true; grew;)
         {
             grew = false;
             for (var i = 0; i < facts.Count; i++)
             {
-                if (!rerun.Contains(i) && facts[i].ProjectReferences.Any(r => rerun.Contains(r.Project)))
+                if (!reached.Contains(i) && facts[i].ProjectReferences.Any(r => reached.Contains(r.Project)))
                 {
-                    grew = rerun.Add(i);
+                    grew = reached.Add(i);
                 }
             }
         }
+        rerun.UnionWith(reached);
         rerun.UnionWith(Enumerable.Range(0, facts.Count).Where(i => facts[i].Generated is null));
         return rerun;
+    }
+
+    /// <summary>
+    /// Whether a project rebuilt after an edit declares something else than at the last load (<paramref name="recorded"/>):
+    /// a source's <see cref="DeclarationSurface"/> is not the recorded one, or its generators added other sources or texts (or
+    /// either was not recorded, or cannot be read now: <paramref name="surfaces"/> or <paramref name="generated"/> null).
+    /// </summary>
+    public static bool Declares(CachedProjectFacts recorded, IReadOnlyList<string>? surfaces, IReadOnlyList<CachedGenerated>? generated)
+    {
+        ArgumentNullException.ThrowIfNull(recorded);
+        return recorded.Surfaces is null || recorded.Generated is null || surfaces is null || generated is null
+            || !surfaces.SequenceEqual(recorded.Surfaces, StringComparer.Ordinal)
+            // The same sources, in whatever order the generators added them this time (the Razor generator's varies).
+            || !generated.OrderBy(g => g.Path, StringComparer.Ordinal).SequenceEqual(recorded.Generated.OrderBy(g => g.Path, StringComparer.Ordinal));
     }
 
     /// <summary>

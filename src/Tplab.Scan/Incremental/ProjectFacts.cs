@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.Text;
 using Tplab.Scan.Loading;
 
 namespace Tplab.Scan.Incremental;
@@ -9,14 +10,16 @@ namespace Tplab.Scan.Incremental;
 /// contents of <c>.cs</c> files alone rebuilds the compilations without MSBuild (<see cref="WarmLoad"/>; docs/scan.md
 /// "What invalidates the cache"): its sources, additional files and editorconfigs in order, parse options and
 /// preprocessor symbols, the compilation options that change binding, metadata references by path (their SHA-256 are
-/// cache inputs), references to other projects by index, the analyzer assemblies whose source generators run, and the
-/// sources those generators added at the load (null: not recorded; reused by <see cref="GeneratedSources"/>'s rule).
+/// cache inputs), references to other projects by index, the analyzer assemblies whose source generators run, the
+/// sources those generators added at the load (null: not recorded; reused by <see cref="GeneratedSources"/>'s rule),
+/// each source's <see cref="DeclarationSurface"/> (null: not recorded; an edit there runs its dependents' generators),
+/// and the checksum algorithm its sources were read with (the Razor generator writes each page's checksum).
 /// </summary>
 internal sealed record CachedProjectFacts(
     string Path, string Name, string AssemblyName, string? OutputPath, string? OutputRefPath, string? AssemblyPath, bool Analysed, CachedParse Parse, CachedCompile Compile,
     IReadOnlyList<string> Documents, IReadOnlyList<string> AdditionalFiles, IReadOnlyList<string> AnalyzerConfigs,
     IReadOnlyList<CachedReference> References, IReadOnlyList<CachedProjectReference> ProjectReferences, IReadOnlyList<string> Analyzers, int Generators,
-    IReadOnlyList<CachedGenerated>? Generated = null)
+    IReadOnlyList<CachedGenerated>? Generated = null, IReadOnlyList<string>? Surfaces = null, SourceHashAlgorithm? Checksum = null)
 {
     /// <summary>
     /// Every C# project of the loaded solution (those analysed, and those they reference), or null with the reason when
@@ -63,7 +66,9 @@ internal sealed record CachedProjectFacts(
                 [.. references.Select(r => new CachedReference(r!.FilePath!, r.Properties.Aliases, r.Properties.EmbedInteropTypes))],
                 [.. project.ProjectReferences.Select(r => new CachedProjectReference(index[r.ProjectId], r.Aliases, r.EmbedInteropTypes))],
                 analyzers!, GeneratorsOf(project),
-                GeneratedOf(compiled.GetValueOrDefault(project.Id), project, documents)));
+                GeneratedOf(compiled.GetValueOrDefault(project.Id), project, documents),
+                SurfacesOf(compiled.GetValueOrDefault(project.Id) ?? (project.TryGetCompilation(out var built) ? built : null), documents),
+                ChecksumOf(project)));
         }
         return (facts, null);
     }
@@ -71,6 +76,35 @@ internal sealed record CachedProjectFacts(
     // The compilation scan analysed, else the one the workspace built for a project's dependents; none built: not recorded.
     private static IReadOnlyList<CachedGenerated>? GeneratedOf(Compilation? analysed, Project project, IReadOnlyList<string?> documents) =>
         analysed is not null ? GeneratedSources.Of(analysed, documents) : project.TryGetCompilation(out var built) ? GeneratedSources.Of(built, documents) : null;
+
+    /// <summary>The <see cref="DeclarationSurface"/> of each of <paramref name="documents"/> as <paramref name="compilation"/> parsed it; null when it holds not all of them.</summary>
+    public static IReadOnlyList<string>? SurfacesOf(Compilation? compilation, IReadOnlyList<string?> documents)
+    {
+        ArgumentNullException.ThrowIfNull(documents);
+        if (compilation is null)
+        {
+            return null;
+        }
+        var trees = new Dictionary<string, SyntaxTree>(StringComparer.Ordinal);
+        foreach (var tree in compilation.SyntaxTrees)
+        {
+            trees.TryAdd(tree.FilePath, tree);
+        }
+        var surfaces = new string[documents.Count];
+        for (var i = 0; i < documents.Count; i++)
+        {
+            if (documents[i] is not { } path || !trees.TryGetValue(path, out var tree))
+            {
+                return null;
+            }
+            surfaces[i] = DeclarationSurface.Of(tree);
+        }
+        return surfaces;
+    }
+
+    // The algorithm MSBuild's project gave its texts, as its first source or additional file read has it.
+    private static SourceHashAlgorithm? ChecksumOf(Project project) =>
+        project.Documents.Concat(project.AdditionalDocuments).Select(d => d.TryGetText(out var text) ? text.ChecksumAlgorithm : (SourceHashAlgorithm?)null).FirstOrDefault(a => a is not null);
 
     /// <summary>How many C# source generators the project's analyzer assemblies hold: a warm load that finds fewer is refused.</summary>
     public static int GeneratorsOf(Project project) => project.AnalyzerReferences.Sum(a => a.GetGenerators(LanguageNames.CSharp).Length);
@@ -85,7 +119,9 @@ internal sealed record CachedProjectFacts(
         static bool Paths(IReadOnlyList<string>? list) => list is not null && list.All(p => p is not null && System.IO.Path.IsPathFullyQualified(p));
         bool Valid(CachedProjectFacts? f) => f is not null && f.Path is not null && System.IO.Path.IsPathFullyQualified(f.Path) && f.Name is not null && f.AssemblyName is not null
             && f.Parse is not null && f.Parse.Invalid() is null && f.Compile is not null && f.Compile.Invalid() is null
-            && f.Generators >= 0 && GeneratedSources.Invalid(f.Generated) is null && Paths(f.Documents) && Paths(f.AdditionalFiles) && Paths(f.AnalyzerConfigs) && Paths(f.Analyzers)
+            && f.Generators >= 0 && GeneratedSources.Invalid(f.Generated) is null
+            && (f.Checksum is null || Enum.IsDefined(f.Checksum.Value)) && (f.Surfaces is null || (f.Documents is not null && f.Surfaces.Count == f.Documents.Count && f.Surfaces.All(s => s is { Length: 64 })))
+            && Paths(f.Documents) && Paths(f.AdditionalFiles) && Paths(f.AnalyzerConfigs) && Paths(f.Analyzers)
             && f.References is not null && f.References.All(r => r is not null && r.Path is not null && System.IO.Path.IsPathFullyQualified(r.Path) && r.Aliases is not null && r.Aliases.All(a => a is not null))
             && f.ProjectReferences is not null && f.ProjectReferences.All(r => r is not null && r.Project >= 0 && r.Project < facts!.Count && r.Aliases is not null && r.Aliases.All(a => a is not null));
         return facts is null || facts.Count == 0 || !facts.All(Valid) ? "a project's facts are incomplete" : null;

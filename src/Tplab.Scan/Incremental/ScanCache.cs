@@ -104,7 +104,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         if (options.Verbose)
         {
             progress.Line(string.Create(CultureInfo.InvariantCulture,
-                $"tplab scan: source generators run again in {loaded.GeneratorsRun} of {warm.Facts.Count} project(s) (those compiling or referencing a changed source); the others' generated sources reused"));
+                $"tplab scan: source generators run again in {loaded.GeneratorsRun} of {warm.Facts.Count} project(s) (those compiling a changed source, and those referencing one whose declarations changed); the others' generated sources reused"));
         }
         return new ScanLoad(config, loaded.Code) { Facts = loaded.Facts };
     }

@@ -25,7 +25,8 @@ internal sealed record ScanCacheFile(
 {
     // 2: the projects' facts (a source edit rebuilds them without MSBuild) and their assemblies among the inputs.
     // 3: each project's generated sources (reused for a project whose generator input is unchanged).
-    public const int Version = 3;
+    // 4: each source's declaration surface (a body-only edit leaves the generated sources of the projects that reference it as they were).
+    public const int Version = 4;
 
     public const string FileName = "scan-cache.json";
 }

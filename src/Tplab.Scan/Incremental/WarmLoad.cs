@@ -1,6 +1,8 @@
+using System.Collections.Concurrent;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Host.Mef;
+using Microsoft.CodeAnalysis.Text;
 using Tplab.Scan.Loading;
 
 namespace Tplab.Scan.Incremental;
@@ -9,7 +11,7 @@ namespace Tplab.Scan.Incremental;
 /// The load without MSBuild, when only the contents of <c>.cs</c> files changed since the cached full scan: the
 /// projects rebuilt from <see cref="CachedProjectFacts"/> in a Roslyn workspace of their own, the sources read from the
 /// disk again, the source generators run again from the same analyzer assemblies where their input changed (the
-/// others' generated sources reused, <see cref="GeneratedSources"/>). What MSBuild would compute is what it computed last
+/// others' generated sources reused, <see cref="GeneratedSources"/>: an edit inside bodies reaches no other project's). What MSBuild would compute is what it computed last
 /// time: no project, props, targets, restore output, reference or listing changed (ScanCache's rule).
 /// </summary>
 internal static class WarmLoad
@@ -26,7 +28,10 @@ internal static class WarmLoad
         try
         {
             var ids = facts.Select(f => ProjectId.CreateNewId(f.Name)).ToList();
-            var rerun = GeneratedSources.Rerun(facts, edited);
+            // The projects compiling an edited source run their generators; those that reference them only when what
+            // they declare changed (GeneratedSources' rule), known from the start when it was not recorded.
+            var compiling = GeneratedSources.Compiling(facts, edited);
+            var rerun = GeneratedSources.Rerun(facts, compiling, compiling.Where(i => facts[i].Surfaces is null || facts[i].Generated is null));
             var loader = new GeneratorLoader();
             var failures = new List<string>();
             AnalyzerFileReference Analyzer(string path)
@@ -54,20 +59,36 @@ internal static class WarmLoad
             }
             // A project whose generator input is unchanged (GeneratedSources' rule) gets its last load's generated sources
             // back as documents after its own, where the workspace puts generated trees, and no generator runs for it.
+            var reused = facts.Select((f, i) => rerun.Contains(i) ? [] : f.Generated!.Select(g => GeneratedSources.Document(ids[i], g)).ToList()).ToList();
             var infos = facts.Select((f, i) => ProjectInfo.Create(ids[i], VersionStamp.Default, f.Name, f.AssemblyName, LanguageNames.CSharp, f.Path,
                     outputFilePath: f.OutputPath, outputRefFilePath: f.OutputRefPath, compilationOptions: f.Compile.ToOptions(), parseOptions: f.Parse.ToOptions(),
-                    documents: f.Documents.Select(d => Document(ids[i], d)).Concat(rerun.Contains(i) ? [] : f.Generated!.Select(g => GeneratedSources.Document(ids[i], g))),
+                    documents: f.Documents.Select(d => Document(ids[i], d, f.Checksum)).Concat(reused[i]),
                     projectReferences: f.ProjectReferences.Select(r => new ProjectReference(ids[r.Project], [.. r.Aliases], r.EmbedInteropTypes)),
                     // A path listed twice is one reference, as the compiler binds it (the workspace refuses the same instance twice).
                     metadataReferences: f.References.Select(Reference).Distinct(),
                     analyzerReferences: rerun.Contains(i) ? f.Analyzers.Select(Analyzer) : [],
-                    additionalDocuments: f.AdditionalFiles.Select(d => Document(ids[i], d)))
-                .WithAnalyzerConfigDocuments(f.AnalyzerConfigs.Select(d => Document(ids[i], d)))
+                    additionalDocuments: f.AdditionalFiles.Select(d => Document(ids[i], d, f.Checksum)))
+                .WithAnalyzerConfigDocuments(f.AnalyzerConfigs.Select(d => Document(ids[i], d, f.Checksum)))
                 .WithCompilationOutputInfo(default(CompilationOutputInfo).WithAssemblyPath(f.AssemblyPath)));
             var solution = workspace.AddSolution(SolutionInfo.Create(SolutionId.CreateNewId(), VersionStamp.Default, input.Solution, infos));
+            var parallel = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = Environment.ProcessorCount };
+            // The edited projects first: what they declare now (their sources' surfaces, their generators' sources) decides
+            // whether the projects that reference them run their generators too (a fork of the solution for those).
+            var edits = new ConcurrentDictionary<int, (IReadOnlyList<string>? Surfaces, IReadOnlyList<CachedGenerated>? Generated)>();
+            var first = solution;
+            await Parallel.ForEachAsync(compiling, parallel, async (i, ct) =>
+            {
+                var compilation = await first.GetProject(ids[i])!.GetCompilationAsync(ct).ConfigureAwait(false);
+                edits[i] = compilation is null ? default : (CachedProjectFacts.SurfacesOf(compilation, facts[i].Documents), GeneratedSources.Of(compilation, facts[i].Documents));
+            }).ConfigureAwait(false);
+            var declaring = compiling.Where(i => GeneratedSources.Declares(facts[i], edits[i].Surfaces, edits[i].Generated));
+            foreach (var i in GeneratedSources.Rerun(facts, compiling, declaring).Except(rerun).Order().ToList())
+            {
+                solution = solution.RemoveDocuments([.. reused[i].Select(d => d.Id)]).WithProjectAnalyzerReferences(ids[i], facts[i].Analyzers.Select(Analyzer));
+                rerun.Add(i);
+            }
             var analysed = facts.Select((f, i) => (f, i)).Where(x => x.f.Analysed).Select(x => solution.GetProject(ids[x.i])!).ToList();
             var compiled = new Compilation?[analysed.Count];
-            var parallel = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = Environment.ProcessorCount };
             await Parallel.ForEachAsync(Enumerable.Range(0, analysed.Count), parallel, async (i, ct) =>
                 compiled[i] = await analysed[i].GetCompilationAsync(ct).ConfigureAwait(false)).ConfigureAwait(false);
             var lost = rerun.Select(i => (f: facts[i], Now: CachedProjectFacts.GeneratorsOf(solution.GetProject(ids[i])!))).FirstOrDefault(x => x.Now != x.f.Generators);
@@ -81,8 +102,10 @@ internal static class WarmLoad
                 return (null, refused);
             }
             var projects = analysed.Select((p, i) => new LoadedProject(p, compiled[i]!, [])).ToList();
-            // What to record: the generated sources as this load has them (run again, or the same as before).
-            var recorded = facts.Select((f, i) => !rerun.Contains(i) ? f
+            // What to record: the generated sources as this load has them (run again, or the same as before), and the
+            // edited sources' surfaces.
+            var recorded = facts.Select((f, i) => edits.TryGetValue(i, out var edit) ? f with { Generated = edit.Generated, Surfaces = edit.Surfaces }
+                : !rerun.Contains(i) ? f
                 : f with { Generated = solution.GetProject(ids[i])!.TryGetCompilation(out var c) ? GeneratedSources.Of(c, f.Documents) : null }).ToList();
             return (new WarmLoaded(new LoadedCode(workspace, input, projects, [], [.. leftOutTests]), recorded, rerun.Count), null);
         }
@@ -93,8 +116,20 @@ internal static class WarmLoad
         }
     }
 
-    private static DocumentInfo Document(ProjectId project, string path) =>
-        DocumentInfo.Create(DocumentId.CreateNewId(project, path), Path.GetFileName(path), loader: new FileTextLoader(path, defaultEncoding: null), filePath: path);
+    // A file as MSBuild's project read it: with its checksum algorithm when recorded (the Razor generator writes each
+    // page's checksum into its source; the workspace's own default is another algorithm).
+    private static DocumentInfo Document(ProjectId project, string path, SourceHashAlgorithm? checksum)
+    {
+        TextLoader loader = new FileTextLoader(path, defaultEncoding: null);
+        return DocumentInfo.Create(DocumentId.CreateNewId(project, path), Path.GetFileName(path), filePath: path,
+            loader: checksum is { } algorithm ? new ChecksumLoader(loader, algorithm) : loader);
+    }
+
+    private sealed class ChecksumLoader(TextLoader inner, SourceHashAlgorithm algorithm) : TextLoader
+    {
+        public override Task<TextAndVersion> LoadTextAndVersionAsync(LoadTextOptions options, CancellationToken cancellationToken) =>
+            inner.LoadTextAndVersionAsync(new LoadTextOptions(algorithm), cancellationToken);
+    }
 }
 
 /// <summary>A rebuild's code, the facts to record for it, and in how many projects the source generators ran again.</summary>

@@ -222,6 +222,10 @@ public sealed class ScanCacheTests : IDisposable
         // A generated source reused as a document: a relative path or no text is not one a scan records.
         { "facts-generated-relative", "the cache is damaged (a project's facts are incomplete)" },
         { "facts-generated-no-text", "the cache is damaged (a project's facts are incomplete)" },
+        // A source's declaration surface is a SHA-256, one per source; the checksum algorithm one Roslyn knows.
+        { "facts-surfaces-miscounted", "the cache is damaged (a project's facts are incomplete)" },
+        { "facts-surface-not-a-hash", "the cache is damaged (a project's facts are incomplete)" },
+        { "facts-unknown-checksum", "the cache is damaged (a project's facts are incomplete)" },
         { "fifo-input", "fifo was deleted since the cached scan" },
     };
 
@@ -259,6 +263,9 @@ public sealed class ScanCacheTests : IDisposable
             case "facts-relative-source": WriteCache(f => f with { Projects = [Facts with { Documents = ["Program.cs"] }] }); break;
             case "facts-generated-relative": WriteCache(f => f with { Projects = [Facts with { Generated = [new CachedGenerated("Gen/Hello.g.cs", "class Hello { }")] }] }); break;
             case "facts-generated-no-text": WriteCache(f => f with { Projects = [Facts with { Generated = [new CachedGenerated(Path.Combine(_root, "Hello.g.cs"), null!)] }] }); break;
+            case "facts-surfaces-miscounted": WriteCache(f => f with { Projects = [Facts with { Surfaces = [.. Facts.Documents.Select(_ => new string('a', 64)), new string('a', 64)] }] }); break;
+            case "facts-surface-not-a-hash": WriteCache(f => f with { Projects = [Facts with { Surfaces = [.. Facts.Documents.Select(_ => "ab")] }] }); break;
+            case "facts-unknown-checksum": WriteCache(f => f with { Projects = [Facts with { Checksum = (Microsoft.CodeAnalysis.Text.SourceHashAlgorithm)9 }] }); break;
             case "facts-unknown-option": WriteCache(f => f with { Projects = [Facts with { Compile = Facts.Compile with { OutputKind = (OutputKind)99 } }] }); break;
             case "fifo-input":
                 var fifo = Path.Combine(_root, "fifo");

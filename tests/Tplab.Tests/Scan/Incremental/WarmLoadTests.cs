@@ -128,28 +128,61 @@ public sealed class WarmLoadTests : IDisposable
         Assert.StartsWith("an analyzer did not load (NotAnAssembly.dll: ", refused, StringComparison.Ordinal);
     }
 
-    public static TheoryData<string, int[]> Reruns => new()
+    [Theory]
+    [InlineData("inside a body", "{ System.Threading.Thread.Sleep(1); }", false)]
+    [InlineData("a method added", "{ } public static void Load() { }", true)]
+    public async Task LoadAsync_EditInAReferencedProject_RunsItsDependentsGeneratorsOnlyWhenWhatItDeclaresChanged(string edit, string body, bool declares)
     {
-        // A <- B <- C (C references B, B references A), D alone: an edit reaches its project and those above it.
-        { "A", [0, 1, 2] },
-        { "B", [1, 2] },
-        { "C", [2] },
-        { "D", [3] },
+        const string Text = "namespace Lib;\npublic static class Store { public static void Save() { } }\n";
+        var recorded = DeclarationSurface.Of(CSharpSyntaxTree.ParseText(Text));
+        var library = Project("Lib", [File("Store.cs", Text.Replace("{ } }", body + " }", StringComparison.Ordinal))]) with { Generated = [], Surfaces = [recorded] };
+        // Web's generator assembly would not even load: its generators run only when Lib's declarations changed.
+        var web = Project("Web", [File("Program.cs", "public static class Program { public static void Main() => Lib.Store.Save(); }\n")]) with
+        {
+            ProjectReferences = [new CachedProjectReference(0, [], false)], Analyzers = [File("NotAnAssembly.dll", "not an assembly")], Generators = 1, Generated = [],
+        };
+
+        var (rebuilt, refused) = await WarmLoad.LoadAsync(Input, [library, web], [], [library.Documents[0]], CancellationToken.None);
+
+        if (declares)
+        {
+            Assert.Null(rebuilt);
+            Assert.StartsWith("an analyzer did not load (NotAnAssembly.dll: ", refused, StringComparison.Ordinal);
+            return;
+        }
+        Assert.True(refused is null, $"{edit}: {refused}");
+        using var code = rebuilt!.Code;
+        Assert.Equal(1, rebuilt.GeneratorsRun);
+        Assert.Equal([recorded], rebuilt.Facts[0].Surfaces);
+        Assert.Empty(code.Projects.Single(p => p.Name == "Web").Compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
+    }
+
+    public static TheoryData<string, bool, int[]> Reruns => new()
+    {
+        // A <- B <- C (C references B, B references A), D alone: an edit that changes what its project declares reaches
+        // its project and those above it; an edit inside bodies, its project alone.
+        { "A", true, [0, 1, 2] },
+        { "B", true, [1, 2] },
+        { "C", true, [2] },
+        { "D", true, [3] },
+        { "A", false, [0] },
+        { "B", false, [1] },
         // Nothing recorded for D: its generators run, and the projects that reference it need not.
-        { "none", [3] },
+        { "none", true, [3] },
     };
 
     [Theory]
     [MemberData(nameof(Reruns))]
-    public void Rerun_AnEdit_IsItsProjectAndEveryProjectThatReferencesIt(string edited, int[] expected)
+    public void Rerun_AnEdit_IsItsProjectAndEveryProjectThatReferencesOneWhoseDeclarationsChanged(string edited, bool declares, int[] expected)
     {
         CachedProjectFacts Of(string name, params int[] references) => Project(name, [Path.Combine(_root, name + ".cs")]) with
         {
             ProjectReferences = [.. references.Select(r => new CachedProjectReference(r, [], false))], Generated = [],
         };
         IReadOnlyList<CachedProjectFacts> facts = [Of("A"), Of("B", 0), Of("C", 1), Of("D") with { Generated = edited == "none" ? null : [] }];
+        var compiling = GeneratedSources.Compiling(facts, edited == "none" ? [] : [Path.Combine(_root, edited + ".cs")]);
 
-        var rerun = GeneratedSources.Rerun(facts, edited == "none" ? [] : [Path.Combine(_root, edited + ".cs")]);
+        var rerun = GeneratedSources.Rerun(facts, compiling, declares ? compiling : []);
 
         Assert.Equal(expected, rerun.Order());
     }
