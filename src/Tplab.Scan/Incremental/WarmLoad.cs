@@ -11,8 +11,9 @@ namespace Tplab.Scan.Incremental;
 /// The load without MSBuild, when only the contents of <c>.cs</c> files changed since the cached full scan: the
 /// projects rebuilt from <see cref="CachedProjectFacts"/> in a Roslyn workspace of their own, the sources read from the
 /// disk again, the source generators run again from the same analyzer assemblies where their input changed (the
-/// others' generated sources reused, <see cref="GeneratedSources"/>: an edit inside bodies reaches no other project's). What MSBuild would compute is what it computed last
-/// time: no project, props, targets, restore output, reference or listing changed (ScanCache's rule).
+/// others' generated sources reused, <see cref="GeneratedSources"/>: an edit inside bodies reaches no other
+/// project's). What MSBuild would compute is what it computed last time: no project, props, targets, restore output,
+/// reference or listing changed (ScanCache's rule).
 /// </summary>
 internal static class WarmLoad
 {
