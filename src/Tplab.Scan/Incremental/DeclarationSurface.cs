@@ -1,5 +1,6 @@
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
 using System.Security.Cryptography;
-using System.Text;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
@@ -24,38 +25,44 @@ internal static class DeclarationSurface
         ArgumentNullException.ThrowIfNull(tree);
         var text = tree.GetText();
         using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-        void Add(SyntaxKind kind, string part)
-        {
-            hash.AppendData(BitConverter.GetBytes((int)kind));
-            hash.AppendData(Encoding.UTF8.GetBytes(part));
-            hash.AppendData("\0"u8);
-        }
-        void Trivia(SyntaxTriviaList list)
-        {
-            foreach (var trivia in list)
-            {
-                if (trivia.HasStructure)
-                {
-                    Add(trivia.Kind(), trivia.ToFullString());
-                }
-            }
-        }
         // Bodies are not descended into: the walk realises the declarations' tokens, not the statements'.
         foreach (var item in tree.GetRoot().DescendantNodesAndTokens(n => !IsBody(n)))
         {
             if (item.IsToken)
             {
                 var token = item.AsToken();
-                Trivia(token.LeadingTrivia);
-                Add(token.Kind(), token.Text);
-                Trivia(token.TrailingTrivia);
+                Trivia(hash, token.LeadingTrivia);
+                Add(hash, token.Kind(), token.Text);
+                Trivia(hash, token.TrailingTrivia);
             }
             else if (item.AsNode() is { } node && IsBody(node))
             {
-                Add(node.Kind(), IsIterator(node, text) ? "yield" : "");
+                Add(hash, node.Kind(), IsIterator(node, text) ? "yield" : "");
             }
         }
         return Convert.ToHexStringLower(hash.GetHashAndReset());
+    }
+
+    // A part as its kind, its length and its UTF-16 code units: no allocation per token.
+    private static void Add(IncrementalHash hash, SyntaxKind kind, string part)
+    {
+        Span<byte> head = stackalloc byte[8];
+        BinaryPrimitives.WriteInt32LittleEndian(head, (int)kind);
+        BinaryPrimitives.WriteInt32LittleEndian(head[4..], part.Length);
+        hash.AppendData(head);
+        hash.AppendData(MemoryMarshal.AsBytes(part.AsSpan()));
+    }
+
+    // Documentation comments and directives count; whitespace, plain comments and inactive text do not.
+    private static void Trivia(IncrementalHash hash, SyntaxTriviaList list)
+    {
+        foreach (var trivia in list)
+        {
+            if (trivia.HasStructure)
+            {
+                Add(hash, trivia.Kind(), trivia.ToFullString());
+            }
+        }
     }
 
     // A member's body: a block or an expression body of a method, constructor, destructor, operator or accessor, and

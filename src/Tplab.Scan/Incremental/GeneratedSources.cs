@@ -62,10 +62,10 @@ internal static class GeneratedSources
     public static bool Declares(CachedProjectFacts recorded, IReadOnlyList<string>? surfaces, IReadOnlyList<CachedGenerated>? generated)
     {
         ArgumentNullException.ThrowIfNull(recorded);
-        return recorded.Surfaces is null || recorded.Generated is null || surfaces is null || generated is null
-            || !surfaces.SequenceEqual(recorded.Surfaces, StringComparer.Ordinal)
+        return !recorded.DeclarationsRecorded || surfaces is null || generated is null
+            || !surfaces.SequenceEqual(recorded.Surfaces!, StringComparer.Ordinal)
             // The same sources, in whatever order the generators added them this time (the Razor generator's varies).
-            || !generated.OrderBy(g => g.Path, StringComparer.Ordinal).SequenceEqual(recorded.Generated.OrderBy(g => g.Path, StringComparer.Ordinal));
+            || !generated.OrderBy(g => g.Path, StringComparer.Ordinal).SequenceEqual(recorded.Generated!.OrderBy(g => g.Path, StringComparer.Ordinal));
     }
 
     /// <summary>

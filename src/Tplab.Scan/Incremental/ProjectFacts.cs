@@ -59,6 +59,8 @@ internal sealed record CachedProjectFacts(
             {
                 return (null, $"a source, reference or analyzer of {project.Name} has no path");
             }
+            // The compilation scan analysed, else the one the workspace built for a project's dependents; none built: not recorded.
+            var compilation = compiled.GetValueOrDefault(project.Id) ?? (project.TryGetCompilation(out var built) ? built : null);
             facts.Add(new CachedProjectFacts(project.FilePath!, project.Name, project.AssemblyName, project.OutputFilePath, project.OutputRefFilePath,
                 project.CompilationOutputInfo.AssemblyPath, analysed.Contains(project.Id),
                 CachedParse.Of((CSharpParseOptions)project.ParseOptions!), CachedCompile.Of((CSharpCompilationOptions)project.CompilationOptions!),
@@ -66,16 +68,10 @@ internal sealed record CachedProjectFacts(
                 [.. references.Select(r => new CachedReference(r!.FilePath!, r.Properties.Aliases, r.Properties.EmbedInteropTypes))],
                 [.. project.ProjectReferences.Select(r => new CachedProjectReference(index[r.ProjectId], r.Aliases, r.EmbedInteropTypes))],
                 analyzers!, GeneratorsOf(project),
-                GeneratedOf(compiled.GetValueOrDefault(project.Id), project, documents),
-                SurfacesOf(compiled.GetValueOrDefault(project.Id) ?? (project.TryGetCompilation(out var built) ? built : null), documents),
-                ChecksumOf(project)));
+                compilation is null ? null : GeneratedSources.Of(compilation, documents), SurfacesOf(compilation, documents), ChecksumOf(project)));
         }
         return (facts, null);
     }
-
-    // The compilation scan analysed, else the one the workspace built for a project's dependents; none built: not recorded.
-    private static IReadOnlyList<CachedGenerated>? GeneratedOf(Compilation? analysed, Project project, IReadOnlyList<string?> documents) =>
-        analysed is not null ? GeneratedSources.Of(analysed, documents) : project.TryGetCompilation(out var built) ? GeneratedSources.Of(built, documents) : null;
 
     /// <summary>The <see cref="DeclarationSurface"/> of each of <paramref name="documents"/> as <paramref name="compilation"/> parsed it; null when it holds not all of them.</summary>
     public static IReadOnlyList<string>? SurfacesOf(Compilation? compilation, IReadOnlyList<string?> documents)
@@ -105,6 +101,9 @@ internal sealed record CachedProjectFacts(
     // The algorithm MSBuild's project gave its texts, as its first source or additional file read has it.
     private static SourceHashAlgorithm? ChecksumOf(Project project) =>
         project.Documents.Concat(project.AdditionalDocuments).Select(d => d.TryGetText(out var text) ? text.ChecksumAlgorithm : (SourceHashAlgorithm?)null).FirstOrDefault(a => a is not null);
+
+    /// <summary>Whether what the project declared at its load is recorded (its sources' surfaces and its generated sources): else an edit to it runs its dependents' generators.</summary>
+    public bool DeclarationsRecorded => Surfaces is not null && Generated is not null;
 
     /// <summary>How many C# source generators the project's analyzer assemblies hold: a warm load that finds fewer is refused.</summary>
     public static int GeneratorsOf(Project project) => project.AnalyzerReferences.Sum(a => a.GetGenerators(LanguageNames.CSharp).Length);

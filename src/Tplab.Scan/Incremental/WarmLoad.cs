@@ -32,7 +32,7 @@ internal static class WarmLoad
             // The projects compiling an edited source run their generators; those that reference them only when what
             // they declare changed (GeneratedSources' rule), known from the start when it was not recorded.
             var compiling = GeneratedSources.Compiling(facts, edited);
-            var rerun = GeneratedSources.Rerun(facts, compiling, compiling.Where(i => facts[i].Surfaces is null || facts[i].Generated is null));
+            var rerun = GeneratedSources.Rerun(facts, compiling, compiling.Where(i => !facts[i].DeclarationsRecorded));
             var loader = new GeneratorLoader();
             var failures = new List<string>();
             AnalyzerFileReference Analyzer(string path)
