@@ -27,18 +27,30 @@ public static class DiagnosticSocket
         var otherNamespace = IsInOtherMountNamespace(processId);
         foreach (var (folder, pid) in Places(processId, otherNamespace))
         {
-            var pattern = $"dotnet-diagnostic-{pid.ToString(CultureInfo.InvariantCulture)}-*-socket";
+            // Here, with the start time known, the name is known: one look at that name. Listing the folder instead
+            // read every entry of /tmp for each process, where the sockets of killed processes pile up (10,000 entries
+            // on a machine that had run the suite for a day: 10 ms a process, half a second to list 67 processes, and
+            // `watch --all` lists them every 2 s).
+            if (started is not null && !otherNamespace)
+            {
+                var exact = Path.Combine(folder, Name(pid, started));
+                if (File.Exists(exact))
+                {
+                    return exact;
+                }
+                continue;
+            }
             try
             {
+                // In another namespace the key may be counted from another boot time (a time namespace): take the
+                // newest. Without a start time (a process the kernel no longer shows in full), the same.
+                var pattern = Name(pid, "*");
                 var all = Directory.EnumerateFileSystemEntries(folder, pattern).ToList();
                 if (started is not null && all.FirstOrDefault(f => Key(f, pid) == started) is { } exact)
                 {
                     return exact;
                 }
-                // In another namespace the key may be counted from another boot time (a time namespace): take the
-                // newest. Here a socket whose key is not the process's start time belongs to a dead process.
-                var found = started is null || otherNamespace ? all.Order(StringComparer.Ordinal).LastOrDefault() : null;
-                if (found is not null)
+                if (all.Order(StringComparer.Ordinal).LastOrDefault() is { } found)
                 {
                     return found;
                 }
@@ -49,6 +61,8 @@ public static class DiagnosticSocket
         }
         return null;
     }
+
+    private static string Name(int pid, string key) => $"dotnet-diagnostic-{pid.ToString(CultureInfo.InvariantCulture)}-{key}-socket";
 
     // "dotnet-diagnostic-{pid}-{key}-socket" → key.
     private static string Key(string path, int pid)
