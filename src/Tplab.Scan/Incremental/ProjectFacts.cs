@@ -106,7 +106,7 @@ internal sealed record CachedProjectFacts(
     public bool DeclarationsRecorded => Surfaces is not null && Generated is not null;
 
     /// <summary>How many C# source generators the project's analyzer assemblies hold: a warm load that finds fewer is refused.</summary>
-    public static int GeneratorsOf(Project project) => project.AnalyzerReferences.Sum(a => a.GetGenerators(LanguageNames.CSharp).Length);
+    public static int GeneratorsOf(Project project) => project.AnalyzerReferences.Sum(DeclarationOnlyGenerators.AllGenerators);
 
     /// <summary>The files whose contents the rebuilt compilations depend on beyond the project's own (metadata references, analyzer assemblies).</summary>
     public static IEnumerable<string> Assemblies(IEnumerable<CachedProjectFacts> facts) =>

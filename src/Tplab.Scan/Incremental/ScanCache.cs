@@ -103,8 +103,11 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         }
         if (options.Verbose)
         {
+            var kept = loaded.DeclarationOnlyKept > 0
+                ? string.Create(CultureInfo.InvariantCulture, $"; in {loaded.DeclarationOnlyKept} edited inside bodies only, the generators that read declarations only (Razor, regular expressions, JSON, logging, options, interop) kept theirs")
+                : "";
             progress.Line(string.Create(CultureInfo.InvariantCulture,
-                $"tplab scan: source generators run again in {loaded.GeneratorsRun} of {warm.Facts.Count} project(s) (those compiling a changed source, and those referencing one whose declarations changed); the others' generated sources reused"));
+                $"tplab scan: source generators run again in {loaded.GeneratorsRun} of {warm.Facts.Count} project(s) (those compiling a changed source, and those referencing one whose declarations changed); the others' generated sources reused{kept}"));
         }
         return new ScanLoad(config, loaded.Code) { Facts = loaded.Facts };
     }

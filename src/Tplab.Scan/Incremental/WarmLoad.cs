@@ -59,19 +59,37 @@ internal static class WarmLoad
                 return shared.WithProperties(new MetadataReferenceProperties(MetadataImageKind.Assembly, [.. r.Aliases], r.EmbedInteropTypes));
             }
             // A project whose generator input is unchanged (GeneratedSources' rule) gets its last load's generated sources
-            // back as documents after its own, where the workspace puts generated trees, and no generator runs for it.
-            var reused = facts.Select((f, i) => rerun.Contains(i) ? [] : f.Generated!.Select(g => GeneratedSources.Document(ids[i], g)).ToList()).ToList();
+            // back as documents after its own, where the workspace puts generated trees, and no generator runs for it. One
+            // compiling an edited source gets back those of the generators that read declarations only
+            // (DeclarationOnlyGenerators), and runs the others, as long as its edits are inside bodies (checked below).
+            var kept = compiling.Where(i => facts[i].DeclarationsRecorded).ToHashSet();
+            var reused = facts.Select((f, i) => kept.Contains(i) ? f.Generated!.Where(DeclarationOnlyGenerators.Made).Select(g => GeneratedSources.Document(ids[i], g)).ToList()
+                : rerun.Contains(i) ? [] : f.Generated!.Select(g => GeneratedSources.Document(ids[i], g)).ToList()).ToList();
             var infos = facts.Select((f, i) => ProjectInfo.Create(ids[i], VersionStamp.Default, f.Name, f.AssemblyName, LanguageNames.CSharp, f.Path,
                     outputFilePath: f.OutputPath, outputRefFilePath: f.OutputRefPath, compilationOptions: f.Compile.ToOptions(), parseOptions: f.Parse.ToOptions(),
                     documents: f.Documents.Select(d => Document(ids[i], d, f.Checksum)).Concat(reused[i]),
                     projectReferences: f.ProjectReferences.Select(r => new ProjectReference(ids[r.Project], [.. r.Aliases], r.EmbedInteropTypes)),
                     // A path listed twice is one reference, as the compiler binds it (the workspace refuses the same instance twice).
                     metadataReferences: f.References.Select(Reference).Distinct(),
-                    analyzerReferences: rerun.Contains(i) ? f.Analyzers.Select(Analyzer) : [],
+                    analyzerReferences: kept.Contains(i) ? f.Analyzers.Select(a => DeclarationOnlyGenerators.Without(Analyzer(a)))
+                        : rerun.Contains(i) ? f.Analyzers.Select(Analyzer) : [],
                     additionalDocuments: f.AdditionalFiles.Select(d => Document(ids[i], d, f.Checksum)))
                 .WithAnalyzerConfigDocuments(f.AnalyzerConfigs.Select(d => Document(ids[i], d, f.Checksum)))
                 .WithCompilationOutputInfo(default(CompilationOutputInfo).WithAssemblyPath(f.AssemblyPath)));
             var solution = workspace.AddSolution(SolutionInfo.Create(SolutionId.CreateNewId(), VersionStamp.Default, input.Solution, infos));
+            Solution RunAll(Solution from, int i)
+            {
+                kept.Remove(i);
+                return from.RemoveDocuments([.. reused[i].Select(d => d.Id)]).WithProjectAnalyzerReferences(ids[i], facts[i].Analyzers.Select(Analyzer));
+            }
+            // An edited source that now declares something else: every generator of its project runs.
+            foreach (var i in kept.ToList())
+            {
+                if (!await BodiesOnlyAsync(solution.GetProject(ids[i])!, facts[i], edited, cancellationToken).ConfigureAwait(false))
+                {
+                    solution = RunAll(solution, i);
+                }
+            }
             var parallel = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = Environment.ProcessorCount };
             // The edited projects first: what they declare now (their sources' surfaces, their generators' sources) decides
             // whether the projects that reference them run their generators too (a fork of the solution for those).
@@ -82,11 +100,17 @@ internal static class WarmLoad
                 var compilation = await first.GetProject(ids[i])!.GetCompilationAsync(ct).ConfigureAwait(false);
                 edits[i] = compilation is null ? default : (CachedProjectFacts.SurfacesOf(compilation, facts[i].Documents), GeneratedSources.Of(compilation, facts[i].Documents));
             }).ConfigureAwait(false);
-            var declaring = compiling.Where(i => GeneratedSources.Declares(facts[i], edits[i].Surfaces, edits[i].Generated));
+            var declaring = compiling.Where(i => GeneratedSources.Declares(facts[i], edits[i].Surfaces, edits[i].Generated)).ToList();
             foreach (var i in GeneratedSources.Rerun(facts, compiling, declaring).Except(rerun).Order().ToList())
             {
-                solution = solution.RemoveDocuments([.. reused[i].Select(d => d.Id)]).WithProjectAnalyzerReferences(ids[i], facts[i].Analyzers.Select(Analyzer));
+                solution = RunAll(solution, i);
                 rerun.Add(i);
+            }
+            // An edited project that kept sources but references another that declares something else now: its generators see that.
+            var late = kept.Where(i => GeneratedSources.Rerun(facts, [], declaring.Where(j => j != i)).Contains(i)).ToList();
+            foreach (var i in late)
+            {
+                solution = RunAll(solution, i);
             }
             var analysed = facts.Select((f, i) => (f, i)).Where(x => x.f.Analysed).Select(x => solution.GetProject(ids[x.i])!).ToList();
             var compiled = new Compilation?[analysed.Count];
@@ -105,16 +129,36 @@ internal static class WarmLoad
             var projects = analysed.Select((p, i) => new LoadedProject(p, compiled[i]!, [])).ToList();
             // What to record: the generated sources as this load has them (run again, or the same as before), and the
             // edited sources' surfaces.
-            var recorded = facts.Select((f, i) => edits.TryGetValue(i, out var edit) ? f with { Generated = edit.Generated, Surfaces = edit.Surfaces }
+            IReadOnlyList<CachedGenerated>? GeneratedNow(int i) => solution.GetProject(ids[i])!.TryGetCompilation(out var c) ? GeneratedSources.Of(c, facts[i].Documents) : null;
+            var recorded = facts.Select((f, i) => edits.TryGetValue(i, out var edit) ? f with { Generated = late.Contains(i) ? GeneratedNow(i) : edit.Generated, Surfaces = edit.Surfaces }
                 : !rerun.Contains(i) ? f
-                : f with { Generated = solution.GetProject(ids[i])!.TryGetCompilation(out var c) ? GeneratedSources.Of(c, f.Documents) : null }).ToList();
-            return (new WarmLoaded(new LoadedCode(workspace, input, projects, [], [.. leftOutTests]), recorded, rerun.Count), null);
+                : f with { Generated = GeneratedNow(i) }).ToList();
+            return (new WarmLoaded(new LoadedCode(workspace, input, projects, [], [.. leftOutTests]), recorded, rerun.Count, kept.Count), null);
         }
         catch
         {
             workspace.Dispose();
             throw;
         }
+    }
+
+    // Whether every edited source of the project declares what it declared at the last load (its recorded surface).
+    private static async Task<bool> BodiesOnlyAsync(Project project, CachedProjectFacts facts, IReadOnlyCollection<string> edited, CancellationToken cancellationToken)
+    {
+        for (var d = 0; d < facts.Documents.Count; d++)
+        {
+            if (!edited.Contains(facts.Documents[d], StringComparer.Ordinal))
+            {
+                continue;
+            }
+            var document = project.Documents.FirstOrDefault(x => string.Equals(x.FilePath, facts.Documents[d], StringComparison.Ordinal));
+            var tree = document is null ? null : await document.GetSyntaxTreeAsync(cancellationToken).ConfigureAwait(false);
+            if (tree is null || DeclarationSurface.Of(tree) != facts.Surfaces![d])
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     // A file as MSBuild's project read it: with its checksum algorithm when recorded (the Razor generator writes each
@@ -133,5 +177,8 @@ internal static class WarmLoad
     }
 }
 
-/// <summary>A rebuild's code, the facts to record for it, and in how many projects the source generators ran again.</summary>
-internal sealed record WarmLoaded(LoadedCode Code, IReadOnlyList<CachedProjectFacts> Facts, int GeneratorsRun);
+/// <summary>
+/// A rebuild's code, the facts to record for it, in how many projects the source generators ran again, and in how many
+/// of those (edited inside bodies only) the generators that read declarations only kept their sources.
+/// </summary>
+internal sealed record WarmLoaded(LoadedCode Code, IReadOnlyList<CachedProjectFacts> Facts, int GeneratorsRun, int DeclarationOnlyKept);

@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Tplab.Common;
+using Tplab.Launch;
 using Tplab.Scan.Incremental;
 using Tplab.Scan.Loading;
 using Tplab.Tests.Support;
@@ -155,6 +156,51 @@ public sealed class WarmLoadTests : IDisposable
         Assert.Equal(1, rebuilt.GeneratorsRun);
         Assert.Equal([recorded], rebuilt.Facts[0].Surfaces);
         Assert.Empty(code.Projects.Single(p => p.Name == "Web").Compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
+    }
+
+    // The SDK's regular-expression generator, from the targeting pack the SDK compiles against (as MSBuild's load lists it).
+    private static string? RegexGenerator() =>
+        Directory.Exists(Path.Combine(Path.GetDirectoryName(DotnetHost.Path)!, "packs", "Microsoft.NETCore.App.Ref"))
+            ? Directory.EnumerateFiles(Path.Combine(Path.GetDirectoryName(DotnetHost.Path)!, "packs", "Microsoft.NETCore.App.Ref"), "System.Text.RegularExpressions.Generator.dll", SearchOption.AllDirectories)
+                .Where(p => p.Contains("/analyzers/dotnet/cs/", StringComparison.Ordinal)).Order(StringComparer.Ordinal).LastOrDefault()
+            : null;
+
+    [Theory]
+    [InlineData("inside a body", "return Digits().IsMatch(s);", false)]
+    [InlineData("a member added", "return Digits().IsMatch(s); } public static int Two() { return 2;", true)]
+    public async Task LoadAsync_EditedProject_KeepsTheSourcesOfGeneratorsThatReadDeclarationsOnlyWhenItsEditsAreInsideBodies(string edit, string body, bool declares)
+    {
+        var generator = RegexGenerator();
+        // The targeting pack comes with the SDK that built this suite.
+        Assert.True(generator is not null, "no System.Text.RegularExpressions.Generator.dll in the SDK's Microsoft.NETCore.App.Ref pack");
+        const string Text = "using System.Text.RegularExpressions;\npublic static partial class Codes\n{\n    [GeneratedRegex(\"^[0-9]+$\")]\n    private static partial Regex Digits();\n    public static bool Valid(string s) { return Digits().IsMatch(s); }\n}\n";
+        var source = File("Codes.cs", Text);
+        var references = ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!).Split(Path.PathSeparator)
+            .Where(p => Path.GetFileName(p) is "System.Runtime.dll" or "System.Private.CoreLib.dll" or "System.Text.RegularExpressions.dll" or "System.Memory.dll" or "System.Collections.dll");
+        var facts = Project("Web", [source]) with
+        {
+            // Generated sources are named under the assembly's folder, as MSBuild's load gives it.
+            AssemblyPath = Path.Combine(_root, "obj", "Web.dll"), Analyzers = [generator!], Generators = 1, References = [.. references.Select(r => new CachedReference(r, [], false))],
+        };
+        // The first rebuild records what the project declares and what its generator added (nothing was recorded: it runs).
+        var (first, _) = await WarmLoad.LoadAsync(Input, [facts], [], [source], CancellationToken.None);
+        var recorded = first!.Facts[0];
+        first.Code.Dispose();
+        var regex = Assert.Single(recorded.Generated!, g => g.Path.Contains("/System.Text.RegularExpressions.Generator/", StringComparison.Ordinal));
+        Assert.True(DeclarationOnlyGenerators.Made(regex));
+
+        System.IO.File.WriteAllText(source, Text.Replace("return Digits().IsMatch(s);", "bool ok = Digits().IsMatch(s); " + body, StringComparison.Ordinal));
+        var (rebuilt, refused) = await WarmLoad.LoadAsync(Input, [recorded], [], [source], CancellationToken.None);
+
+        Assert.True(refused is null, $"{edit}: {refused}");
+        using var code = rebuilt!.Code;
+        Assert.Equal(declares ? 0 : 1, rebuilt.DeclarationOnlyKept);
+        var compilation = Assert.Single(code.Projects).Compilation;
+        // Kept or run again, the same generated source, after the project's own, and recorded for the next rebuild.
+        Assert.Equal([source, regex.Path], compilation.SyntaxTrees.Select(t => t.FilePath));
+        Assert.Equal(regex.Text, compilation.SyntaxTrees.Last().ToString());
+        Assert.Empty(compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
+        Assert.Equal(recorded.Generated!.OrderBy(g => g.Path, StringComparer.Ordinal), rebuilt.Facts[0].Generated!.OrderBy(g => g.Path, StringComparer.Ordinal));
     }
 
     public static TheoryData<string, bool, int[]> Reruns => new()
