@@ -17,6 +17,7 @@ public sealed class ChildGuard : IDisposable
 
     private readonly Func<IReadOnlyList<string>, bool> _matches;
     private readonly Dictionary<int, Watchdog> _watched = [];
+    private readonly Dictionary<int, IReadOnlyList<string>> _seen = [];
     private readonly CancellationTokenSource _stop = new();
     private readonly Task _polling;
 
@@ -34,6 +35,18 @@ public sealed class ChildGuard : IDisposable
             lock (_watched)
             {
                 return _watched.Count;
+            }
+        }
+    }
+
+    /// <summary>Every child watched so far, ended or not, with its command line as it was found.</summary>
+    public IReadOnlyList<(int ProcessId, IReadOnlyList<string> CommandLine)> Seen
+    {
+        get
+        {
+            lock (_watched)
+            {
+                return [.. _seen.Select(s => (s.Key, s.Value))];
             }
         }
     }
@@ -97,10 +110,11 @@ public sealed class ChildGuard : IDisposable
             {
                 lock (_watched)
                 {
-                    if (_watched.ContainsKey(child) || !_matches(ProcessFiles.CommandLine(child)))
+                    if (_watched.ContainsKey(child) || ProcessFiles.CommandLine(child) is not { } commandLine || !_matches(commandLine))
                     {
                         continue;
                     }
+                    _seen[child] = commandLine;
                     try
                     {
                         _watched[child] = Watchdog.Start(child);

@@ -150,6 +150,11 @@ internal static partial class WorkspaceLoader
             throw new TplabException(ExitCodes.Environment,
                 $"MSBuild's build host could not run ({e.Message.ReplaceLineEndings(" ")}); it ships beside tplab in BuildHost-netcore/ (docs/scan.md)", e);
         }
+        finally
+        {
+            // Roslyn has shut its hosts down by now (or they were killed above): their pipes are left in /tmp.
+            BuildHostPipes.RemoveEnded(guard.Seen);
+        }
     }
 
     // The projects scanned that have no restore output after this step: restored once, all through the one target
