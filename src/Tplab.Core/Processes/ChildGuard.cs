@@ -110,7 +110,8 @@ public sealed class ChildGuard : IDisposable
             {
                 lock (_watched)
                 {
-                    if (_watched.ContainsKey(child) || ProcessFiles.CommandLine(child) is not { } commandLine || !_matches(commandLine))
+                    var commandLine = _watched.ContainsKey(child) ? null : ProcessFiles.CommandLine(child);
+                    if (commandLine is null || !_matches(commandLine))
                     {
                         continue;
                     }

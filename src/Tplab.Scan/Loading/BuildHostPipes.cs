@@ -18,7 +18,8 @@ internal static class BuildHostPipes
             {
                 continue;
             }
-            foreach (var folder in new[] { "/tmp", Path.GetTempPath() }.Distinct())
+            // Where the host's pipe helper puts it, and the temporary folder it inherits (the same unless TMPDIR is set).
+            foreach (var folder in new[] { "/tmp", Path.TrimEndingDirectorySeparator(Path.GetTempPath()) }.Distinct(StringComparer.Ordinal))
             {
                 var path = Path.Combine(folder, name);
                 try
@@ -41,7 +42,11 @@ internal static class BuildHostPipes
     // Roslyn's command line: … BUILDHOST.dll PIPE CULTURE; the pipe is a GUID.
     private static string? Pipe(IReadOnlyList<string> commandLine)
     {
-        var dll = commandLine.ToList().FindIndex(a => a.EndsWith(WorkspaceLoader.BuildHostName + ".dll", StringComparison.Ordinal));
+        var dll = commandLine.Count - 1;
+        while (dll >= 0 && !commandLine[dll].EndsWith(WorkspaceLoader.BuildHostName + ".dll", StringComparison.Ordinal))
+        {
+            dll--;
+        }
         return dll >= 0 && dll + 1 < commandLine.Count && Guid.TryParseExact(commandLine[dll + 1], "D", out _) ? commandLine[dll + 1] : null;
     }
 }
