@@ -2,6 +2,7 @@ using System.Globalization;
 using ShopApp.Corpus;
 using Tplab.Postgres;
 using Tplab.Tests.Corpus;
+using Tplab.Tests.Support;
 using Tplab.Watch;
 using Tplab.Watch.Verdicts;
 using Xunit.Abstractions;

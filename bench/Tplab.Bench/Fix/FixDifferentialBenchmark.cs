@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Tplab.Tests.Scan.Fix.Differential;
+using Tplab.Tests.Support;
 
 namespace Tplab.Bench.Fix;
 

@@ -1,4 +1,5 @@
 using Tplab.Tests.Scan.Incremental;
+using Tplab.Tests.Support;
 
 namespace Tplab.Bench.Scan;
 

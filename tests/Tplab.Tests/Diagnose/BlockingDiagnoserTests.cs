@@ -21,17 +21,31 @@ public sealed class BlockingDiagnoserTests(StackFixture fixture) : IClassFixture
     private static readonly DiagnoseOptions Options = new() { Duration = TimeSpan.FromSeconds(2.5) };
 
     [Theory]
-    // in-process waits
-    [InlineData("sleep", "WaitController.Sleep", "Thread.Sleep")]
+    // an in-process wait folded back from Task.Run into its action
     [InlineData("task-run-sleep", "WaitController.TaskRunSleep", "Thread.Sleep")]
-    // sync over async on the downstream and the database
-    [InlineData("http-result", "HttpController.HttpResult", "Task.Result")]
+    // sync over async on the database
     [InlineData("db-wait", "DbController.DbWait", "Task.Wait")]
-    // synchronous driver calls: plain, in an async method, moved into Task.Run
-    [InlineData("db-sync", "DbController.DbSync", "NpgsqlCommand.ExecuteNonQuery")]
+    // synchronous driver calls: in an async method, moved into Task.Run
     [InlineData("db-async-sync-call", "DbController.DbAsyncSyncCall", "NpgsqlCommand.ExecuteNonQuery")]
     [InlineData("db-task-run", "DbController.DbTaskRun", "NpgsqlCommand.ExecuteNonQuery")]
-    public async Task DiagnoseAsync_BlockingVariant_TopCulpritIsItsOwnActionAndBlockingCall(string route, string action, string blockingCall)
+    public Task DiagnoseAsync_BlockingVariant_TopCulpritIsItsOwnActionAndBlockingCall(string route, string action, string blockingCall) =>
+        BlockingVariantAsync(route, action, blockingCall);
+
+    /// <summary>
+    /// Variants whose kind another case of the suite diagnoses through the same <c>BlockingDiagnoser.DiagnoseAsync</c>:
+    /// Thread.Sleep in this controller (<c>DiagnoseCliTests.Diagnose_JsonOnSleepingTarget_HasVerdictAndCulpritFields</c>,
+    /// its endpoint in <c>PrometheusExportTests</c>), Task.Result in an MVC action (the shop's <c>cart-result</c>), the
+    /// synchronous Npgsql call of <c>db-async-sync-call</c> above: run by bench/suite-rows.sh.
+    /// </summary>
+    [BenchRow(Postgres = true)]
+    [Trait("Category", Bench.RowCategory)]
+    [InlineData("sleep", "WaitController.Sleep", "Thread.Sleep")]
+    [InlineData("http-result", "HttpController.HttpResult", "Task.Result")]
+    [InlineData("db-sync", "DbController.DbSync", "NpgsqlCommand.ExecuteNonQuery")]
+    public Task DiagnoseAsync_BlockingVariantOfAKindTestedElsewhere_TopCulpritIsItsOwnActionAndBlockingCall(string route, string action, string blockingCall) =>
+        BlockingVariantAsync(route, action, blockingCall);
+
+    private async Task BlockingVariantAsync(string route, string action, string blockingCall)
     {
         var diagnosis = await DiagnoseUnderFloodAsync(route);
 
@@ -60,11 +74,22 @@ public sealed class BlockingDiagnoserTests(StackFixture fixture) : IClassFixture
         Assert.True(diagnosis.Evidence.WaitEvents > 0, "a .NET 10 target raises wait events");
     }
 
+    /// <summary>
+    /// Npgsql's async calls pass through its synchronously named core: never a culprit. The awaited delay and HttpClient
+    /// variants are the shop's <c>orders-summary</c> and <c>prices-live</c> (clear) and
+    /// <c>ThreadPoolWatchTests.Delay_Flooded_IsHealthy_WithoutStarvationInjections</c> (healthy): bench/suite-rows.sh.
+    /// </summary>
     [Theory]
+    [InlineData("db-async")]
+    public Task DiagnoseAsync_AsyncVariant_NoCulpritAndHealthyPool(string route) => AsyncVariantAsync(route);
+
+    [BenchRow(Postgres = true)]
+    [Trait("Category", Bench.RowCategory)]
     [InlineData("delay")]
     [InlineData("http-async")]
-    [InlineData("db-async")]
-    public async Task DiagnoseAsync_AsyncVariant_NoCulpritAndHealthyPool(string route)
+    public Task DiagnoseAsync_AsyncVariantOfAKindTestedElsewhere_NoCulpritAndHealthyPool(string route) => AsyncVariantAsync(route);
+
+    private async Task AsyncVariantAsync(string route)
     {
         var diagnosis = await DiagnoseUnderFloodAsync(route);
 

@@ -108,7 +108,14 @@ public sealed class LabEndToEndTests : IDisposable
           - { id: never, variant: delay, load: { concurrency: 1, requests: 1 } }
         """;
 
-    [Theory]
+    /// <summary>
+    /// tplab's pid alone signalled mid-scenario: its children run in sessions of their own, so this is the path of
+    /// <c>GroupSignalTests.Run_PrivatePostgres_GroupSignalled_ItStopsWithTplabAndTheRunIsInterrupted</c> (TERM, KILL: the
+    /// same run, target, downstream and PostgreSQL, every process of the run checked, the summary's interrupted scenario
+    /// with what it measured): run by bench/suite-rows.sh.
+    /// </summary>
+    [BenchRow(Postgres = true)]
+    [Trait("Category", Bench.RowCategory)]
     [InlineData("INT")]
     [InlineData("KILL")]
     public async Task Run_StoppedMidScenario_LeavesNoProcessBehind(string signal)

@@ -250,7 +250,13 @@ public sealed class UserServiceTests : IDisposable
         Assert.Contains("class=\"better\">better</span>", File.ReadAllText(html), StringComparison.Ordinal);
     }
 
-    [Fact]
+    /// <summary>
+    /// tplab killed under a plan's service: the guardian's watcher ends the service's group, the path of
+    /// <c>GroupSignalTests.RunPlan_ServiceUnderDotnetRun_GroupSignalled_NothingLeft</c> (KILL: a deeper tree, sh → dotnet
+    /// run → the app, every process of the run checked): run by bench/suite-rows.sh.
+    /// </summary>
+    [BenchFact]
+    [Trait("Category", Bench.RowCategory)]
     public async Task Run_KilledMidScenario_LeavesNoServiceProcessBehind()
     {
         var plan = Write("long.yaml", OrdersService.Plan("long", users: 4).Replace("requests: 8 }", "duration: 60s }", StringComparison.Ordinal));

@@ -24,9 +24,26 @@ public sealed class GroupSignalTests : IDisposable
 
     public static TheoryData<string> Signals => new() { "TERM", "INT", "KILL" };
 
+    /// <summary>
+    /// Where tplab alone receives the group's signal: every process it starts runs in a session of its own
+    /// (<c>OwnSession</c>, setsid), so INT and TERM reach only tplab, through one handler (<c>SignalReceived</c>,
+    /// System.CommandLine's cancellation), and tplab then stops its children the same way. The INT row of such a case
+    /// takes TERM's path: it runs in bench/suite-rows.sh (<see cref="BenchRowAttribute"/>). Scan's MSBuild build host
+    /// shares tplab's group, so its rows keep every signal.
+    /// </summary>
+    public static TheoryData<string> TermAndKill => new() { "TERM", "KILL" };
+
     [Theory]
-    [MemberData(nameof(Signals))]
-    public async Task RunPlan_ServiceUnderDotnetRun_GroupSignalled_NothingLeft(string signal)
+    [MemberData(nameof(TermAndKill))]
+    public Task RunPlan_ServiceUnderDotnetRun_GroupSignalled_NothingLeft(string signal) => RunPlanUnderDotnetRunAsync(signal);
+
+    /// <summary>INT: TERM's path (<see cref="TermAndKill"/>).</summary>
+    [BenchRow]
+    [Trait("Category", Bench.RowCategory)]
+    [InlineData("INT")]
+    public Task RunPlan_ServiceUnderDotnetRun_GroupInterrupted_NothingLeft(string signal) => RunPlanUnderDotnetRunAsync(signal);
+
+    private async Task RunPlanUnderDotnetRunAsync(string signal)
     {
         // `dotnet run` as a user writes it (no build: the tests built the project), the app its child.
         var project = Path.Combine(RepoPaths.Root, "tests", "Tplab.OrdersService", "Tplab.OrdersService.csproj");
@@ -45,10 +62,16 @@ public sealed class GroupSignalTests : IDisposable
     }
 
     [PostgresTheory]
-    [InlineData("TERM")]
+    [MemberData(nameof(TermAndKill))]
+    public Task Run_PrivatePostgres_GroupSignalled_ItStopsWithTplabAndTheRunIsInterrupted(string signal) => RunPrivatePostgresAsync(signal);
+
+    /// <summary>INT: TERM's path (<see cref="TermAndKill"/>); signalled to tplab's pid alone, the same.</summary>
+    [BenchRow(Postgres = true)]
+    [Trait("Category", Bench.RowCategory)]
     [InlineData("INT")]
-    [InlineData("KILL")]
-    public async Task Run_PrivatePostgres_GroupSignalled_ItStopsWithTplabAndTheRunIsInterrupted(string signal)
+    public Task Run_PrivatePostgres_GroupInterrupted_ItStopsWithTplabAndTheRunIsInterrupted(string signal) => RunPrivatePostgresAsync(signal);
+
+    private async Task RunPrivatePostgresAsync(string signal)
     {
         var plan = Path.Combine(_folder, "db.yaml");
         File.WriteAllText(plan, """
@@ -72,7 +95,11 @@ public sealed class GroupSignalTests : IDisposable
         {
             // PostgreSQL did not stop first: the scenario under way is interrupted, not failed for want of its database.
             using var summary = JsonDocument.Parse(File.ReadAllText(Path.Combine(FaultRun.OnlyFolder(results), "summary.json")));
-            Assert.Equal(["completed", "interrupted"], summary.RootElement.GetProperty("scenarios").EnumerateArray().Select(s => s.GetProperty("status").GetString()));
+            Assert.True(summary.RootElement.GetProperty("interrupted").GetBoolean());
+            var scenarios = summary.RootElement.GetProperty("scenarios").EnumerateArray().ToList();
+            Assert.Equal(["completed", "interrupted"], scenarios.Select(s => s.GetProperty("status").GetString()));
+            // The interrupted scenario keeps what it measured before the signal.
+            Assert.True(scenarios[1].GetProperty("load").GetProperty("requests").GetInt64() > 0);
         }
     }
 
@@ -128,22 +155,32 @@ public sealed class GroupSignalTests : IDisposable
     }
 
     /// <summary>
-    /// Scan under each signal, against a copy without restore output (so it restores it first); fix under INT. Both
+    /// Scan under TERM and KILL, against a copy without restore output (so it restores it first); fix under INT. Both
     /// restore through the same guarded <c>dotnet restore</c> (<c>WorkspaceLoader</c>), TERM and INT reach both through
     /// the same handler, and KILL leaves the guardian alone to act whatever the command: fix's other two signals
-    /// repeated scan's rows (two restores and loads of the lab lane, the suite's longest).
+    /// repeated scan's rows, and scan's INT row takes TERM's path (in bench/suite-rows.sh).
     /// </summary>
     public static TheoryData<string, string> RestoringCommands => new()
     {
         { "scan", "TERM" },
-        { "scan", "INT" },
         { "scan", "KILL" },
         { "fix", "INT" },
     };
 
     [Theory]
     [MemberData(nameof(RestoringCommands))]
-    public async Task ScanAndFix_GroupSignalledWhileDotnetRestoreRuns_NothingLeft(string command, string signal)
+    public Task ScanAndFix_GroupSignalledWhileDotnetRestoreRuns_NothingLeft(string command, string signal) => RestoringAsync(command, signal);
+
+    /// <summary>
+    /// Scan under INT while it restores: TERM's path (the restore is guarded, in a session of its own, and runs before
+    /// the build host that shares tplab's group starts); fix's INT row is in the suite.
+    /// </summary>
+    [BenchRow]
+    [Trait("Category", Bench.RowCategory)]
+    [InlineData("scan", "INT")]
+    public Task ScanAndFix_GroupInterruptedWhileDotnetRestoreRuns_NothingLeft(string command, string signal) => RestoringAsync(command, signal);
+
+    private async Task RestoringAsync(string command, string signal)
     {
         // A copy without restore output that needs a package from a feed that never answers: scan and fix restore it
         // first (a guarded `dotnet restore`), and the restore waits on the feed until the signal, however warm the

@@ -10,7 +10,7 @@ namespace Tplab.Tests.Processes;
 /// command's first process gets the kernel's parent-death signal from the guardian. The command here has a child of
 /// its own, as <c>dotnet run</c> has the app. When the guardian and its watcher are killed too, the command's leader
 /// shell, which gets the parent-death signal, ends the group.
-/// The guardian is the one a plan's service runs under, waiting to be ready (it starts in a second); one test kills
+/// The guardian is the one a plan's service runs under, waiting to be ready (it starts in a second); a bench row kills
 /// the same guardian under <c>fix --apply --verify</c>, end to end (a copy of the orders service loaded, fixed and
 /// compiled before its command starts).
 /// </summary>
@@ -47,7 +47,14 @@ public sealed class GuardedCommandKillTests : IDisposable
         await KillEveryProcessNamedTplabAsync(run);
     }
 
-    [Fact]
+    /// <summary>
+    /// The same guardian from <c>fix --verify</c> (<c>FixApply</c> starts it through <see cref="GuardedCommand"/>, as a
+    /// plan's service does): after every process named tplab is killed only the guardian's and the leader's scripts can
+    /// act, so this is <see cref="EveryProcessNamedTplabKilled_TheCommandsGroupEnds"/>'s path after a copy is loaded,
+    /// fixed and compiled: run by bench/suite-rows.sh.
+    /// </summary>
+    [BenchFact]
+    [Trait("Category", Bench.RowCategory)]
     public async Task FixVerify_EveryProcessNamedTplabKilled_TheCommandsGroupEnds()
     {
         var copy = Tplab.Tests.Scan.Fix.FixProofTests.Copy();
