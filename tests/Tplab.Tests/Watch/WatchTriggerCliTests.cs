@@ -35,7 +35,13 @@ public sealed class WatchTriggerCliTests
         Assert.Contains(lines, l => l.Contains($"\"verdict\":\"{verdict}\"", StringComparison.Ordinal));
     }
 
-    [Fact]
+    /// <summary>
+    /// <c>PrometheusExportTests.WatchPrometheus_OnStarvingDiagnose_PublishesTheCulpritInfoSeries</c> runs the same
+    /// trigger on the same flood and checks all of this (the line, the file's verdict, culprit and pool, samples past the
+    /// capture): run by bench/suite-rows.sh.
+    /// </summary>
+    [BenchFact]
+    [Trait("Category", Bench.RowCategory)]
     public async Task OnStarvingDiagnose_WritesTheDiagnosisWhileTheWatchGoesOn()
     {
         var dir = Directory.CreateTempSubdirectory("tplab-onstarving-");

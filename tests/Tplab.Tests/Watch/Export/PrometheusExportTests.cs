@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Text.Json;
 using Tplab.Launch;
 using Tplab.Tests.Support;
 using Xunit.Abstractions;
@@ -104,10 +105,31 @@ public sealed class PrometheusExportTests(DownstreamFixture fixture, ITestOutput
                 culprit = text.Split('\n').FirstOrDefault(l => l.StartsWith("tplab_culprit_info{", StringComparison.Ordinal)) ?? "";
             }
         }
-        var (_, _, stderr) = await watch;
+        var (code, stdout, stderr) = await watch;
         output.WriteLine(stderr);
-        File.Delete(diagnosis);
+        string written;
+        try
+        {
+            written = File.Exists(diagnosis) ? await File.ReadAllTextAsync(diagnosis) : "";
+        }
+        finally
+        {
+            File.Delete(diagnosis);
+        }
 
+        // --on-starving diagnose: the diagnosis written at the onset while the watch goes on to its end.
+        Assert.True(code == 0, stderr);
+        Assert.Contains("diagnosis written to " + diagnosis, stderr, StringComparison.Ordinal);
+        using (var doc = JsonDocument.Parse(written))
+        {
+            Assert.Equal("blocked", doc.RootElement.GetProperty("verdict").GetString());
+            Assert.Equal("Thread.Sleep", doc.RootElement.GetProperty("culprits")[0].GetProperty("blockingCall").GetString());
+            // The pool line is read when the capture ends: by then the pool may have grown enough to be draining its queue.
+            Assert.Contains(doc.RootElement.GetProperty("pool").GetProperty("verdict").GetString(), new[] { "starving", "recovering" });
+        }
+        // Samples well past the capture (2.5 s of an 18 s watch at 0.25 s): the watch did not stop at the trigger.
+        var samples = stdout.Split('\n').Count(l => l.Contains("\"type\":\"sample\"", StringComparison.Ordinal));
+        Assert.True(samples > 30, $"{samples} samples");
         Assert.Contains("call=\"Thread.Sleep\"", culprit, StringComparison.Ordinal);
         Assert.Contains($"pid=\"{pid}\"", culprit, StringComparison.Ordinal);
         Assert.Contains("endpoint=\"GET /sleep\"", culprit, StringComparison.Ordinal);
