@@ -213,9 +213,13 @@ public sealed class GroupSignalTests : IDisposable
     /// same handler (<c>SignalReceived</c>, System.CommandLine's cancellation; fix under INT in
     /// <see cref="ScanAndFix_GroupSignalledWhileDotnetRestoreRuns_NothingLeft"/>), and KILL leaves only the guardian
     /// to act, as it does for a plan's service (<see cref="RunPlan_ServiceUnderDotnetRun_GroupSignalled_NothingLeft"/>,
-    /// <see cref="GuardedCommandKillTests"/>). What an interrupted verify does to the files is FixFilesTests'.
+    /// <see cref="GuardedCommandKillTests"/>). What an interrupted verify does to the files and to the command's group
+    /// (its background child included) is <c>FixFilesTests.ApplyAsync_InterruptedWhileVerifyRuns_EveryChangeReverted_Exit130</c>'s,
+    /// and fix's signal becoming that cancellation is <see cref="ScanAndFix_GroupSignalledWhileDotnetRestoreRuns_NothingLeft"/>'s:
+    /// the whole, end to end, runs in bench/suite-rows.sh.
     /// </remarks>
-    [Fact]
+    [BenchFact]
+    [Trait("Category", Bench.RowCategory)]
     public async Task FixVerify_GroupTerminatedWhileTheCommandRuns_ItsGroupEndsAndFixIsInterrupted()
     {
         var copy = Tplab.Tests.Scan.Fix.FixProofTests.Copy();

@@ -103,13 +103,20 @@ public sealed class FixFilesTests : IDisposable
         File.SetUnixFileMode(path, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
         var started = Path.Combine(_folder, "started");
         using var interrupt = new CancellationTokenSource();
-        // The verify sees the written file, says so, then runs until tplab is interrupted (Ctrl+C and SIGTERM cancel this token).
-        var apply = FixApply.ApplyAsync(Result(path), Options($"grep -q b a.cs && touch {started}; sleep 600"), SilentProgress.Instance, interrupt.Token);
+        // The verify sees the written file, says so, then runs until tplab is interrupted (Ctrl+C and SIGTERM cancel this
+        // token), with a child of its own in the background, as `dotnet test` has its test hosts; the sleeps' lengths are
+        // this test's own, to find them.
+        var mark = string.Create(System.Globalization.CultureInfo.InvariantCulture, $"600.{Random.Shared.Next(100000, 999999)}");
+        var apply = FixApply.ApplyAsync(Result(path), Options($"grep -q b a.cs && touch {started}; sleep {mark} & sleep {mark}1; wait"), SilentProgress.Instance, interrupt.Token);
         await Eventually.UntilAsync(() => File.Exists(started), TimeSpan.FromSeconds(60), "the verify command running on the written file");
+        Assert.NotEmpty(ProcessTable.WithCommandLine(mark));
         await interrupt.CancelAsync();
         var e = await Assert.ThrowsAsync<TplabException>(() => apply);
         Assert.Equal(ExitCodes.Interrupted, e.ExitCode);
         Assert.Contains("every change was reverted", e.Message, StringComparison.Ordinal);
+        // The command's whole group ended with it, the background child too.
+        Assert.True(await ProcessTable.EventuallyAsync(() => ProcessTable.WithCommandLine(mark).Count == 0, TimeSpan.FromSeconds(20)),
+            "the verify command or its child was left running");
         Assert.Equal("a\n", File.ReadAllText(path));
         Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute, File.GetUnixFileMode(path));
     }
