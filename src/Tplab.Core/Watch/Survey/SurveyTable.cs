@@ -13,12 +13,14 @@ public static class SurveyTable
     {
         ArgumentNullException.ThrowIfNull(rows);
         var table = new Table { Border = TableBorder.None, ShowHeaders = true };
-        table.AddColumn(new TableColumn("PID").RightAligned().PadLeft(0));
+        // The PID is what a reader acts on: never squeezed, whatever width a long verdict takes.
+        table.AddColumn(new TableColumn("PID").RightAligned().PadLeft(0).NoWrap());
         table.AddColumn("NAME");
         table.AddColumn("RUNTIME");
         table.AddColumn(new TableColumn("THREADS").RightAligned());
         table.AddColumn(new TableColumn("QUEUE").RightAligned());
-        table.AddColumn(new TableColumn("VERDICT").NoWrap());
+        // A long reason wraps under the verdict; the columns before it keep their width.
+        table.AddColumn(new TableColumn("VERDICT"));
         foreach (var r in rows)
         {
             table.AddRow(
