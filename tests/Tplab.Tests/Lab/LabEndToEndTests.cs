@@ -37,7 +37,7 @@ public sealed class LabEndToEndTests : IDisposable
             - { concurrency: 20, requests: 20, timeout: 30s }
         """;
 
-    [Fact]
+    [BrowserFact]
     public async Task Run_SmallPlan_WritesSchemaFilesAndAReportThatRendersInChromium()
     {
         var results = Path.Combine(_folder, "results");

@@ -17,7 +17,7 @@ public sealed class TuneTests : IDisposable
 
     public void Dispose() => Directory.Delete(_folder, recursive: true);
 
-    [Fact]
+    [BrowserFact]
     public async Task Tune_SleepVariant_FindsAMinimumNearTheUsersAndShowsALowerOneFails()
     {
         var (code, stdout, stderr) = await TplabCli.RunAsync(TimeSpan.FromMinutes(3),

@@ -39,7 +39,7 @@ public sealed class HtmlReportTests : IDisposable
         Assert.All(view.Splits, s => Assert.InRange(s.Waited + s.Handler + s.Rest, s.Latency - 0.01, s.Latency + 0.01));
     }
 
-    [Fact]
+    [BrowserFact]
     public async Task LabReport_OpensOfflineInChromium_ReadableWithEveryChartDrawn()
     {
         var experiment = FakeLabResults.Experiment(FakeLabResults.Scenario("sleep", "sleep"), FakeLabResults.Scenario("sleep-min100", "sleep", 100));
@@ -70,7 +70,7 @@ public sealed class HtmlReportTests : IDisposable
         Assert.Contains("0%", view.Charts.Single(c => c.Id == "percentiles-ab-100").Ticks);
     }
 
-    [Fact]
+    [BrowserFact]
     public async Task LoadReport_OpensOfflineInChromium_WithTheSplitAndEveryChart()
     {
         var result = FakeLabResults.Result(FakeLabResults.Scenario("sleep", "sleep"), 40, waitedStepMs: 330, timedOut: 3).Load!;
@@ -88,7 +88,7 @@ public sealed class HtmlReportTests : IDisposable
         Assert.True(split.Waited > split.Handler, $"waited {split.Waited} ms, handler {split.Handler} ms");
     }
 
-    [Fact]
+    [BrowserFact]
     public async Task WatchReport_OpensOfflineInChromium_WithThePoolChart()
     {
         var timeline = FakeLabResults.Result(FakeLabResults.Scenario("sleep", "sleep"), 10, 100).Timeline!;

@@ -20,7 +20,7 @@ public sealed partial class ReportsEndToEndTests(TargetFixture fixture) : IClass
     [GeneratedRegex(@"Split \(mean\)  waited for a thread ([\d.]+) \+ handler ([\d.]+) \+ rest ([\d.]+) = ([\d.]+) ms \((\d+) of (\d+) requests")]
     private static partial Regex SplitLine();
 
-    [Fact]
+    [BrowserFact]
     public async Task Load_WithTheHandlerStamp_PrintsTheSplit_AndWritesAPageThatShowsIt()
     {
         var html = Path.Combine(_folder, "load.html");
@@ -42,7 +42,7 @@ public sealed partial class ReportsEndToEndTests(TargetFixture fixture) : IClass
         Assert.InRange(split.Latency, N(4) - 0.01, N(4) + 0.01);
     }
 
-    [Fact]
+    [BrowserFact]
     public async Task Watch_FormatHtml_WritesThePoolChartPage()
     {
         var html = Path.Combine(_folder, "watch.html");

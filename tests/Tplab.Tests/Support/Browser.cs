@@ -26,8 +26,12 @@ internal sealed record SplitRow(double Latency, double Waited, double Handler, d
 /// <summary>Opens pages in Debian's Chromium through playwright-core (installed by test.sh with npm ci).</summary>
 internal static class Browser
 {
+    /// <summary>Why a page cannot be opened here (node, tests/browser's packages or Chromium missing), or null.</summary>
+    public static string? Missing { get; } = FindMissing();
+
     public static async Task<BrowserView> OpenAsync(string htmlPath, string screenshotPath)
     {
+        Assert.True(Missing is null, Missing);
         var script = Path.Combine(RepoPaths.Root, "tests", "browser", "check-report.mjs");
         var info = new ProcessStartInfo("node") { ArgumentList = { script, htmlPath, screenshotPath }, RedirectStandardOutput = true, RedirectStandardError = true };
         using var process = Process.Start(info)!;
@@ -53,5 +57,46 @@ internal static class Browser
             [.. r.GetProperty("splits").EnumerateArray().Select(x => new SplitRow(
                 x.GetProperty("latency").GetDouble(), x.GetProperty("waited").GetDouble(), x.GetProperty("handler").GetDouble(), x.GetProperty("rest").GetDouble()))],
             r.GetProperty("toc").GetInt32());
+    }
+
+    private static string? FindMissing()
+    {
+        var node = (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries)
+            .Any(d => File.Exists(Path.Combine(d, "node")));
+        var chromium = Environment.GetEnvironmentVariable("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+        return !node || !Directory.Exists(Path.Combine(RepoPaths.Root, "tests", "browser", "node_modules", "playwright-core"))
+            ? "node or tests/browser/node_modules is missing: test.sh installs them (npm ci in tests/browser)"
+            : !File.Exists(chromium) ? $"Chromium is not installed at {chromium}: scripts/install-deps.sh test installs it"
+            : null;
+    }
+}
+
+/// <summary>
+/// A fact that opens a page in Chromium: skipped, with how to install, when node, tests/browser's packages or Chromium
+/// are missing (<c>Schemas = true</c>: it validates against JSON Schemas too, and needs tests/schemas' packages).
+/// </summary>
+public sealed class BrowserFactAttribute : FactAttribute
+{
+    public BrowserFactAttribute()
+    {
+        if (Browser.Missing is { } missing)
+        {
+            Skip = missing;
+        }
+    }
+
+    private readonly bool _schemas;
+
+    public bool Schemas
+    {
+        get => _schemas;
+        init
+        {
+            _schemas = value;
+            if (value && SchemaValidation.Folder is null)
+            {
+                Skip ??= "node or tests/schemas/node_modules is missing: test.sh installs them (npm ci in tests/schemas)";
+            }
+        }
     }
 }

@@ -19,7 +19,7 @@ public sealed class ScanPlanRunTests : IDisposable
 
     private static string Project => Path.Combine(RepoPaths.Root, "tests", "Tplab.OrdersService", "Tplab.OrdersService.csproj");
 
-    [SchemaFact]
+    [BrowserFact(Schemas = true)]
     public async Task ScanPlanThenRun_OrdersService_ConfirmsTheFindingBesideTheRuntimeCulprit()
     {
         var plan = Path.Combine(_folder, "orders.yaml");
