@@ -21,20 +21,20 @@ internal sealed class LockAnalysis
         var index = graph.Index;
         var parallel = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = index.Workers };
         // Which bodies take a lock: syntax only, each file on its own; kept in file order (the holders' order is the report's).
-        var perTree = new List<CodeNode>[index.Trees.Count];
-        Parallel.For(0, index.Trees.Count, parallel, t =>
+        var perTree = index.PerTree(tree =>
         {
-            perTree[t] = [];
-            foreach (var node in index.Trees[t].GetRoot(cancellationToken).DescendantNodes())
+            var found = new List<CodeNode>();
+            foreach (var node in tree.GetRoot(cancellationToken).DescendantNodes())
             {
                 var isLock = node is LockStatementSyntax
                     || (node is InvocationExpressionSyntax { Expression: MemberAccessExpressionSyntax { Name.Identifier.ValueText: "Enter" or "TryEnter" } });
                 if (isLock && index.EnclosingNode(node) is { } holder)
                 {
-                    perTree[t].Add(holder);
+                    found.Add(holder);
                 }
             }
-        });
+            return found;
+        }, cancellationToken);
         var holders = perTree.SelectMany(h => h).Distinct().ToList();
         // Each holder's slow work is found on its own (binding the bodies it reaches is the cost), then noted in order.
         var found = new List<SlowHolder>[holders.Count];

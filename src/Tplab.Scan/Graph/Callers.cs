@@ -16,8 +16,8 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
     // node holds its red tree up to the root, so keeping every call's node kept the whole solution's syntax realised
     // for the scan (BENCHMARKS.md, "Scan speed"). A call is found again from its place when a name is asked.
     private readonly Lazy<ILookup<string, (SyntaxTree Tree, TextSpan Span)>> _byName = new(() =>
-        index.Trees.SelectMany(t => t.GetRoot().DescendantNodes().OfType<InvocationExpressionSyntax>().Select(i => (Name: NameOf(i), Place: (t, i.Span))))
-            .ToLookup(x => x.Name, x => x.Place, StringComparer.Ordinal));
+        index.PerTree(t => t.GetRoot().DescendantNodes().OfType<InvocationExpressionSyntax>().Select(i => (Name: NameOf(i), Place: (t, i.Span))).ToList(), CancellationToken.None)
+            .SelectMany(x => x).ToLookup(x => x.Name, x => x.Place, StringComparer.Ordinal));
 
     private static string NameOf(InvocationExpressionSyntax invocation) => invocation.Expression switch
     {
@@ -37,9 +37,9 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
     // Constructor calls by the type's name: new T(…) and this(…)/base(…) in a constructor of the type (target-typed
     // new(…) names no type: not found, as a call through a delegate is not).
     private readonly Lazy<ILookup<string, (SyntaxTree Tree, TextSpan Span)>> _created = new(() =>
-        index.Trees.SelectMany(t => t.GetRoot().DescendantNodes().Where(n => n is ObjectCreationExpressionSyntax or ConstructorInitializerSyntax)
-                .Select(n => (Node: n, Place: (t, n.Span))))
-            .ToLookup(x => x.Node switch
+        index.PerTree(t => t.GetRoot().DescendantNodes().Where(n => n is ObjectCreationExpressionSyntax or ConstructorInitializerSyntax)
+                .Select(n => (Node: n, Place: (t, n.Span))).ToList(), CancellationToken.None)
+            .SelectMany(x => x).ToLookup(x => x.Node switch
             {
                 ObjectCreationExpressionSyntax c => TypeName(c.Type),
                 ConstructorInitializerSyntax { Parent: ConstructorDeclarationSyntax { Parent: BaseTypeDeclarationSyntax type } } i

@@ -61,6 +61,29 @@ internal sealed class SourceIndex
     /// <summary>How many threads the walks use at most (scan: one per core; the analyzer: the compiler's own thread).</summary>
     public int Workers { get; init; } = 1;
 
+    /// <summary><paramref name="read"/> of every tree, in the trees' order (<see cref="Each"/>: scan's syntax passes over the whole solution).</summary>
+    public T[] PerTree<T>(Func<SyntaxTree, T> read, CancellationToken cancellationToken) => Each(Trees, read, cancellationToken);
+
+    /// <summary>
+    /// <paramref name="read"/> of every item, results in the items' order: one item per worker at a time (each file or
+    /// call on its own; a single worker reads them in turn on the caller's thread).
+    /// </summary>
+    public TOut[] Each<TIn, TOut>(IReadOnlyList<TIn> items, Func<TIn, TOut> read, CancellationToken cancellationToken)
+    {
+        var results = new TOut[items.Count];
+        if (Workers <= 1)
+        {
+            for (var i = 0; i < results.Length; i++)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                results[i] = read(items[i]);
+            }
+            return results;
+        }
+        Parallel.For(0, results.Length, new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = Workers }, i => results[i] = read(items[i]));
+        return results;
+    }
+
     /// <summary>
     /// The first lines of a file beside the source that is not C# (a Razor page's <c>@page</c> line), by full path, or
     /// null when there is none: scan reads the disk, the analyzer its <c>AdditionalFiles</c> (it may not read files).

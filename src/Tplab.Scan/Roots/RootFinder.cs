@@ -44,7 +44,7 @@ internal static class RootFinder
 {
     public static RootSet Find(SourceIndex index, CancellationToken cancellationToken)
     {
-        var sites = new Sites(index);
+        var sites = new Sites(index, cancellationToken);
         var registrations = new Registrations(index, sites);
         var roots = registrations.Find().ToList();
         roots.AddRange(PoolCallbacks.Find(index, sites));

@@ -22,36 +22,42 @@ internal sealed class Sites
         "QueueUserWorkItem", "UnsafeQueueUserWorkItem",
     };
 
-    private readonly SourceIndex _index;
     private readonly Dictionary<string, List<SyntaxNode>> _byName = new(StringComparer.Ordinal);
+    private readonly Dictionary<SyntaxNode, IOperation?> _bound = [];
 
-    public Sites(SourceIndex index)
+    public Sites(SourceIndex index, CancellationToken cancellationToken)
     {
-        _index = index;
-        foreach (var tree in index.Trees)
+        // Each file read on its own, then the calls bound, one per worker: binding a call binds its whole body, the
+        // cost of finding entry points in a fresh process. Every call found is asked for by a reader of registrations.
+        var found = index.PerTree(tree => tree.GetRoot(cancellationToken).DescendantNodes().Select(n => (Name: NameOf(n), Node: n)).Where(x => x.Name is not null).ToList(), cancellationToken)
+            .SelectMany(f => f).ToList();
+        var bound = index.Each(found, x => index.Model(x.Node.SyntaxTree).GetOperation(x.Node, cancellationToken), cancellationToken);
+        for (var i = 0; i < found.Count; i++)
         {
-            foreach (var node in tree.GetRoot().DescendantNodes())
+            var (name, node) = found[i];
+            if (!_byName.TryGetValue(name!, out var list))
             {
-                var name = node switch
-                {
-                    InvocationExpressionSyntax i => Worth(i) ? InvokedName(i.Expression) : null,
-                    ObjectCreationExpressionSyntax { Type: var t } when t.ToString().EndsWith("Timer", StringComparison.Ordinal) => "new",
-                    ImplicitObjectCreationExpressionSyntax { ArgumentList.Arguments: var a } when a.Any(x => x.Expression is AnonymousFunctionExpressionSyntax) => "new",
-                    AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.AddAssignmentExpression } a => InvokedName(a.Left) is "Elapsed" ? "Elapsed" : null,
-                    AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.SimpleAssignmentExpression } a => InvokedName(a.Left) is "ConnectCallback" ? "ConnectCallback"
-                        : SetsOption(a) ? "option" : null,
-                    _ => null,
-                };
-                if (name is not null && (Names.Contains(name) || name is "new" or "Elapsed" or "ConnectCallback" or "option"))
-                {
-                    if (!_byName.TryGetValue(name, out var list))
-                    {
-                        _byName[name] = list = [];
-                    }
-                    list.Add(node);
-                }
+                _byName[name!] = list = [];
             }
+            list.Add(node);
+            _bound[node] = bound[i];
         }
+    }
+
+    // The name a registration is found by, or null: not one.
+    private static string? NameOf(SyntaxNode node)
+    {
+        var name = node switch
+        {
+            InvocationExpressionSyntax i => Worth(i) ? InvokedName(i.Expression) : null,
+            ObjectCreationExpressionSyntax { Type: var t } when t.ToString().EndsWith("Timer", StringComparison.Ordinal) => "new",
+            ImplicitObjectCreationExpressionSyntax { ArgumentList.Arguments: var a } when a.Any(x => x.Expression is AnonymousFunctionExpressionSyntax) => "new",
+            AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.AddAssignmentExpression } a => InvokedName(a.Left) is "Elapsed" ? "Elapsed" : null,
+            AssignmentExpressionSyntax { RawKind: (int)SyntaxKind.SimpleAssignmentExpression } a => InvokedName(a.Left) is "ConnectCallback" ? "ConnectCallback"
+                : SetsOption(a) ? "option" : null,
+            _ => null,
+        };
+        return name is not null && (Names.Contains(name) || name is "new" or "Elapsed" or "ConnectCallback" or "option") ? name : null;
     }
 
     /// <summary>The bound invocations of methods called <paramref name="name"/>, each with its body's root operation.</summary>
@@ -59,7 +65,7 @@ internal sealed class Sites
     {
         foreach (var syntax in _byName.GetValueOrDefault(name) ?? [])
         {
-            if (syntax is InvocationExpressionSyntax && _index.Model(syntax.SyntaxTree).GetOperation(syntax) is IInvocationOperation call)
+            if (syntax is InvocationExpressionSyntax && _bound[syntax] is IInvocationOperation call)
             {
                 yield return (call, RootOf(call));
             }
@@ -71,7 +77,7 @@ internal sealed class Sites
     {
         foreach (var syntax in _byName.GetValueOrDefault("new") ?? [])
         {
-            if (_index.Model(syntax.SyntaxTree).GetOperation(syntax) is IObjectCreationOperation creation && Rules.Ops.NameOf(creation.Type) == metadataName)
+            if (_bound[syntax] is IObjectCreationOperation creation && Rules.Ops.NameOf(creation.Type) == metadataName)
             {
                 yield return (creation, RootOf(creation));
             }
@@ -83,7 +89,7 @@ internal sealed class Sites
     {
         foreach (var syntax in _byName.GetValueOrDefault("Elapsed") ?? [])
         {
-            if (_index.Model(syntax.SyntaxTree).GetOperation(syntax) is IEventAssignmentOperation { Adds: true } assignment
+            if (_bound[syntax] is IEventAssignmentOperation { Adds: true } assignment
                 && assignment.EventReference is IEventReferenceOperation e && Rules.Ops.NameOf(e.Event.ContainingType) == "System.Timers.Timer")
             {
                 yield return assignment;
@@ -96,7 +102,7 @@ internal sealed class Sites
     {
         foreach (var syntax in _byName.GetValueOrDefault("ConnectCallback") ?? [])
         {
-            if (_index.Model(syntax.SyntaxTree).GetOperation(syntax) is ISimpleAssignmentOperation { Target: IPropertyReferenceOperation p } assignment
+            if (_bound[syntax] is ISimpleAssignmentOperation { Target: IPropertyReferenceOperation p } assignment
                 && Rules.Ops.NameOf(p.Property.ContainingType) == "System.Net.Http.SocketsHttpHandler")
             {
                 yield return assignment.Value;
@@ -112,7 +118,7 @@ internal sealed class Sites
     {
         foreach (var syntax in _byName.GetValueOrDefault("option") ?? [])
         {
-            if (_index.Model(syntax.SyntaxTree).GetOperation(syntax) is ISimpleAssignmentOperation { Target: IPropertyReferenceOperation p } assignment
+            if (_bound[syntax] is ISimpleAssignmentOperation { Target: IPropertyReferenceOperation p } assignment
                 && Rules.Ops.Unwrap(assignment.Value) is IObjectCreationOperation { Type: INamedTypeSymbol created })
             {
                 yield return (p.Property, created);
