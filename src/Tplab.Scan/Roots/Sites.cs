@@ -14,11 +14,11 @@ internal sealed class Sites
 {
     private static readonly HashSet<string> Names = new(StringComparer.Ordinal)
     {
-        "MapGet", "MapPost", "MapPut", "MapDelete", "MapPatch", "MapMethods", "Map", "MapFallback", "MapGroup",
-        "Use", "Run", "UseWhen", "MapWhen", "UseMiddleware", "UseMiddlewareAsync",
+        "MapGet", "MapPost", "MapPut", "MapDelete", "MapPatch", "MapMethods", "Map", "MapFallback",
+        "Use", "Run", "UseMiddleware", "UseMiddlewareAsync",
         "AddSingleton", "AddScoped", "AddTransient", "TryAddSingleton", "TryAddScoped", "TryAddTransient",
         "AddKeyedSingleton", "AddKeyedScoped", "AddKeyedTransient", "TryAddKeyedSingleton", "TryAddKeyedScoped", "TryAddKeyedTransient",
-        "MapHub", "MapHealthChecks", "AddCheck", "MapGrpcService", "WaitForNextTickAsync", "Add", "AddService", "MapControllerRoute", "MapAreaControllerRoute",
+        "MapHub", "MapHealthChecks", "AddCheck", "WaitForNextTickAsync", "Add", "AddService", "MapControllerRoute", "MapDefaultControllerRoute", "MapAreaControllerRoute",
         "QueueUserWorkItem", "UnsafeQueueUserWorkItem",
     };
 
@@ -167,7 +167,7 @@ internal sealed class Sites
             "Add" or "AddService" => receiver.EndsWith("Filters", StringComparison.Ordinal),
             "Run" => receiver != "Task" && arguments.Count == 1 && handsCode,
             "Map" => arguments.Count >= 2 && handsCode,
-            "Use" or "MapWhen" or "UseWhen" or "MapFallback" => handsCode,
+            "Use" or "MapFallback" => handsCode,
             "MapGet" or "MapPost" or "MapPut" or "MapDelete" or "MapPatch" or "MapMethods" => arguments.Count >= 2,
             "AddCheck" => true,
             _ when name?.StartsWith("Add", StringComparison.Ordinal) == true || name?.StartsWith("TryAdd", StringComparison.Ordinal) == true => handsCode,

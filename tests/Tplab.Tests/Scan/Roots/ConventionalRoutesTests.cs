@@ -21,6 +21,7 @@ public sealed class ConventionalRoutesTests
             {
                 public static ControllerActionEndpointConventionBuilder MapControllerRoute(this Microsoft.AspNetCore.Routing.IEndpointRouteBuilder endpoints,
                     string name, string pattern, object? defaults = null, object? constraints = null, object? dataTokens = null) => new();
+                public static ControllerActionEndpointConventionBuilder MapDefaultControllerRoute(this Microsoft.AspNetCore.Routing.IEndpointRouteBuilder endpoints) => new();
             }
         }
         """;
@@ -98,5 +99,26 @@ public sealed class ConventionalRoutesTests
             .Select(r => r.Root.Endpoint!.ToString())
             .ToList();
         Assert.Equal(["ANY /Order/List"], routes);
+    }
+
+    [Fact]
+    public void Find_MapDefaultControllerRoute_GivesEveryActionTheDefaultPattern()
+    {
+        var routes = Snippet.FindingsByRoot("""
+            using Microsoft.AspNetCore.Builder;
+            using Microsoft.AspNetCore.Mvc;
+            using Microsoft.AspNetCore.Routing;
+            public static class Routes
+            {
+                public static void Map(IEndpointRouteBuilder app) => app.MapDefaultControllerRoute();
+            }
+            public sealed class HomeController : ControllerBase { public string Index() => "home"; }
+            public sealed class OrderController : ControllerBase { public string List() => File.ReadAllText("orders"); }
+            """, Mvc)
+            .Where(r => r.Root.Place == CodePlace.MvcAction)
+            .Select(r => r.Root.Endpoint!.ToString())
+            .Order(StringComparer.Ordinal)
+            .ToList();
+        Assert.Equal(["ANY /Home/Index/{id?}", "ANY /Order/List/{id?}"], routes);
     }
 }
