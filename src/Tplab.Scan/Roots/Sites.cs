@@ -22,8 +22,8 @@ internal sealed class Sites
         "QueueUserWorkItem", "UnsafeQueueUserWorkItem",
     };
 
-    private readonly Dictionary<string, List<SyntaxNode>> _byName = new(StringComparer.Ordinal);
-    private readonly Dictionary<SyntaxNode, IOperation?> _bound = [];
+    // The bound calls (creations, assignments) by the name they are found by, in the files' order.
+    private readonly Dictionary<string, List<IOperation>> _byName = new(StringComparer.Ordinal);
 
     public Sites(SourceIndex index, CancellationToken cancellationToken)
     {
@@ -32,15 +32,17 @@ internal sealed class Sites
         var found = index.PerTree(tree => tree.GetRoot(cancellationToken).DescendantNodes().Select(n => (Name: NameOf(n), Node: n)).Where(x => x.Name is not null).ToList(), cancellationToken)
             .SelectMany(f => f).ToList();
         var bound = index.Each(found, x => index.Model(x.Node.SyntaxTree).GetOperation(x.Node, cancellationToken), cancellationToken);
-        for (var i = 0; i < found.Count; i++)
+        foreach (var (name, operation) in found.Select(f => f.Name!).Zip(bound))
         {
-            var (name, node) = found[i];
-            if (!_byName.TryGetValue(name!, out var list))
+            if (operation is null)
             {
-                _byName[name!] = list = [];
+                continue;
             }
-            list.Add(node);
-            _bound[node] = bound[i];
+            if (!_byName.TryGetValue(name, out var list))
+            {
+                _byName[name] = list = [];
+            }
+            list.Add(operation);
         }
     }
 
@@ -63,9 +65,9 @@ internal sealed class Sites
     /// <summary>The bound invocations of methods called <paramref name="name"/>, each with its body's root operation.</summary>
     public IEnumerable<(IInvocationOperation Call, IOperation Body)> Invocations(string name)
     {
-        foreach (var syntax in _byName.GetValueOrDefault(name) ?? [])
+        foreach (var operation in _byName.GetValueOrDefault(name) ?? [])
         {
-            if (syntax is InvocationExpressionSyntax && _bound[syntax] is IInvocationOperation call)
+            if (operation is IInvocationOperation call)
             {
                 yield return (call, RootOf(call));
             }
@@ -75,9 +77,9 @@ internal sealed class Sites
     /// <summary>Every bound <c>new T(...)</c> of a type named <paramref name="metadataName"/>.</summary>
     public IEnumerable<(IObjectCreationOperation Creation, IOperation Body)> Creations(string metadataName)
     {
-        foreach (var syntax in _byName.GetValueOrDefault("new") ?? [])
+        foreach (var operation in _byName.GetValueOrDefault("new") ?? [])
         {
-            if (_bound[syntax] is IObjectCreationOperation creation && Rules.Ops.NameOf(creation.Type) == metadataName)
+            if (operation is IObjectCreationOperation creation && Rules.Ops.NameOf(creation.Type) == metadataName)
             {
                 yield return (creation, RootOf(creation));
             }
@@ -87,9 +89,9 @@ internal sealed class Sites
     /// <summary><c>timer.Elapsed += handler</c> on a System.Timers.Timer.</summary>
     public IEnumerable<IEventAssignmentOperation> ElapsedHandlers()
     {
-        foreach (var syntax in _byName.GetValueOrDefault("Elapsed") ?? [])
+        foreach (var operation in _byName.GetValueOrDefault("Elapsed") ?? [])
         {
-            if (_bound[syntax] is IEventAssignmentOperation { Adds: true } assignment
+            if (operation is IEventAssignmentOperation { Adds: true } assignment
                 && assignment.EventReference is IEventReferenceOperation e && Rules.Ops.NameOf(e.Event.ContainingType) == "System.Timers.Timer")
             {
                 yield return assignment;
@@ -100,9 +102,9 @@ internal sealed class Sites
     /// <summary>The values assigned to <c>SocketsHttpHandler.ConnectCallback</c> (in an initializer or a statement).</summary>
     public IEnumerable<IOperation> ConnectCallbacks()
     {
-        foreach (var syntax in _byName.GetValueOrDefault("ConnectCallback") ?? [])
+        foreach (var operation in _byName.GetValueOrDefault("ConnectCallback") ?? [])
         {
-            if (_bound[syntax] is ISimpleAssignmentOperation { Target: IPropertyReferenceOperation p } assignment
+            if (operation is ISimpleAssignmentOperation { Target: IPropertyReferenceOperation p } assignment
                 && Rules.Ops.NameOf(p.Property.ContainingType) == "System.Net.Http.SocketsHttpHandler")
             {
                 yield return assignment.Value;
@@ -116,9 +118,9 @@ internal sealed class Sites
     /// </summary>
     public IEnumerable<(IPropertySymbol Property, INamedTypeSymbol Created)> OptionInstances()
     {
-        foreach (var syntax in _byName.GetValueOrDefault("option") ?? [])
+        foreach (var operation in _byName.GetValueOrDefault("option") ?? [])
         {
-            if (_bound[syntax] is ISimpleAssignmentOperation { Target: IPropertyReferenceOperation p } assignment
+            if (operation is ISimpleAssignmentOperation { Target: IPropertyReferenceOperation p } assignment
                 && Rules.Ops.Unwrap(assignment.Value) is IObjectCreationOperation { Type: INamedTypeSymbol created })
             {
                 yield return (p.Property, created);

@@ -61,10 +61,8 @@ internal static class Browser
 
     private static string? FindMissing()
     {
-        var node = (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries)
-            .Any(d => File.Exists(Path.Combine(d, "node")));
         var chromium = Environment.GetEnvironmentVariable("CHROMIUM_PATH") ?? "/usr/bin/chromium";
-        return !node || !Directory.Exists(Path.Combine(RepoPaths.Root, "tests", "browser", "node_modules", "playwright-core"))
+        return !Preconditions.Node || !Directory.Exists(Path.Combine(RepoPaths.Root, "tests", "browser", "node_modules", "playwright-core"))
             ? "node or tests/browser/node_modules is missing: test.sh installs them (npm ci in tests/browser)"
             : !File.Exists(chromium) ? $"Chromium is not installed at {chromium}: scripts/install-deps.sh test installs it"
             : null;
@@ -95,7 +93,7 @@ public sealed class BrowserFactAttribute : FactAttribute
             _schemas = value;
             if (value && SchemaValidation.Folder is null)
             {
-                Skip ??= "node or tests/schemas/node_modules is missing: test.sh installs them (npm ci in tests/schemas)";
+                Skip ??= SchemaValidation.Missing;
             }
         }
     }

@@ -50,13 +50,16 @@ internal static class Preconditions
     /// <summary>gdb's gcore, which dumps any process (here: one without .NET), or null.</summary>
     public static string? Gcore { get; } = new[] { "/usr/bin/gcore", "/usr/local/bin/gcore" }.FirstOrDefault(File.Exists);
 
-    private static string? FindDotnetTrace()
-    {
-        var home = Environment.GetEnvironmentVariable("HOME") ?? "/root";
-        var places = (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries)
-            .Append(Path.Combine(home, ".dotnet", "tools"));
-        return places.Select(d => Path.Combine(d, "dotnet-trace")).FirstOrDefault(File.Exists);
-    }
+    /// <summary>Whether node is on the PATH (the browser and schema checks run through it).</summary>
+    public static bool Node { get; } = OnPath("node") is not null;
+
+    /// <summary><paramref name="tool"/>'s path in the first PATH folder (then <paramref name="alsoIn"/>) that holds it, or null.</summary>
+    public static string? OnPath(string tool, params string[] alsoIn) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries).Concat(alsoIn)
+            .Select(d => Path.Combine(d, tool)).FirstOrDefault(File.Exists);
+
+    private static string? FindDotnetTrace() =>
+        OnPath("dotnet-trace", Path.Combine(Environment.GetEnvironmentVariable("HOME") ?? "/root", ".dotnet", "tools"));
 }
 
 /// <summary>A fact that needs the dotnet-trace tool.</summary>

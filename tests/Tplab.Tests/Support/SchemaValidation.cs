@@ -12,6 +12,9 @@ internal static class SchemaValidation
     /// <summary>tests/schemas with its node_modules, or null when node or the packages are missing.</summary>
     public static string? Folder { get; } = Find();
 
+    /// <summary>Why a schema check is skipped when <see cref="Folder"/> is null.</summary>
+    public const string Missing = "node or tests/schemas/node_modules is missing: test.sh installs them (npm ci in tests/schemas)";
+
     /// <summary>The schema of tplab's own file format <paramref name="name"/> (docs/schemas/NAME.schema.json).</summary>
     public static string SchemaOf(string name) => Path.Combine(RepoPaths.Root, "docs", "schemas", name + ".schema.json");
 
@@ -41,9 +44,7 @@ internal static class SchemaValidation
     private static string? Find()
     {
         var folder = Path.Combine(RepoPaths.Root, "tests", "schemas");
-        var node = (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries)
-            .Any(d => File.Exists(Path.Combine(d, "node")));
-        return node && Directory.Exists(Path.Combine(folder, "node_modules", "ajv")) ? folder : null;
+        return Preconditions.Node && Directory.Exists(Path.Combine(folder, "node_modules", "ajv")) ? folder : null;
     }
 }
 
@@ -54,7 +55,7 @@ public sealed class SchemaFactAttribute : FactAttribute
     {
         if (SchemaValidation.Folder is null)
         {
-            Skip = "node or tests/schemas/node_modules is missing: test.sh installs them (npm ci in tests/schemas)";
+            Skip = SchemaValidation.Missing;
         }
     }
 }
