@@ -28,8 +28,9 @@ public sealed class TuneTests : IDisposable
         var r = doc.RootElement;
         Assert.False(r.GetProperty("defaultMeets").GetBoolean());
         var recommended = r.GetProperty("recommendedMinThreads").GetInt32();
-        // 24 users each holding a thread for 0.5 s: 24 threads by Little's law; fewer leave requests waiting a whole wait
-        Assert.InRange(recommended, 20, 26);
+        // 24 users each holding a thread for 0.5 s: 24 threads by Little's law; fewer leave requests waiting a whole wait.
+        // On a busy machine 24 and 25 can miss the objective: the bisection then stops within --precision (10%) at 27.
+        Assert.InRange(recommended, 20, 28);
         Assert.Equal(24, r.GetProperty("estimate").GetProperty("threads").GetInt32());
         var trials = r.GetProperty("trials").EnumerateArray().ToList();
         Assert.Equal("baseline", trials[0].GetProperty("purpose").GetString());
