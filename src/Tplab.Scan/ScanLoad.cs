@@ -17,5 +17,8 @@ internal sealed class ScanLoad(ScanConfig config, LoadedCode code) : IDisposable
     /// <summary>The projects' facts when the code was rebuilt from the cache (what the cache records of it), else null.</summary>
     public IReadOnlyList<CachedProjectFacts>? Facts { get; init; }
 
+    /// <summary>A rebuild from the cache whose edits were all inside bodies (<see cref="WarmLoaded.BodiesOnly"/>).</summary>
+    public bool BodiesOnly { get; init; }
+
     public void Dispose() => Code.Dispose();
 }

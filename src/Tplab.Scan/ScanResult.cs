@@ -36,6 +36,9 @@ public sealed record ScanResult(
     public int MaxDepth { get; init; } = ScanOptions.DefaultMaxDepth;
 
     /// <summary>Entry points whose walk reached <see cref="MaxDepth"/> with calls still to follow: what lies deeper was not read.</summary>
+    /// <summary>The walks by keys, for the scan cache (<c>Incremental/CachedWalks</c>); null for a result the cache gave back.</summary>
+    internal Incremental.CachedWalks? Walks { get; init; }
+
     public int WalksAtMaxDepth { get; init; }
 
     /// <summary>The one line that says the depth bound cut some walks, or null.</summary>

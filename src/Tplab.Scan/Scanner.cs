@@ -54,7 +54,8 @@ public static class Scanner
             progress.Line(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"tplab scan: loaded in {loaded.TotalSeconds:0.00} s"));
         }
         var code = load.Code;
-        var result = Analyse(code, options, load.Config, baseline, progress, loaded, cancellationToken);
+        var prior = warm?.Prior is { } p && load.Facts is not null ? new PriorScan(p.Walks, p.Result, warm.Edited, load.BodiesOnly) : null;
+        var result = Analyse(code, options, load.Config, baseline, progress, loaded, cancellationToken, prior);
         // After the analysis: the calls it could not resolve name their projects as read in part too.
         foreach (var inPart in result.ReadInPart)
         {
@@ -133,8 +134,12 @@ public static class Scanner
         OtherFile = path => File.Exists(path) ? File.ReadLines(path) : null,
     };
 
-    /// <summary>The analysis of code already loaded (tests load a fixture once and analyse it under several options).</summary>
-    internal static ScanResult Analyse(LoadedCode code, ScanOptions options, ScanConfig config, Baseline baseline, IScanProgress progress, TimeSpan loadTime, CancellationToken cancellationToken)
+    /// <summary>
+    /// The analysis of code already loaded (tests load a fixture once and analyse it under several options); with a
+    /// <paramref name="prior"/> scan, only the entry points an edit can affect are walked again (<see cref="IncrementalWalks"/>).
+    /// </summary>
+    internal static ScanResult Analyse(LoadedCode code, ScanOptions options, ScanConfig config, Baseline baseline, IScanProgress progress, TimeSpan loadTime, CancellationToken cancellationToken,
+        PriorScan? prior = null)
     {
         var started = options.Time.GetTimestamp();
         var stage = started;
@@ -142,14 +147,54 @@ public static class Scanner
         var index = Index(code);
         var graph = new CallGraph(index, new BlockingRules(config.Entries(), index.Callers));
         Memory(options, progress, "the load and the index", ref stage);
-        var rootSet = RootFinder.Find(index, cancellationToken);
+        // After edits inside bodies that no registration or read of the root finder touches, the cached entry points.
+        var edits = prior is null ? null : new EditedTokens(prior, index);
+        var cachedRoots = prior?.Walks.RootSet;
+        var (rootSet, because) = cachedRoots is not null ? cachedRoots.Revive(prior!, edits!, index) : default;
+        // The entry points as the cached scan read them (their signatures its own), or found again.
+        var signatures = rootSet is not null ? prior!.Walks.Roots : null;
+        if (rootSet is null)
+        {
+            if (because is not null && options.Verbose)
+            {
+                progress.Line($"tplab scan: entry points found again: {because}");
+            }
+            var (found, read) = FactDependencies.Noting(() => RootFinder.Find(index, cancellationToken));
+            (rootSet, cachedRoots) = (found, CachedRoots.From(found, read, index));
+        }
+        else if (options.Verbose)
+        {
+            progress.Line("tplab scan: entry points as cached: no edit touched a registration or what they were read from");
+        }
         var roots = rootSet.Roots;
         Memory(options, progress, "finding entry points", ref stage);
         progress.Status("reading locks...");
         var locks = new LockAnalysis(graph, options.MaxDepth, cancellationToken);
         Memory(options, progress, "reading locks", ref stage);
-        var builder = new FindingBuilder(graph, locks, rootSet, options.MaxDepth);
-        var (findings, suppressed) = builder.Build(progress, cancellationToken);
+        signatures ??= CachedWalks.Signatures(rootSet, index);
+        var global = CachedWalks.GlobalOf(index, locks);
+        var (earlier, fullBecause) = prior is null ? default : IncrementalWalks.Of(prior, edits!, rootSet, index, signatures, global);
+        if (fullBecause is not null)
+        {
+            progress.Line($"tplab scan: every entry point walked again: {fullBecause}");
+        }
+        var builder = new FindingBuilder(graph, locks, rootSet, options.MaxDepth, earlier) { KeepsWalks = true };
+        List<Finding> findings, suppressed;
+        try
+        {
+            (findings, suppressed) = builder.Build(progress, cancellationToken);
+        }
+        catch (PriorWalksMismatch e)
+        {
+            progress.Line($"tplab scan: every entry point walked again: {e.Message}");
+            builder = new FindingBuilder(graph, locks, rootSet, options.MaxDepth) { KeepsWalks = true };
+            (findings, suppressed) = builder.Build(progress, cancellationToken);
+        }
+        if (earlier is not null && options.Verbose)
+        {
+            progress.Line(string.Create(System.Globalization.CultureInfo.InvariantCulture,
+                $"tplab scan: {earlier.Affected.Count} of {roots.Count} entry point(s) walked again (their walks depend on an edited file); the others' walks as cached"));
+        }
         Memory(options, progress, "following calls", ref stage);
         // Worst first: severity; then what runs on every request before what runs once (a singleton's constructor
         // reached from hundreds of endpoints still runs once); then how many request paths reach it, how many entry
@@ -157,24 +202,40 @@ public static class Scanner
         IEnumerable<Finding> Ordered(IEnumerable<Finding> list) => list
             .OrderByDescending(f => f.Severity).ThenBy(f => f.RunsOnce).ThenByDescending(f => f.RequestRoots).ThenByDescending(f => f.Roots.Count)
             .ThenBy(f => f.Site.File, StringComparer.Ordinal).ThenBy(f => f.Site.Line).ThenBy(f => f.Site.Column).ThenBy(f => f.Id, StringComparer.Ordinal);
-        return new ScanResult(
+        var shown = Ordered(findings).ToList();
+        var hidden = Ordered(suppressed).ToList();
+        // What the walks followed: the methods, and the calls in them source could not resolve (each place once).
+        var followed = builder.Records.SelectMany(r => r.Order).Distinct(StringComparer.Ordinal).Count();
+        var unknown = builder.Records.SelectMany(r => r.Unknown.Values).SelectMany(p => p).Distinct(StringComparer.Ordinal)
+            .Select(p => Path.GetFullPath(Path.Combine(code.Input.Root, p.Split('|')[1]))).ToList();
+        var result = new ScanResult(
             code.Input,
-            [.. Ordered(findings).Select(f => baseline.Contains(f.Key) ? f with { Baselined = true } : f)],
-            [.. Ordered(suppressed)],
+            [.. shown.Select(f => baseline.Contains(f.Key) ? f with { Baselined = true } : f with { Baselined = false })],
+            hidden,
             [.. code.Projects.Select(p => p.Name)],
             code.Skipped,
             code.LeftOutTests,
             roots.Count,
-            graph.NodesRead,
+            followed,
             loadTime,
             options.Time.GetElapsedTime(started))
         {
-            ReadInPart = PartialReads.WithUnknownCalls(code.ReadInPart, code.Projects, graph.UnknownSites, cancellationToken),
+            ReadInPart = PartialReads.WithUnknownCalls(code.ReadInPart, code.Projects, unknown, cancellationToken),
             SharedErrors = code.SharedErrors,
             RequestCodeRead = roots.Any(ScanResult.IsRequestRoot),
-            Unknown = graph.UnknownCalls,
+            Unknown = unknown.Count,
             MaxDepth = options.MaxDepth,
             WalksAtMaxDepth = builder.WalksAtMaxDepth,
+        };
+        var rootIndex = new Dictionary<EntryPoint, int>(ReferenceEqualityComparer.Instance);
+        for (var i = 0; i < roots.Count; i++)
+        {
+            rootIndex[roots[i]] = i;
+        }
+        return result with
+        {
+            Walks = CachedWalks.From(signatures, global, builder, [.. shown.Concat(hidden).Select(f => builder.SiteKeys[f])],
+                [.. CachedResult.EntryOrder(result).Select(e => rootIndex[e])], index.Callers, cachedRoots),
         };
     }
 }

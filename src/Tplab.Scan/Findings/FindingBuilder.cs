@@ -14,7 +14,7 @@ namespace Tplab.Scan.Findings;
 /// SARIF's code flows, are built, by walking those entry points again. Output and memory grow with sites, not with
 /// entry points × sites.
 /// </summary>
-internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSet roots, int maxDepth)
+internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSet roots, int maxDepth, PriorWalks? prior = null)
 {
     /// <summary>Other entry points' chains kept per site (SARIF code flows beyond the first).</summary>
     public const int OtherChains = 2;
@@ -22,10 +22,23 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
     private readonly SiteCatalogue _catalogue = new(graph, locks);
     private readonly ConcurrentDictionary<object, SiteReach> _sites = new(ReferenceEqualityComparer.Instance);
     private readonly ConcurrentDictionary<Location, bool> _ignored = new();
-    private int _cut;
+
+    /// <summary>Whether <see cref="Records"/> are kept (the scan's cache and figures; the analyzer has no use for them).</summary>
+    public bool KeepsWalks { get; init; }
+
+    /// <summary>Every entry point's walk by keys, in the roots' order (known after <see cref="Build"/> when <see cref="KeepsWalks"/>).</summary>
+    public IReadOnlyList<WalkRecord> Records { get; private set; } = [];
+
+    /// <summary>The chains shown, by entry point and site key (known after <see cref="Build"/>; the scan cache keeps them).</summary>
+    public IReadOnlyDictionary<(int Root, string Site), RootView> Views { get; private set; } = new Dictionary<(int, string), RootView>();
+
+    /// <summary>The site key of every finding <see cref="Build"/> returned, suppressed ones too.</summary>
+    public IReadOnlyDictionary<Finding, string> SiteKeys { get; private set; } = new Dictionary<Finding, string>();
 
     /// <summary>How many entry points' walks reached the depth bound with calls still to follow (known after <see cref="Build"/>).</summary>
-    public int WalksAtMaxDepth => _cut;
+    public int WalksAtMaxDepth => prior is null ? _cut : Records.Count(r => r.Cut);
+
+    private int _cut;
 
     /// <summary>The sites one entry point reaches, as if it were the only one, suppressed ones included (the rules' tests read them).</summary>
     public IReadOnlyList<Finding> For(EntryPoint root)
@@ -34,51 +47,75 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
         return [.. findings, .. suppressed];
     }
 
-    /// <summary>Every site reached from the entry points, with its roots; suppressed ones (every way in ignored) apart.</summary>
+    /// <summary>
+    /// Every site reached from the entry points, with its roots; suppressed ones (every way in ignored) apart. With a
+    /// <see cref="PriorWalks"/>, only the entry points it names are walked again, only the sites they reach (now or
+    /// before) are judged again, and every other finding is the cached scan's.
+    /// </summary>
     public (List<Finding> Findings, List<Finding> Suppressed) Build(IScanProgress progress, CancellationToken cancellationToken)
     {
         var all = roots.Roots;
+        var index = graph.Index;
+        var records = new WalkRecord[all.Count];
+        var walked = prior is null ? [.. Enumerable.Range(0, all.Count)] : prior.Affected.Order().ToList();
         var done = 0;
         // Binding method bodies is the cost, and Roslyn's models are thread-safe: entry points are walked in parallel, one
         // worker per core (a walk that waits for a body another is binding would otherwise make the pool add threads,
         // each allocating, and the GC stops them all).
-        var options = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = graph.Index.Workers };
-        Bind(all, options, progress);
-        Parallel.For(0, all.Count, options, i =>
+        var options = new ParallelOptions { CancellationToken = cancellationToken, MaxDegreeOfParallelism = index.Workers };
+        Bind([.. walked.Select(i => all[i])], options, progress);
+        Parallel.For(0, walked.Count, options, k =>
         {
+            var i = walked[k];
             var walk = RootWalk.From(all[i], graph, roots, maxDepth);
+            var hits = Note(i, walk);
             if (walk.ReachedMaxDepth)
             {
                 Interlocked.Increment(ref _cut);
             }
-            Note(i, walk);
+            if (KeepsWalks)
+            {
+                records[i] = WalkRecord.Of(walk, hits, graph);
+            }
             var n = Interlocked.Increment(ref done);
-            progress.Status(FormattableString.Invariant($"following calls: {n}/{all.Count} entry points, {graph.NodesRead} methods read, {_sites.Count} blocking sites"));
+            progress.Status(FormattableString.Invariant($"following calls: {n}/{walked.Count} entry points, {graph.NodesRead} methods read, {_sites.Count} blocking sites"));
         });
+        var reaches = _sites.Values.ToDictionary(r => WalkKeys.Site(r.Facts, index), StringComparer.Ordinal);
+        var judged = reaches.Keys.ToHashSet(StringComparer.Ordinal);
+        if (prior is not null)
+        {
+            judged = prior.Rejudged(judged);
+            Carry(prior, records, reaches, judged);
+        }
+        Records = KeepsWalks ? records : [];
 
-        var chosen = _sites.Values.Select(s => s.Choose(all)).ToList();
-        // Each entry point whose chain is shown is walked once more, for all the sites it shows.
-        var byRoot = chosen.SelectMany(c => c.Shown.Select(r => (Root: r, Site: c))).GroupBy(x => x.Root).ToList();
-        var views = new ConcurrentDictionary<(int Root, object Site), RootView>();
+        var chosen = reaches.Values.Select(s => s.Choose(all)).ToList();
+        // Each entry point whose chain is shown is walked once more, for all the sites it shows (a chain the cached scan
+        // showed from an entry point not walked again is the cached one).
+        var views = new ConcurrentDictionary<(int Root, string Site), RootView>();
+        var shown = chosen.SelectMany(c => c.Shown.Select(r => (Root: r, Site: c, Key: WalkKeys.Site(c.Reach.Facts, index)))).ToList();
+        var byRoot = shown.Where(x => prior?.View(x.Root, x.Key) is not { } cached || !views.TryAdd((x.Root, x.Key), cached)).GroupBy(x => x.Root).ToList();
         done = 0;
         Parallel.ForEach(byRoot, options, group =>
         {
             var walk = RootWalk.From(all[group.Key], graph, roots, maxDepth);
-            foreach (var (_, site) in group)
+            foreach (var (_, site, key) in group)
             {
-                views[(group.Key, site.Reach.Facts.Key)] = RootView.Of(walk, site.Reach.Facts);
+                views[(group.Key, key)] = RootView.Of(walk, site.Reach.Facts);
             }
             var n = Interlocked.Increment(ref done);
             progress.Status(FormattableString.Invariant($"writing chains: {n}/{byRoot.Count} entry points"));
         });
 
-        var ordinals = new SiteOrdinals(graph.Index, _catalogue);
+        var ordinals = new SiteOrdinals(index, _catalogue);
         var findings = new List<Finding>();
         var suppressed = new List<Finding>();
+        var keys = new Dictionary<Finding, string>(ReferenceEqualityComparer.Instance);
         foreach (var c in chosen)
         {
             var facts = c.Reach.Facts;
-            var main = views[(c.Shown[0], facts.Key)];
+            var key = WalkKeys.Site(facts, index);
+            var main = views[(c.Shown[0], key)];
             var ordinal = ordinals.Of(facts);
             var layer = c.Suppressed || !SiteReach.HasLayer(facts) ? null : Layer.From(c.Reach.Through, c.Roots.Count);
             var byReach = SiteReach.ErrorByReach(main.Severity, facts, c.Roots);
@@ -90,16 +127,63 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
                 ByReach = byReach,
                 IdWithoutProject = FindingId.WithoutProject(facts.In.FullName, facts.Call.Name, ordinal),
                 Roots = [.. c.Roots.Select(h => new SiteRoot(all[h.Root], h.Severity, h.Depth))],
-                OtherChains = [.. c.Shown.Skip(1).Select(r => new RootChain(all[r], views[(r, facts.Key)].Chain, views[(r, facts.Key)].Reasons))],
+                OtherChains = [.. c.Shown.Skip(1).Select(r => new RootChain(all[r], views[(r, key)].Chain, views[(r, key)].Reasons))],
                 Suppression = c.Suppressed ? main.Suppression ?? "" : null,
                 RunsOnce = main.RunsOnce,
                 ChainFiles = c.Reach.ChainFiles,
                 Evidence = main.Dispatch is null ? facts.Evidence : facts.Evidence is null ? main.Dispatch : $"{facts.Evidence}; {main.Dispatch}",
             };
             (c.Suppressed ? suppressed : findings).Add(finding);
+            keys[finding] = key;
         }
+        // The sites no entry point walked again reaches, and no edited method holds: the cached scan's findings and chains.
+        foreach (var (finding, isSuppressed, key) in prior?.Findings.Where(f => !judged.Contains(f.Site)) ?? [])
+        {
+            (isSuppressed ? suppressed : findings).Add(finding);
+            keys[finding] = key;
+            foreach (var r in finding.OtherChains.Select(c => c.Root).Prepend(finding.Root).Select(root => prior!.RootIndex(root)))
+            {
+                views.TryAdd((r, key), prior!.View(r, key) ?? throw new PriorWalksMismatch($"the cached chain to {key} is missing"));
+            }
+        }
+        Views = views;
+        SiteKeys = keys;
         progress.Status("");
         return (findings, suppressed);
+    }
+
+    // The entry points not walked again: their records as cached, and their reach of every site judged again noted as
+    // a walk would have (the site and the methods on each way found again in this scan's code).
+    private void Carry(PriorWalks prior, WalkRecord[] records, Dictionary<string, SiteReach> reaches, HashSet<string> judged)
+    {
+        var index = graph.Index;
+        var nodes = new Dictionary<string, CodeNode>(StringComparer.Ordinal);
+        CodeNode Node(string key)
+        {
+            if (!nodes.TryGetValue(key, out var node))
+            {
+                node = nodes[key] = WalkKeys.FindNode(key, index) ?? throw new PriorWalksMismatch($"the method {key} is not where the cached scan found it");
+            }
+            return node;
+        }
+        for (var i = 0; i < records.Length; i++)
+        {
+            if (prior.Affected.Contains(i))
+            {
+                continue;
+            }
+            var record = records[i] = prior.Records[i];
+            foreach (var hit in record.Hits.Where(h => judged.Contains(h.Site)))
+            {
+                if (!reaches.TryGetValue(hit.Site, out var reach))
+                {
+                    var facts = _catalogue.Of(Node(hit.Way[0])).FirstOrDefault(s => WalkKeys.Site(s, index) == hit.Site)
+                        ?? throw new PriorWalksMismatch($"the site {hit.Site} is not where the cached scan found it");
+                    reaches[hit.Site] = reach = new SiteReach(facts);
+                }
+                reach.Add(hit.Hit with { Root = i }, [.. hit.Way.Select(Node)]);
+            }
+        }
     }
 
     // The bodies the walks will read, bound first level by level, one per core: walks from entry points that share code
@@ -127,15 +211,17 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
         }
     }
 
-    private void Note(int index, RootWalk walk)
+    private List<WalkHit> Note(int index, RootWalk walk)
     {
         var root = walk.Root;
         var requestPath = PlaceWords.IsRequestPath(root.Place);
         var singleton = root.Place == CodePlace.DiFactory && root.Lifetime == "singleton";
+        var hits = new List<WalkHit>();
         foreach (var node in walk.Order)
         {
             var step = walk[node];
             List<CodeNode>? way = null;
+            List<string>? wayKeys = null;
             var once = singleton;
             foreach (var site in _catalogue.Of(node))
             {
@@ -147,14 +233,20 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
                 {
                     (way, var onceOnTheWay) = walk.Way(node);
                     once |= onceOnTheWay;
+                    wayKeys = KeepsWalks ? [.. way.Select(n => WalkKeys.Node(n, graph.Index))] : null;
                 }
                 var hit = new SiteHit(index, RootView.SeverityOf(root, site, step), step.Depth, step.Cost, Ignored(walk, site))
                 {
                     EveryRequest = requestPath && !once,
                 };
                 _sites.GetOrAdd(site.Key, _ => new SiteReach(site)).Add(hit, way);
+                if (KeepsWalks)
+                {
+                    hits.Add(new WalkHit(WalkKeys.Site(site, graph.Index), hit, wayKeys!));
+                }
             }
         }
+        return hits;
     }
 
     // A tplab-ignore on the blocking call, or on a call of the chain from this entry point.

@@ -66,6 +66,11 @@ internal sealed class LockAnalysis
         return slowHolders;
     }
 
+    /// <summary>Every slow holder, in one line each (<c>node id</c>s as <see cref="WalkKeys"/> writes them): what an incremental scan compares with the cached scan's.</summary>
+    public IEnumerable<string> Facts(SourceIndex index) =>
+        _slow.OrderBy(s => s.Key, StringComparer.Ordinal).SelectMany(s => s.Value.Select(h =>
+            $"lock {s.Key} held in {WalkKeys.Node(h.Node, index)} at {WalkKeys.Place(h.Lock.Site, index)} around {h.Slow.Call.Name} at {WalkKeys.Place(h.Slow.Site, index)} in {WalkKeys.Node(h.SlowIn, index)}"));
+
     /// <summary>The places that hold <paramref name="key"/> around slow work (empty: a memory-only lock).</summary>
     public IReadOnlyList<SlowHolder> SlowHolders(string key) => _slow.TryGetValue(key, out var list) ? list : [];
 }

@@ -12,6 +12,7 @@ internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
 {
     // Lazy: walks from several entry points reach the same body at once; it is bound once, the others wait for it.
     private readonly ConcurrentDictionary<CodeNode, Lazy<NodeFacts>> _facts = new();
+    private readonly ConcurrentDictionary<CodeNode, IReadOnlyList<string>> _depends = new();
     private readonly ConcurrentDictionary<CodeNode, bool> _reachesBlocking = new();
     private readonly ConcurrentDictionary<CodeNode, bool> _usesTypeArguments = new();
     private readonly ConcurrentDictionary<CodeNode, bool> _usesThis = new();
@@ -19,17 +20,23 @@ internal sealed class CallGraph(SourceIndex index, BlockingRules rules)
 
     public SourceIndex Index => index;
 
-    /// <summary>How many bodies have been read.</summary>
+    /// <summary>How many bodies have been read (the walks', the lock analysis', the closures' below).</summary>
     public int NodesRead => _facts.Count;
 
-    /// <summary>Calls source could not resolve in the bodies read (distinct places).</summary>
-    public int UnknownCalls => UnknownSites.Count;
-
-    /// <summary>Where those calls are, each once (a scan names the projects that hold them as read in part).</summary>
-    public IReadOnlyList<Location> UnknownSites => [.. _facts.Values.SelectMany(f => f.Value.Unknown).Distinct()];
-
     public NodeFacts Facts(CodeNode node) =>
-        _facts.GetOrAdd(node, n => new Lazy<NodeFacts>(() => BodyWalker.Walk(index, rules, n, () => Interlocked.Increment(ref _lockIds)))).Value;
+        _facts.GetOrAdd(node, n => new Lazy<NodeFacts>(() =>
+        {
+            var (facts, tokens) = FactDependencies.Noting(() => BodyWalker.Walk(index, rules, n, () => Interlocked.Increment(ref _lockIds)));
+            _depends[n] = tokens;
+            return facts;
+        })).Value;
+
+    /// <summary>What <paramref name="node"/>'s facts were read from beyond its own body (<see cref="FactDependencies"/>), once they are read.</summary>
+    public IReadOnlyList<string> DependsOn(CodeNode node)
+    {
+        Facts(node);
+        return _depends[node];
+    }
 
     /// <summary>
     /// Whether the type arguments <paramref name="node"/> runs with can narrow a call it makes: an interface call on a

@@ -65,7 +65,9 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
             yield break;
         }
         var definition = SymbolNames.Definition(method);
-        IEnumerable<(SyntaxTree Tree, TextSpan Span)> places = method.MethodKind == MethodKind.Constructor ? _created.Value[method.ContainingType.Name] : _byName.Value[method.Name];
+        var constructor = method.MethodKind == MethodKind.Constructor;
+        FactDependencies.CallsOf(constructor ? method.ContainingType.Name : method.Name, constructor);
+        IEnumerable<(SyntaxTree Tree, TextSpan Span)> places = constructor ? _created.Value[method.ContainingType.Name] : _byName.Value[method.Name];
         foreach (var place in places)
         {
             var (target, arguments) = (Found(place) is { } syntax ? index.Model(syntax.SyntaxTree).GetOperation(syntax) : null) switch
@@ -93,6 +95,10 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
         }
     }
 
+    /// <summary>The files that call methods named <paramref name="name"/> (<paramref name="constructor"/>: that create the type so named), found by name in the syntax.</summary>
+    public IReadOnlyList<string> FilesCalling(string name, bool constructor) =>
+        [.. (constructor ? _created.Value[name] : _byName.Value[name]).Select(p => p.Tree.FilePath).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal)];
+
     private static bool Same(IMethodSymbol called, IMethodSymbol definition) =>
         SymbolEqualityComparer.Default.Equals(called, definition)
         || (SymbolNames.Key(called) == SymbolNames.Key(definition) && called.ContainingAssembly?.Name == definition.ContainingAssembly?.Name);
@@ -100,8 +106,14 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
     /// <inheritdoc/>
     public IReadOnlyList<(IOperation Value, IOperation Body)> ReturnedBy(IMethodSymbol method) => Returned(method, depth: 0);
 
-    public IReadOnlyList<(IOperation Value, IOperation Body)> AssignedTo(IFieldSymbol field) =>
-        _assigned.GetOrAdd(field.OriginalDefinition.GetDocumentationCommentId() ?? field.ToDisplayString(), _ => Assignments(field));
+    public IReadOnlyList<(IOperation Value, IOperation Body)> AssignedTo(IFieldSymbol field)
+    {
+        foreach (var reference in field.ContainingType?.DeclaringSyntaxReferences ?? [])
+        {
+            FactDependencies.File(reference.SyntaxTree);
+        }
+        return _assigned.GetOrAdd(field.OriginalDefinition.GetDocumentationCommentId() ?? field.ToDisplayString(), _ => Assignments(field));
+    }
 
     private readonly System.Collections.Concurrent.ConcurrentDictionary<string, List<(IOperation Value, IOperation Body)>> _assigned = new(StringComparer.Ordinal);
 
@@ -151,6 +163,7 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
         }
         if (method.DeclaringSyntaxReferences.Length > 0 && index.NodeFor(method) is { } node)
         {
+            FactDependencies.File(node.Syntax.SyntaxTree);
             return (List<(IOperation, IOperation)>)index.Memo.GetOrAdd((node, "returned"), _ => ReturnedBy(node))!;
         }
         return result;

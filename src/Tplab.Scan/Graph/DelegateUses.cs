@@ -82,6 +82,7 @@ internal static class DelegateUses
         {
             return true;
         }
+        FactDependencies.File(node.Syntax.SyntaxTree);
         return (bool)index.Memo.GetOrAdd((node, "runs-parameter-" + parameter.Ordinal), _ => RunsParameter(index, node, parameter))!;
     }
 

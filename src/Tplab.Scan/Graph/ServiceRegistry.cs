@@ -39,43 +39,35 @@ internal sealed class ServiceRegistry
     {
         _index = index;
         var mentions = new List<SyntaxNode>();
-        foreach (var tree in index.Trees)
+        // Each file read (and its registrations bound) on its own, one per core; then noted in the files' order.
+        foreach (var (node, registration, created) in index.PerTree(Candidates, CancellationToken.None).SelectMany(c => c))
         {
-            foreach (var node in tree.GetRoot().DescendantNodes())
+            switch (node)
             {
-                switch (node)
-                {
-                    case InvocationExpressionSyntax call when NameOf(call.Expression) is { } name:
-                        if (RegistrationNames.Contains(name))
-                        {
-                            Read(call);
-                        }
-                        if (CreateNames.Contains(name))
-                        {
-                            Constructed(call);
-                        }
-                        break;
-                    case ObjectCreationExpressionSyntax creation:
-                        _constructed.Add(SimpleName(creation.Type));
-                        if (SimpleName(creation.Type) == "ServiceDescriptor")
-                        {
-                            Read(creation);
-                        }
-                        break;
-                    case ImplicitObjectCreationExpressionSyntax implicitCreation:
-                        if (index.Model(tree).GetTypeInfo(implicitCreation).Type is { } created)
-                        {
-                            _constructed.Add(created.Name);
-                        }
-                        break;
-                    case TypeOfExpressionSyntax or GenericNameSyntax:
-                        mentions.Add(node);
-                        if (node is TypeOfExpressionSyntax typeOf)
-                        {
-                            _typeOfNames.Add(SimpleName(typeOf.Type));
-                        }
-                        break;
-                }
+                case InvocationExpressionSyntax call:
+                    Note(registration);
+                    if (CreateNames.Contains(NameOf(call.Expression)!))
+                    {
+                        Constructed(call);
+                    }
+                    break;
+                case ObjectCreationExpressionSyntax creation:
+                    _constructed.Add(SimpleName(creation.Type));
+                    Note(registration);
+                    break;
+                case ImplicitObjectCreationExpressionSyntax:
+                    if (created is not null)
+                    {
+                        _constructed.Add(created);
+                    }
+                    break;
+                default:
+                    mentions.Add(node);
+                    if (node is TypeOfExpressionSyntax typeOf)
+                    {
+                        _typeOfNames.Add(SimpleName(typeOf.Type));
+                    }
+                    break;
             }
         }
         var serviceNames = _services.Values.Select(s => s.Name).ToHashSet(StringComparer.Ordinal);
@@ -84,10 +76,33 @@ internal sealed class ServiceRegistry
             // CreateInstance(provider, type) with a Type in a variable: any type the source names in a typeof may be built.
             _constructed.UnionWith(_typeOfNames);
         }
-        foreach (var mention in mentions.Where(m => MentionedNames(m).Any(serviceNames.Contains)))
+        // Bound one per core (each binds its call), then noted.
+        foreach (var type in index.Each([.. mentions.Where(m => MentionedNames(m).Any(serviceNames.Contains))], Scanned, CancellationToken.None).SelectMany(t => t))
         {
-            OpenIfScanned(mention);
+            if (_services.TryGetValue(SymbolNames.MetadataName(type), out var service))
+            {
+                service.Open = true;
+            }
         }
+    }
+
+    /// <summary>
+    /// Everything the registry read from the solution, in one line per fact (the same registrations and <c>new</c>s give
+    /// the same text): an incremental scan re-walks only some entry points when it is what the cached scan's was.
+    /// </summary>
+    public IEnumerable<string> Facts()
+    {
+        static string Names(IEnumerable<INamedTypeSymbol> types) => string.Join(",", types.Select(SymbolNames.MetadataName));
+        foreach (var (key, service) in _services.OrderBy(s => s.Key, StringComparer.Ordinal))
+        {
+            yield return $"service {key} {service.Name} [{Names(service.Implementations)}] [{Names(service.Aliases)}] open={service.Open} unchosen={service.Unchosen}";
+        }
+        foreach (var (key, types) in _byType.OrderBy(s => s.Key, StringComparer.Ordinal))
+        {
+            yield return $"type {key} [{string.Join(",", types.Select(t => SymbolNames.MetadataName(t.Type) + " " + t.Lifetime))}]";
+        }
+        yield return "constructed " + string.Join(",", _constructed.Order(StringComparer.Ordinal)) + " by-type=" + _constructsByType;
+        yield return "typeof " + string.Join(",", _typeOfNames.Order(StringComparer.Ordinal));
     }
 
     /// <summary>
@@ -177,9 +192,34 @@ internal sealed class ServiceRegistry
         return t.AllInterfaces.Any(i => SymbolNames.MetadataName(i) == name);
     }
 
-    private void Read(SyntaxNode syntax)
+    // A file's registrations bound, its creations' types and its type mentions: what the registry notes of it.
+    private List<(SyntaxNode Node, ServiceRegistration? Registration, string? Created)> Candidates(SyntaxTree tree)
     {
-        if (ServiceRegistration.Read(_index.Model(syntax.SyntaxTree), syntax) is not { } registration)
+        var found = new List<(SyntaxNode, ServiceRegistration?, string?)>();
+        foreach (var node in tree.GetRoot().DescendantNodes())
+        {
+            switch (node)
+            {
+                case InvocationExpressionSyntax call when NameOf(call.Expression) is { } name && (RegistrationNames.Contains(name) || CreateNames.Contains(name)):
+                    found.Add((call, RegistrationNames.Contains(name) ? ServiceRegistration.Read(_index.Model(tree), call) : null, null));
+                    break;
+                case ObjectCreationExpressionSyntax creation:
+                    found.Add((creation, SimpleName(creation.Type) == "ServiceDescriptor" ? ServiceRegistration.Read(_index.Model(tree), creation) : null, null));
+                    break;
+                case ImplicitObjectCreationExpressionSyntax implicitCreation:
+                    found.Add((implicitCreation, null, _index.Model(tree).GetTypeInfo(implicitCreation).Type?.Name));
+                    break;
+                case TypeOfExpressionSyntax or GenericNameSyntax:
+                    found.Add((node, null, null));
+                    break;
+            }
+        }
+        return found;
+    }
+
+    private void Note(ServiceRegistration? registration)
+    {
+        if (registration is null)
         {
             return;
         }
@@ -197,8 +237,8 @@ internal sealed class ServiceRegistry
         }
     }
 
-    // typeof(IFoo) or M<IFoo>() outside DI's own methods: the service's implementations may be found by reflection.
-    private void OpenIfScanned(SyntaxNode mention)
+    // typeof(IFoo) or M<IFoo>() outside DI's own methods: the service's implementations may be found by reflection (the types to open).
+    private List<INamedTypeSymbol> Scanned(SyntaxNode mention)
     {
         var model = _index.Model(mention.SyntaxTree);
         var call = mention.AncestorsAndSelf().OfType<InvocationExpressionSyntax>().FirstOrDefault();
@@ -210,11 +250,11 @@ internal sealed class ServiceRegistry
         if (mention is TypeOfExpressionSyntax && mention.Ancestors().OfType<ObjectCreationExpressionSyntax>().FirstOrDefault() is { } creation
             && SimpleName(creation.Type) == "ServiceDescriptor")
         {
-            return;
+            return [];
         }
         if (method?.ContainingType is { } owner && Ops.NameOf(owner).StartsWith(ServiceRegistration.DiNamespace, StringComparison.Ordinal))
         {
-            return;
+            return [];
         }
         var types = mention switch
         {
@@ -222,13 +262,7 @@ internal sealed class ServiceRegistry
             GenericNameSyntax g => g.TypeArgumentList.Arguments.Select(a => model.GetTypeInfo(a).Type).ToList(),
             _ => new List<ITypeSymbol?>(),
         };
-        foreach (var type in types.OfType<INamedTypeSymbol>())
-        {
-            if (_services.TryGetValue(SymbolNames.MetadataName(type), out var service))
-            {
-                service.Open = true;
-            }
-        }
+        return [.. types.OfType<INamedTypeSymbol>()];
     }
 
     private static IEnumerable<string> MentionedNames(SyntaxNode mention) => mention switch

@@ -20,7 +20,11 @@ internal static class CacheInputs
     private static readonly string[] SkippedFolders = ["bin", "obj", "node_modules"];
 
     /// <summary>The inputs of a scan of <paramref name="code"/>, with <paramref name="others"/> (the config path, read or not; the baseline).</summary>
-    public static (List<CachedInput> Files, List<CachedListing> Listings) Record(LoadedCode code, IEnumerable<string> others)
+    /// <remarks>
+    /// A file <paramref name="known"/> holds with the same size and modification time is not read again (the cache's
+    /// check just hashed it); one written since is, and <see cref="WrittenDuring"/> then sees its new time.
+    /// </remarks>
+    public static (List<CachedInput> Files, List<CachedListing> Listings) Record(LoadedCode code, IEnumerable<string> others, IReadOnlyDictionary<string, CachedInput>? known = null)
     {
         var paths = new SortedSet<string>(StringComparer.Ordinal);
         foreach (var (_, path) in ScanInputs.Of(code))
@@ -55,19 +59,24 @@ internal static class CacheInputs
         }
         // A folder below another listed one is listed with it.
         var top = folders.Where(f => !folders.Any(o => o != f && RealPath.IsUnder(f, o))).ToList();
-        return ([.. paths.Select(Of)], [.. top.Select(ListingOf)]);
+        return ([.. paths.Select(p => known?.GetValueOrDefault(p) is { Size: >= 0 } k && Unchanged(p, k) ? k : Of(p))], [.. top.Select(ListingOf)]);
     }
 
     /// <summary>
     /// Every recorded input that is not as it was, in words (<c>Api/Orders.cs changed</c>), inputs first, then folder
     /// listings; <c>Edited</c> is the file's path when only its contents changed (it was there before and is now).
     /// </summary>
-    public static List<(string Words, string? Edited)> Changes(IReadOnlyList<CachedInput> files, IReadOnlyList<CachedListing> listings, string root)
+    public static List<(string Words, string? Edited)> Changes(IReadOnlyList<CachedInput> files, IReadOnlyList<CachedListing> listings, string root) =>
+        Changes(files, listings, root, null);
+
+    /// <summary><see cref="Changes(IReadOnlyList{CachedInput}, IReadOnlyList{CachedListing}, string)"/>, each input as it is now noted in <paramref name="now"/>.</summary>
+    public static List<(string Words, string? Edited)> Changes(IReadOnlyList<CachedInput> files, IReadOnlyList<CachedListing> listings, string root, Dictionary<string, CachedInput>? hashed)
     {
         var changes = new List<(string, string?)>();
         foreach (var recorded in files)
         {
             var now = Of(recorded.Path);
+            hashed?.TryAdd(recorded.Path, now);
             if (now.Size != recorded.Size || now.Sha256 != recorded.Sha256)
             {
                 var name = Name(recorded.Path, root);
@@ -100,6 +109,13 @@ internal static class CacheInputs
     /// </summary>
     internal static bool WrittenDuring(CachedInput input, DateTime startedUtc) =>
         input.ModifiedTicks >= startedUtc.Ticks && !input.Path.Contains(Path.DirectorySeparatorChar + "obj" + Path.DirectorySeparatorChar, StringComparison.Ordinal);
+
+    // The size and time a hash was taken at are the file's still.
+    private static bool Unchanged(string path, CachedInput known)
+    {
+        var info = new FileInfo(path);
+        return info.Exists && info.Length == known.Size && info.LastWriteTimeUtc.Ticks == known.ModifiedTicks && (info.Attributes & FileAttributes.ReparsePoint) == 0;
+    }
 
     internal static CachedInput Of(string path)
     {

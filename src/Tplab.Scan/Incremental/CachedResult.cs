@@ -18,21 +18,36 @@ internal sealed record CachedResult(
     IReadOnlyList<CachedProject> Skipped, IReadOnlyList<CachedProject> ReadInPart, IReadOnlyList<string> LeftOutTests,
     IReadOnlyList<string> SharedErrors, int EntryPointCount, int MethodsRead, int Unknown, int MaxDepth, int WalksAtMaxDepth, bool RequestCodeRead)
 {
-    public static CachedResult From(ScanResult result)
+    /// <summary>The entry points the result's findings name, in the order <see cref="From"/> numbers them.</summary>
+    public static IReadOnlyList<EntryPoint> EntryOrder(ScanResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var entries = new List<CachedEntry>();
-        var index = new Dictionary<EntryPoint, int>(ReferenceEqualityComparer.Instance);
-        int Of(EntryPoint e)
+        var order = new List<EntryPoint>();
+        var seen = new HashSet<EntryPoint>(ReferenceEqualityComparer.Instance);
+        foreach (var f in result.Findings.Concat(result.Suppressed))
         {
-            if (!index.TryGetValue(e, out var i))
+            foreach (var e in f.Roots.Select(r => r.Root).Prepend(f.Root).Concat(f.OtherChains.Select(c => c.Root)))
             {
-                i = index[e] = entries.Count;
-                entries.Add(new CachedEntry(e.Node.TypeName, e.Node.MethodName, e.Node.DisplayName, e.Node.RelativePath, e.Node.Line, e.Node.IsLambda,
-                    e.Place, e.Endpoint, e.Guards, e.Lifetime, e.Service));
+                if (seen.Add(e))
+                {
+                    order.Add(e);
+                }
             }
-            return i;
         }
+        return order;
+    }
+
+    public static CachedResult From(ScanResult result)
+    {
+        var order = EntryOrder(result);
+        var index = new Dictionary<EntryPoint, int>(ReferenceEqualityComparer.Instance);
+        for (var i = 0; i < order.Count; i++)
+        {
+            index[order[i]] = i;
+        }
+        var entries = order.Select(e => new CachedEntry(e.Node.TypeName, e.Node.MethodName, e.Node.DisplayName, e.Node.RelativePath, e.Node.Line, e.Node.IsLambda,
+            e.Place, e.Endpoint, e.Guards, e.Lifetime, e.Service)).ToList();
+        int Of(EntryPoint e) => index[e];
         CachedFinding Finding(Finding f) => new(f.Id, f.Call, f.Severity, Of(f.Root), f.Chain, f.Context, f.Reasons, f.Advice,
             [.. f.Roots.Select(r => new CachedSiteRoot(Of(r.Root), r.Severity, r.Depth))],
             [.. f.OtherChains.Select(c => new CachedChain(Of(c.Root), c.Chain, c.Reasons))],
@@ -54,6 +69,23 @@ internal sealed record CachedResult(
             Lifetime = e.Lifetime,
             Service = e.Service,
         }).ToList();
+        var (findings, suppressed) = FindingsWith(entries);
+        static SkippedProject Project(CachedProject p) => new(p.Name, p.Reason) { Details = p.Details };
+        return new ScanResult(new ScanInput(Root, Solution, Projects), findings, suppressed, Analysed,
+            [.. Skipped.Select(Project)], LeftOutTests, EntryPointCount, MethodsRead, checkTime, TimeSpan.Zero)
+        {
+            ReadInPart = [.. ReadInPart.Select(Project)],
+            SharedErrors = SharedErrors,
+            Unknown = Unknown,
+            MaxDepth = MaxDepth,
+            WalksAtMaxDepth = WalksAtMaxDepth,
+            RequestCodeRead = RequestCodeRead,
+        };
+    }
+
+    /// <summary>The findings and suppressed ones again, their entry points <paramref name="entries"/> (by <see cref="EntryPoints"/>' indexes).</summary>
+    public (List<Finding> Findings, List<Finding> Suppressed) FindingsWith(IReadOnlyList<EntryPoint> entries)
+    {
         Finding Finding(CachedFinding f) => new(f.Id, f.Call, f.Severity, entries[f.Root], f.Chain, f.Context, f.Reasons, f.Advice)
         {
             Roots = [.. f.Roots.Select(r => new SiteRoot(entries[r.Root], r.Severity, r.Depth))],
@@ -67,17 +99,7 @@ internal sealed record CachedResult(
             Layer = f.Layer,
             ByReach = f.ByReach,
         };
-        static SkippedProject Project(CachedProject p) => new(p.Name, p.Reason) { Details = p.Details };
-        return new ScanResult(new ScanInput(Root, Solution, Projects), [.. Findings.Select(Finding)], [.. Suppressed.Select(Finding)], Analysed,
-            [.. Skipped.Select(Project)], LeftOutTests, EntryPointCount, MethodsRead, checkTime, TimeSpan.Zero)
-        {
-            ReadInPart = [.. ReadInPart.Select(Project)],
-            SharedErrors = SharedErrors,
-            Unknown = Unknown,
-            MaxDepth = MaxDepth,
-            WalksAtMaxDepth = WalksAtMaxDepth,
-            RequestCodeRead = RequestCodeRead,
-        };
+        return ([.. Findings.Select(Finding)], [.. Suppressed.Select(Finding)]);
     }
 
     // CallContext is a set of flags: any combination of the defined ones is a value a scan writes.

@@ -20,6 +20,9 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
 
     public string File => Path.Combine(Folder, ScanCacheFile.FileName);
 
+    // The inputs as the check found them (hashed): what the cache written after a rebuild records of those not written since.
+    private readonly Dictionary<string, CachedInput> _hashed = new(StringComparer.Ordinal);
+
     // Another build of tplab (a new version, or the same version rebuilt with other code) may judge the same code
     // differently: the modules' ids change with their content.
     internal static string Tool => string.Join(' ', new[] { typeof(ScanCache), typeof(ExitCodes), typeof(Microsoft.CodeAnalysis.Compilation) }
@@ -56,7 +59,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             : cache.Listings.Any(l => l.Folder != input.Root && !cache.Inputs.Any(i => i.Path.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase) && Path.GetDirectoryName(i.Path) == l.Folder))
                 ? "the cache is damaged (a folder listed that is not a project's)"
             : null);
-        var changes = reason is null ? CacheInputs.Changes(cache!.Inputs, cache.Listings, input.Root) : [];
+        var changes = reason is null ? CacheInputs.Changes(cache!.Inputs, cache.Listings, input.Root, _hashed) : [];
         var (edited, fullBecause) = changes.Count > 0 ? WarmStart.Of(cache!, changes) : default;
         reason ??= fullBecause;
         if (reason is not null)
@@ -77,7 +80,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         {
             progress.Line(string.Create(CultureInfo.InvariantCulture,
                 $"tplab scan: {edited.Count} source file(s) changed since the cached scan ({string.Join(", ", changes.Take(3).Select(c => c.Words.Replace(" changed", "", StringComparison.Ordinal)))}{(changes.Count > 3 ? ", ..." : "")}): projects rebuilt from the cache without MSBuild, everything analysed again (checked in {checkTime.TotalSeconds:0.00} s)"));
-            return (null, new WarmStart(cache.Projects!, cache.Result.LeftOutTests, edited, checkTime));
+            return (null, new WarmStart(cache.Projects!, cache.Result.LeftOutTests, edited, checkTime) { Prior = cache.Walks is { } walks ? (walks, cache.Result) : null });
         }
         var result = cache.Result.ToResult(checkTime);
         progress.Line(string.Create(CultureInfo.InvariantCulture,
@@ -109,7 +112,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             progress.Line(string.Create(CultureInfo.InvariantCulture,
                 $"tplab scan: source generators run again in {loaded.GeneratorsRun} of {warm.Facts.Count} project(s) (those compiling a changed source, and those referencing one whose declarations changed); the others' generated sources reused{kept}"));
         }
-        return new ScanLoad(config, loaded.Code) { Facts = loaded.Facts };
+        return new ScanLoad(config, loaded.Code) { Facts = loaded.Facts, BodiesOnly = loaded.BodiesOnly };
     }
 
     /// <summary>The cache file read whole and checked (<see cref="CachedResult.Invalid"/>), or why it cannot be used.</summary>
@@ -140,7 +143,8 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
                 || cache.Listings.Any(l => l is null || l.Folder is null || !Path.IsPathFullyQualified(l.Folder) || l.Sha256 is null)
                 || cache.Tool is null || cache.Options is null || cache.Result is null
             ? (null, "the cache is damaged (an input without its path or hash)")
-            : (cache.Result.Invalid() ?? (cache.Projects is null ? null : CachedProjectFacts.Invalid(cache.Projects))) is { } invalid ? (null, $"the cache is damaged ({invalid})")
+            : (cache.Result.Invalid() ?? (cache.Projects is null ? null : CachedProjectFacts.Invalid(cache.Projects))
+                ?? cache.Walks?.Invalid(cache.Result.Findings.Count + cache.Result.Suppressed.Count)) is { } invalid ? (null, $"the cache is damaged ({invalid})")
             : (cache, null);
     }
 
@@ -164,7 +168,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
         }
         // The projects as MSBuild saw them, to rebuild without it after an edit to sources alone; their assemblies are inputs too.
         facts ??= CachedProjectFacts.Of(code).Facts;
-        var (files, listings) = CacheInputs.Record(code, [configPath, .. options.BaselineFile is { } b ? [b] : Array.Empty<string>(), .. CachedProjectFacts.Assemblies(facts ?? [])]);
+        var (files, listings) = CacheInputs.Record(code, [configPath, .. options.BaselineFile is { } b ? [b] : Array.Empty<string>(), .. CachedProjectFacts.Assemblies(facts ?? [])], _hashed);
         // A rebuild's reused generated sources are documents of its workspace, at paths no file is at: not inputs.
         var generated = (facts ?? []).SelectMany(f => f.Generated ?? []).Select(g => g.Path).ToHashSet(StringComparer.Ordinal);
         files.RemoveAll(f => f.Size < 0 && generated.Contains(f.Path));
@@ -174,7 +178,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             progress.Line($"tplab scan: not caching this scan: {racing.Path} changed while it ran");
             return;
         }
-        var cache = new ScanCacheFile(ScanCacheFile.Version, Tool, Options, files, listings, facts, CachedResult.From(result));
+        var cache = new ScanCacheFile(ScanCacheFile.Version, Tool, Options, files, listings, facts, CachedResult.From(result), result.Walks);
         var (key, noKey) = CacheSeal.Key();
         if (key is null)
         {

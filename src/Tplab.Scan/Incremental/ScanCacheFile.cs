@@ -21,12 +21,14 @@ internal sealed record ScanCacheFile(
     [property: JsonRequired] IReadOnlyList<CachedInput> Inputs,
     [property: JsonRequired] IReadOnlyList<CachedListing> Listings,
     IReadOnlyList<CachedProjectFacts>? Projects,
-    [property: JsonRequired] CachedResult Result)
+    [property: JsonRequired] CachedResult Result,
+    CachedWalks? Walks = null)
 {
     // 2: the projects' facts (a source edit rebuilds them without MSBuild) and their assemblies among the inputs.
     // 3: each project's generated sources (reused for a project whose generator input is unchanged).
     // 4: each source's declaration surface (a body-only edit leaves the generated sources of the projects that reference it as they were).
-    public const int Version = 4;
+    // 5: the walks (an edit inside bodies walks again only the entry points it can affect).
+    public const int Version = 5;
 
     public const string FileName = "scan-cache.json";
 }

@@ -133,7 +133,8 @@ internal static class WarmLoad
             var recorded = facts.Select((f, i) => edits.TryGetValue(i, out var edit) ? f with { Generated = late.Contains(i) ? GeneratedNow(i) : edit.Generated, Surfaces = edit.Surfaces }
                 : !rerun.Contains(i) ? f
                 : f with { Generated = GeneratedNow(i) }).ToList();
-            return (new WarmLoaded(new LoadedCode(workspace, input, projects, [], [.. leftOutTests]), recorded, rerun.Count, kept.Count), null);
+            var bodiesOnly = declaring.Count == 0 && compiling.All(i => facts[i].DeclarationsRecorded);
+            return (new WarmLoaded(new LoadedCode(workspace, input, projects, [], [.. leftOutTests]), recorded, rerun.Count, kept.Count) { BodiesOnly = bodiesOnly }, null);
         }
         catch
         {
@@ -181,4 +182,8 @@ internal static class WarmLoad
 /// A rebuild's code, the facts to record for it, in how many projects the source generators ran again, and in how many
 /// of those (edited inside bodies only) the generators that read declarations only kept their sources.
 /// </summary>
-internal sealed record WarmLoaded(LoadedCode Code, IReadOnlyList<CachedProjectFacts> Facts, int GeneratorsRun, int DeclarationOnlyKept);
+internal sealed record WarmLoaded(LoadedCode Code, IReadOnlyList<CachedProjectFacts> Facts, int GeneratorsRun, int DeclarationOnlyKept)
+{
+    /// <summary>Every edit was inside bodies: the edited sources declare what they did, and so do the generated sources of their projects.</summary>
+    public bool BodiesOnly { get; init; }
+}

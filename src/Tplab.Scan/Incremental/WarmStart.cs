@@ -6,6 +6,9 @@ namespace Tplab.Scan.Incremental;
 /// </summary>
 internal sealed record WarmStart(IReadOnlyList<CachedProjectFacts> Facts, IReadOnlyList<string> LeftOutTests, IReadOnlyList<string> Edited, TimeSpan CheckTime)
 {
+    /// <summary>The cached scan's walks and result, to walk again only what the edits can affect (null: the cache has no walks).</summary>
+    public (CachedWalks Walks, CachedResult Result)? Prior { get; init; }
+
     /// <summary>
     /// The rule (docs/scan.md "What invalidates the cache"): the changed sources when every change is to the contents of
     /// a <c>.cs</c> file that a cached project compiles, which no project, props, targets, restore output, reference,

@@ -61,11 +61,11 @@ internal sealed partial class PartialReads
 
     /// <summary>
     /// <paramref name="readInPart"/> with every project whose code on the paths followed holds calls source could not
-    /// resolve (<paramref name="unknown"/>, where they are): counted in its line, and the project named as read in part
+    /// resolve (<paramref name="unknown"/>: the file of each, full paths): counted in its line, and the project named as read in part
     /// when nothing else had named it (restored, no MSBuild error, yet a reference did not resolve: a package removed
     /// or missing from the feed), with the names its declarations cannot resolve, looked for then.
     /// </summary>
-    public static IReadOnlyList<SkippedProject> WithUnknownCalls(IReadOnlyList<SkippedProject> readInPart, IReadOnlyList<LoadedProject> projects, IReadOnlyList<Location> unknown,
+    public static IReadOnlyList<SkippedProject> WithUnknownCalls(IReadOnlyList<SkippedProject> readInPart, IReadOnlyList<LoadedProject> projects, IReadOnlyList<string> unknown,
         CancellationToken cancellationToken = default)
     {
         var byFile = new Dictionary<string, string>(StringComparer.Ordinal);
@@ -79,7 +79,7 @@ internal sealed partial class PartialReads
                 }
             }
         }
-        var counts = unknown.Select(l => l.SourceTree?.FilePath is { } f && byFile.TryGetValue(f, out var name) ? name : null).OfType<string>()
+        var counts = unknown.Select(f => byFile.TryGetValue(f, out var name) ? name : null).OfType<string>()
             .GroupBy(n => n, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
         var list = readInPart.Select(p => counts.TryGetValue(p.Name, out var n) ? p with { Reason = p.Reason + "; " + Calls(n) } : p).ToList();
         foreach (var project in projects.Where(p => counts.ContainsKey(p.Name) && !readInPart.Any(r => r.Name == p.Name)))

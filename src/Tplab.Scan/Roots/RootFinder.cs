@@ -8,6 +8,9 @@ namespace Tplab.Scan.Roots;
 /// <summary>The entry points, and the dependency-injection factories each one's services come from.</summary>
 internal sealed record RootSet(IReadOnlyList<EntryPoint> Roots, IReadOnlyDictionary<string, List<EntryPoint>> FactoriesByService)
 {
+    /// <summary>The files that hold a registration the entry points were found by (<see cref="Sites.Files"/>; full paths).</summary>
+    public IReadOnlyList<string> SiteFiles { get; init; } = [];
+
     /// <summary>
     /// The factories an entry point runs by asking for services: its own parameters (a minimal API handler's, a
     /// middleware's Invoke) and its type's constructor parameters (a controller's, a page's, a filter's).
@@ -73,7 +76,10 @@ internal static class RootFinder
         return new RootSet(
             [.. roots.DistinctBy(r => (r.Node, r.Place, r.Endpoint, r.Controller, string.Join("|", r.Guards)))
                 .OrderBy(r => r.Node.RelativePath, StringComparer.Ordinal).ThenBy(r => r.Node.Line).ThenBy(r => r.Key, StringComparer.Ordinal)],
-            registrations.FactoriesByService);
+            registrations.FactoriesByService)
+        {
+            SiteFiles = sites.Files,
+        };
     }
 
     // A filter guards the actions it is applied to: globally, or by attribute on the controller or action.

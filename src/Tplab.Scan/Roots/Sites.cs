@@ -31,6 +31,7 @@ internal sealed class Sites
         // cost of finding entry points in a fresh process. Every call found is asked for by a reader of registrations.
         var found = index.PerTree(tree => tree.GetRoot(cancellationToken).DescendantNodes().Select(n => (Name: NameOf(n), Node: n)).Where(x => x.Name is not null).ToList(), cancellationToken)
             .SelectMany(f => f).ToList();
+        Files = [.. found.Select(f => f.Node.SyntaxTree.FilePath).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal)];
         var bound = index.Each(found, x => index.Model(x.Node.SyntaxTree).GetOperation(x.Node, cancellationToken), cancellationToken);
         foreach (var (name, operation) in found.Select(f => f.Name!).Zip(bound))
         {
@@ -45,6 +46,12 @@ internal sealed class Sites
             list.Add(operation);
         }
     }
+
+    /// <summary>The files that hold a registration (full paths): what the entry points are read from, beyond declarations.</summary>
+    public IReadOnlyList<string> Files { get; }
+
+    /// <summary>Whether <paramref name="tree"/> holds a registration (a call, creation or assignment the root finder reads).</summary>
+    public static bool Registers(SyntaxTree tree) => tree.GetRoot().DescendantNodes().Any(n => NameOf(n) is not null);
 
     // The name a registration is found by, or null: not one.
     private static string? NameOf(SyntaxNode node)

@@ -74,7 +74,11 @@ internal static class BufferedBodies
 
     // app.UseMiddleware<T>() or app.Use(...) in the main pipeline (not under UseWhen or Map) whose middleware enables
     // buffering before any branch: every request passes it.
-    private static bool InPipeline(Compilation compilation) => PipelineBuffers.GetValue(compilation, c => new StrongBox<bool>(FindPipelineBuffer(c))).Value;
+    private static bool InPipeline(Compilation compilation)
+    {
+        Graph.FactDependencies.Project("pipeline", compilation);
+        return PipelineBuffers.GetValue(compilation, c => new StrongBox<bool>(FindPipelineBuffer(c))).Value;
+    }
 
     private static bool FindPipelineBuffer(Compilation compilation)
     {

@@ -68,6 +68,10 @@ public sealed class IncrementalApp : IDisposable
     public async Task<ScanResult> StepAsync(string step, string? change, bool warm = false, bool again = false, bool fresh = true)
     {
         var (incremental, result, lines) = await ScanAsync();
+        Walked = lines.Select(l => System.Text.RegularExpressions.Regex.Match(l, @"^tplab scan: (\d+) of (\d+) entry point\(s\) walked again")).Where(m => m.Success)
+            .Select(m => ((int, int)?)(int.Parse(m.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), int.Parse(m.Groups[2].Value, System.Globalization.CultureInfo.InvariantCulture)))
+            .FirstOrDefault();
+        RootsCached = lines.Any(l => l.StartsWith("tplab scan: entry points as cached", StringComparison.Ordinal));
         if (change is not null)
         {
             var expected = warm ? Rebuilt : "tplab scan: full scan: ";
@@ -90,6 +94,15 @@ public sealed class IncrementalApp : IDisposable
         }
         return result;
     }
+
+    /// <summary>
+    /// With <see cref="Verbose"/>, after a step rebuilt without MSBuild: how many entry points its scan walked again, of
+    /// how many (null: every one, the cached walks not used).
+    /// </summary>
+    public (int Walked, int Of)? Walked { get; private set; }
+
+    /// <summary>With <see cref="Verbose"/>: whether the last step's scan took the cached entry points instead of finding them again.</summary>
+    public bool RootsCached { get; private set; }
 
     /// <summary>Runs git in the app's folder; it must succeed.</summary>
     public void Git(params string[] arguments)

@@ -21,6 +21,7 @@ public static class IncrementalSequence
     public static async Task RunAsync(IncrementalApp app, bool every)
     {
         ArgumentNullException.ThrowIfNull(app);
+        app.Verbose = true;
         app.Write("Web.csproj", "<Project Sdk=\"Microsoft.NET.Sdk.Web\"><PropertyGroup><TargetFramework>net10.0</TargetFramework><ImplicitUsings>enable</ImplicitUsings><Nullable>enable</Nullable></PropertyGroup></Project>\n");
         app.Write("Program.cs", """
             using Web.Services;
@@ -70,10 +71,14 @@ public static class IncrementalSequence
 
         app.Edit("Services/OrderService.cs", "Enumerable.Range(1, 3)", "Enumerable.Range(1, 4)");
         Assert.Equal(IncrementalApp.Ids(first), IncrementalApp.Ids(await app.StepAsync("a body changed", "Services/OrderService.cs", warm: true, again: true)));
+        // Only the endpoints that reach OrderService are walked again; the controller's walk is the cached one.
+        Assert.True(app.RootsCached);
+        Assert.True(app.Walked is ({ } walked, { } of) && walked > 0 && walked < of, $"walked again: {app.Walked}");
 
         app.Edit("Services/OrderService.cs", "public string List() => string.Join", "public string List() => Task.Delay(1).ContinueWith(_ => 1).Result + string.Join");
         var added = await app.StepAsync("a blocking call added", "Services/OrderService.cs", warm: true);
         Assert.Equal(3, added.Findings.Count);
+        Assert.True(app.Walked is ({ } w, { } o) && w < o, $"walked again: {app.Walked}");
 
         // Cut to the pull request: the new call's chain passes through the changed file; the controller's does not.
         var (_, pr, prLines) = await app.ScanAsync(changedSince: "HEAD");
@@ -98,6 +103,8 @@ public static class IncrementalSequence
 
         app.Edit("Program.cs", "AddSingleton<IStore, SqlStore>", "AddSingleton<IStore, MemoryStore>");
         var registration = await app.StepAsync("a DI registration changed", "Program.cs", warm: true);
+        Assert.False(app.RootsCached);
+        Assert.Null(app.Walked);
         Assert.DoesNotContain(registration.Findings, f => f.Site.File == "Services/Store.cs" && f.Severity == Severity.Error);
 
         // A preprocessor symbol: MSBuild's to compute (a full scan); the edit after it keeps it (the rebuild's parse options).

@@ -20,7 +20,7 @@ public sealed class PartialReadsTests
         var projects = new[] { api, data, web };
         // Web was already read in part (not restored): its line gets the count too.
         var earlier = new[] { new SkippedProject("Web", "not restored") };
-        var unknown = new[] { Location.Create(apiTree, new TextSpan(20, 4)), Location.Create(apiTree, new TextSpan(36, 4)), Location.Create(webTree, new TextSpan(20, 4)) };
+        var unknown = new[] { apiTree.FilePath, apiTree.FilePath, webTree.FilePath };
 
         var inPart = PartialReads.WithUnknownCalls(earlier, projects, unknown);
 
@@ -42,7 +42,7 @@ public sealed class PartialReadsTests
                 public void Save(object order) { _session.SaveOrUpdate(order); _session.Flush(); }
             }
             """);
-        var unknown = new[] { Location.Create(tree, new TextSpan(200, 4)), Location.Create(tree, new TextSpan(230, 4)) };
+        var unknown = new[] { tree.FilePath, tree.FilePath };
 
         var line = Assert.Single(PartialReads.WithUnknownCalls([], [api], unknown));
 
