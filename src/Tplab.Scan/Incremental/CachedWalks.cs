@@ -69,8 +69,11 @@ internal sealed record CachedWalks(
         return new CachedWalks(roots, global, keys, walks, views, sites, entryRoots, calls, rootSet);
     }
 
-    /// <summary>This record, or the first thing in it no scan writes (an index out of range, a missing list) as a reason.</summary>
-    public string? Invalid(int findings)
+    /// <summary>
+    /// This record, or the first thing in it no scan writes (an index out of range, a missing list) as a reason; its
+    /// result has <paramref name="findings"/> findings (suppressed ones too) naming <paramref name="entries"/> entry points.
+    /// </summary>
+    public string? Invalid(int findings, int entries)
     {
         bool Key(int i) => i >= 0 && i < (Keys?.Count ?? 0);
         bool Root(int i) => i >= 0 && i < (Roots?.Count ?? 0);
@@ -82,7 +85,7 @@ internal sealed record CachedWalks(
             : Views is null || !Views.All(v => v is not null && Root(v.Root) && Key(v.Site) && Enum.IsDefined(v.Severity) && v.Chain is { Count: > 0 } && v.Chain.All(h => h is not null)
                 && v.Reasons is not null && v.Reasons.All(r => r is not null) && v.Advice is not null) ? "a chain is incomplete"
             : FindingSites is null || FindingSites.Count != findings || !FindingSites.All(Key) ? "a finding's site is missing"
-            : EntryRoots is null || !EntryRoots.All(Root) ? "an entry point is missing"
+            : EntryRoots is null || EntryRoots.Count != entries || !EntryRoots.All(Root) ? "an entry point is missing"
             : Calls is null || !Calls.All(c => c is not null && c.Token is not null && c.Files is not null && c.Files.All(f => f is not null)) ? "the callers are incomplete"
             : RootSet?.Invalid() is { } roots ? roots
             : RootSet is not null && RootSet.Roots.Count != Roots.Count ? "an entry point is missing"

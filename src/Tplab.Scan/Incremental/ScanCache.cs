@@ -144,7 +144,7 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
                 || cache.Tool is null || cache.Options is null || cache.Result is null
             ? (null, "the cache is damaged (an input without its path or hash)")
             : (cache.Result.Invalid() ?? (cache.Projects is null ? null : CachedProjectFacts.Invalid(cache.Projects))
-                ?? cache.Walks?.Invalid(cache.Result.Findings.Count + cache.Result.Suppressed.Count)) is { } invalid ? (null, $"the cache is damaged ({invalid})")
+                ?? cache.Walks?.Invalid(cache.Result.Findings.Count + cache.Result.Suppressed.Count, cache.Result.EntryPoints.Count)) is { } invalid ? (null, $"the cache is damaged ({invalid})")
             : (cache, null);
     }
 

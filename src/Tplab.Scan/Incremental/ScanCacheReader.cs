@@ -28,6 +28,8 @@ public static class ScanCacheReader
             return read.Problem;
         }
         _ = read.Cache.Result.ToResult(TimeSpan.Zero).Findings.Sum(f => f.Roots.Count + f.Chain.Count + f.Root.Title.Length);
+        // The walks as an incremental scan reads them before it looks at the code.
+        _ = read.Cache.Walks?.Records().Sum(r => r.Order.Count + r.Hits.Sum(h => h.Way.Count) + r.Unknown.Count + r.Depends.Count);
         return null;
     }
 }

@@ -227,7 +227,43 @@ public sealed class ScanCacheTests : IDisposable
         { "facts-surface-not-a-hash", "the cache is damaged (a project's facts are incomplete)" },
         { "facts-unknown-checksum", "the cache is damaged (a project's facts are incomplete)" },
         { "fifo-input", "fifo was deleted since the cached scan" },
+        // The walks an incremental scan reuses: every index in range, one walk per entry point, one site per finding.
+        { "walks-key-out-of-range", "the cache is damaged (a walk is incomplete)" },
+        { "walks-miscounted", "the cache is damaged (a walk is incomplete)" },
+        { "walks-hit-without-way", "the cache is damaged (a walk is incomplete)" },
+        { "walks-finding-sites-miscounted", "the cache is damaged (a finding's site is missing)" },
+        { "walks-entry-roots-miscounted", "the cache is damaged (an entry point is missing)" },
+        { "walks-view-root-out-of-range", "the cache is damaged (a chain is incomplete)" },
+        { "walks-factory-out-of-range", "the cache is damaged (a factory is missing)" },
+        { "walks-root-unknown-place", "the cache is damaged (an entry point is incomplete)" },
     };
+
+    // The walks of the one-finding cache: its one entry point's walk reaching the site.
+    private static CachedWalks Walks => new(["GET /"], "00", ["Web|Program.cs|0|10", "Web|Program.cs|4|5|Sleep|Thread.Sleep", "file:/app/Program.cs"],
+        [new CachedWalk([0], false, [new CachedHit(1, Severity.Error, 0, 0, false, true, [0])], [], [2])], [], [1], [0], [],
+        new CachedRoots([new CachedRoot("Web|Program.cs|0|10", CodePlace.MinimalApi, new HttpEndpoint("GET", "/"), [], null, null, null, null, null)], [], [], []));
+
+    [Fact]
+    public void TryReuse_WithWalks_NothingChanged_GivesTheCachedResult()
+    {
+        WriteCache(f => f with { Walks = Walks });
+
+        Assert.NotNull(Reuse());
+    }
+
+    [Fact]
+    public void ScanCacheReader_SeedWithWalks_IsUsable()
+    {
+        // bench/fuzz's seed with walks: read whole, so that the fuzzer's mutations reach the walks' reader.
+        Assert.Null(ScanCacheReader.CheckPayload(CopyOf(Path.Combine(RepoPaths.Root, "bench", "fuzz", "seeds", "scan-cache", "shop-walks.json"))));
+    }
+
+    private string CopyOf(string file)
+    {
+        var copy = Path.Combine(_root, Path.GetFileName(file));
+        File.Copy(file, copy);
+        return copy;
+    }
 
     [Theory]
     [MemberData(nameof(Damaged))]
@@ -267,6 +303,18 @@ public sealed class ScanCacheTests : IDisposable
             case "facts-surface-not-a-hash": WriteCache(f => f with { Projects = [Facts with { Surfaces = [.. Facts.Documents.Select(_ => "ab")] }] }); break;
             case "facts-unknown-checksum": WriteCache(f => f with { Projects = [Facts with { Checksum = (Microsoft.CodeAnalysis.Text.SourceHashAlgorithm)9 }] }); break;
             case "facts-unknown-option": WriteCache(f => f with { Projects = [Facts with { Compile = Facts.Compile with { OutputKind = (OutputKind)99 } }] }); break;
+            case "walks-key-out-of-range": WriteCache(f => f with { Walks = Walks with { Walks = [Walks.Walks[0] with { Order = [9] }] } }); break;
+            case "walks-miscounted": WriteCache(f => f with { Walks = Walks with { Walks = [] } }); break;
+            case "walks-hit-without-way": WriteCache(f => f with { Walks = Walks with { Walks = [Walks.Walks[0] with { Hits = [Walks.Walks[0].Hits[0] with { Way = [] }] }] } }); break;
+            case "walks-finding-sites-miscounted": WriteCache(f => f with { Walks = Walks with { FindingSites = [1, 1] } }); break;
+            case "walks-entry-roots-miscounted": WriteCache(f => f with { Walks = Walks with { EntryRoots = [] } }); break;
+            case "walks-view-root-out-of-range":
+                WriteCache(f => f with { Walks = Walks with { Views = [new CachedView(3, 1, Severity.Error, f.Result.Findings[0].Chain, CallContext.None, [], "advice", null, null, false)] } });
+                break;
+            case "walks-factory-out-of-range": WriteCache(f => f with { Walks = Walks with { RootSet = Walks.RootSet! with { Factories = [new CachedFactories("IFoo", [4])] } } }); break;
+            case "walks-root-unknown-place":
+                WriteCache(f => f with { Walks = Walks with { RootSet = Walks.RootSet! with { Roots = [Walks.RootSet!.Roots[0] with { Place = (CodePlace)999 }] } } });
+                break;
             case "fifo-input":
                 var fifo = Path.Combine(_root, "fifo");
                 Fifo.Make(fifo);
