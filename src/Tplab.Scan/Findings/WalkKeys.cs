@@ -13,8 +13,9 @@ internal static class WalkKeys
 {
     public static string Node(CodeNode node, SourceIndex index) => Place(node.Syntax.SyntaxTree, node.Syntax.Span.Start, node.Syntax.Span.Length, index);
 
+    /// <summary>A site: where it is, its kind and call, and the node whose body makes it (one key per site of the catalogue).</summary>
     public static string Site(SiteFacts site, SourceIndex index) =>
-        Place(site.Site, index) + "|" + site.Call.Kind.ToString() + "|" + site.Call.Name;
+        Place(site.Site, index) + "|" + site.Call.Kind.ToString() + "|" + site.Call.Name + "|" + Node(site.In, index);
 
     public static string Place(Location location, SourceIndex index) =>
         location.SourceTree is { } tree ? Place(tree, location.SourceSpan.Start, location.SourceSpan.Length, index) : "(metadata)|" + location;

@@ -73,9 +73,12 @@ internal static class CacheInputs
     public static List<(string Words, string? Edited)> Changes(IReadOnlyList<CachedInput> files, IReadOnlyList<CachedListing> listings, string root, Dictionary<string, CachedInput>? hashed)
     {
         var changes = new List<(string, string?)>();
-        foreach (var recorded in files)
+        // Hashed on every core (most of it is the referenced assemblies' bytes), then compared in order.
+        var current = new CachedInput[files.Count];
+        Parallel.For(0, files.Count, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount }, i => current[i] = Of(files[i].Path));
+        for (var i = 0; i < files.Count; i++)
         {
-            var now = Of(recorded.Path);
+            var (recorded, now) = (files[i], current[i]);
             hashed?.TryAdd(recorded.Path, now);
             if (now.Size != recorded.Size || now.Sha256 != recorded.Sha256)
             {

@@ -1,4 +1,5 @@
 using System.Collections;
+using System.Collections.Concurrent;
 using System.Reflection;
 using System.Text.Json;
 using System.Text.Json.Serialization;
@@ -15,21 +16,25 @@ public static class JsonNulls
 {
     private const int MaxDepth = 64;
 
+    // What a type's check needs of it, read by reflection once per type (a cache holds hundreds of thousands of records).
+    private static readonly ConcurrentDictionary<Type, Plan> Plans = new();
+
     /// <summary>Fills absent lists with empty ones; throws a <see cref="JsonException"/> naming the first null element (or unfillable list) under <paramref name="root"/>.</summary>
     public static T Check<T>(T root)
         where T : class
     {
-        if (Find(root, "$", 0, new NullabilityInfoContext()) is { } path)
+        if (Find(root, 0) is { } path)
         {
-            throw new JsonException("null where a value is required", path, null, null);
+            throw new JsonException("null where a value is required", "$" + path, null, null);
         }
         return root;
     }
 
-    private static string? Find(object value, string path, int depth, NullabilityInfoContext context)
+    // The path below value of its first null where none may be, or null; the path is built only when one is found.
+    private static string? Find(object value, int depth)
     {
-        var type = value.GetType();
-        if (depth > MaxDepth || type.IsPrimitive || type.IsEnum || value is string or decimal or DateTime or DateTimeOffset or TimeSpan or Guid or JsonElement or System.Text.Json.Nodes.JsonNode)
+        var plan = Plans.GetOrAdd(value.GetType(), Plan.Of);
+        if (depth > MaxDepth || plan.Kind == PlanKind.Leaf)
         {
             return null;
         }
@@ -37,65 +42,105 @@ public static class JsonNulls
         {
             foreach (DictionaryEntry entry in dictionary)
             {
-                if (entry.Value is { } v && Find(v, $"{path}.{entry.Key}", depth + 1, context) is { } found)
+                if (entry.Value is { } v && Find(v, depth + 1) is { } found)
                 {
-                    return found;
+                    return $".{entry.Key}{found}";
                 }
             }
             return null;
         }
-        if (value is IEnumerable list)
+        if (plan.Kind == PlanKind.List)
         {
             var i = 0;
-            var elementsMayBeNull = ElementMayBeNull(type);
-            foreach (var item in list)
+            foreach (var item in (IEnumerable)value)
             {
-                if (item is null && !elementsMayBeNull)
+                if (item is null)
                 {
-                    return $"{path}[{i}]";
+                    if (!plan.ElementsMayBeNull)
+                    {
+                        return $"[{i}]";
+                    }
                 }
-                if (item is not null && Find(item, $"{path}[{i}]", depth + 1, context) is { } found)
+                else if (!plan.LeafElements && Find(item, depth + 1) is { } found)
                 {
-                    return found;
+                    return $"[{i}]{found}";
                 }
                 i++;
             }
             return null;
         }
-        if (type.Namespace?.StartsWith("Tplab", StringComparison.Ordinal) != true)
+        foreach (var property in plan.Properties)
         {
-            return null; // only tplab's own records say which of their fields may be null
-        }
-        foreach (var property in type.GetProperties(BindingFlags.Public | BindingFlags.Instance))
-        {
-            if (property.GetIndexParameters().Length > 0 || property.GetCustomAttribute<JsonIgnoreAttribute>() is not null || !property.CanWrite && !IsConstructorParameter(type, property))
-            {
-                continue;
-            }
-            var child = property.GetValue(value);
-            var name = $"{path}.{property.GetCustomAttribute<JsonPropertyNameAttribute>()?.Name ?? JsonNamingPolicy.CamelCase.ConvertName(property.Name)}";
+            var child = property.Info.GetValue(value);
             if (child is null)
             {
                 // A list the type says is never null; a missing scalar or record is left to the reader (the source
                 // generator gives a missing init-only field null whatever its initializer says, and readers expect it).
-                if (IsList(property.PropertyType) && context.Create(property).ReadState == NullabilityState.NotNull)
+                if (property.NotNullList)
                 {
                     // Absent or null: the empty list its initializer meant (a list the reader then finds empty says so itself).
-                    if (Empty(property.PropertyType) is not { } empty || !property.CanWrite)
+                    if (Empty(property.Info.PropertyType) is not { } empty || !property.Info.CanWrite)
                     {
-                        return name;
+                        return "." + property.Name;
                     }
-                    property.SetValue(value, empty);
+                    property.Info.SetValue(value, empty);
                 }
                 continue;
             }
-            if (Find(child, name, depth + 1, context) is { } found)
+            if (Find(child, depth + 1) is { } found)
             {
-                return found;
+                return "." + property.Name + found;
             }
         }
         return null;
     }
+
+    private enum PlanKind
+    {
+        Leaf,
+        Dictionary,
+        List,
+        Record,
+    }
+
+    private sealed record Property(PropertyInfo Info, string Name, bool NotNullList);
+
+    private sealed record Plan(PlanKind Kind, bool ElementsMayBeNull, bool LeafElements, IReadOnlyList<Property> Properties)
+    {
+        public static Plan Of(Type type)
+        {
+            if (type.IsPrimitive || type.IsEnum || type == typeof(string) || type == typeof(decimal) || type == typeof(DateTime) || type == typeof(DateTimeOffset)
+                || type == typeof(TimeSpan) || type == typeof(Guid) || type == typeof(JsonElement) || typeof(System.Text.Json.Nodes.JsonNode).IsAssignableFrom(type))
+            {
+                return new Plan(PlanKind.Leaf, false, false, []);
+            }
+            if (typeof(IDictionary).IsAssignableFrom(type))
+            {
+                return new Plan(PlanKind.Dictionary, false, false, []);
+            }
+            if (typeof(IEnumerable).IsAssignableFrom(type))
+            {
+                var element = ElementOf(type);
+                // Elements of a value type or a string hold nothing to look into (a string's null is the list's to judge).
+                var leaf = element is not null && (element.IsValueType || element == typeof(string));
+                return new Plan(PlanKind.List, ElementMayBeNull(element), leaf, []);
+            }
+            if (type.Namespace?.StartsWith("Tplab", StringComparison.Ordinal) != true)
+            {
+                return new Plan(PlanKind.Leaf, false, false, []); // only tplab's own records say which of their fields may be null
+            }
+            var context = new NullabilityInfoContext();
+            var properties = type.GetProperties(BindingFlags.Public | BindingFlags.Instance)
+                .Where(p => p.GetIndexParameters().Length == 0 && p.GetCustomAttribute<JsonIgnoreAttribute>() is null && (p.CanWrite || IsConstructorParameter(type, p)))
+                .Select(p => new Property(p, p.GetCustomAttribute<JsonPropertyNameAttribute>()?.Name ?? JsonNamingPolicy.CamelCase.ConvertName(p.Name),
+                    IsList(p.PropertyType) && context.Create(p).ReadState == NullabilityState.NotNull))
+                .ToList();
+            return new Plan(PlanKind.Record, false, false, properties);
+        }
+    }
+
+    private static Type? ElementOf(Type type) => type.IsArray ? type.GetElementType() : type.GetInterfaces().Append(type)
+        .FirstOrDefault(i => i.IsGenericType && i.GetGenericTypeDefinition() == typeof(IEnumerable<>))?.GetGenericArguments()[0];
 
     private static object? Empty(Type type)
     {
@@ -123,11 +168,7 @@ public static class JsonNulls
 
     // A list of a value type holds no null; a list of a reference type says by its declared element nullability, which
     // reflection cannot see on a runtime type: lists of tplab's records and of strings never hold null in any format.
-    private static bool ElementMayBeNull(Type type)
-    {
-        var element = type.IsArray ? type.GetElementType() : type.GetInterfaces().Append(type)
-            .FirstOrDefault(i => i.IsGenericType && i.GetGenericTypeDefinition() == typeof(IEnumerable<>))?.GetGenericArguments()[0];
-        return element is null || (element != typeof(string) && element.Namespace?.StartsWith("Tplab", StringComparison.Ordinal) != true && !element.IsValueType)
+    private static bool ElementMayBeNull(Type? element) =>
+        element is null || (element != typeof(string) && element.Namespace?.StartsWith("Tplab", StringComparison.Ordinal) != true && !element.IsValueType)
             || Nullable.GetUnderlyingType(element) is not null;
-    }
 }
