@@ -95,6 +95,7 @@ internal sealed record CachedRoots(IReadOnlyList<CachedRoot> Roots, IReadOnlyLis
                 && (r.Endpoint is null || (r.Endpoint.Method is not null && r.Endpoint.Route is not null)))
             ? "an entry point is incomplete"
         : Factories is null || !Factories.All(f => f is not null && f.Service is not null && f.Roots is not null && f.Roots.All(i => i >= 0 && i < Roots.Count))
+            || Factories.DistinctBy(f => f.Service).Count() != Factories.Count
             ? "a factory is missing"
         : Depends is null || Depends.Any(d => d is null) || SiteFiles is null || SiteFiles.Any(f => f is null) ? "the entry points' reads are missing"
         : null;

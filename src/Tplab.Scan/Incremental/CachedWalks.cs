@@ -78,12 +78,14 @@ internal sealed record CachedWalks(
         bool Key(int i) => i >= 0 && i < (Keys?.Count ?? 0);
         bool Root(int i) => i >= 0 && i < (Roots?.Count ?? 0);
         bool Keyed(IReadOnlyList<int>? list) => list is not null && list.All(Key);
-        return Roots is null || Roots.Any(r => r is null) || Global is null || Keys is null || Keys.Any(k => k is null) ? "the walks' names are missing"
+        return Roots is null || Roots.Any(r => r is null) || Global is null || Keys is null || Keys.Any(k => k is null) || Keys.Distinct(StringComparer.Ordinal).Count() != Keys.Count ? "the walks' names are missing"
             : Walks is null || Walks.Count != Roots.Count || !Walks.All(w => w is not null && Keyed(w.Order) && Keyed(w.Depends)
                 && w.Hits is not null && w.Hits.All(h => h is not null && Key(h.Site) && Enum.IsDefined(h.Severity) && h.Depth >= 0 && h.Cost >= 0 && Keyed(h.Way) && h.Way.Count > 0)
-                && w.Unknown is not null && w.Unknown.All(u => u is not null && Key(u.Node) && Keyed(u.Places))) ? "a walk is incomplete"
+                && w.Unknown is not null && w.Unknown.All(u => u is not null && Key(u.Node) && Keyed(u.Places)) && w.Unknown.DistinctBy(u => u.Node).Count() == w.Unknown.Count)
+                ? "a walk is incomplete"
             : Views is null || !Views.All(v => v is not null && Root(v.Root) && Key(v.Site) && Enum.IsDefined(v.Severity) && v.Chain is { Count: > 0 } && v.Chain.All(h => h is not null)
-                && v.Reasons is not null && v.Reasons.All(r => r is not null) && v.Advice is not null) ? "a chain is incomplete"
+                && v.Reasons is not null && v.Reasons.All(r => r is not null) && v.Advice is not null) || Views.DistinctBy(v => (v.Root, v.Site)).Count() != Views.Count
+                ? "a chain is incomplete"
             : FindingSites is null || FindingSites.Count != findings || !FindingSites.All(Key) ? "a finding's site is missing"
             : EntryRoots is null || EntryRoots.Count != entries || !EntryRoots.All(Root) ? "an entry point is missing"
             : Calls is null || !Calls.All(c => c is not null && c.Token is not null && c.Files is not null && c.Files.All(f => f is not null)) ? "the callers are incomplete"

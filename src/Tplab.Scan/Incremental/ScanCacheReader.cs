@@ -30,6 +30,7 @@ public static class ScanCacheReader
         _ = read.Cache.Result.ToResult(TimeSpan.Zero).Findings.Sum(f => f.Roots.Count + f.Chain.Count + f.Root.Title.Length);
         // The walks as an incremental scan reads them before it looks at the code.
         _ = read.Cache.Walks?.Records().Sum(r => r.Order.Count + r.Hits.Sum(h => h.Way.Count) + r.Unknown.Count + r.Depends.Count);
+        _ = read.Cache.Walks?.Views.ToDictionary(v => (v.Root, v.Site)).Count + read.Cache.Walks?.RootSet?.Factories.ToDictionary(f => f.Service).Count;
         return null;
     }
 }
