@@ -1,4 +1,5 @@
 using Tplab.Scan.Graph;
+using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Findings;
 

@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Tplab.Scan.Graph;
+using Tplab.Scan.Rules;
 
 namespace Tplab.Scan.Incremental;
 

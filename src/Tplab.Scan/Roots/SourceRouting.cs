@@ -108,7 +108,7 @@ internal sealed class SourceRouting(Func<SyntaxTree, SemanticModel?> models)
                 ? (implicitBase, [])
                 : null;
         }
-        Graph.FactDependencies.File(node.SyntaxTree);
+        FactDependencies.File(node.SyntaxTree);
         var operation = model.GetOperation(node);
         var call = operation switch
         {
@@ -145,7 +145,7 @@ internal sealed class SourceRouting(Func<SyntaxTree, SemanticModel?> models)
             var expression = syntax?.ExpressionBody?.Expression
                 ?? syntax?.AccessorList?.Accessors.FirstOrDefault(a => a.Keyword.ValueText == "get")?.ExpressionBody?.Expression
                 ?? syntax?.Initializer?.Value;
-            Graph.FactDependencies.File(expression?.SyntaxTree);
+            FactDependencies.File(expression?.SyntaxTree);
             if (expression is not null && models(expression.SyntaxTree)?.GetOperation(expression) is { } value)
             {
                 properties[name] = Evaluate(value, []);

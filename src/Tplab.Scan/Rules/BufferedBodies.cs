@@ -76,7 +76,7 @@ internal static class BufferedBodies
     // buffering before any branch: every request passes it.
     private static bool InPipeline(Compilation compilation)
     {
-        Graph.FactDependencies.Project("pipeline", compilation);
+        FactDependencies.Project("pipeline", compilation);
         return PipelineBuffers.GetValue(compilation, c => new StrongBox<bool>(FindPipelineBuffer(c))).Value;
     }
 

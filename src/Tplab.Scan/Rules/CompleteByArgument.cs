@@ -23,7 +23,7 @@ internal static class CompleteByArgument
         {
             return false;
         }
-        Graph.FactDependencies.File(reference.SyntaxTree);
+        FactDependencies.File(reference.SyntaxTree);
         var off = call.Arguments.Where(a => a.Parameter is not null && a.Value.ConstantValue is { HasValue: true, Value: false })
             .Select(a => a.Parameter!.Name).ToHashSet(StringComparer.Ordinal);
         if (off.Count == 0)

@@ -1,9 +1,9 @@
 using Microsoft.CodeAnalysis;
 
-namespace Tplab.Scan.Graph;
+namespace Tplab.Scan.Rules;
 
 /// <summary>
-/// What a node's facts were read from beyond its own body, noted while <see cref="CallGraph.Facts"/> reads it: another
+/// What a node's facts were read from beyond its own body, noted while <c>Graph/CallGraph.Facts</c> reads it: another
 /// file's syntax (a callee's body, the returns of a method a value came from, the assignments of a field), the callers
 /// of a method by its name (the arguments a parameter receives), or a fact of a whole project. An incremental scan
 /// (<c>Incremental/PriorWalks</c>) re-walks every entry point whose walk read a node that depends on an edited file.
