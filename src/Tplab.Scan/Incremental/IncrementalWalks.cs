@@ -40,8 +40,8 @@ internal static class IncrementalWalks
         var affected = Enumerable.Range(0, records.Count).Where(i => records[i].Depends.Any(edits.Dirty)).ToHashSet();
         var roots = set.Roots;
         var (findings, suppressed) = scan.Result.FindingsWith([.. cached.EntryRoots.Select(i => roots[i])]);
-        var keyed = findings.Select(f => (f, false)).Concat(suppressed.Select(f => (f, true)))
-            .Zip(cached.FindingSites, (f, site) => (f.f, f.Item2, cached.Keys[site])).ToList();
+        var keyed = findings.Select(f => (Finding: f, Suppressed: false)).Concat(suppressed.Select(f => (Finding: f, Suppressed: true)))
+            .Zip(cached.FindingSites, (f, site) => (f.Finding, f.Suppressed, cached.Keys[site])).ToList();
         var views = cached.Views.ToDictionary(v => (v.Root, cached.Keys[v.Site]), v => new RootView(roots[v.Root], v.Severity, v.Chain, v.Context, v.Reasons, v.Advice, v.Suppression)
         {
             Dispatch = v.Dispatch,
