@@ -36,7 +36,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
     public IReadOnlyDictionary<Finding, string> SiteKeys { get; private set; } = new Dictionary<Finding, string>();
 
     /// <summary>How many entry points' walks reached the depth bound with calls still to follow (known after <see cref="Build"/>).</summary>
-    public int WalksAtMaxDepth => prior is null ? _cut : Records.Count(r => r.Cut);
+    public int WalksAtMaxDepth => _cut;
 
     private int _cut;
 
@@ -173,6 +173,7 @@ internal sealed class FindingBuilder(CallGraph graph, LockAnalysis locks, RootSe
                 continue;
             }
             var record = records[i] = prior.Records[i];
+            _cut += record.Cut ? 1 : 0;
             foreach (var hit in record.Hits.Where(h => judged.Contains(h.Site)))
             {
                 if (!reaches.TryGetValue(hit.Site, out var reach))

@@ -29,15 +29,16 @@ internal sealed record CachedRoots(IReadOnlyList<CachedRoot> Roots, IReadOnlyLis
             roots.Add(new CachedRoot(WalkKeys.Node(r.Node, index), r.Place, r.Endpoint, r.Guards,
                 r.Controller is { } controller ? SymbolNames.MetadataName(controller) : null, r.Controller?.ContainingAssembly?.Name, r.Lifetime, r.Service, r.SetAs));
         }
-        var indexes = new Dictionary<EntryPoint, int>(ReferenceEqualityComparer.Instance);
-        for (var i = 0; i < set.Roots.Count; i++)
+        // A factory is one of the entry points (the same object, or one equal to it).
+        var indexes = new Dictionary<EntryPoint, int>();
+        for (var i = set.Roots.Count - 1; i >= 0; i--)
         {
             indexes[set.Roots[i]] = i;
         }
         var factories = new List<CachedFactories>();
         foreach (var (service, list) in set.FactoriesByService.OrderBy(f => f.Key, StringComparer.Ordinal))
         {
-            var found = list.Select(f => indexes.TryGetValue(f, out var i) ? i : set.Roots.ToList().IndexOf(f)).ToList();
+            var found = list.Select(f => indexes.TryGetValue(f, out var i) ? i : -1).ToList();
             if (found.Any(i => i < 0))
             {
                 return null;

@@ -38,9 +38,9 @@ public static class JsonNulls
         {
             return null;
         }
-        if (value is IDictionary dictionary)
+        if (plan.Kind == PlanKind.Dictionary)
         {
-            foreach (DictionaryEntry entry in dictionary)
+            foreach (DictionaryEntry entry in (IDictionary)value)
             {
                 if (entry.Value is { } v && Find(v, depth + 1) is { } found)
                 {
