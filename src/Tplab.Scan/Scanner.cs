@@ -173,6 +173,7 @@ public static class Scanner
         Memory(options, progress, "reading locks", ref stage);
         signatures ??= CachedWalks.Signatures(rootSet, index);
         var global = CachedWalks.GlobalOf(index, locks);
+        Memory(options, progress, "reading DI's registrations", ref stage);
         var (earlier, fullBecause) = prior is null ? default : IncrementalWalks.Of(prior, edits!, rootSet, index, signatures, global);
         if (fullBecause is not null)
         {

@@ -103,6 +103,14 @@ public sealed class AtomicFile : IDisposable
     /// <summary>Writes <paramref name="text"/> as the whole of <paramref name="path"/>.</summary>
     public static void WriteAllText(string path, string text) => Write(path, w => w.Write(text));
 
+    /// <summary>Writes <paramref name="bytes"/> as the whole of <paramref name="path"/>, as they are.</summary>
+    public static void WriteAllBytes(string path, byte[] bytes)
+    {
+        ArgumentNullException.ThrowIfNull(bytes);
+        // The writer has written nothing: its stream takes the bytes unencoded.
+        Write(path, w => ((StreamWriter)w).BaseStream.Write(bytes));
+    }
+
     /// <summary>Copies <paramref name="source"/> to <paramref name="path"/> whole; when it cannot, one line and exit 8 (output failed).</summary>
     public static void Copy(string source, string path)
     {

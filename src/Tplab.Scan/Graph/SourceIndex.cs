@@ -239,55 +239,69 @@ internal sealed class SourceIndex
         return [.. seen];
     }
 
+    // Each type's (method, implementation) pairs read on every worker, then merged in the types' order: the lists as
+    // one thread gives them.
     private Dictionary<string, List<IMethodSymbol>> IndexImplementations()
     {
+        var types = Types.Where(t => t.TypeKind is TypeKind.Class or TypeKind.Struct).ToList();
         var map = new Dictionary<string, List<IMethodSymbol>>(StringComparer.Ordinal);
-        void Add(IMethodSymbol of, IMethodSymbol implementation)
+        foreach (var pairs in Each(types, ImplementationsIn, CancellationToken.None))
         {
-            var key = SymbolNames.Key(of);
-            if (!map.TryGetValue(key, out var list))
+            foreach (var (of, implementation) in pairs)
             {
-                map[key] = list = [];
-            }
-            if (!list.Any(m => SymbolEqualityComparer.Default.Equals(m, implementation)))
-            {
-                list.Add(implementation);
-            }
-        }
-        foreach (var type in Types.Where(t => t.TypeKind is TypeKind.Class or TypeKind.Struct))
-        {
-            foreach (var member in type.GetMembers().OfType<IMethodSymbol>())
-            {
-                for (var overridden = member.OverriddenMethod; overridden is not null; overridden = overridden.OverriddenMethod)
+                if (!map.TryGetValue(of, out var list))
                 {
-                    Add(overridden, member);
+                    map[of] = list = [];
                 }
-            }
-            foreach (var iface in type.AllInterfaces)
-            {
-                foreach (var member in iface.GetMembers().OfType<IMethodSymbol>())
+                if (!list.Any(m => SymbolEqualityComparer.Default.Equals(m, implementation)))
                 {
-                    if (type.FindImplementationForInterfaceMember(member) is IMethodSymbol impl && IsSource(impl) && SymbolEqualityComparer.Default.Equals(impl.ContainingType, type))
-                    {
-                        Add(member, impl);
-                    }
-                }
-                foreach (var property in iface.GetMembers().OfType<IPropertySymbol>())
-                {
-                    if (type.FindImplementationForInterfaceMember(property) is IPropertySymbol impl && SymbolEqualityComparer.Default.Equals(impl.ContainingType, type))
-                    {
-                        if (property.GetMethod is { } g && impl.GetMethod is { } ig)
-                        {
-                            Add(g, ig);
-                        }
-                        if (property.SetMethod is { } s && impl.SetMethod is { } iset)
-                        {
-                            Add(s, iset);
-                        }
-                    }
+                    list.Add(implementation);
                 }
             }
         }
         return map;
+    }
+
+    // What the methods of one type override or implement: each overridden method up the chain, and each interface
+    // method (a property's accessors too) the type's own member implements.
+    private List<(string Of, IMethodSymbol Implementation)> ImplementationsIn(INamedTypeSymbol type)
+    {
+        var pairs = new List<(string, IMethodSymbol)>();
+        foreach (var member in type.GetMembers().OfType<IMethodSymbol>())
+        {
+            for (var overridden = member.OverriddenMethod; overridden is not null; overridden = overridden.OverriddenMethod)
+            {
+                pairs.Add((SymbolNames.Key(overridden), member));
+            }
+        }
+        // Only a member the type declares counts (its own, not a base type's): an interface member is looked up only
+        // when the type declares one of its name, implicitly or explicitly (IFoo.M). A controller's dozens of inherited
+        // interface members from its framework base class are then never resolved.
+        var own = type.GetMembers().Select(m => m.Name[(m.Name.LastIndexOf('.') + 1)..]).ToHashSet(StringComparer.Ordinal);
+        foreach (var iface in type.AllInterfaces)
+        {
+            foreach (var member in iface.GetMembers().OfType<IMethodSymbol>().Where(m => own.Contains(m.Name)))
+            {
+                if (type.FindImplementationForInterfaceMember(member) is IMethodSymbol impl && IsSource(impl) && SymbolEqualityComparer.Default.Equals(impl.ContainingType, type))
+                {
+                    pairs.Add((SymbolNames.Key(member), impl));
+                }
+            }
+            foreach (var property in iface.GetMembers().OfType<IPropertySymbol>().Where(p => own.Contains(p.Name)))
+            {
+                if (type.FindImplementationForInterfaceMember(property) is IPropertySymbol impl && SymbolEqualityComparer.Default.Equals(impl.ContainingType, type))
+                {
+                    if (property.GetMethod is { } g && impl.GetMethod is { } ig)
+                    {
+                        pairs.Add((SymbolNames.Key(g), ig));
+                    }
+                    if (property.SetMethod is { } s && impl.SetMethod is { } iset)
+                    {
+                        pairs.Add((SymbolNames.Key(s), iset));
+                    }
+                }
+            }
+        }
+        return pairs;
     }
 }

@@ -54,8 +54,19 @@ internal static class CacheSeal
     }
 
     /// <summary>The file's bytes for <paramref name="payload"/> (a cache as JSON), sealed with <paramref name="key"/>.</summary>
-    public static byte[] Envelope(byte[] key, byte[] payload) =>
-        [.. "{\"seal\":\""u8, .. Encoding.ASCII.GetBytes(Convert.ToHexStringLower(HMACSHA256.HashData(key, payload))), .. "\",\"cache\":"u8, .. payload, .. "}\n"u8];
+    public static byte[] Envelope(byte[] key, byte[] payload)
+    {
+        ArgumentNullException.ThrowIfNull(payload);
+        // Copied span by span: a collection expression of spreads copied the 7 MB of a large solution's cache a byte at
+        // a time (0.2 s of a 4 s incremental scan).
+        var head = Encoding.ASCII.GetBytes("{\"seal\":\"" + Convert.ToHexStringLower(HMACSHA256.HashData(key, payload)) + "\",\"cache\":");
+        var tail = "}\n"u8;
+        var envelope = new byte[head.Length + payload.Length + tail.Length];
+        head.CopyTo(envelope, 0);
+        payload.CopyTo(envelope, head.Length);
+        tail.CopyTo(envelope.AsSpan(head.Length + payload.Length));
+        return envelope;
+    }
 
     /// <summary>The cache value's bytes when <paramref name="file"/> is an envelope sealed with <paramref name="key"/>; else null and why.</summary>
     public static (ReadOnlyMemory<byte> Payload, string? Problem) Open(byte[] key, byte[] file)

@@ -205,6 +205,6 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
 
     /// <summary>The one writer of the cache file: <paramref name="cache"/> as compact JSON, sealed with <paramref name="key"/> (<see cref="CacheSeal"/>), written whole.</summary>
     internal static void Write(string file, ScanCacheFile cache, byte[] key) =>
-        // The serializer writes UTF-8 (invalid text escaped), so the text written is these very bytes.
-        AtomicFile.WriteAllText(file, Encoding.UTF8.GetString(CacheSeal.Envelope(key, JsonSerializer.SerializeToUtf8Bytes(cache, ScanCacheJsonContext.Compact.ScanCacheFile))));
+        // The serializer writes UTF-8 (invalid text escaped): the bytes are written as they are.
+        AtomicFile.WriteAllBytes(file, CacheSeal.Envelope(key, JsonSerializer.SerializeToUtf8Bytes(cache, ScanCacheJsonContext.Compact.ScanCacheFile)));
 }
