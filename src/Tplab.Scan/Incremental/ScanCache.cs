@@ -50,6 +50,8 @@ internal sealed class ScanCache(ScanOptions options, ScanInput input, string con
             return default;
         }
         var started = options.Time.GetTimestamp();
+        // A rebuild may follow: its workspace services are composed meanwhile.
+        WarmLoad.Prepare();
         var (cache, problem) = Read(File);
         var reason = problem
             ?? (cache!.SchemaVersion != ScanCacheFile.Version ? "the cache is in another format version"

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.Host;
 using Microsoft.CodeAnalysis.Host.Mef;
 using Microsoft.CodeAnalysis.Text;
 using Tplab.Scan.Loading;
@@ -17,6 +18,13 @@ namespace Tplab.Scan.Incremental;
 /// </summary>
 internal static class WarmLoad
 {
+    // Roslyn's workspace services, composed by MEF: about 0.2 s in a fresh process, started on another core while the
+    // cache is read (Prepare) and awaited by the load. Unused when the cache is reused whole or refused.
+    private static readonly Lazy<Task<HostServices>> Host = new(() => Task.Run(() => (HostServices)MefHostServices.DefaultHost));
+
+    /// <summary>Starts composing the workspace services a rebuild needs, on another core.</summary>
+    public static void Prepare() => _ = Host.Value;
+
     /// <summary>
     /// The code rebuilt after <paramref name="edited"/> changed, with the facts to record for it (the generated
     /// sources as this load has them), or null with the reason when the rebuild is not the one MSBuild's load gave (an
@@ -25,7 +33,7 @@ internal static class WarmLoad
     public static async Task<(WarmLoaded? Loaded, string? Refused)> LoadAsync(ScanInput input, IReadOnlyList<CachedProjectFacts> facts, IReadOnlyList<string> leftOutTests,
         IReadOnlyCollection<string> edited, CancellationToken cancellationToken)
     {
-        var workspace = new AdhocWorkspace(MefHostServices.DefaultHost);
+        var workspace = new AdhocWorkspace(await Host.Value.ConfigureAwait(false));
         try
         {
             var ids = facts.Select(f => ProjectId.CreateNewId(f.Name)).ToList();
