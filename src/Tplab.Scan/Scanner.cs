@@ -151,6 +151,7 @@ public static class Scanner
         var edits = prior is null ? null : new EditedTokens(prior, index);
         var cachedRoots = prior?.Walks.RootSet;
         var (rootSet, because) = cachedRoots is not null ? cachedRoots.Revive(prior!, edits!, index) : default;
+        var revived = rootSet is not null;
         // The entry points as the cached scan read them (their signatures its own), or found again.
         var signatures = rootSet is not null ? prior!.Walks.Roots : null;
         if (rootSet is null)
@@ -162,9 +163,20 @@ public static class Scanner
             var (found, read) = FactDependencies.Noting(() => RootFinder.Find(index, cancellationToken));
             (rootSet, cachedRoots) = (found, CachedRoots.From(found, read, index));
         }
-        else if (options.Verbose)
+        else
         {
-            progress.Line("tplab scan: entry points as cached: no edit touched a registration or what they were read from");
+            // Revived: the same entry points, by construction. Those in an edited file (and the signatures that name one)
+            // are keyed where they are now, for the cache this scan writes.
+            var edited = edits!.Trees.Select(t => WalkKeys.FileOf(t, index)).ToList();
+            signatures = [.. signatures!.Select((s, i) => edited.Any(f => s.Contains(f, StringComparison.Ordinal)) ? CachedWalks.Signature(rootSet, rootSet.Roots[i], index) : s)];
+            if (edited.Count > 0)
+            {
+                cachedRoots = CachedRoots.From(rootSet, cachedRoots!.Depends, index);
+            }
+            if (options.Verbose)
+            {
+                progress.Line("tplab scan: entry points as cached: no edit touched a registration or what they were read from");
+            }
         }
         var roots = rootSet.Roots;
         Memory(options, progress, "finding entry points", ref stage);
@@ -174,7 +186,7 @@ public static class Scanner
         signatures ??= CachedWalks.Signatures(rootSet, index);
         var global = CachedWalks.GlobalOf(index, locks);
         Memory(options, progress, "reading DI's registrations", ref stage);
-        var (earlier, fullBecause) = prior is null ? default : IncrementalWalks.Of(prior, edits!, rootSet, index, signatures, global);
+        var (earlier, fullBecause) = prior is null ? default : IncrementalWalks.Of(prior, edits!, rootSet, index, signatures, global, revived);
         if (fullBecause is not null)
         {
             progress.Line($"tplab scan: every entry point walked again: {fullBecause}");

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Tplab.Scan.Graph;
 
 namespace Tplab.Scan.Findings;
@@ -23,6 +24,45 @@ internal static class WalkKeys
     private static string Place(SyntaxTree tree, int start, int length, SourceIndex index) =>
         FormattableString.Invariant($"{index.CompilationOf(tree).AssemblyName}|{index.RelativePath(tree)}|{start}|{length}");
 
+    /// <summary>The project and file of a <see cref="Node"/> or <see cref="Place"/> key (<c>asm|path|</c>, the separator kept).</summary>
+    public static string FileOf(string key)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        var first = key.IndexOf('|', StringComparison.Ordinal);
+        var second = first < 0 ? -1 : key.IndexOf('|', first + 1);
+        return second < 0 ? key : key[..(second + 1)];
+    }
+
+    /// <summary>The project and file of <paramref name="tree"/> as <see cref="FileOf"/> gives them.</summary>
+    public static string FileOf(SyntaxTree tree, SourceIndex index) => FormattableString.Invariant($"{index.CompilationOf(tree).AssemblyName}|{index.RelativePath(tree)}|");
+
+    /// <summary>
+    /// A member's rank among its file's declarations (methods, constructors, operators, accessors, properties' expression
+    /// bodies), or null when <paramref name="node"/> is not one (a lambda, a local function, top-level statements). An
+    /// edit inside bodies keeps it, where it moves the spans after it: the file declares the same members, each with a
+    /// body of the same kind (<c>Incremental/DeclarationSurface</c>).
+    /// </summary>
+    public static int? Rank(CodeNode node)
+    {
+        ArgumentNullException.ThrowIfNull(node);
+        var rank = Declarations(node.Syntax.SyntaxTree).IndexOf(node.Syntax);
+        return rank < 0 ? null : rank;
+    }
+
+    /// <summary>The node of the declaration at <paramref name="rank"/> in the file a <see cref="FileOf"/> key names, or null.</summary>
+    public static CodeNode? FindDeclaration(string file, int rank, SourceIndex index)
+    {
+        ArgumentNullException.ThrowIfNull(index);
+        var tree = TreesOf(index).GetValueOrDefault(file.TrimEnd('|'));
+        var declarations = tree is null ? [] : Declarations(tree);
+        return rank >= 0 && rank < declarations.Count ? index.NodeFor(declarations[rank]) : null;
+    }
+
+    // Bodies are not descended into: the members and their accessors, in the file's order.
+    private static List<SyntaxNode> Declarations(SyntaxTree tree) =>
+        [.. tree.GetRoot().DescendantNodes(n => n is not (BlockSyntax or ArrowExpressionClauseSyntax or EqualsValueClauseSyntax or AttributeListSyntax or ParameterListSyntax))
+            .Where(n => n is BaseMethodDeclarationSyntax or AccessorDeclarationSyntax or ArrowExpressionClauseSyntax { Parent: BasePropertyDeclarationSyntax })];
+
     // The trees by project and relative path, made once per index.
     private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<SourceIndex, Dictionary<string, SyntaxTree>> Trees = new();
 
@@ -35,16 +75,7 @@ internal static class WalkKeys
         {
             return null;
         }
-        var trees = Trees.GetValue(index, i =>
-        {
-            var byKey = new Dictionary<string, SyntaxTree>(StringComparer.Ordinal);
-            foreach (var t in i.Trees)
-            {
-                byKey.TryAdd(i.CompilationOf(t).AssemblyName + "|" + i.RelativePath(t), t);
-            }
-            return byKey;
-        });
-        var root = trees.TryGetValue(parts[0] + "|" + parts[1], out var tree) ? tree.GetRoot() : null;
+        var root = TreesOf(index).TryGetValue(parts[0] + "|" + parts[1], out var tree) ? tree.GetRoot() : null;
         if (root is null || start + length > root.FullSpan.End)
         {
             return null;
@@ -52,4 +83,14 @@ internal static class WalkKeys
         var span = new Microsoft.CodeAnalysis.Text.TextSpan(start, length);
         return root.FindNode(span, getInnermostNodeForTie: true).AncestorsAndSelf().Where(n => n.Span == span).Select(index.NodeFor).FirstOrDefault(n => n is not null);
     }
+
+    private static Dictionary<string, SyntaxTree> TreesOf(SourceIndex index) => Trees.GetValue(index, i =>
+    {
+        var byKey = new Dictionary<string, SyntaxTree>(StringComparer.Ordinal);
+        foreach (var t in i.Trees)
+        {
+            byKey.TryAdd(i.CompilationOf(t).AssemblyName + "|" + i.RelativePath(t), t);
+        }
+        return byKey;
+    });
 }

@@ -27,7 +27,10 @@ internal sealed record CachedRoots(IReadOnlyList<CachedRoot> Roots, IReadOnlyLis
                 return null;
             }
             roots.Add(new CachedRoot(WalkKeys.Node(r.Node, index), r.Place, r.Endpoint, r.Guards,
-                r.Controller is { } controller ? SymbolNames.MetadataName(controller) : null, r.Controller?.ContainingAssembly?.Name, r.Lifetime, r.Service, r.SetAs));
+                r.Controller is { } controller ? SymbolNames.MetadataName(controller) : null, r.Controller?.ContainingAssembly?.Name, r.Lifetime, r.Service, r.SetAs)
+            {
+                Rank = WalkKeys.Rank(r.Node),
+            });
         }
         // A factory is one of the entry points (the same object, or one equal to it).
         var indexes = new Dictionary<EntryPoint, int>();
@@ -70,10 +73,16 @@ internal sealed record CachedRoots(IReadOnlyList<CachedRoot> Roots, IReadOnlyLis
         }
         var compilations = index.Trees.Select(index.CompilationOf).Distinct().Where(c => c.AssemblyName is not null)
             .GroupBy(c => c.AssemblyName!, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal);
+        // In an edited file the spans after the edit moved: an entry point there is found by its rank among the file's
+        // declarations, which an edit inside bodies keeps (a lambda or local function there is found again instead).
+        var edited = edits.Trees.Select(t => WalkKeys.FileOf(t, index)).ToHashSet(StringComparer.Ordinal);
         var roots = new List<EntryPoint>(Roots.Count);
         foreach (var r in Roots)
         {
-            var node = WalkKeys.FindNode(r.Node, index);
+            var file = WalkKeys.FileOf(r.Node);
+            var node = !edited.Contains(file) ? WalkKeys.FindNode(r.Node, index)
+                : r.Rank is { } rank ? WalkKeys.FindDeclaration(file, rank, index)
+                : null;
             INamedTypeSymbol? controller = null;
             if (r.Controller is not null)
             {
@@ -92,7 +101,7 @@ internal sealed record CachedRoots(IReadOnlyList<CachedRoot> Roots, IReadOnlyLis
 
     /// <summary>This record, or the first thing in it no scan writes, as a reason.</summary>
     public string? Invalid() =>
-        Roots is null || !Roots.All(r => r is not null && r.Node is not null && Enum.IsDefined(r.Place) && r.Guards is not null && r.Guards.All(g => g is not null)
+        Roots is null || !Roots.All(r => r is not null && r.Node is not null && (r.Rank is null or >= 0) && Enum.IsDefined(r.Place) && r.Guards is not null && r.Guards.All(g => g is not null)
                 && (r.Endpoint is null || (r.Endpoint.Method is not null && r.Endpoint.Route is not null)))
             ? "an entry point is incomplete"
         : Factories is null || !Factories.All(f => f is not null && f.Service is not null && f.Roots is not null && f.Roots.All(i => i >= 0 && i < Roots.Count))
@@ -104,7 +113,11 @@ internal sealed record CachedRoots(IReadOnlyList<CachedRoot> Roots, IReadOnlyLis
 
 /// <summary>An entry point by its method's key (<see cref="WalkKeys.Node"/>), its controller by metadata and assembly name.</summary>
 internal sealed record CachedRoot(string Node, CodePlace Place, HttpEndpoint? Endpoint, IReadOnlyList<string> Guards, string? Controller, string? ControllerAssembly,
-    string? Lifetime, string? Service, string? SetAs);
+    string? Lifetime, string? Service, string? SetAs)
+{
+    /// <summary>The method's rank among its file's declarations (<see cref="WalkKeys.Rank"/>): how it is found after an edit of its file.</summary>
+    public int? Rank { get; init; }
+}
 
 /// <summary>The DI factories of a service, as indexes into <see cref="CachedRoots.Roots"/>.</summary>
 internal sealed record CachedFactories(string Service, IReadOnlyList<int> Roots);

@@ -29,11 +29,14 @@ internal sealed record CachedWalks(
     CachedRoots? RootSet = null)
 {
     /// <summary>The entry points as a walk reads them: the key, place and node, what the reports say of them, and the factories DI runs for them.</summary>
-    public static IReadOnlyList<string> Signatures(RootSet set, SourceIndex index) =>
-        [.. set.Roots.Select(r => string.Join("\u001f",
+    public static IReadOnlyList<string> Signatures(RootSet set, SourceIndex index) => [.. set.Roots.Select(r => Signature(set, r, index))];
+
+    /// <summary>One entry point's part of <see cref="Signatures"/>.</summary>
+    public static string Signature(RootSet set, EntryPoint r, SourceIndex index) =>
+        string.Join("\u001f",
             r.Key, r.Place.ToString(), WalkKeys.Node(r.Node, index), r.Endpoint?.ToString() ?? "", string.Join("\u001e", r.Guards), r.Lifetime ?? "", r.Service ?? "", r.SetAs ?? "",
             r.Controller is { } c ? SymbolNames.MetadataName(c) : "",
-            string.Join("\u001e", set.Injected(r).Select(i => WalkKeys.Node(i.Factory.Node, index) + " " + i.Parameter.Name + " " + i.Parameter.Ordinal.ToString(System.Globalization.CultureInfo.InvariantCulture)))))];
+            string.Join("\u001e", set.Injected(r).Select(i => WalkKeys.Node(i.Factory.Node, index) + " " + i.Parameter.Name + " " + i.Parameter.Ordinal.ToString(System.Globalization.CultureInfo.InvariantCulture))));
 
     /// <summary>What every walk shares that the whole solution decides, hashed: the registry's facts and the slow lock holders.</summary>
     public static string GlobalOf(SourceIndex index, LockAnalysis locks) =>

@@ -21,14 +21,16 @@ internal sealed record PriorScan(CachedWalks Walks, CachedResult Result, IReadOn
 /// </summary>
 internal static class IncrementalWalks
 {
-    public static (PriorWalks? Prior, string? FullBecause) Of(PriorScan scan, EditedTokens edits, RootSet set, SourceIndex index, IReadOnlyList<string> signatures, string global)
+    /// <param name="revived">The entry points are the cached ones found again (<see cref="CachedRoots.Revive"/>): the same, though those in an edited file moved.</param>
+    public static (PriorWalks? Prior, string? FullBecause) Of(PriorScan scan, EditedTokens edits, RootSet set, SourceIndex index, IReadOnlyList<string> signatures, string global,
+        bool revived)
     {
         var cached = scan.Walks;
         if (!scan.BodiesOnly)
         {
             return (null, "an edited file declares something else");
         }
-        if (!cached.Roots.SequenceEqual(signatures, StringComparer.Ordinal))
+        if (!revived && !cached.Roots.SequenceEqual(signatures, StringComparer.Ordinal))
         {
             return (null, "the entry points changed");
         }

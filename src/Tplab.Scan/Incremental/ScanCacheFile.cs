@@ -28,7 +28,8 @@ internal sealed record ScanCacheFile(
     // 3: each project's generated sources (reused for a project whose generator input is unchanged).
     // 4: each source's declaration surface (a body-only edit leaves the generated sources of the projects that reference it as they were).
     // 5: the walks (an edit inside bodies walks again only the entry points it can affect).
-    public const int Version = 5;
+    // 6: each entry point's rank among its file's declarations (found again after an edit of its file that moves it).
+    public const int Version = 6;
 
     public const string FileName = "scan-cache.json";
 }

@@ -58,6 +58,9 @@ public static class IncrementalSequence
             {
                 [HttpGet("/reports")]
                 public string Get() { Thread.Sleep(50); return "report"; }
+
+                [HttpGet("/reports/count")]
+                public int Count() => Enumerable.Range(1, 2).Count();
             }
             """);
         app.Write(".gitignore", "bin/\nobj/\n");
@@ -74,6 +77,16 @@ public static class IncrementalSequence
         // Only the endpoints that reach OrderService are walked again; the controller's walk is the cached one.
         Assert.True(app.RootsCached);
         Assert.True(app.Walked is ({ } walked, { } of) && walked > 0 && walked < of, $"walked again: {app.Walked}");
+
+        // A controller's body made longer, then shorter again: the action after it moves in the file, and is found by its
+        // rank among the file's declarations, not its place; only the controller's actions are walked again.
+        foreach (var (from, to) in new[] { ("return \"report\";", "return \"report\" + \"s\";"), ("return \"report\" + \"s\";", "return \"report\";") })
+        {
+            app.Edit("Controllers/ReportsController.cs", from, to);
+            Assert.Equal(IncrementalApp.Ids(first), IncrementalApp.Ids(await app.StepAsync("a controller's body longer or shorter", "Controllers/ReportsController.cs", warm: true)));
+            Assert.True(app.RootsCached);
+            Assert.True(app.Walked is ({ } moved, { } all) && moved > 0 && moved < all, $"walked again: {app.Walked}");
+        }
 
         app.Edit("Services/OrderService.cs", "public string List() => string.Join", "public string List() => Task.Delay(1).ContinueWith(_ => 1).Result + string.Join");
         var added = await app.StepAsync("a blocking call added", "Services/OrderService.cs", warm: true);

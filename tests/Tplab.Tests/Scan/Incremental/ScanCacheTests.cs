@@ -236,6 +236,7 @@ public sealed class ScanCacheTests : IDisposable
         { "walks-view-root-out-of-range", "the cache is damaged (a chain is incomplete)" },
         { "walks-factory-out-of-range", "the cache is damaged (a factory is missing)" },
         { "walks-root-unknown-place", "the cache is damaged (an entry point is incomplete)" },
+        { "walks-root-negative-rank", "the cache is damaged (an entry point is incomplete)" },
     };
 
     // The walks of the one-finding cache: its one entry point's walk reaching the site.
@@ -314,6 +315,9 @@ public sealed class ScanCacheTests : IDisposable
             case "walks-factory-out-of-range": WriteCache(f => f with { Walks = Walks with { RootSet = Walks.RootSet! with { Factories = [new CachedFactories("IFoo", [4])] } } }); break;
             case "walks-root-unknown-place":
                 WriteCache(f => f with { Walks = Walks with { RootSet = Walks.RootSet! with { Roots = [Walks.RootSet!.Roots[0] with { Place = (CodePlace)999 }] } } });
+                break;
+            case "walks-root-negative-rank":
+                WriteCache(f => f with { Walks = Walks with { RootSet = Walks.RootSet! with { Roots = [Walks.RootSet!.Roots[0] with { Rank = -1 }] } } });
                 break;
             case "fifo-input":
                 var fifo = Path.Combine(_root, "fifo");
