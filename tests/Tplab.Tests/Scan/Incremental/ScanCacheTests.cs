@@ -255,8 +255,8 @@ public sealed class ScanCacheTests : IDisposable
     [Fact]
     public void ScanCacheReader_SeedWithWalks_IsUsable()
     {
-        // bench/fuzz's seed with walks: read whole, so that the fuzzer's mutations reach the walks' reader.
-        Assert.Null(ScanCacheReader.CheckPayload(CopyOf(Path.Combine(RepoPaths.Root, "bench", "fuzz", "seeds", "scan-cache", "shop-walks.json"))));
+        // bench/fuzz's seed with walks and ranks: read whole, so that the fuzzer's mutations reach the walks' reader.
+        Assert.Null(ScanCacheReader.CheckPayload(CopyOf(Path.Combine(RepoPaths.Root, "bench", "fuzz", "seeds", "scan-cache", "shop-ranks.json"))));
     }
 
     private string CopyOf(string file)
