@@ -233,7 +233,9 @@ public static class Scanner
             loadTime,
             options.Time.GetElapsedTime(started))
         {
-            ReadInPart = PartialReads.WithUnknownCalls(code.ReadInPart, code.Projects, unknown, cancellationToken),
+            // After edits inside bodies, the names each project does not resolve are the cached scan's (read from declarations).
+            ReadInPart = PartialReads.WithUnknownCalls(code.ReadInPart, code.Projects, unknown, cancellationToken,
+                prior is { BodiesOnly: true } ? PartialReads.NamesOf(prior.Result.ReadInPart.Select(p => (p.Name, p.Details))) : null),
             SharedErrors = code.SharedErrors,
             RequestCodeRead = roots.Any(ScanResult.IsRequestRoot),
             Unknown = unknown.Count,

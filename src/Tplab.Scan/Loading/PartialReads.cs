@@ -54,7 +54,7 @@ internal sealed partial class PartialReads
             {
                 parts.Add(string.Create(CultureInfo.InvariantCulture, $"{errors.Count - own.Count} shared MSBuild error(s)"));
             }
-            list.Add(new SkippedProject(project.Name, string.Join("; ", parts)) { Details = [.. project.Unresolved.Select(u => "unresolved: " + u), .. errors] });
+            list.Add(new SkippedProject(project.Name, string.Join("; ", parts)) { Details = [.. project.Unresolved.Select(u => UnresolvedPrefix + u), .. errors] });
         }
         return new PartialReads(list, shared);
     }
@@ -65,8 +65,10 @@ internal sealed partial class PartialReads
     /// when nothing else had named it (restored, no MSBuild error, yet a reference did not resolve: a package removed
     /// or missing from the feed), with the names its declarations cannot resolve, looked for then.
     /// </summary>
+    /// <param name="known">The names each project was found not to resolve before, when none of what they are read from changed
+    /// (an incremental scan after edits inside bodies: declarations, references and options as they were).</param>
     public static IReadOnlyList<SkippedProject> WithUnknownCalls(IReadOnlyList<SkippedProject> readInPart, IReadOnlyList<LoadedProject> projects, IReadOnlyList<string> unknown,
-        CancellationToken cancellationToken = default)
+        CancellationToken cancellationToken = default, IReadOnlyDictionary<string, IReadOnlyList<string>>? known = null)
     {
         var byFile = new Dictionary<string, string>(StringComparer.Ordinal);
         foreach (var project in projects)
@@ -84,12 +86,26 @@ internal sealed partial class PartialReads
         var list = readInPart.Select(p => counts.TryGetValue(p.Name, out var n) ? p with { Reason = p.Reason + "; " + Calls(n) } : p).ToList();
         foreach (var project in projects.Where(p => counts.ContainsKey(p.Name) && !readInPart.Any(r => r.Name == p.Name)))
         {
-            var names = project.Unresolved.Count > 0 ? project.Unresolved : UnresolvedNames(project.Compilation, unrestored: false, cancellationToken);
+            var names = project.Unresolved.Count > 0 ? project.Unresolved
+                : known?.GetValueOrDefault(project.Name) ?? UnresolvedNames(project.Compilation, unrestored: false, cancellationToken);
             var named = names.Count > 0 ? Unresolved(names) + "; " : "";
-            list.Add(new SkippedProject(project.Name, named + Calls(counts[project.Name]) + " (a reference that did not resolve)") { Details = [.. names.Select(u => "unresolved: " + u)] });
+            list.Add(new SkippedProject(project.Name, named + Calls(counts[project.Name]) + " (a reference that did not resolve)") { Details = [.. names.Select(u => UnresolvedPrefix + u)] });
         }
         return list;
     }
+
+    /// <summary>The unresolved names <see cref="WithUnknownCalls"/> gave each project it named (from its details).</summary>
+    public static Dictionary<string, IReadOnlyList<string>> NamesOf(IEnumerable<(string Name, IReadOnlyList<string> Details)> readInPart)
+    {
+        var names = new Dictionary<string, IReadOnlyList<string>>(StringComparer.Ordinal);
+        foreach (var (name, details) in readInPart)
+        {
+            names.TryAdd(name, [.. details.Where(d => d.StartsWith(UnresolvedPrefix, StringComparison.Ordinal)).Select(d => d[UnresolvedPrefix.Length..])]);
+        }
+        return names;
+    }
+
+    private const string UnresolvedPrefix = "unresolved: ";
 
     /// <summary>
     /// The names a project cannot resolve: CS0246 (type or namespace) and CS0234 (missing in namespace). An unrestored
