@@ -152,8 +152,9 @@ public static class Scanner
         var cachedRoots = prior?.Walks.RootSet;
         var (rootSet, because) = cachedRoots is not null ? cachedRoots.Revive(prior!, edits!, index) : default;
         var revived = rootSet is not null;
-        // The entry points as the cached scan read them (their signatures its own), or found again.
-        var signatures = rootSet is not null ? prior!.Walks.Roots : null;
+        // The entry points as the cached scan read them (their signatures its own, those in an edited file keyed where
+        // they are now), or found again.
+        IReadOnlyList<string>? signatures = null;
         if (rootSet is null)
         {
             if (because is not null && options.Verbose)
@@ -165,14 +166,7 @@ public static class Scanner
         }
         else
         {
-            // Revived: the same entry points, by construction. Those in an edited file (and the signatures that name one)
-            // are keyed where they are now, for the cache this scan writes.
-            var edited = edits!.Trees.Select(t => WalkKeys.FileOf(t, index)).ToList();
-            signatures = [.. signatures!.Select((s, i) => edited.Any(f => s.Contains(f, StringComparison.Ordinal)) ? CachedWalks.Signature(rootSet, rootSet.Roots[i], index) : s)];
-            if (edited.Count > 0)
-            {
-                cachedRoots = CachedRoots.From(rootSet, cachedRoots!.Depends, index);
-            }
+            (signatures, cachedRoots) = (CachedWalks.Signatures(prior!.Walks.Roots, rootSet, edits!, index), cachedRoots!.Moved(rootSet, edits!, index));
             if (options.Verbose)
             {
                 progress.Line("tplab scan: entry points as cached: no edit touched a registration or what they were read from");

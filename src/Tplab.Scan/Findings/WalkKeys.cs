@@ -22,7 +22,7 @@ internal static class WalkKeys
         location.SourceTree is { } tree ? Place(tree, location.SourceSpan.Start, location.SourceSpan.Length, index) : "(metadata)|" + location;
 
     private static string Place(SyntaxTree tree, int start, int length, SourceIndex index) =>
-        FormattableString.Invariant($"{index.CompilationOf(tree).AssemblyName}|{index.RelativePath(tree)}|{start}|{length}");
+        FileOf(tree, index) + FormattableString.Invariant($"{start}|{length}");
 
     /// <summary>The project and file of a <see cref="Node"/> or <see cref="Place"/> key (<c>asm|path|</c>, the separator kept).</summary>
     public static string FileOf(string key)
@@ -53,17 +53,18 @@ internal static class WalkKeys
     public static CodeNode? FindDeclaration(string file, int rank, SourceIndex index)
     {
         ArgumentNullException.ThrowIfNull(index);
-        var tree = TreesOf(index).GetValueOrDefault(file.TrimEnd('|'));
-        var declarations = tree is null ? [] : Declarations(tree);
+        var declarations = TreesOf(index).GetValueOrDefault(file) is { } tree ? Declarations(tree) : [];
         return rank >= 0 && rank < declarations.Count ? index.NodeFor(declarations[rank]) : null;
     }
 
-    // Bodies are not descended into: the members and their accessors, in the file's order.
-    private static List<SyntaxNode> Declarations(SyntaxTree tree) =>
-        [.. tree.GetRoot().DescendantNodes(n => n is not (BlockSyntax or ArrowExpressionClauseSyntax or EqualsValueClauseSyntax or AttributeListSyntax or ParameterListSyntax))
-            .Where(n => n is BaseMethodDeclarationSyntax or AccessorDeclarationSyntax or ArrowExpressionClauseSyntax { Parent: BasePropertyDeclarationSyntax })];
+    // Bodies are not descended into: the members and their accessors, in the file's order (listed once per tree).
+    private static List<SyntaxNode> Declarations(SyntaxTree tree) => DeclarationLists.GetValue(tree, t =>
+        [.. t.GetRoot().DescendantNodes(n => n is not (BlockSyntax or ArrowExpressionClauseSyntax or EqualsValueClauseSyntax or AttributeListSyntax or ParameterListSyntax))
+            .Where(n => n is BaseMethodDeclarationSyntax or AccessorDeclarationSyntax or ArrowExpressionClauseSyntax { Parent: BasePropertyDeclarationSyntax })]);
 
-    // The trees by project and relative path, made once per index.
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<SyntaxTree, List<SyntaxNode>> DeclarationLists = new();
+
+    // The trees by project and relative path (FileOf), made once per index.
     private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<SourceIndex, Dictionary<string, SyntaxTree>> Trees = new();
 
     /// <summary>The node a <see cref="Node"/> key names in this scan's code, or null (its file or declaration is not there).</summary>
@@ -75,7 +76,7 @@ internal static class WalkKeys
         {
             return null;
         }
-        var root = TreesOf(index).TryGetValue(parts[0] + "|" + parts[1], out var tree) ? tree.GetRoot() : null;
+        var root = TreesOf(index).TryGetValue(FileOf(key), out var tree) ? tree.GetRoot() : null;
         if (root is null || start + length > root.FullSpan.End)
         {
             return null;
@@ -89,7 +90,7 @@ internal static class WalkKeys
         var byKey = new Dictionary<string, SyntaxTree>(StringComparer.Ordinal);
         foreach (var t in i.Trees)
         {
-            byKey.TryAdd(i.CompilationOf(t).AssemblyName + "|" + i.RelativePath(t), t);
+            byKey.TryAdd(FileOf(t, i), t);
         }
         return byKey;
     });

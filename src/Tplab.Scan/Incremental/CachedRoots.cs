@@ -75,12 +75,11 @@ internal sealed record CachedRoots(IReadOnlyList<CachedRoot> Roots, IReadOnlyLis
             .GroupBy(c => c.AssemblyName!, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal);
         // In an edited file the spans after the edit moved: an entry point there is found by its rank among the file's
         // declarations, which an edit inside bodies keeps (a lambda or local function there is found again instead).
-        var edited = edits.Trees.Select(t => WalkKeys.FileOf(t, index)).ToHashSet(StringComparer.Ordinal);
         var roots = new List<EntryPoint>(Roots.Count);
         foreach (var r in Roots)
         {
             var file = WalkKeys.FileOf(r.Node);
-            var node = !edited.Contains(file) ? WalkKeys.FindNode(r.Node, index)
+            var node = !edits.Files.Contains(file) ? WalkKeys.FindNode(r.Node, index)
                 : r.Rank is { } rank ? WalkKeys.FindDeclaration(file, rank, index)
                 : null;
             INamedTypeSymbol? controller = null;
@@ -98,6 +97,15 @@ internal sealed record CachedRoots(IReadOnlyList<CachedRoot> Roots, IReadOnlyLis
         // constructors) and the cached factories: as it was, since every edit was inside bodies.
         return (new RootSet(roots, Factories.ToDictionary(f => f.Service, f => f.Roots.Select(i => roots[i]).ToList(), StringComparer.Ordinal)) { SiteFiles = SiteFiles }, null);
     }
+
+    /// <summary>
+    /// This record for <paramref name="set"/>, the set <see cref="Revive"/> gave: the entry points in an edited file
+    /// keyed where they are now (the others, and everything else, as they were).
+    /// </summary>
+    public CachedRoots Moved(RootSet set, EditedTokens edits, SourceIndex index) => this with
+    {
+        Roots = [.. Roots.Select((r, i) => edits.Files.Contains(WalkKeys.FileOf(r.Node)) ? r with { Node = WalkKeys.Node(set.Roots[i].Node, index) } : r)],
+    };
 
     /// <summary>This record, or the first thing in it no scan writes, as a reason.</summary>
     public string? Invalid() =>

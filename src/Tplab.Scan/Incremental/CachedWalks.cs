@@ -31,7 +31,11 @@ internal sealed record CachedWalks(
     /// <summary>The entry points as a walk reads them: the key, place and node, what the reports say of them, and the factories DI runs for them.</summary>
     public static IReadOnlyList<string> Signatures(RootSet set, SourceIndex index) => [.. set.Roots.Select(r => Signature(set, r, index))];
 
-    /// <summary>One entry point's part of <see cref="Signatures"/>.</summary>
+    /// <summary>The <paramref name="cached"/> signatures of a revived <paramref name="set"/>: those that name an edited file made again (its entry points moved).</summary>
+    public static IReadOnlyList<string> Signatures(IReadOnlyList<string> cached, RootSet set, EditedTokens edits, SourceIndex index) =>
+        [.. cached.Select((s, i) => edits.Files.Any(f => s.Contains(f, StringComparison.Ordinal)) ? Signature(set, set.Roots[i], index) : s)];
+
+    /// <summary>One entry point's part of <see cref="Signatures(RootSet, SourceIndex)"/>.</summary>
     public static string Signature(RootSet set, EntryPoint r, SourceIndex index) =>
         string.Join("\u001f",
             r.Key, r.Place.ToString(), WalkKeys.Node(r.Node, index), r.Endpoint?.ToString() ?? "", string.Join("\u001e", r.Guards), r.Lifetime ?? "", r.Service ?? "", r.SetAs ?? "",

@@ -1,4 +1,5 @@
 using Microsoft.CodeAnalysis;
+using Tplab.Scan.Findings;
 using Tplab.Scan.Graph;
 using Tplab.Scan.Rules;
 
@@ -18,6 +19,7 @@ internal sealed class EditedTokens
     {
         var edited = scan.Edited.ToHashSet(StringComparer.Ordinal);
         Trees = [.. index.Trees.Where(t => edited.Contains(t.FilePath))];
+        Files = Trees.Select(t => WalkKeys.FileOf(t, index)).ToHashSet(StringComparer.Ordinal);
         _projects = Trees.Select(t => index.CompilationOf(t).AssemblyName ?? "").ToHashSet(StringComparer.Ordinal);
         _dirty = new HashSet<string>(edited.Select(FactDependencies.FileToken), StringComparer.Ordinal);
         foreach (var calls in scan.Walks.Calls)
@@ -33,6 +35,9 @@ internal sealed class EditedTokens
 
     /// <summary>The edited sources as this scan parsed them.</summary>
     public IReadOnlyList<SyntaxTree> Trees { get; }
+
+    /// <summary>The edited sources as keys name their files (<see cref="WalkKeys.FileOf(string)"/>).</summary>
+    public IReadOnlySet<string> Files { get; }
 
     /// <summary>Whether a read that depended on <paramref name="token"/> may read otherwise now.</summary>
     public bool Dirty(string token) => _dirty.Contains(token)
