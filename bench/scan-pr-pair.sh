@@ -18,7 +18,7 @@ read -r -a new_cmd <<<"$new"
 for side in old new; do
   cp -r "$app" "$work/$side"
   rm -rf "$work/$side/obj/tplab-scan"
-  (cd "$work/$side" && git init -q && git add -A && git -c user.email=b@example.com -c user.name=bench commit -qm base)
+  (cd "$work/$side" && git init -q && git add -A && git -c user.email=b@example.com -c user.name=bench commit -q --allow-empty -m base)
 done
 (cd "$work/old" && "${old_cmd[@]}" scan "$target" --allow-partial >/dev/null 2>&1 || true)
 (cd "$work/new" && "${new_cmd[@]}" scan "$target" --allow-partial >/dev/null 2>&1 || true)

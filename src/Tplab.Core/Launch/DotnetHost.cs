@@ -9,7 +9,7 @@ public static class DotnetHost
     /// <summary>Assembly name of the target service.</summary>
     public const string TargetAssembly = "Tplab.Target";
 
-    /// <summary>The dotnet host that runs this process's runtime.</summary>
+    /// <summary>The dotnet host that runs the target: the one running tplab, or the PATH's when tplab carries its own runtime.</summary>
     public static string Path
     {
         get
@@ -19,11 +19,13 @@ public static class DotnetHost
             {
                 return fromEnv;
             }
-            // <root>/shared/Microsoft.NETCore.App/<version>/ → <root>/dotnet
-            var runtimeDir = RuntimeEnvironment.GetRuntimeDirectory().TrimEnd('/', '\\');
-            var root = Directory.GetParent(runtimeDir)?.Parent?.Parent?.FullName;
+            // <root>/shared/Microsoft.NETCore.App/<version>/ → <root>/dotnet. A self-contained tplab (./tplab's publish)
+            // carries its runtime in its own folder: the target then runs on the machine's dotnet, found on the PATH.
+            var runtimeDir = new DirectoryInfo(RuntimeEnvironment.GetRuntimeDirectory().TrimEnd('/', '\\'));
             var exe = OperatingSystem.IsWindows() ? "dotnet.exe" : "dotnet";
-            var candidate = root is null ? null : System.IO.Path.Combine(root, exe);
+            var candidate = runtimeDir.Parent is { Name: "Microsoft.NETCore.App", Parent: { Name: "shared", Parent: { } root } }
+                ? System.IO.Path.Combine(root.FullName, exe)
+                : null;
             return candidate is not null && File.Exists(candidate) ? candidate : exe;
         }
     }
