@@ -68,9 +68,16 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
         var constructor = method.MethodKind == MethodKind.Constructor;
         FactDependencies.CallsOf(constructor ? method.ContainingType.Name : method.Name, constructor);
         IEnumerable<(SyntaxTree Tree, TextSpan Span)> places = constructor ? _created.Value[method.ContainingType.Name] : _byName.Value[method.Name];
+        var (least, most) = Arity(method);
         foreach (var place in places)
         {
-            var (target, arguments) = (Found(place) is { } syntax ? index.Model(syntax.SyntaxTree).GetOperation(syntax) : null) switch
+            // A call whose count of arguments the method cannot take is another method's: not bound (binding is the cost).
+            var found = Found(place);
+            if (found is not null && ArgumentCount(found) is { } count && (count < least || count > most))
+            {
+                continue;
+            }
+            var (target, arguments) = (found is { } syntax ? index.Model(syntax.SyntaxTree).GetOperation(syntax) : null) switch
             {
                 IInvocationOperation i => (i.TargetMethod, i.Arguments),
                 IObjectCreationOperation { Constructor: { } c } o => (c, o.Arguments),
@@ -94,6 +101,24 @@ internal sealed class Callers(SourceIndex index) : IArgumentSource
             }
         }
     }
+
+    // How many arguments a call of the method can pass in its syntax: every required parameter at least (one fewer for
+    // an extension method called on its receiver), at most every parameter unless it takes a params array or __arglist.
+    private static (int Least, int Most) Arity(IMethodSymbol method)
+    {
+        var required = method.Parameters.Count(p => !p.IsOptional && !p.IsParams);
+        var least = method.IsExtensionMethod ? Math.Max(0, required - 1) : required;
+        var most = method.IsVararg || method.Parameters.Any(p => p.IsParams) ? int.MaxValue : method.Parameters.Length;
+        return (least, most);
+    }
+
+    private static int? ArgumentCount(SyntaxNode call) => call switch
+    {
+        InvocationExpressionSyntax i => i.ArgumentList.Arguments.Count,
+        ObjectCreationExpressionSyntax c => c.ArgumentList?.Arguments.Count ?? 0,
+        ConstructorInitializerSyntax c => c.ArgumentList.Arguments.Count,
+        _ => null,
+    };
 
     /// <summary>The files that call methods named <paramref name="name"/> (<paramref name="constructor"/>: that create the type so named), found by name in the syntax.</summary>
     public IReadOnlyList<string> FilesCalling(string name, bool constructor) =>

@@ -24,7 +24,9 @@ internal sealed class SourceIndex
     private readonly SemanticModel?[] _recent = new SemanticModel?[64];
     private int _asked;
     private readonly ConcurrentDictionary<SyntaxNode, CodeNode?> _nodes = new();
-    private readonly Lazy<Dictionary<string, List<IMethodSymbol>>> _implementations;
+    private readonly Lazy<(List<INamedTypeSymbol> Classes, Dictionary<string, List<int>> ByName)> _declaring;
+    private readonly ConcurrentDictionary<string, IReadOnlyList<IMethodSymbol>> _implementations = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<INamedTypeSymbol, List<(string Of, IMethodSymbol Implementation)>> _pairs = new(SymbolEqualityComparer.Default);
     private readonly Lazy<List<INamedTypeSymbol>> _types;
     private readonly Lazy<ServiceRegistry> _services;
     private readonly Lazy<Callers> _callers;
@@ -44,7 +46,7 @@ internal sealed class SourceIndex
         }
         Trees = [.. _compilationOf.Keys.Where(t => t.FilePath.Length > 0)];
         _types = new(ListTypes);
-        _implementations = new(IndexImplementations);
+        _declaring = new(IndexDeclaring);
         _services = new(() => new ServiceRegistry(this));
         _callers = new(() => new Callers(this));
         _extended = new(() => [.. Types.Select(t => t.BaseType).OfType<INamedTypeSymbol>().Select(SymbolNames.MetadataName)]);
@@ -205,10 +207,36 @@ internal sealed class SourceIndex
 
     /// <summary>
     /// The source methods that run when <paramref name="method"/> is called virtually: its overrides and, for an
-    /// interface member, the implementations in source types.
+    /// interface member, the implementations in source types. Asked by name: only the classes and structs that declare
+    /// a member of its name (or of its property's) are read, each once, and the list keeps their order.
     /// </summary>
-    public IReadOnlyList<IMethodSymbol> Implementations(IMethodSymbol method) =>
-        _implementations.Value.TryGetValue(SymbolNames.Key(method), out var list) ? list : [];
+    public IReadOnlyList<IMethodSymbol> Implementations(IMethodSymbol method)
+    {
+        var key = SymbolNames.Key(method);
+        return _implementations.GetOrAdd(key, _ => FindImplementations(method, key));
+    }
+
+    private List<IMethodSymbol> FindImplementations(IMethodSymbol method, string key)
+    {
+        var (classes, byName) = _declaring.Value;
+        var candidates = new SortedSet<int>(byName.GetValueOrDefault(method.Name) ?? []);
+        if (method.AssociatedSymbol is IPropertySymbol property && byName.TryGetValue(property.Name, out var owners))
+        {
+            candidates.UnionWith(owners);
+        }
+        var found = new List<IMethodSymbol>();
+        foreach (var type in candidates.Select(i => classes[i]))
+        {
+            foreach (var (of, implementation) in _pairs.GetOrAdd(type, ImplementationsIn))
+            {
+                if (of == key && !found.Any(m => SymbolEqualityComparer.Default.Equals(m, implementation)))
+                {
+                    found.Add(implementation);
+                }
+            }
+        }
+        return found;
+    }
 
     private static bool HasBody(SyntaxNode syntax) => syntax switch
     {
@@ -239,28 +267,29 @@ internal sealed class SourceIndex
         return [.. seen];
     }
 
-    // Each type's (method, implementation) pairs read on every worker, then merged in the types' order: the lists as
-    // one thread gives them.
-    private Dictionary<string, List<IMethodSymbol>> IndexImplementations()
+    // The classes and structs by the names of the members they declare (an explicit implementation's IFoo.M as M), in
+    // the types' order, read on every worker: a type's overrides and implementations are all among its own members.
+    private (List<INamedTypeSymbol>, Dictionary<string, List<int>>) IndexDeclaring()
     {
-        var types = Types.Where(t => t.TypeKind is TypeKind.Class or TypeKind.Struct).ToList();
-        var map = new Dictionary<string, List<IMethodSymbol>>(StringComparer.Ordinal);
-        foreach (var pairs in Each(types, ImplementationsIn, CancellationToken.None))
+        var classes = Types.Where(t => t.TypeKind is TypeKind.Class or TypeKind.Struct).ToList();
+        var map = new Dictionary<string, List<int>>(StringComparer.Ordinal);
+        var names = Each(classes, OwnNames, CancellationToken.None);
+        for (var i = 0; i < names.Length; i++)
         {
-            foreach (var (of, implementation) in pairs)
+            foreach (var name in names[i])
             {
-                if (!map.TryGetValue(of, out var list))
+                if (!map.TryGetValue(name, out var list))
                 {
-                    map[of] = list = [];
+                    map[name] = list = [];
                 }
-                if (!list.Any(m => SymbolEqualityComparer.Default.Equals(m, implementation)))
-                {
-                    list.Add(implementation);
-                }
+                list.Add(i);
             }
         }
-        return map;
+        return (classes, map);
     }
+
+    private static HashSet<string> OwnNames(INamedTypeSymbol type) =>
+        type.GetMembers().Select(m => m.Name[(m.Name.LastIndexOf('.') + 1)..]).ToHashSet(StringComparer.Ordinal);
 
     // What the methods of one type override or implement: each overridden method up the chain, and each interface
     // method (a property's accessors too) the type's own member implements.
@@ -277,7 +306,7 @@ internal sealed class SourceIndex
         // Only a member the type declares counts (its own, not a base type's): an interface member is looked up only
         // when the type declares one of its name, implicitly or explicitly (IFoo.M). A controller's dozens of inherited
         // interface members from its framework base class are then never resolved.
-        var own = type.GetMembers().Select(m => m.Name[(m.Name.LastIndexOf('.') + 1)..]).ToHashSet(StringComparer.Ordinal);
+        var own = OwnNames(type);
         foreach (var iface in type.AllInterfaces)
         {
             foreach (var member in iface.GetMembers().OfType<IMethodSymbol>().Where(m => own.Contains(m.Name)))

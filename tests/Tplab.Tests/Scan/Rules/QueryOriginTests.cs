@@ -148,6 +148,37 @@ public sealed class QueryOriginTests
         Assert.All(findings, f => Assert.Contains(evidence, f.Evidence ?? "", StringComparison.Ordinal));
     }
 
+    // A helper that counts what it is given, called in each form C# allows: the calls are found by name and by how many
+    // arguments the helper can take, so a same-named method of another arity is never one of its callers.
+    private const string Totals = """
+        using Microsoft.EntityFrameworkCore;
+        public sealed class Order { public int Id; public bool Open; }
+        public sealed class ShopDb : DbContext { public DbSet<Order> Orders { get; } = null!; }
+        public static class Pages
+        {
+            public static int Total(this IEnumerable<Order> source, int size = 20) => (source.Count() + size - 1) / size;
+            public static int Sum(IEnumerable<Order> source, params int[] sizes) => source.Count() + sizes.Length;
+        }
+        public static class Other { public static int Total(int a, int b, int c) => a + b + c; }
+        """;
+
+    public static TheoryData<string, string, string> Arities => new()
+    {
+        { "extension called on its receiver, the optional argument left out", Totals + "public static class Root { public static int Handle(ShopDb db) => db.Orders.Where(o => o.Open).Total() + Other.Total(1, 2, 3); }", "Enumerable.Count" },
+        { "extension called in its static form, every argument given", Totals + "public static class Root { public static int Handle(ShopDb db) => Pages.Total(db.Orders.Where(o => o.Open), 10) + Other.Total(1, 2, 3); }", "Enumerable.Count" },
+        { "more arguments than parameters, into a params array", Totals + "public static class Root { public static int Handle(ShopDb db) => Pages.Sum(db.Orders.Where(o => o.Open), 10, 20, 30) + Other.Total(1, 2, 3); }", "Enumerable.Count" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Arities))]
+    public void Findings_HelperCalledWithAnyArgumentCountItTakes_TracesItsCallers(string name, string code, string blockingCall)
+    {
+        var findings = Snippet.Findings(code, library: Functional);
+
+        Assert.True(findings.Any(f => f.Call.Name == blockingCall && f.Severity == Severity.Error),
+            $"{name}: expected {blockingCall} as an error, got {string.Join("; ", findings.Select(f => $"{f.Call.Name} ({f.Severity}: {f.Evidence})"))}");
+    }
+
     [Fact]
     public void Findings_ListFilledFromAQueryOrFromMemory_OnlyTheQueryBlocks()
     {
