@@ -24,9 +24,9 @@ internal sealed class SourceIndex
     private readonly SemanticModel?[] _recent = new SemanticModel?[64];
     private int _asked;
     private readonly ConcurrentDictionary<SyntaxNode, CodeNode?> _nodes = new();
-    private readonly Lazy<(List<INamedTypeSymbol> Classes, Dictionary<string, List<int>> ByName)> _declaring;
+    private readonly Lazy<(List<INamedTypeSymbol> Classes, HashSet<string>[] Names, Dictionary<string, List<int>> ByName)> _declaring;
     private readonly ConcurrentDictionary<string, IReadOnlyList<IMethodSymbol>> _implementations = new(StringComparer.Ordinal);
-    private readonly ConcurrentDictionary<INamedTypeSymbol, List<(string Of, IMethodSymbol Implementation)>> _pairs = new(SymbolEqualityComparer.Default);
+    private readonly ConcurrentDictionary<int, List<(string Of, IMethodSymbol Implementation)>> _pairs = new();
     private readonly Lazy<List<INamedTypeSymbol>> _types;
     private readonly Lazy<ServiceRegistry> _services;
     private readonly Lazy<Callers> _callers;
@@ -218,16 +218,16 @@ internal sealed class SourceIndex
 
     private List<IMethodSymbol> FindImplementations(IMethodSymbol method, string key)
     {
-        var (classes, byName) = _declaring.Value;
+        var (classes, names, byName) = _declaring.Value;
         var candidates = new SortedSet<int>(byName.GetValueOrDefault(method.Name) ?? []);
         if (method.AssociatedSymbol is IPropertySymbol property && byName.TryGetValue(property.Name, out var owners))
         {
             candidates.UnionWith(owners);
         }
         var found = new List<IMethodSymbol>();
-        foreach (var type in candidates.Select(i => classes[i]))
+        foreach (var i in candidates)
         {
-            foreach (var (of, implementation) in _pairs.GetOrAdd(type, ImplementationsIn))
+            foreach (var (of, implementation) in _pairs.GetOrAdd(i, c => ImplementationsIn(classes[c], names[c])))
             {
                 if (of == key && !found.Any(m => SymbolEqualityComparer.Default.Equals(m, implementation)))
                 {
@@ -269,7 +269,7 @@ internal sealed class SourceIndex
 
     // The classes and structs by the names of the members they declare (an explicit implementation's IFoo.M as M), in
     // the types' order, read on every worker: a type's overrides and implementations are all among its own members.
-    private (List<INamedTypeSymbol>, Dictionary<string, List<int>>) IndexDeclaring()
+    private (List<INamedTypeSymbol>, HashSet<string>[], Dictionary<string, List<int>>) IndexDeclaring()
     {
         var classes = Types.Where(t => t.TypeKind is TypeKind.Class or TypeKind.Struct).ToList();
         var map = new Dictionary<string, List<int>>(StringComparer.Ordinal);
@@ -285,15 +285,15 @@ internal sealed class SourceIndex
                 list.Add(i);
             }
         }
-        return (classes, map);
+        return (classes, names, map);
     }
 
     private static HashSet<string> OwnNames(INamedTypeSymbol type) =>
         type.GetMembers().Select(m => m.Name[(m.Name.LastIndexOf('.') + 1)..]).ToHashSet(StringComparer.Ordinal);
 
     // What the methods of one type override or implement: each overridden method up the chain, and each interface
-    // method (a property's accessors too) the type's own member implements.
-    private List<(string Of, IMethodSymbol Implementation)> ImplementationsIn(INamedTypeSymbol type)
+    // method (a property's accessors too) the type's own member implements (own: its members' names, OwnNames).
+    private List<(string Of, IMethodSymbol Implementation)> ImplementationsIn(INamedTypeSymbol type, HashSet<string> own)
     {
         var pairs = new List<(string, IMethodSymbol)>();
         foreach (var member in type.GetMembers().OfType<IMethodSymbol>())
@@ -306,7 +306,6 @@ internal sealed class SourceIndex
         // Only a member the type declares counts (its own, not a base type's): an interface member is looked up only
         // when the type declares one of its name, implicitly or explicitly (IFoo.M). A controller's dozens of inherited
         // interface members from its framework base class are then never resolved.
-        var own = OwnNames(type);
         foreach (var iface in type.AllInterfaces)
         {
             foreach (var member in iface.GetMembers().OfType<IMethodSymbol>().Where(m => own.Contains(m.Name)))
